@@ -1,0 +1,87 @@
+import type { InboundMessage, ReplyTarget } from './inbound-message.js';
+import type { CardAction, Reply } from './reply-model.js';
+
+/**
+ * The seam through which a chat platform plugs into the bridge (ARCHITECTURE.md "Channel").
+ * Feishu and the web console are two implementations; a third platform is one more folder of the
+ * same shape.
+ */
+export interface Channel {
+  /** Matches `InboundMessage.channel`. */
+  readonly id: string;
+  readonly outbox: ChannelOutbox;
+  /** Connects to the platform and starts feeding `bridge.accept()` / `bridge.handleAction()`. */
+  start(bridge: BridgeInbound): Promise<void>;
+  /** Disconnects; in-flight sends finish or fail, nothing new is accepted. */
+  stop(): Promise<void>;
+  /** For `/status` and the console's status view. */
+  status(): ChannelStatus;
+  /** Runs at processing time (not in the platform's 3-second handler), e.g. to download images. */
+  prepare?(message: InboundMessage): Promise<InboundMessage>;
+}
+
+export interface ChannelStatus {
+  connected: boolean;
+  detail?: string;
+}
+
+/** What the bridge offers a channel: persist a message, or handle a button click. */
+export interface BridgeInbound {
+  /** Validates, de-duplicates, fixes the target snapshot and persists; returns within milliseconds. */
+  accept(message: InboundMessage): Promise<AcceptResult>;
+  /** A button click. Only the owner's click on a still-pending prompt changes anything. */
+  handleAction(input: { channel: string; userId: string; action: CardAction; messageId?: string }): Promise<ActionResult>;
+}
+
+export type AcceptResult =
+  | { status: 'accepted' }
+  | { status: 'duplicate' }
+  /** Not queued; the bridge has already sent `notice` (if any) to the sender. */
+  | { status: 'refused'; reason: 'overloaded' | 'not-owner' | 'too-long' | 'invalid' | 'shutting-down' | 'group'; notice?: string };
+
+export interface ActionResult {
+  /** A short toast for the clicker (Feishu answers a click within 3 seconds with this). */
+  toast?: { type: 'success' | 'info' | 'warning' | 'error'; text: string };
+  /** A replacement for the clicked card, when it should change. */
+  card?: Reply;
+}
+
+/**
+ * Outbound: the ONE path replies take to a platform. Every send carries the delivery record's
+ * stable idempotency key, so a retry after a crash or a lost response never shows the user a
+ * second copy.
+ */
+export interface ChannelOutbox {
+  send(target: ReplyTarget, reply: Reply, idempotencyKey: string): Promise<{ messageId: string }>;
+  /** Replaces a card sent earlier (permission answered, list refreshed, …). */
+  update(messageId: string, reply: Reply): Promise<void>;
+  /**
+   * Opens (or, after a restart, re-opens with `existingMessageId`) a reply that streams into one
+   * message. The channel owns throttling and platform limits.
+   */
+  openStream(target: ReplyTarget, idempotencyKey: string, options?: { existingMessageId?: string }): Promise<ReplyStream>;
+  /** Longest text one plain message may carry on this platform (for splitting long replies). */
+  readonly maxTextChunk: number;
+}
+
+/** The evolving state of a streamed reply; the channel renders it however suits the platform. */
+export interface StreamState {
+  phase: 'processing' | 'streaming';
+  text: string;
+  thinking: string;
+  /** The tool running now, for the heartbeat line. */
+  activeTool?: string;
+  toolCount: number;
+  elapsedMs: number;
+}
+
+export interface ReplyStream {
+  readonly messageId: string;
+  /** Latest state; cheap to call often — the channel throttles. */
+  update(state: StreamState): void;
+  /**
+   * Ends the stream with the final reply. Returns `overflow` = the part of the final text that did
+   * not fit in the streamed message and must be sent as further text chunks.
+   */
+  finish(final: Reply & { kind: 'card' }, fullText: string): Promise<{ overflow: string }>;
+}

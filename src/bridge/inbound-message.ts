@@ -1,0 +1,39 @@
+/**
+ * A chat message as the bridge sees it, whatever platform it came from. Channels convert their
+ * platform events into this shape and hand it to `Bridge.accept()`; everything after that is
+ * channel-neutral.
+ */
+export interface InboundMessage {
+  /** Globally unique and stable across re-pushes: `<channel>:<platform message id>`. */
+  id: string;
+  /** Which channel delivered it (`feishu`, `web`, …); replies go back through the same channel. */
+  channel: string;
+  /** The platform's own message id (Feishu `om_…`), used to reply in thread. */
+  platformMessageId: string;
+  /** The sender (Feishu open_id; `web:<name>` for the console). */
+  userId: string;
+  chatId: string;
+  chatType: 'p2p' | 'group';
+  /** Plain text with platform mention keys already stripped. */
+  text: string;
+  /** Images the user sent; downloaded by the channel at processing time, not in the 3-second handler. */
+  images: InboundImage[];
+  /** ISO time the channel received it. */
+  receivedAt: string;
+}
+
+export interface InboundImage {
+  /** Platform resource key (Feishu `img_…`). */
+  key: string;
+  /** Filled in once downloaded (under `~/.cc-linker/images/`). */
+  localPath?: string;
+}
+
+/** Where a reply goes: back to the same user and chat, threaded on the message when possible. */
+export interface ReplyTarget {
+  channel: string;
+  userId: string;
+  chatId: string;
+  /** Platform message id to reply to. */
+  replyTo?: string;
+}

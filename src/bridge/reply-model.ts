@@ -1,0 +1,55 @@
+/**
+ * Channel-neutral replies. Chat commands and the dispatcher produce these; each channel renders
+ * them natively (Feishu cards, web console components). Buttons carry an `action` that comes back
+ * to `Bridge.handleAction()` when clicked, whatever the platform.
+ */
+export type Reply = TextReply | CardReply;
+
+export interface TextReply {
+  kind: 'text';
+  text: string;
+}
+
+export type CardStatus = 'info' | 'processing' | 'streaming' | 'complete' | 'error' | 'warning';
+
+export interface CardReply {
+  kind: 'card';
+  title: string;
+  status: CardStatus;
+  /** Sections in order; markdown is the bridge's own (escaped user text inside). */
+  sections: CardSection[];
+  buttons?: CardButton[];
+  /** Small grey line at the bottom: cost, duration, turns. */
+  footer?: string;
+}
+
+export type CardSection =
+  | { type: 'markdown'; text: string }
+  /** Text the user or Claude wrote; channels must escape it so it cannot break or spoof the card. */
+  | { type: 'plain'; text: string }
+  | { type: 'quote'; text: string }
+  | { type: 'divider' }
+  | { type: 'fields'; fields: Array<{ label: string; value: string }> };
+
+export interface CardButton {
+  label: string;
+  style?: 'primary' | 'danger' | 'default';
+  action: CardAction;
+}
+
+/**
+ * What a button does. `nonce` binds a click to one pending prompt, so a replayed, forged or stale
+ * click changes nothing.
+ */
+export type CardAction =
+  | { type: 'permission'; requestId: string; nonce: string; decision: 'allow' | 'deny' | 'always' }
+  | { type: 'question'; requestId: string; nonce: string; answer: string }
+  | { type: 'switch'; sessionId: string }
+  | { type: 'select_dir'; path: string }
+  | { type: 'browse_dir'; path: string }
+  | { type: 'force_send'; messageId: string; nonce: string };
+
+/** Convenience constructor for the common case. */
+export function textReply(text: string): TextReply {
+  return { kind: 'text', text };
+}

@@ -1,0 +1,39 @@
+/**
+ * Where a command writes. Results go to stdout (so scripts can capture them); progress, warnings
+ * and errors go to stderr. Commands never call `console.*` directly, which keeps golden tests able
+ * to capture everything a user would see.
+ */
+export interface Output {
+  /** A line (or block) of the command's result, on stdout. */
+  print(text: string): void;
+  /** Progress and notices, on stderr; hidden from `--json` consumers. */
+  progress(text: string): void;
+  /** The command's machine-readable result, pretty-printed on stdout. */
+  json(value: unknown): void;
+  /** Whether stderr is a terminal (progress bars, colours). */
+  readonly isTTY: boolean;
+}
+
+/** Output bound to the real process streams. */
+export function processOutput(): Output {
+  return {
+    print: (text) => process.stdout.write(`${text}\n`),
+    progress: (text) => process.stderr.write(`${text}\n`),
+    json: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    isTTY: Boolean(process.stderr.isTTY),
+  };
+}
+
+/** Output captured in memory, for tests. */
+export function memoryOutput(): Output & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    stdout,
+    stderr,
+    print: (text) => stdout.push(text),
+    progress: (text) => stderr.push(text),
+    json: (value) => stdout.push(JSON.stringify(value, null, 2)),
+    isTTY: false,
+  };
+}

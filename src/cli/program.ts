@@ -1,0 +1,18 @@
+import { Command } from 'commander';
+import { readPackageVersion } from './package-version.js';
+
+/**
+ * Builds the `cc-linker` commander program. Each command lives in `commands/<name>.ts` and is
+ * registered here; command modules import their heavy dependencies lazily inside their actions so
+ * `cc-linker list` starts fast.
+ */
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('cc-linker')
+    .description('Reach the Claude Code sessions on this machine from Feishu/Lark or a local web console.')
+    .version(readPackageVersion(), '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: false });
+  return program;
+}
