@@ -1,4 +1,5 @@
 import { isAppError } from '../core/app-error.js';
+import type { Language } from '../core/i18n.js';
 import { redact } from '../core/redact.js';
 import { loadCliContext, type CliContext } from './cli-context.js';
 import { processOutput, type Output } from './output.js';
@@ -28,13 +29,15 @@ export function withContext<A extends unknown[]>(fn: (ctx: CliContext, ...args: 
   return async (...args: A) => {
     const out = runtime.out ?? processOutput();
     const setExit = runtime.setExitCode ?? ((code: number) => (process.exitCode = code));
+    let lang: Language | undefined;
     try {
       const ctx = await loadCliContext({ env: runtime.env, out, now: runtime.now });
+      lang = ctx.lang;
       const code = await fn(ctx, ...args);
       setExit(typeof code === 'number' ? code : 0);
     } catch (err) {
       if (isAppError(err)) {
-        out.progress(`✖ ${redact(err.userMessage)}`);
+        out.progress(`✖ ${redact(lang ? err.localize(lang) : err.userMessage)}`);
         setExit(err.exitCode);
         return;
       }

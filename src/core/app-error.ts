@@ -1,3 +1,5 @@
+import type { Language } from './i18n.js';
+
 /**
  * The one base error of cc-linker.
  *
@@ -23,6 +25,14 @@ export class AppError extends Error {
     this.code = code;
     this.userMessage = userMessage;
     this.exitCode = options.exitCode ?? 1;
+  }
+
+  /**
+   * The user message in another language. Subclasses that keep their message parameters override
+   * this; the default is the message as thrown.
+   */
+  localize(_lang: Language): string {
+    return this.userMessage;
   }
 }
 

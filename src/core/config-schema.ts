@@ -118,8 +118,10 @@ export const ccexecProviderSchema = z.object({
   /** Name of the environment variable holding the key; the key itself never goes in the file. */
   api_key_env: z.string().default(''),
   model: z.string().default(''),
-  context_limit: positiveInt.default(128_000),
-  tools: z.boolean().default(true),
+  /** Unset = the provider preset's context window. */
+  context_limit: positiveInt.optional(),
+  /** Unset = the preset's default (OpenAI, Anthropic, Doubao call tools; most others start as plain chat). */
+  tools: z.boolean().optional(),
 });
 
 export const ccexecSchema = z.object({

@@ -117,7 +117,7 @@ describe('loadConfig', () => {
     const { warnings, config } = await loadConfig({ paths, env: {} });
     expect(warnings).toEqual([]);
     expect(config.claude.models.sonnet).toBe('claude-sonnet-4-5');
-    expect(config.ccexec.providers.deepseek?.tools).toBe(true);
+    expect(config.ccexec.providers.deepseek?.tools).toBeUndefined();
   });
 
   it('refuses a config path that is a directory', async () => {

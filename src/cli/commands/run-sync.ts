@@ -1,0 +1,31 @@
+import type { CliContext } from '../cli-context.js';
+import { printWarnings } from '../format/print-warnings.js';
+import { createProgressBar } from '../format/progress-bar.js';
+import type { SyncResult } from '../../sessions/sync-registry.js';
+
+/** A scan this big gets a progress bar on an interactive terminal. */
+const BAR_MIN_FILES = 50;
+const BAR_MIN_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The shared body of `init` and `sync`: refuses while `cc-linker start` owns the state, scans,
+ * merges and writes the registry, prints the warnings on stderr (and a progress bar on a TTY for
+ * a big scan). Heavy modules are imported here, inside the action, to keep the CLI's start fast.
+ */
+export async function runSync(ctx: CliContext, opts: { action: string; incremental: boolean }): Promise<SyncResult> {
+  const [{ assertNoLiveOwner }, { syncRegistry }] = await Promise.all([import('../../store/owner-lock.js'), import('../../sessions/sync-registry.js')]);
+  await assertNoLiveOwner(ctx.paths.ownerLockFile, opts.action);
+  let bar: ReturnType<typeof createProgressBar> | null = null;
+  const result = await syncRegistry({
+    paths: ctx.paths,
+    maxFileSize: ctx.config.scanner.max_file_size,
+    incremental: opts.incremental && ctx.config.scanner.incremental,
+    now: ctx.now(),
+    onProgress: (p) => {
+      if (bar === null && ctx.out.isTTY && p.filesDone === 0 && (p.filesTotal >= BAR_MIN_FILES || p.bytesTotal >= BAR_MIN_BYTES)) bar = createProgressBar((s) => process.stderr.write(s));
+      bar?.update(p);
+    },
+  }).finally(() => (bar as ReturnType<typeof createProgressBar> | null)?.done());
+  printWarnings(ctx.out, result.warnings, ctx.lang);
+  return result;
+}

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+
+/** The few fields of `/proc/<pid>/stat` the runner needs. */
+export interface ProcStat {
+  /** One-letter state: R, S, D, T, Z (zombie), X (dead), … */
+  readonly state: string;
+  /** The process group id (field 5). */
+  readonly pgrp: number;
+  /** Start time in clock ticks since boot (field 22): with the pid, it names one process for good. */
+  readonly startTime: number;
+}
+
+/**
+ * Reads `/proc/<pid>/stat` (Linux only). Returns null when the process does not exist, on other
+ * platforms, or when the file cannot be parsed.
+ *
+ * Why parse after the last `)`: field 2 is the command name in parentheses and may itself contain
+ * spaces and parentheses; everything after the last `)` is space-separated fields starting at field 3.
+ */
+export function readProcStat(pid: number): ProcStat | null {
+  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return null;
+  let raw: string;
+  try {
+    raw = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  return parseProcStat(raw);
+}
+
+/** Parses the text of a `/proc/<pid>/stat` file; null when it is not one. */
+export function parseProcStat(raw: string): ProcStat | null {
+  const close = raw.lastIndexOf(')');
+  if (close < 0) return null;
+  const fields = raw.slice(close + 2).trim().split(' ');
+  // fields[0] is field 3 (state), so field N is fields[N - 3].
+  const state = fields[0];
+  const pgrp = Number(fields[5 - 3]);
+  const startTime = Number(fields[22 - 3]);
+  if (!state || !Number.isInteger(pgrp) || !Number.isInteger(startTime)) return null;
+  return { state, pgrp, startTime };
+}
+
+/**
+ * The start time of `pid` in clock ticks since boot (Linux), else null.
+ *
+ * Why: a pid alone can be reused after a crash; a recorded (pid, start time) pair that still matches
+ * is the same process, so a restart may kill it without hitting a stranger.
+ */
+export function processStartTime(pid: number): number | null {
+  return readProcStat(pid)?.startTime ?? null;
+}

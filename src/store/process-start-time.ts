@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+
+/**
+ * A stable identifier of when process `pid` started, or `null` when no such process exists (or
+ * the platform cannot tell). Locks store it beside the pid: a pid alone is not an identity, since
+ * the kernel reuses pids, so "pid alive AND same start time" is what "the holder is still running"
+ * means.
+ *
+ * Linux: field 22 (`starttime`, clock ticks since boot) of `/proc/<pid>/stat`. Elsewhere (macOS):
+ * `ps -o lstart= -p <pid>` in the C locale. The string is opaque: compare it, do not parse it.
+ */
+export function processStartTime(pid: number): string | null {
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  const stat = readProcStat(pid);
+  if (stat !== undefined) return stat === null ? null : (stat.fields[19] ?? null);
+  try {
+    const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
+      timeout: 5_000,
+    }).trim();
+    return out.length > 0 ? out : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `pid` is a running process: `kill(pid, 0)` succeeds, or fails with EPERM (it exists but
+ * belongs to another user). On Linux a zombie (exited, not yet reaped) counts as dead: it can no
+ * longer hold or release anything.
+ */
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const stat = readProcStat(pid);
+  return !(stat && stat.state === 'Z');
+}
+
+let ownStartTime: string | null | undefined;
+
+/** This process's own start time, computed once (it cannot change). */
+export function ownProcessStartTime(): string | null {
+  if (ownStartTime === undefined) ownStartTime = processStartTime(process.pid);
+  return ownStartTime;
+}
+
+/**
+ * Parsed `/proc/<pid>/stat`: `undefined` when there is no `/proc` (not Linux), `null` when the
+ * process does not exist. `fields` starts at field 3 (state), after the parenthesised command name,
+ * which may itself contain spaces and parentheses.
+ */
+function readProcStat(pid: number): { state: string; fields: string[] } | null | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ESRCH') return procAvailable() ? null : undefined;
+    return undefined;
+  }
+  const fields = text.slice(text.lastIndexOf(')') + 2).trim().split(/\s+/);
+  return { state: fields[0] ?? '', fields };
+}
+
+let hasProc: boolean | undefined;
+function procAvailable(): boolean {
+  if (hasProc === undefined) hasProc = fs.existsSync('/proc/self/stat');
+  return hasProc;
+}
