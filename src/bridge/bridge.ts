@@ -1,0 +1,290 @@
+import type { ClaudeEngine } from '../claude/engine-types.js';
+import type { Config } from '../core/config-schema.js';
+import type { Language } from '../core/i18n.js';
+import type { Logger } from '../core/logger.js';
+import type { Paths } from '../core/paths.js';
+import type { AcceptResult, ActionResult, BridgeInbound, Channel } from './channel.js';
+import { parseChatCommand } from './command-parser.js';
+import { bridgeMessages } from './bridge-messages.js';
+import type { CommandContext, SessionDirectory, BridgeStatus } from './commands/command-context.js';
+import { runChatCommand, runCardAction } from './commands/run-command.js';
+import { Deliveries } from './deliveries.js';
+import { Dispatcher } from './dispatcher.js';
+import type { InboundMessage } from './inbound-message.js';
+import type { ListSnapshots } from './list-snapshot.js';
+import { deliveryUuid } from './message-key.js';
+import { PendingPrompts } from './pending-prompts.js';
+import { processMessage, replyTargetOf, ShutdownAbort, type SessionHooks } from './process-message.js';
+import type { CardAction, Reply } from './reply-model.js';
+import { textReply } from './reply-model.js';
+import type { SpoolRecord, TargetSnapshot } from './spool-record.js';
+import type { Spool } from './spool.js';
+import type { UserMapping } from './user-mapping.js';
+
+/** The longest text message accepted (seed §9.7). */
+export const MAX_MESSAGE_CHARS = 10_000;
+
+/** Decides whether a sender may use the bot; the runtime builds it from config (owner, auto-bind). */
+export type OwnerPolicy = (channel: string, userId: string) => Promise<'owner' | 'stranger'>;
+
+export interface BridgeOptions {
+  config: Config;
+  paths: Paths;
+  lang: Language;
+  logger: Logger;
+  spool: Spool;
+  engine: ClaudeEngine;
+  mapping: UserMapping;
+  listSnapshots: ListSnapshots;
+  sessions: SessionDirectory;
+  sessionHooks?: SessionHooks;
+  ownerPolicy: OwnerPolicy;
+  ccexec?: (question: string, userId: string, signal: AbortSignal) => Promise<Reply>;
+  models?: () => Promise<Array<{ alias: string; model: string }>>;
+  now?: () => Date;
+  /** Retry delay after a delivery failure (channel down); doubles per attempt. */
+  retryBaseMs?: number;
+  maxAttempts?: number;
+  heartbeatMs?: number;
+}
+
+/**
+ * The channel-neutral message pipeline (seed §3.2.3): `accept()` persists a message and its target
+ * snapshot within milliseconds; the dispatcher runs it under the global limit and the per-session
+ * serial key; the outcome is persisted before delivery; every chunk is delivered once.
+ */
+export class Bridge implements BridgeInbound {
+  readonly prompts: PendingPrompts;
+  readonly deliveries: Deliveries;
+  private readonly channels = new Map<string, Channel>();
+  private readonly dispatcher: Dispatcher;
+  private readonly seen = new Set<string>();
+  private readonly accepting = new Map<string, Promise<AcceptResult>>();
+  private seq = 0;
+  private shuttingDown = false;
+  private readonly t;
+  private readonly now: () => Date;
+
+  constructor(private readonly o: BridgeOptions) {
+    this.t = bridgeMessages(o.lang);
+    this.now = o.now ?? (() => new Date());
+    this.prompts = new PendingPrompts({ timeoutMs: o.config.sdk.timeout_ms, lang: o.lang });
+    this.deliveries = new Deliveries(o.spool);
+    this.dispatcher = new Dispatcher({ concurrency: o.config.queue.worker_concurrency, logger: o.logger, run: (r, s) => this.runRecord(r, s) });
+  }
+
+  addChannel(channel: Channel): void {
+    this.channels.set(channel.id, channel);
+  }
+
+  channel(id: string): Channel {
+    const c = this.channels.get(id);
+    if (!c) throw new Error(`no channel registered for '${id}'`);
+    return c;
+  }
+
+  /** Queue depth and activity, for `/status` and the console. */
+  async status(): Promise<BridgeStatus> {
+    return {
+      pending: await this.o.spool.count('pending'),
+      processing: await this.o.spool.count('processing'),
+      failed: await this.o.spool.count('failed'),
+      running: this.dispatcher.active,
+      channels: [...this.channels.values()].map((c) => ({ id: c.id, ...c.status() })),
+      pendingPrompts: this.prompts.list().length,
+    };
+  }
+
+  /** Loads `pending/` (after the reconciler moved `processing/` back) and starts dispatching. */
+  async start(): Promise<void> {
+    await this.o.spool.init();
+    const { records, broken } = await this.o.spool.list('pending');
+    for (const file of broken) this.o.logger.error('unreadable spool file left in place', { file });
+    for (const r of records) {
+      this.seq = Math.max(this.seq, r.seq);
+      this.seen.add(r.message.id);
+      this.dispatcher.enqueue(r);
+    }
+  }
+
+  /** Stops intake, waits up to `graceMs` for running messages, leaves the rest for the next start. */
+  async stop(graceMs = 30_000): Promise<{ unfinished: number }> {
+    this.shuttingDown = true;
+    const result = await this.dispatcher.stop(graceMs);
+    this.prompts.cancelAll();
+    return result;
+  }
+
+  whenIdle(): Promise<void> {
+    return this.dispatcher.whenIdle();
+  }
+
+  accept(message: InboundMessage): Promise<AcceptResult> {
+    const inflight = this.accepting.get(message.id);
+    if (inflight) return inflight.then((r) => (r.status === 'accepted' ? { status: 'duplicate' } : r));
+    const p = this.acceptOnce(message).finally(() => this.accepting.delete(message.id));
+    this.accepting.set(message.id, p);
+    return p;
+  }
+
+  private async notify(message: InboundMessage, text: string, tag: string): Promise<void> {
+    try {
+      const target = { channel: message.channel, userId: message.userId, chatId: message.chatId, replyTo: message.platformMessageId };
+      await this.channel(message.channel).outbox.send(target, textReply(text), deliveryUuid(message.id, tag));
+    } catch (err) {
+      this.o.logger.warn('could not send a notice', { err, messageId: message.id, tag });
+    }
+  }
+
+  private async acceptOnce(message: InboundMessage): Promise<AcceptResult> {
+    if (this.shuttingDown) return { status: 'refused', reason: 'shutting-down' };
+    if (message.chatType !== 'p2p') return { status: 'refused', reason: 'group' };
+    if (typeof message.id !== 'string' || message.id.length === 0 || (message.text.trim().length === 0 && message.images.length === 0)) {
+      return { status: 'refused', reason: 'invalid' };
+    }
+    if (this.seen.has(message.id)) return { status: 'duplicate' };
+    if ((await this.o.spool.hasReceipt(message.id)) || (await this.o.spool.locate(message.id))) {
+      this.seen.add(message.id);
+      return { status: 'duplicate' };
+    }
+    if ((await this.o.ownerPolicy(message.channel, message.userId)) !== 'owner') {
+      const notice = this.t('notOwner');
+      void this.notify(message, notice, 'refusal');
+      return { status: 'refused', reason: 'not-owner', notice };
+    }
+    if (message.text.length > MAX_MESSAGE_CHARS) {
+      const notice = this.t('tooLong', { max: MAX_MESSAGE_CHARS, length: message.text.length });
+      void this.notify(message, notice, 'too-long');
+      return { status: 'refused', reason: 'too-long', notice };
+    }
+    const depth = this.dispatcher.queued + this.dispatcher.active;
+    if (depth >= this.o.config.queue.max_pending) {
+      const notice = this.t('overloaded', { pending: depth });
+      void this.notify(message, notice, 'overload');
+      return { status: 'refused', reason: 'overloaded', notice };
+    }
+
+    const { target, prompt } = await this.targetFor(message);
+    this.seq += 1;
+    const record: SpoolRecord = { schema: 1, message, target, ...(prompt !== undefined ? { prompt } : {}), acceptedAt: this.now().toISOString(), seq: this.seq, attempts: 0 };
+    await this.o.spool.enqueue(record);
+    this.seen.add(message.id);
+    this.dispatcher.enqueue(record);
+    return { status: 'accepted' };
+  }
+
+  private commandContext(message: InboundMessage): CommandContext {
+    return {
+      userId: message.userId,
+      messageId: message.id,
+      lang: this.o.lang,
+      now: this.now(),
+      config: this.o.config,
+      paths: this.o.paths,
+      mapping: this.o.mapping,
+      listSnapshots: this.o.listSnapshots,
+      sessions: this.o.sessions,
+      status: () => this.status(),
+      models: this.o.models ?? (async () => Object.entries(this.o.config.claude.models).map(([alias, model]) => ({ alias, model }))),
+    };
+  }
+
+  /**
+   * Fixes the target snapshot at accept time. Commands that change the mapping (`/new`,
+   * `/switch`, `/model`, …) are applied here, in arrival order, so a message sent after
+   * `/switch` goes to the new session and one sent before it to the old one.
+   */
+  private async targetFor(message: InboundMessage): Promise<{ target: TargetSnapshot; prompt?: string }> {
+    const command = parseChatCommand(message.text);
+    if (command) {
+      if (command.name === 'cc' && this.o.ccexec) return { target: { kind: 'ccexec', question: command.question } };
+      const outcome = await runChatCommand(command, this.commandContext(message));
+      if (outcome.run) return { target: { kind: 'new', cwd: outcome.run.cwd, ...(outcome.run.model ? { model: outcome.run.model } : {}) }, prompt: outcome.run.prompt };
+      return { target: { kind: 'reply', reply: outcome.reply } };
+    }
+    const claim = await this.o.mapping.claimForMessage(message.userId, message.id);
+    switch (claim.kind) {
+      case 'session':
+        return { target: { kind: 'session', sessionId: claim.sessionId, cwd: claim.cwd, ...(claim.model ? { model: claim.model } : {}) } };
+      case 'new':
+        return { target: { kind: 'new', cwd: claim.cwd, ...(claim.model ? { model: claim.model } : {}) } };
+      case 'creating':
+        return { target: { kind: 'reply', reply: textReply(this.t('newSessionCreating')) } };
+      default:
+        return { target: { kind: 'reply', reply: textReply(this.t('noTarget')) } };
+    }
+  }
+
+  async handleAction(input: { channel: string; userId: string; action: CardAction; messageId?: string }): Promise<ActionResult> {
+    if ((await this.o.ownerPolicy(input.channel, input.userId)) !== 'owner') return { toast: { type: 'error', text: this.t('notOwner') } };
+    const a = input.action;
+    if (a.type === 'permission' || a.type === 'question') return this.prompts.resolve(input.userId, a);
+    const ctx = this.commandContext({ id: `action:${input.messageId ?? ''}`, channel: input.channel, platformMessageId: input.messageId ?? '', userId: input.userId, chatId: '', chatType: 'p2p', text: '', images: [], receivedAt: this.now().toISOString() });
+    return runCardAction(a, ctx);
+  }
+
+  /** The error boundary around one record: state moves, retries of delivery failures, failed/. */
+  private async runRecord(record: SpoolRecord, signal: AbortSignal): Promise<void> {
+    const id = record.message.id;
+    const spool = this.o.spool;
+    const maxAttempts = this.o.maxAttempts ?? 5;
+    try {
+      await spool.move(id, 'pending', 'processing');
+    } catch (err) {
+      this.o.logger.error('could not move message to processing', { err, messageId: id });
+      return;
+    }
+    for (;;) {
+      try {
+        const channel = this.channel(record.message.channel);
+        if (channel.prepare && record.outcome === undefined && record.attempts === 0) record.message = await channel.prepare(record.message);
+        const end = await processMessage(record, this.pipelineDeps(), signal);
+        if (end === 'failed') record.failure = { code: record.outcome?.kind === 'error' ? record.outcome.code : 'FAILED', message: 'replied with an error', at: this.now().toISOString() };
+        await spool.write('processing', record);
+        await spool.move(id, 'processing', 'replied');
+        await spool.move(id, 'replied', end);
+        return;
+      } catch (err) {
+        if (err instanceof ShutdownAbort || signal.aborted) return; // stays in processing/ for the restart
+        record.attempts += 1;
+        this.o.logger.warn('message processing failed; will retry', { err, messageId: id, attempt: record.attempts });
+        if (record.attempts >= maxAttempts) {
+          record.failure = { code: 'DELIVERY_FAILED', message: err instanceof Error ? err.message : String(err), at: this.now().toISOString() };
+          await spool.write('processing', record).catch(() => undefined);
+          await spool.move(id, 'processing', 'failed').catch(() => undefined);
+          this.o.logger.error('message failed permanently', { messageId: id });
+          return;
+        }
+        await spool.write('processing', record).catch(() => undefined);
+        const delay = (this.o.retryBaseMs ?? 1000) * 2 ** (record.attempts - 1);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve();
+          }, { once: true });
+        });
+        if (signal.aborted) return;
+      }
+    }
+  }
+
+  private pipelineDeps() {
+    return {
+      spool: this.o.spool,
+      deliveries: this.deliveries,
+      channel: (id: string) => this.channel(id),
+      engine: this.o.engine,
+      mapping: this.o.mapping,
+      prompts: this.prompts,
+      ...(this.o.sessionHooks ? { sessions: this.o.sessionHooks } : {}),
+      ...(this.o.ccexec ? { ccexec: this.o.ccexec } : {}),
+      lang: this.o.lang,
+      logger: this.o.logger,
+      showThinking: this.o.config.stream.show_thinking,
+      heartbeatMs: this.o.heartbeatMs ?? 2000,
+    };
+  }
+}
+
+export { replyTargetOf };

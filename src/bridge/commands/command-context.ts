@@ -1,0 +1,69 @@
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import type { Paths } from '../../core/paths.js';
+import type { SessionEntry } from '../../sessions/registry-schema.js';
+import type { ListSnapshots } from '../list-snapshot.js';
+import type { Reply } from '../reply-model.js';
+import type { UserMapping } from '../user-mapping.js';
+
+/** A registry session together with its uuid (the registry's key) — what the commands show. */
+export type SessionView = SessionEntry & { uuid: string };
+
+/**
+ * The read-only view of the session registry the chat commands need. Narrow on purpose so the
+ * commands can be tested with an in-memory list; the runtime implements it over the registry,
+ * its prefix resolution and its search (`sessions/`).
+ */
+export interface SessionDirectory {
+  /** Every registered session, in any order (commands sort by `last_active`). */
+  list(): Promise<SessionView[]>;
+  /** One session by full uuid, or null. */
+  get(uuid: string): Promise<SessionView | null>;
+  /** Every session whose uuid starts with `prefix` (already lower-case); empty when none. */
+  resolvePrefix(prefix: string): Promise<SessionView[]>;
+  /** Sessions matching `keyword` in title, previews or project name, best match first. */
+  search(keyword: string): Promise<SessionView[]>;
+}
+
+/** What `/status` shows about the running bridge (built by the bridge from the spool and dispatcher). */
+export interface BridgeStatus {
+  /** Messages waiting in `spool/pending`. */
+  pending: number;
+  /** Messages in `spool/processing`. */
+  processing: number;
+  /** Messages kept in `spool/failed` for diagnosis. */
+  failed: number;
+  /** Messages being handled right now (Claude runs included). */
+  running: number;
+  channels: Array<{ id: string; connected: boolean; detail?: string }>;
+  /** Permission prompts / questions waiting for the user. */
+  pendingPrompts: number;
+}
+
+/**
+ * Everything a chat command may use. Commands are channel-neutral: they read and change the
+ * mapping, the list snapshots and the registry, and return a reply model; they never talk to a
+ * platform or start Claude themselves (a `/new … -- prompt` returns `run` for the dispatcher).
+ */
+export interface CommandContext {
+  userId: string;
+  /** The message carrying the command (claims are recorded under this id). */
+  messageId: string;
+  lang: Language;
+  now: Date;
+  config: Config;
+  paths: Paths;
+  mapping: UserMapping;
+  listSnapshots: ListSnapshots;
+  sessions: SessionDirectory;
+  status: () => Promise<BridgeStatus>;
+  /** Discovered model aliases (config `claude.models` is merged in by the commands). */
+  models: () => Promise<Array<{ alias: string; model: string }>>;
+}
+
+/** A command's answer, plus the Claude run it starts (`/new <cwd> -- prompt`). */
+export interface CommandOutcome {
+  reply: Reply;
+  /** When the command starts a Claude run: the dispatcher creates the session with this. */
+  run?: { prompt: string; cwd: string; model?: string };
+}

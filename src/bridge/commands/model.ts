@@ -1,0 +1,49 @@
+import { bridgeMessages } from '../bridge-messages.js';
+import type { CardSection } from '../reply-model.js';
+import { textReply } from '../reply-model.js';
+import { defaultModelOf } from '../user-mapping.js';
+import type { CommandContext, CommandOutcome } from './command-context.js';
+import { modelChoices, resolveModel } from './model-catalog.js';
+
+/**
+ * `/model [n|alias|--clear]` (seed §3.2.1 "Provider 管理"): without an argument shows the user's
+ * default model and the numbered choices; with one sets (or clears) the default kept on the
+ * user's mapping entry, used for new sessions and later messages.
+ */
+export async function handleModel(cmd: { name: 'model'; arg?: { index: number } | { alias: string } | { clear: true } }, ctx: CommandContext): Promise<CommandOutcome> {
+  const t = bridgeMessages(ctx.lang);
+  const arg = cmd.arg;
+  if (!arg) return { reply: await modelCard(ctx) };
+  let model: string | null;
+  if ('clear' in arg) {
+    model = null;
+  } else if ('index' in arg) {
+    const choices = await modelChoices(ctx);
+    const choice = choices[arg.index - 1];
+    if (arg.index < 1 || !choice) return { reply: textReply(t('modelIndexOutOfRange', { index: arg.index, count: choices.length })) };
+    model = choice.model;
+  } else {
+    const r = await resolveModel(arg.alias, ctx);
+    if (!r.ok) return { reply: textReply(r.message) };
+    model = r.model;
+  }
+  if (!(await ctx.mapping.setDefaultModel(ctx.userId, model))) return { reply: textReply(t('modelNoTarget')) };
+  return { reply: textReply(model === null ? t('modelCleared') : t('modelSet', { model })) };
+}
+
+async function modelCard(ctx: CommandContext): Promise<CommandOutcome['reply']> {
+  const t = bridgeMessages(ctx.lang);
+  const current = defaultModelOf(await ctx.mapping.get(ctx.userId));
+  const configured = ctx.config.claude.default_model;
+  const fallback = configured ? t('modelFallbackConfig', { model: configured }) : t('modelFallbackClaude');
+  const choices = await modelChoices(ctx);
+  const sections: CardSection[] = [{ type: 'plain', text: current ? t('modelCurrent', { model: current }) : t('modelCurrentNone', { fallback }) }];
+  if (choices.length === 0) {
+    sections.push({ type: 'markdown', text: t('modelListEmpty') });
+  } else {
+    const lines = choices.map((c, i) => `${i + 1}. ${c.alias} → ${c.model}${c.model === current ? ' ✓' : ''}`);
+    sections.push({ type: 'markdown', text: t('modelList') }, { type: 'plain', text: lines.join('\n') });
+  }
+  sections.push({ type: 'divider' }, { type: 'markdown', text: t('modelHint') });
+  return { kind: 'card', title: t('modelTitle'), status: 'info', sections };
+}

@@ -1,0 +1,43 @@
+import type { Logger } from '../core/logger.js';
+import type { Deliveries } from './deliveries.js';
+import type { Spool } from './spool.js';
+
+export interface SpoolRecovery {
+  /** processing → pending (to be run or delivered again). */
+  requeued: number;
+  /** processing/replied whose delivery was already `sent` → done/failed without running again. */
+  finalized: number;
+  broken: string[];
+}
+
+/**
+ * The spool half of the startup reconciler (seed §3.2.6, §9.6). Runs under the owner lock before
+ * the dispatcher starts:
+ * - `replied/` → `done/` (or `failed/` for an error reply): the user already has the answer;
+ * - `processing/` with a delivery receipt `sent` → finalized the same way, never re-run or re-sent
+ *   (recovery rule 3);
+ * - any other `processing/` → `pending/`; its persisted outcome (if any) means delivery resumes at
+ *   the first unsent chunk without running Claude again.
+ */
+export async function recoverSpool(spool: Spool, deliveries: Deliveries, logger: Logger): Promise<SpoolRecovery> {
+  const result: SpoolRecovery = { requeued: 0, finalized: 0, broken: [] };
+  const replied = await spool.list('replied');
+  result.broken.push(...replied.broken);
+  for (const r of replied.records) {
+    await spool.move(r.message.id, 'replied', r.outcome?.kind === 'error' ? 'failed' : 'done');
+    result.finalized += 1;
+  }
+  const processing = await spool.list('processing');
+  result.broken.push(...processing.broken);
+  for (const r of processing.records) {
+    if (await deliveries.isFullySent(r.message.id)) {
+      await spool.move(r.message.id, 'processing', r.outcome?.kind === 'error' ? 'failed' : 'done');
+      result.finalized += 1;
+    } else {
+      await spool.move(r.message.id, 'processing', 'pending');
+      result.requeued += 1;
+    }
+  }
+  for (const file of result.broken) logger.error('spool file is unreadable and was left in place', { file });
+  return result;
+}

@@ -1,0 +1,48 @@
+import type { EngineResult } from '../claude/engine-types.js';
+import type { InboundMessage } from './inbound-message.js';
+import type { Reply } from './reply-model.js';
+
+/**
+ * Where a message goes, fixed when it is accepted (seed §2.1.2 "target snapshot"). Processing
+ * never reads the live user mapping, so a `/switch` only affects messages that arrive after it.
+ */
+export type TargetSnapshot =
+  /** Continue an existing Claude Code session. */
+  | { kind: 'session'; sessionId: string; cwd: string; model?: string }
+  /** Create a new session in `cwd`; this message holds the claim on the user's pending slot. */
+  | { kind: 'new'; cwd: string; model?: string }
+  /** The answer is already known at accept time (commands, "新会话正在创建…", guidance). */
+  | { kind: 'reply'; reply: Reply }
+  /** Ask the cc_exec gateway (`/cc <question>`). */
+  | { kind: 'ccexec'; question: string };
+
+/** The durable record of one message, as stored in exactly one spool state directory. */
+export interface SpoolRecord {
+  schema: 1;
+  message: InboundMessage;
+  target: TargetSnapshot;
+  /** The prompt to run (plain text, or the part after `--` of `/new`). */
+  prompt?: string;
+  acceptedAt: string;
+  /** Monotonic order of acceptance within one owner run; ties broken by acceptedAt. */
+  seq: number;
+  attempts: number;
+  /** A new session's id as soon as Claude reports it, so a re-run resumes instead of creating another. */
+  sessionId?: string;
+  /** Persisted once the run finished and before any chunk is sent: a restart never re-runs Claude. */
+  outcome?: RunOutcome;
+  /** The part of a streamed answer that did not fit in the card; sent as text chunks 1..n. */
+  overflow?: string;
+  /** Why the message ended in `failed/`. */
+  failure?: { code: string; message: string; at: string };
+}
+
+/** The finished result of processing, ready for delivery. */
+export type RunOutcome =
+  | { kind: 'engine'; result: Omit<EngineResult, 'permissionDenials'> & { permissionDenials: number }; reply: Reply & { kind: 'card' }; fullText: string }
+  | { kind: 'reply'; reply: Reply }
+  | { kind: 'error'; code: string; reply: Reply };
+
+/** The spool's state directories, in lifecycle order. */
+export const SPOOL_STATES = ['pending', 'processing', 'replied', 'done', 'failed'] as const;
+export type SpoolState = (typeof SPOOL_STATES)[number];

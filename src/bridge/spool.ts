@@ -1,0 +1,123 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import { renameDurable } from '../store/durable-rename.js';
+import { ensurePrivateDir } from '../store/private-dir.js';
+import { parseJsonText } from '../store/read-json-file.js';
+import { messageFileName } from './message-key.js';
+import { SPOOL_STATES, type SpoolRecord, type SpoolState } from './spool-record.js';
+
+/**
+ * The durable message queue on disk (seed §3.2.3). A message lives as one JSON file in exactly one
+ * state directory (`pending/ processing/ replied/ done/ failed/`); moves are atomic renames, so after
+ * a crash the directory a file is in *is* its state. `receipts/` remembers every accepted message id
+ * (the de-duplication source of truth across restarts) and `deliveries/` records outbound chunks.
+ * Any in-memory structure elsewhere is only a cache of this.
+ */
+export class Spool {
+  readonly dir: string;
+
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  /** Creates the directory layout (0700). */
+  async init(): Promise<void> {
+    for (const sub of [...SPOOL_STATES, 'receipts', 'deliveries']) await ensurePrivateDir(path.join(this.dir, sub));
+  }
+
+  pathOf(state: SpoolState | 'receipts' | 'deliveries', messageId: string): string {
+    return path.join(this.dir, state, messageFileName(messageId));
+  }
+
+  /** The state a message is in, or null if the spool has never seen it (receipts aside). */
+  async locate(messageId: string): Promise<SpoolState | null> {
+    for (const state of SPOOL_STATES) {
+      if (await exists(this.pathOf(state, messageId))) return state;
+    }
+    return null;
+  }
+
+  async hasReceipt(messageId: string): Promise<boolean> {
+    return exists(this.pathOf('receipts', messageId));
+  }
+
+  /**
+   * Persists a newly accepted message: the message file first (temp + fsync + rename into
+   * `pending/`), then its receipt. A crash between the two leaves the message in `pending/`, which
+   * `locate` still finds, so a re-push is recognised either way.
+   */
+  async enqueue(record: SpoolRecord): Promise<void> {
+    await writeFileAtomic(this.pathOf('pending', record.message.id), JSON.stringify(record));
+    await writeFileAtomic(this.pathOf('receipts', record.message.id), JSON.stringify({ messageId: record.message.id, channel: record.message.channel, acceptedAt: record.acceptedAt }));
+  }
+
+  async read(state: SpoolState, messageId: string): Promise<SpoolRecord | null> {
+    return readRecord(this.pathOf(state, messageId));
+  }
+
+  /** Rewrites a record in place (e.g. progress inside `processing/`). */
+  async write(state: SpoolState, record: SpoolRecord): Promise<void> {
+    await writeFileAtomic(this.pathOf(state, record.message.id), JSON.stringify(record));
+  }
+
+  async move(messageId: string, from: SpoolState, to: SpoolState): Promise<void> {
+    await renameDurable(this.pathOf(from, messageId), this.pathOf(to, messageId));
+  }
+
+  /**
+   * All records in a state, oldest first. Unreadable files are reported in `broken` (with their
+   * path) instead of stopping the caller.
+   */
+  async list(state: SpoolState): Promise<{ records: SpoolRecord[]; broken: string[] }> {
+    const dir = path.join(this.dir, state);
+    let names: string[] = [];
+    try {
+      names = (await fs.readdir(dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+    } catch {
+      return { records: [], broken: [] };
+    }
+    const records: SpoolRecord[] = [];
+    const broken: string[] = [];
+    for (const name of names) {
+      const file = path.join(dir, name);
+      try {
+        const r = await readRecord(file);
+        if (r) records.push(r);
+      } catch {
+        broken.push(file);
+      }
+    }
+    records.sort((a, b) => (a.acceptedAt === b.acceptedAt ? a.seq - b.seq : a.acceptedAt < b.acceptedAt ? -1 : 1));
+    return { records, broken };
+  }
+
+  /** Number of files in a state directory (for overload checks and `/status`). */
+  async count(state: SpoolState): Promise<number> {
+    try {
+      return (await fs.readdir(path.join(this.dir, state))).filter((n) => n.endsWith('.json') && !n.startsWith('.')).length;
+    } catch {
+      return 0;
+    }
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readRecord(file: string): Promise<SpoolRecord | null> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return parseJsonText<SpoolRecord>(file, text);
+}
