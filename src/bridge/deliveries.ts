@@ -13,6 +13,11 @@ export interface DeliveryChunk {
   platformMessageId?: string;
   streaming?: boolean;
   sentAt?: string;
+  /**
+   * For a streamed chunk 0: the part of the answer that did not fit in the card, recorded in the
+   * same atomic write that marks the chunk sent, so a crash cannot lose the rest of the answer.
+   */
+  overflow?: string;
 }
 
 export interface DeliveryRecord {

@@ -220,11 +220,10 @@ async function deliver(record: SpoolRecord, outcome: RunOutcome, deps: PipelineD
       overflow = (await stream.finish(final, fullText)).overflow;
       chunk0.status = 'sent';
       chunk0.sentAt = new Date().toISOString();
+      chunk0.overflow = overflow;
       await deps.deliveries.save(delivery);
-      record.overflow = overflow;
-      await deps.spool.write('processing', record);
     } else {
-      overflow = record.overflow ?? '';
+      overflow = chunk0.overflow ?? '';
     }
     for (const text of splitText(overflow, outbox.maxTextChunk)) pieces.push({ reply: { kind: 'text', text } });
   } else if (outcome.reply.kind === 'text') {

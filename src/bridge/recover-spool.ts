@@ -21,6 +21,7 @@ export interface SpoolRecovery {
  */
 export async function recoverSpool(spool: Spool, deliveries: Deliveries, logger: Logger): Promise<SpoolRecovery> {
   const result: SpoolRecovery = { requeued: 0, finalized: 0, broken: [] };
+  await spool.removeTempFiles();
   const replied = await spool.list('replied');
   result.broken.push(...replied.broken);
   for (const r of replied.records) {

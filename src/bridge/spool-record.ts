@@ -31,8 +31,6 @@ export interface SpoolRecord {
   sessionId?: string;
   /** Persisted once the run finished and before any chunk is sent: a restart never re-runs Claude. */
   outcome?: RunOutcome;
-  /** The part of a streamed answer that did not fit in the card; sent as text chunks 1..n. */
-  overflow?: string;
   /** Why the message ended in `failed/`. */
   failure?: { code: string; message: string; at: string };
 }

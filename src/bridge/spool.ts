@@ -92,6 +92,28 @@ export class Spool {
     return { records, broken };
   }
 
+  /**
+   * Deletes temp files (`.<name>.<pid>.<random>.tmp`) that an atomic write left behind when the
+   * process was killed mid-write. Only safe while no other writer runs (under the owner lock).
+   */
+  async removeTempFiles(): Promise<number> {
+    let removed = 0;
+    for (const sub of [...SPOOL_STATES, 'receipts', 'deliveries']) {
+      const dir = path.join(this.dir, sub);
+      let names: string[] = [];
+      try {
+        names = await fs.readdir(dir);
+      } catch {
+        continue;
+      }
+      for (const name of names.filter((n) => n.startsWith('.') && n.endsWith('.tmp'))) {
+        await fs.rm(path.join(dir, name), { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
   /** Number of files in a state directory (for overload checks and `/status`). */
   async count(state: SpoolState): Promise<number> {
     try {

@@ -1,0 +1,155 @@
+/**
+ * The issue's "Bad input" list for the session commands: each case gives a one-line explanation,
+ * a non-zero exit where the command cannot go on, no stack trace, and never a partial registry.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { processStartTime } from '../../src/store/process-start-time.js';
+import { writeCaseTree } from '../fixtures/claude-tree.js';
+import { runSessionCli, type CliRun } from '../helpers/run-session-cli.js';
+
+const NOW = new Date('2026-06-01T12:00:00.000Z');
+let root: string;
+let tmp: string;
+let env: NodeJS.ProcessEnv;
+let ccHome: string;
+let registryFile: string;
+
+const cli = (args: string[]): Promise<CliRun> => runSessionCli(args, { env, now: NOW });
+const oneLineNoStack = (r: CliRun) => {
+  const lines = r.stderr.split('\n').filter((l) => l.startsWith('✖'));
+  expect(lines).toHaveLength(1);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+};
+
+beforeAll(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bad-')));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(root, 't-'));
+  const home = path.join(tmp, 'home');
+  ccHome = path.join(home, '.cc-linker');
+  registryFile = path.join(ccHome, 'registry.json');
+  env = { HOME: home, CC_LINKER_HOME: ccHome, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), PATH: process.env.PATH };
+  writeCaseTree(path.join(home, '.claude'), NOW);
+});
+
+describe('bad session files', () => {
+  it('binary garbage, a directory named x.jsonl, a broken link and a sparse 2 GB file: init warns and goes on', async () => {
+    const big = path.join(env.CLAUDE_CONFIG_DIR as string, 'projects', '-tmp-big', 'big-session.jsonl');
+    fs.mkdirSync(path.dirname(big), { recursive: true });
+    const fd = fs.openSync(big, 'w');
+    fs.ftruncateSync(fd, 2 * 1024 ** 3);
+    fs.closeSync(fd);
+    const r = await cli(['init']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('big-session.jsonl（2.0 GB，超过 scanner.max_file_size）');
+    expect(r.stderr).toContain('不是 JSONL');
+    expect(r.stderr).toContain('x.jsonl：不是普通文件');
+    expect(r.stderr).toContain('dangling.jsonl：符号链接指向的文件不存在');
+    const reg = JSON.parse(fs.readFileSync(registryFile, 'utf8'));
+    expect(reg.sessions['big-session']).toBeUndefined();
+    expect(Object.values(reg.sessions).filter((s) => (s as { status: string }).status === 'corrupted')).toHaveLength(1);
+  });
+});
+
+describe('bad config', () => {
+  it('a wrong type stops with one line and exit 78, an unknown key is a warning', async () => {
+    fs.mkdirSync(ccHome, { recursive: true });
+    fs.writeFileSync(path.join(ccHome, 'config.toml'), '[scanner]\nmax_file_size = "big"\n');
+    const bad = await cli(['init']);
+    expect(bad.code).toBe(78);
+    oneLineNoStack(bad);
+    expect(bad.stderr).toContain('max_file_size');
+    expect(fs.existsSync(registryFile)).toBe(false);
+    fs.writeFileSync(path.join(ccHome, 'config.toml'), '[scanner]\nmax_file_sise = 5\n');
+    const typo = await cli(['init']);
+    expect(typo.code).toBe(0);
+    expect(typo.stderr).toContain('max_file_sise');
+  });
+});
+
+describe('bad registry', () => {
+  it('a registry written by a newer schema: read and write commands refuse, the file is untouched', async () => {
+    fs.mkdirSync(ccHome, { recursive: true });
+    const newer = JSON.stringify({ version: 5, updated_at: NOW.toISOString(), sessions: {}, shiny: true });
+    fs.writeFileSync(registryFile, newer);
+    for (const args of [['list'], ['sync'], ['init'], ['clean'], ['show', 'abc']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(65);
+      oneLineNoStack(r);
+      expect(r.stderr).toContain('schema 5');
+    }
+    expect(fs.readFileSync(registryFile, 'utf8')).toBe(newer);
+  });
+
+  it('a half-written registry is recovered from the latest valid backup, with a warning', async () => {
+    expect((await cli(['init'])).code).toBe(0);
+    expect((await cli(['sync'])).code).toBe(0);
+    fs.rmSync(path.join(env.CLAUDE_CONFIG_DIR as string, 'projects', '-tmp-cc-fixture-basic'), { recursive: true });
+    expect((await cli(['sync'])).code).toBe(0); // a real change: rotates a backup
+    const good = fs.readFileSync(registryFile, 'utf8');
+    fs.writeFileSync(registryFile, good.slice(0, Math.floor(good.length / 2)));
+    const list = await cli(['list', '--json']);
+    expect(list.code).toBe(0);
+    expect(list.stderr).toContain('已从备份');
+    expect(JSON.parse(list.stdout).length).toBeGreaterThan(5);
+    const sync = await cli(['sync']);
+    expect(sync.code).toBe(0);
+    expect(() => JSON.parse(fs.readFileSync(registryFile, 'utf8'))).not.toThrow();
+  });
+
+  it('a half-written registry without a backup: one line, exit 65, nothing rewritten', async () => {
+    fs.mkdirSync(ccHome, { recursive: true });
+    fs.writeFileSync(registryFile, '{"version":4,"updated_at":"2026-');
+    for (const args of [['list'], ['sync'], ['status']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(65);
+      oneLineNoStack(r);
+    }
+    expect(fs.readFileSync(registryFile, 'utf8')).toBe('{"version":4,"updated_at":"2026-');
+  });
+
+  it('a registry with one malformed entry drops only that entry, with a warning', async () => {
+    expect((await cli(['init'])).code).toBe(0);
+    const reg = JSON.parse(fs.readFileSync(registryFile, 'utf8'));
+    const [first] = Object.keys(reg.sessions);
+    reg.sessions[first as string] = { cwd: 42 };
+    fs.writeFileSync(registryFile, JSON.stringify(reg));
+    const r = await cli(['list', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('1 条会话记录格式错误');
+    expect(JSON.parse(r.stdout).length).toBe(Object.keys(reg.sessions).length - 1);
+  });
+});
+
+describe('a running cc-linker start (live owner lock)', () => {
+  let child: ChildProcess | null = null;
+  afterEach(() => {
+    child?.kill('SIGKILL');
+    child = null;
+  });
+
+  it('init, sync, clean and repair refuse; list and status still work', async () => {
+    expect((await cli(['init'])).code).toBe(0);
+    child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const pid = child.pid as number;
+    fs.mkdirSync(path.join(ccHome, 'runtime'), { recursive: true });
+    fs.writeFileSync(path.join(ccHome, 'runtime', 'owner.lock'), JSON.stringify({ pid, startTime: processStartTime(pid), startedAt: NOW.toISOString(), host: os.hostname(), token: 't' }));
+    const before = fs.readFileSync(registryFile, 'utf8');
+    for (const args of [['init'], ['sync'], ['clean'], ['repair', '00000001']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(75);
+      oneLineNoStack(r);
+      expect(r.stderr).toContain(`pid ${pid}`);
+    }
+    expect(fs.readFileSync(registryFile, 'utf8')).toBe(before);
+    expect((await cli(['list'])).code).toBe(0);
+    expect((await cli(['status'])).code).toBe(0);
+    expect((await cli(['clean', '--dry-run'])).code).toBe(0);
+  });
+});
