@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerSessionCommands } from './commands/session-commands.js';
 import { readPackageVersion } from './package-version.js';
 
 /**
@@ -14,5 +15,6 @@ export function buildProgram(): Command {
     .version(readPackageVersion(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
+  registerSessionCommands(program);
   return program;
 }

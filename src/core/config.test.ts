@@ -69,7 +69,7 @@ describe('loadConfig', () => {
     expect(err.userMessage).toContain(paths.configFile);
     expect(err.userMessage).toContain('runtime.max_concurrent_sessions');
     expect(err.userMessage).toContain('"five"');
-    expect(err.userMessage).toMatch(/expected number/i);
+    expect(err.userMessage).toMatch(/expected an integer/i);
   });
 
   it('reports invalid TOML with its line', async () => {
@@ -118,6 +118,22 @@ describe('loadConfig', () => {
     expect(warnings).toEqual([]);
     expect(config.claude.models.sonnet).toBe('claude-sonnet-4-5');
     expect(config.ccexec.providers.deepseek?.tools).toBeUndefined();
+  });
+
+  it('requires kind in a provider table and names the full key', async () => {
+    await write('[ccexec.providers.mine]\nmodel = "m"\n');
+    const err = await failure();
+    expect(err.userMessage).toContain('ccexec.providers.mine.kind');
+    expect(err.userMessage).toContain('is required');
+  });
+
+  it('suggests the right section for a misspelt one and rejects a non-list where a list is expected', async () => {
+    await write('[securty]\nallowed_roots = []\n');
+    const { warnings } = await loadConfig({ paths, env: {} });
+    expect(warnings[0]).toContain("unknown key 'securty' is ignored (did you mean 'security'?)");
+    await write('[security]\nallowed_roots = "~/Git"\n');
+    const err = await failure();
+    expect(err.userMessage).toContain('security.allowed_roots = "~/Git" is invalid: expected a list of strings');
   });
 
   it('refuses a config path that is a directory', async () => {

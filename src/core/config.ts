@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import type { z } from 'zod';
-import { configSchema, type Config } from './config-schema.js';
+import type { Config } from './config-schema.js';
+import { findUnknownKeys, validateConfig } from './config-validate.js';
 import { ConfigError } from './config-error.js';
 import { ENV_OVERRIDES, parseEnvValue } from './env-overrides.js';
 import { expandHome } from './expand-home.js';
@@ -25,8 +25,6 @@ const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null 
 /** Keys whose values are filesystem paths and get `~` expansion. */
 const PATH_KEYS = ['general.log_path', 'general.claude_bin', 'feishu_bot.default_cwd', 'queue.spool_dir', 'sdk.claude_executable', 'ccexec.cwd'];
 const PATH_LIST_KEYS = ['security.allowed_roots', 'security.denied_roots'];
-/** Sections whose keys are user-chosen names (aliases, provider ids), so no unknown-key warnings inside. */
-const FREE_FORM = new Set(['claude.models', 'ccexec.providers']);
 
 function getIn(obj: Plain, key: string): unknown {
   let cur: unknown = obj;
@@ -45,48 +43,6 @@ function setIn(obj: Plain, key: string, value: unknown): void {
     cur = cur[part] as Plain;
   }
   cur[parts[parts.length - 1] as string] = value;
-}
-
-function levenshtein(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    let prev = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const tmp = row[j] as number;
-      row[j] = Math.min((row[j] as number) + 1, (row[j - 1] as number) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length] as number;
-}
-
-/** The known keys of a zod object schema (unwrapping defaults). */
-function shapeOf(schema: z.ZodType): Record<string, z.ZodType> | null {
-  let s: unknown = schema;
-  for (let i = 0; i < 5; i += 1) {
-    const def = (s as { def?: { type?: string; innerType?: unknown; shape?: Record<string, z.ZodType> } }).def;
-    if (!def) return null;
-    if (def.type === 'object' && def.shape) return def.shape;
-    if (def.innerType) s = def.innerType;
-    else return null;
-  }
-  return null;
-}
-
-function findUnknownKeys(raw: Plain, schema: z.ZodType, prefix: string, out: string[], file: string): void {
-  const shape = shapeOf(schema);
-  if (!shape) return;
-  for (const [key, value] of Object.entries(raw)) {
-    const full = prefix ? `${prefix}.${key}` : key;
-    const child = shape[key];
-    if (!child) {
-      const near = Object.keys(shape).filter((k) => levenshtein(k, key) <= 2);
-      out.push(`${file}: unknown key '${full}' is ignored${near.length > 0 ? ` (did you mean '${prefix ? `${prefix}.` : ''}${near[0]}'?)` : ''}`);
-      continue;
-    }
-    if (isPlain(value) && !FREE_FORM.has(full)) findUnknownKeys(value, child, full, out, file);
-  }
 }
 
 function describeValue(key: string, value: unknown): string {
@@ -133,8 +89,7 @@ export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEn
     }
   }
 
-  const warnings: string[] = [];
-  findUnknownKeys(raw, configSchema, '', warnings, file);
+  const warnings = findUnknownKeys(raw).map((u) => `${file}: unknown key '${u.key}' is ignored${u.suggestion ? ` (did you mean '${u.suggestion}'?)` : ''}`);
 
   const sources = new Map<string, string>();
   for (const o of ENV_OVERRIDES) {
@@ -148,15 +103,13 @@ export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEn
     sources.set(o.key, o.env);
   }
 
-  const result = configSchema.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const key = (issue?.path ?? []).map(String).join('.');
+  const result = validateConfig(raw);
+  if (!result.ok) {
+    const { key, value, expected } = result.issue;
     const where = sources.get(key) ? `environment ${sources.get(key)}` : file;
-    const bad = getIn(raw, key);
-    throw new ConfigError(`${where}: ${key || '(root)'} = ${describeValue(key, bad)} is invalid: ${issue?.message ?? 'unexpected value'}`, { cause: result.error });
+    throw new ConfigError(`${where}: ${key} = ${describeValue(key, value)} is invalid: ${expected}`);
   }
-  const config = result.data;
+  const config = result.config;
 
   for (const key of PATH_KEYS) {
     const value = getIn(config as unknown as Plain, key);

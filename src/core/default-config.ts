@@ -1,9 +1,12 @@
-import { configSchema, type Config } from './config-schema.js';
+import type { Config } from './config-schema.js';
+import { validateConfig } from './config-validate.js';
 
 /**
  * The embedded defaults: what cc-linker runs with when there is no config file at all.
  * Tests build their configs from this plus overrides rather than writing TOML.
  */
 export function defaultConfig(): Config {
-  return configSchema.parse({});
+  const r = validateConfig({});
+  if (!r.ok) throw new Error(`built-in defaults are invalid at ${r.issue.key}`);
+  return r.config;
 }

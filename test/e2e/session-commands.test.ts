@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caseId, writeCaseTree, type CaseTree } from '../fixtures/claude-tree.js';
+import { caseId, createRng, writeCaseTree, writeSession, type CaseTree } from '../fixtures/claude-tree.js';
 import { normalize, runSessionCli, type CliRun } from '../helpers/run-session-cli.js';
 
 process.env.TZ = 'UTC';
@@ -47,7 +47,8 @@ beforeAll(() => {
   tree = writeCaseTree(path.join(home, '.claude'), NOW);
   fs.mkdirSync(path.join(ccHome, 'runtime', 'session-events'), { recursive: true, mode: 0o700 });
   const fakeClaude = path.join(tmp, 'fake-claude');
-  fs.writeFileSync(fakeClaude, '#!/bin/sh\necho "2.1.332 (Claude Code)"\n', { mode: 0o755 });
+  // A stand-in `claude`: prints a version, or records where and how it was started and exits 3.
+  fs.writeFileSync(fakeClaude, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi\necho "$PWD $*" > "$FAKE_CLAUDE_OUT"\nexit 3\n', { mode: 0o755 });
   fs.writeFileSync(path.join(ccHome, 'config.toml'), `[general]\nclaude_bin = "${fakeClaude}"\n`);
   const basic = tree.sessions.basic;
   fs.writeFileSync(
@@ -127,6 +128,17 @@ describe('session commands (golden, zh)', () => {
     await expectGolden('resume-archived', ['resume', caseId('old-archived').slice(0, 8)]);
     await expectGolden('resume-corrupted', ['resume', caseId('binary-garbage').slice(0, 8)], 1);
     await expectGolden('resume-provisioning', ['resume', NEW_ID.slice(0, 8)], 75);
+  });
+
+  it('resume --exec runs claude --resume in the session directory and passes its exit code on', async () => {
+    const proj = path.join(tmp, 'proj dir');
+    fs.mkdirSync(proj);
+    const w = writeSession(env.CLAUDE_CONFIG_DIR as string, { id: 'c0ffee00-0000-4000-8000-000000000001', cwd: proj, start: new Date(NOW.getTime() - 60_000), turns: [{ prompt: 'exec me', answer: 'ok' }] }, createRng(3));
+    expect((await cli(['sync'])).code).toBe(0);
+    const outFile = path.join(tmp, 'claude-ran.txt');
+    await expectGolden('resume-exec', ['resume', 'c0ffee00', '--exec'], 3, { FAKE_CLAUDE_OUT: outFile });
+    expect(fs.readFileSync(outFile, 'utf8').trim()).toBe(`${proj} --resume ${w.id}`);
+    await expectGolden('resume-exec-no-cwd', ['resume', caseId('cjk').slice(0, 8), '--exec'], 1);
   });
 
   it('repair finds a provisioning session once its file exists', async () => {

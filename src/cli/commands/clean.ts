@@ -22,7 +22,7 @@ export function registerCleanCommand(program: Command): void {
     .action(
       withContext(async (ctx, opts: { dryRun?: boolean; json?: boolean }) => {
         const [{ requireRegistry }, clean, fmt, { assertNoLiveOwner }, { printWarnings }] = await Promise.all([
-          import('../../sessions/registry.js'),
+          import('../../sessions/read-registry.js'),
           import('../../sessions/plan-clean.js'),
           import('../../sessions/format-session.js'),
           import('../../store/owner-lock.js'),

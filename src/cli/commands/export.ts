@@ -25,7 +25,7 @@ export function registerExportCommand(program: Command): void {
     .action(
       withContext(async (ctx, idPrefix: string, opts: ExportOptions) => {
         const [{ requireRegistry }, { resolveSession }, exporter, fmt, { SessionsError }, { writeFileAtomic }, { expandHome }, { printWarnings }] = await Promise.all([
-          import('../../sessions/registry.js'),
+          import('../../sessions/read-registry.js'),
           import('../../sessions/resolve-session.js'),
           import('../../sessions/export-session.js'),
           import('../../sessions/format-session.js'),
@@ -55,7 +55,7 @@ export function registerExportCommand(program: Command): void {
           say(t('exportDone', { file, n: messages.length }));
         } else {
           ctx.out.print(text.replace(/\n$/, ''));
-          say(t('exportDone', { file: '-', n: messages.length }));
+          say(t('exportDone', { file: 'stdout', n: messages.length }));
         }
         return 0;
       }),

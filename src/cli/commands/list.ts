@@ -37,7 +37,7 @@ export function registerListCommand(program: Command): void {
     .action(
       withContext(async (ctx, opts: ListOptions) => {
         const [{ requireRegistry }, fmt, { sessionJson }, { printWarnings }] = await Promise.all([
-          import('../../sessions/registry.js'),
+          import('../../sessions/read-registry.js'),
           import('../../sessions/format-session.js'),
           import('../format/session-json.js'),
           import('../format/print-warnings.js'),
@@ -45,12 +45,13 @@ export function registerListCommand(program: Command): void {
         const { registry, warnings } = await requireRegistry(ctx.paths);
         printWarnings(ctx.out, warnings, ctx.lang);
         const project = opts.project?.toLowerCase();
-        const all = Object.entries(registry.sessions)
-          .map(([id, entry]) => ({ id, entry }))
-          .filter(({ entry }) => !opts.origin || entry.origin === opts.origin)
-          .filter(({ entry }) => !opts.status || (entry.status ?? 'active') === opts.status)
-          .filter(({ entry }) => !project || (entry.project_name ?? '').toLowerCase().includes(project) || entry.cwd.toLowerCase().includes(project))
-          .sort(fmt.byLastActive);
+        const all = fmt.sortByLastActive(
+          Object.entries(registry.sessions)
+            .map(([id, entry]) => ({ id, entry }))
+            .filter(({ entry }) => !opts.origin || entry.origin === opts.origin)
+            .filter(({ entry }) => !opts.status || (entry.status ?? 'active') === opts.status)
+            .filter(({ entry }) => !project || (entry.project_name ?? '').toLowerCase().includes(project) || entry.cwd.toLowerCase().includes(project)),
+        );
         const shown = all.slice(0, opts.limit);
         if (opts.json) {
           ctx.out.json(shown.map((s) => sessionJson(s.id, s.entry)));

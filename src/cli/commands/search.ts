@@ -21,7 +21,7 @@ export function registerSearchCommand(program: Command): void {
     .action(
       withContext(async (ctx, query: string, opts: { content?: boolean; json?: boolean }) => {
         const [{ requireRegistry }, search, fmt, { sessionJson }, { printWarnings }] = await Promise.all([
-          import('../../sessions/registry.js'),
+          import('../../sessions/read-registry.js'),
           import('../../sessions/search-sessions.js'),
           import('../../sessions/format-session.js'),
           import('../format/session-json.js'),

@@ -15,7 +15,7 @@ export function registerShowCommand(program: Command): void {
     .action(
       withContext(async (ctx, idPrefix: string, opts: { json?: boolean }) => {
         const [{ requireRegistry }, { resolveSession }, fmt, { sessionJson }, { padLabel }, { printWarnings }] = await Promise.all([
-          import('../../sessions/registry.js'),
+          import('../../sessions/read-registry.js'),
           import('../../sessions/resolve-session.js'),
           import('../../sessions/format-session.js'),
           import('../format/session-json.js'),

@@ -16,7 +16,7 @@ export function registerStatusCommand(program: Command): void {
       withContext(async (ctx, opts: { json?: boolean }) => {
         const [fs, { readRegistry }, { hookStatus }, fmt, { tildify }, { printWarnings }, { hookTargetFor }] = await Promise.all([
           import('node:fs'),
-          import('../../sessions/registry.js'),
+          import('../../sessions/read-registry.js'),
           import('../../sessions/claude-hook.js'),
           import('../../sessions/format-session.js'),
           import('../format/tildify.js'),

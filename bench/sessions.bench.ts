@@ -1,0 +1,127 @@
+// The session scanner and the CLI, measured against baselines taken in the same run on a generated
+// ~/.claude tree (test/fixtures/claude-tree.ts, ≥ 2,000 sessions, ≥ 500 MB, deleted afterwards):
+//  1. full `cc-linker init` (cold scan cache, warm page cache) as a ratio to `wc -l` over the same files;
+//  2. `cc-linker sync` with nothing changed, median wall time;
+//  3. `cc-linker list` cold start as a ratio to `node -e 0`;
+//  4. peak RSS of `init` (/usr/bin/time -f %M, else polling /proc/<pid>/status VmHWM);
+//  and, for reference, `cc-linker --version` (what loading the CLI alone costs).
+// Run: node --import tsx bench/sessions.bench.ts   (needs `npm run build`; CC_LINKER_BENCH_CLI overrides
+// the CLI entry, SESSIONS/BENCH_MB the tree size).
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { writeBenchTree } from '../test/fixtures/claude-tree.js';
+
+const SESSIONS = Number(process.env.SESSIONS ?? 2000);
+const BYTES = Number(process.env.BENCH_MB ?? 512) * 1024 * 1024;
+const CLI = path.resolve(process.env.CC_LINKER_BENCH_CLI ?? path.join(import.meta.dirname, '..', 'dist', 'cli', 'main.js'));
+const node = process.execPath;
+const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/** Runs a command to completion; returns wall ms and peak RSS in KB (when measurable). */
+async function timed(argv: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; rssKb: number | null; code: number; stderr: string }> {
+  const rssFile = path.join(os.tmpdir(), `cc-bench-rss-${process.pid}`);
+  const full = TIME ? [TIME, '-f', '%M', '-o', rssFile, ...argv] : argv;
+  const t0 = performance.now();
+  let hwm = 0;
+  const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolve) => {
+    const child = spawn(full[0] as string, full.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const poll = TIME
+      ? null
+      : setInterval(() => {
+          try {
+            const m = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+            if (m) hwm = Math.max(hwm, Number(m[1]));
+          } catch {
+            /* exited */
+          }
+        }, 5);
+    child.on('close', (c) => {
+      if (poll) clearInterval(poll);
+      resolve({ code: c ?? 1, stderr: err });
+    });
+  });
+  const ms = performance.now() - t0;
+  let rssKb: number | null = hwm || null;
+  if (TIME) {
+    rssKb = Number(fs.readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+    fs.rmSync(rssFile, { force: true });
+  }
+  return { ms, rssKb, code, stderr };
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(CLI)) throw new Error(`CLI not built: ${CLI} (run npm run build)`);
+  const help = spawnSync(node, [CLI, '--help'], { encoding: 'utf8' });
+  if (!/\binit\b/.test(help.stdout) || !/\blist\b/.test(help.stdout)) throw new Error(`${CLI} does not register the session commands (init/list); register them in src/cli/program.ts or set CC_LINKER_BENCH_CLI`);
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bench-sessions-'));
+  try {
+    const home = path.join(tmp, 'home');
+    const claudeDir = path.join(home, '.claude');
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, CC_LINKER_HOME: path.join(home, '.cc-linker'), CLAUDE_CONFIG_DIR: claudeDir, LANG: 'C' };
+    const g0 = performance.now();
+    const { files, bytes } = writeBenchTree(claudeDir, { sessions: SESSIONS, totalBytes: BYTES });
+    process.stderr.write(`generated ${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB in ${((performance.now() - g0) / 1000).toFixed(1)} s\n`);
+
+    // Warm the page cache for both contestants, then interleave runs.
+    spawnSync('wc', ['-l', ...files], { stdio: 'ignore' });
+    const wcRuns: number[] = [];
+    const initRuns: { ms: number; rssKb: number | null }[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const w = await timed(['wc', '-l', ...files], env);
+      wcRuns.push(w.ms);
+      fs.rmSync(path.join(home, '.cc-linker'), { recursive: true, force: true });
+      const r = await timed([node, CLI, 'init'], env);
+      if (r.code !== 0) throw new Error(`init failed (${r.code}): ${r.stderr}`);
+      initRuns.push(r);
+    }
+    const syncRuns: number[] = [];
+    await timed([node, CLI, 'sync'], env);
+    for (let i = 0; i < 7; i += 1) {
+      const r = await timed([node, CLI, 'sync'], env);
+      if (r.code !== 0) throw new Error(`sync failed: ${r.stderr}`);
+      syncRuns.push(r.ms);
+    }
+    const listRuns: number[] = [];
+    const nodeRuns: number[] = [];
+    const versionRuns: number[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      nodeRuns.push((await timed([node, '-e', '0'], env)).ms);
+      versionRuns.push((await timed([node, CLI, '--version'], env)).ms);
+      const r = await timed([node, CLI, 'list'], env);
+      if (r.code !== 0) throw new Error(`list failed: ${r.stderr}`);
+      listRuns.push(r.ms);
+    }
+
+    const wc = median(wcRuns);
+    const init = median(initRuns.map((r) => r.ms));
+    const rss = Math.max(...initRuns.map((r) => r.rssKb ?? 0));
+    const sync = median(syncRuns);
+    const list = median(listRuns);
+    const bare = median(nodeRuns);
+    const version = median(versionRuns);
+    const row = (figure: string, value: string, goal: string, baseline: string) => `| ${figure} | ${value} | ${goal} | ${baseline} |`;
+    console.log(`\nSessions benchmark: ${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB, ${os.cpus().length} CPUs, Node ${process.version}\n`);
+    console.log('| figure | value | goal | baseline (same run) |');
+    console.log('|---|---|---|---|');
+    console.log(row('full `init` / `wc -l`', `${(init / wc).toFixed(2)}x (${init.toFixed(0)} ms)`, '≤ 2.0x', `wc -l ${wc.toFixed(0)} ms`));
+    console.log(row('`sync`, nothing changed', `${sync.toFixed(0)} ms`, '≤ 150 ms', `node -e 0 ${bare.toFixed(0)} ms`));
+    console.log(row('`list` cold start / `node -e 0`', `${(list / bare).toFixed(2)}x (${list.toFixed(0)} ms)`, '≤ 2.5x', `node -e 0 ${bare.toFixed(0)} ms`));
+    console.log(row('`--version` cold start / `node -e 0` (the CLI\'s module-load floor, for reference)', `${(version / bare).toFixed(2)}x (${version.toFixed(0)} ms)`, '-', `node -e 0 ${bare.toFixed(0)} ms`));
+    console.log(row('peak RSS of `init`', rss ? `${(rss / 1024).toFixed(0)} MB` : 'n/a', '≤ 150 MB', TIME ? '/usr/bin/time -f %M' : '/proc VmHWM polling'));
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,102 @@
+import readline from 'node:readline';
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+import type { Command } from 'commander';
+import { isAppError } from '../../core/app-error.js';
+import { withContext } from '../define-command.js';
+import { openGateway, targetOf, liveWriter, type ChatCommandOptions } from './ask.js';
+import { registerChatHistoryCommand } from './chat-history.js';
+import { chatMessages, createChatPrinter } from './chat-render.js';
+
+/** Where the REPL reads questions and writes its prompt; tests pass streams. */
+export interface ChatReplIo {
+  readonly input?: NodeJS.ReadableStream;
+  /** Prompt and echo; stderr by default so stdout carries answers only. */
+  readonly output?: NodeJS.WritableStream;
+}
+
+const EXIT_WORDS = new Set(['/exit', '/quit', 'exit', 'quit']);
+
+/**
+ * `cc-linker chat [--provider <id>] [--model <name>]` — a REPL over one cc_exec conversation (issue 6
+ * part 8), plus `cc-linker chat history`. Each line is a question; the conversation is kept between
+ * questions. Ctrl-C while a question runs cancels it (the running CLI's group is killed) and returns
+ * to the prompt; Ctrl-C at the prompt asks for a second one, which quits; `/exit` or end of input quits.
+ * Lines typed while an answer runs are queued and answered in order.
+ */
+export function registerChatCommand(program: Command, io: ChatReplIo = {}): void {
+  const chat = program
+    .command('chat')
+    .description('Chat with the cc_exec gateway about your ChainlessChain data (REPL); see also `chat history`')
+    .option('--provider <id>', 'model service from [ccexec.providers] (default: ccexec.default_provider)')
+    .option('--model <name>', 'model name (default: the provider’s model)')
+    .action(
+      withContext(async (ctx, opts: ChatCommandOptions) => {
+        const t = chatMessages(ctx.lang);
+        const gateway = await openGateway(ctx);
+        const target = targetOf(opts);
+        const session = gateway.newChat(target);
+        const availability = await gateway.availability(target);
+        ctx.out.progress(t('header', { provider: session.provider.id, model: session.provider.model }));
+        ctx.out.progress(availability.reason);
+        ctx.out.progress(t('replHelp'));
+
+        const input = io.input ?? process.stdin;
+        const rl = readline.createInterface({ input, output: io.output ?? process.stderr, terminal: (input as { isTTY?: boolean }).isTTY === true });
+        rl.setPrompt(t('prompt'));
+        let armed = false; // one Ctrl-C at the prompt seen
+        let closed = false;
+        const onInterrupt = (): void => {
+          require('node:fs').appendFileSync('/tmp/ccx/dbg.txt', `SIGINT running=${session.running} armed=${armed} closed=${closed}\n`);
+          if (session.running) {
+            ctx.out.progress(t('cancelling'));
+            session.cancel();
+            return;
+          }
+          if (armed) {
+            rl.close();
+            return;
+          }
+          armed = true;
+          ctx.out.progress(t('pressAgain'));
+          rl.prompt();
+        };
+        rl.on('SIGINT', onInterrupt);
+        rl.on('close', () => {
+          require('node:fs').appendFileSync('/tmp/ccx/dbg.txt', `CLOSE\n`);
+          closed = true; // end of input: queued lines are still answered, then the loop ends
+        });
+        // Not a terminal: readline sees no Ctrl-C keypress, the process gets the signal instead.
+        const viaProcess = !rl.terminal;
+        if (viaProcess) process.on('SIGINT', onInterrupt);
+        const printer = createChatPrinter(ctx.out, ctx.lang, liveWriter(ctx));
+        let failures = 0;
+        try {
+          rl.prompt();
+          for await (const raw of rl) {
+            require('node:fs').appendFileSync('/tmp/ccx/dbg.txt', `LINE ${raw}\n`);
+            armed = false;
+            const line = raw.trim();
+            if (EXIT_WORDS.has(line)) break;
+            if (line !== '') {
+              try {
+                const result = await session.run(line, { onEvent: printer.onEvent });
+                if (result.state === 'FAILED') failures++;
+              } catch (err) {
+                if (!isAppError(err)) throw err;
+                ctx.out.progress(t('failed', { message: err.userMessage }));
+              }
+            }
+            if (!closed) rl.prompt();
+          }
+        } finally {
+          if (viaProcess) process.off('SIGINT', onInterrupt);
+          rl.close();
+          // The async iterator may have resumed a terminal stdin; a reading TTY keeps the process alive.
+          input.pause();
+        }
+        return failures > 0 ? 1 : 0;
+      }),
+    );
+  registerChatHistoryCommand(chat);
+}

@@ -1,0 +1,102 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../cli-context.js';
+import { withContext } from '../define-command.js';
+import { commandMessages } from './command-messages.js';
+
+/** One doctor check: ok, a warning (works, but limited) or a failure. */
+interface Check {
+  name: string;
+  level: 'ok' | 'warn' | 'fail';
+  text: string;
+}
+
+const REQUIRED_NODE = '20.19';
+const ICON = { ok: '✅', warn: '⚠️ ', fail: '❌' } as const;
+
+/**
+ * `cc-linker doctor`: checks what cc-linker needs — the config (loading it already validated it),
+ * Node's version, a `claude` binary and its version, writable state directories, Claude's session
+ * directory, Feishu credentials (present or not; never printed), and the hook. Exits 1 when a
+ * check fails; warnings do not fail.
+ */
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command('doctor')
+    .description('Check the installation: config, Node.js, claude, directories, credentials')
+    .option('--json', 'print the checks as JSON')
+    .action(
+      withContext(async (ctx, opts: { json?: boolean }) => {
+        const checks = await runChecks(ctx);
+        const failed = checks.filter((c) => c.level === 'fail').length;
+        if (opts.json) {
+          ctx.out.json({ ok: failed === 0, checks });
+          return failed === 0 ? 0 : 1;
+        }
+        const t = commandMessages(ctx.lang);
+        const lines = [t('doctorTitle'), '─'.repeat(36), ...checks.map((c) => `${ICON[c.level]} ${c.text}`), '', failed === 0 ? t('doctorOk') : t('doctorFailed', { n: failed })];
+        ctx.out.print(lines.join('\n'));
+        return failed === 0 ? 0 : 1;
+      }),
+    );
+}
+
+async function runChecks(ctx: CliContext): Promise<Check[]> {
+  const [fs, path, { runProcess }, { findClaudeBinary }, { hookStatus }, { hookTargetFor }, { tildify }, { ensurePrivateDir }] = await Promise.all([
+    import('node:fs'),
+    import('node:path'),
+    import('../../process/run-process.js'),
+    import('./claude-binary.js'),
+    import('../../sessions/claude-hook.js'),
+    import('./hook-target.js'),
+    import('../format/tildify.js'),
+    import('../../store/private-dir.js'),
+  ]);
+  const t = commandMessages(ctx.lang);
+  const home = ctx.paths.userHome;
+  const show = (p: string) => tildify(p, home);
+  const checks: Check[] = [];
+
+  const configExists = fs.existsSync(ctx.paths.configFile);
+  checks.push({
+    name: 'config',
+    level: ctx.warnings.length > 0 ? 'warn' : 'ok',
+    text: !configExists ? t('doctorConfigDefault', { file: show(ctx.paths.configFile) }) : ctx.warnings.length > 0 ? t('doctorConfigWarnings', { file: show(ctx.paths.configFile), n: ctx.warnings.length }) : t('doctorConfig', { file: show(ctx.paths.configFile) }),
+  });
+
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const [reqMajor = 0, reqMinor = 0] = REQUIRED_NODE.split('.').map(Number);
+  const nodeOk = major > reqMajor || (major === reqMajor && minor >= reqMinor);
+  checks.push({ name: 'node', level: nodeOk ? 'ok' : 'fail', text: t('doctorNode', { version: process.version, required: REQUIRED_NODE }) });
+
+  const bin = findClaudeBinary(ctx);
+  if (!bin) checks.push({ name: 'claude', level: 'fail', text: t('doctorClaudeMissing') });
+  else {
+    const r = await runProcess([bin.path, '--version'], { hardTimeoutMs: 10_000, env: ctx.env });
+    const version = r.stdout.trim().split('\n')[0] ?? '';
+    if (r.reason === 'exit' && r.exitCode === 0 && version) checks.push({ name: 'claude', level: 'ok', text: t('doctorClaude', { bin: show(bin.path), version }) });
+    else checks.push({ name: 'claude', level: 'fail', text: t('doctorClaudeBroken', { bin: show(bin.path), reason: r.spawnError?.message ?? `${r.reason} ${r.exitCode ?? ''}`.trim() }) });
+  }
+
+  for (const dir of [ctx.paths.home, ctx.paths.runtimeDir]) {
+    try {
+      await ensurePrivateDir(dir);
+      const probe = path.join(dir, `.doctor-${process.pid}`);
+      await fs.promises.writeFile(probe, '', { mode: 0o600 });
+      await fs.promises.rm(probe, { force: true });
+      checks.push({ name: 'writable', level: 'ok', text: t('doctorWritable', { dir: show(dir) }) });
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+      checks.push({ name: 'writable', level: 'fail', text: t('doctorNotWritable', { dir: show(dir), reason }) });
+    }
+  }
+
+  const projects = ctx.paths.claudeProjectsDir;
+  checks.push(fs.existsSync(projects) ? { name: 'projects', level: 'ok', text: t('doctorProjects', { dir: show(projects) }) } : { name: 'projects', level: 'warn', text: t('doctorProjectsMissing', { dir: show(projects) }) });
+
+  const feishu = Boolean(ctx.config.feishu_bot.app_id && ctx.config.feishu_bot.app_secret);
+  checks.push({ name: 'feishu', level: feishu ? 'ok' : 'warn', text: t(feishu ? 'doctorFeishu' : 'doctorFeishuMissing') });
+
+  const hook = await hookStatus(hookTargetFor(ctx));
+  checks.push({ name: 'hook', level: hook.state === 'installed' ? 'ok' : 'warn', text: t('doctorHook', { state: t(`hook_${hook.state}`) }) });
+  return checks;
+}

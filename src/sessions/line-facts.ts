@@ -1,0 +1,136 @@
+/**
+ * What one parsed line of a Claude Code session file means for cc-linker. The rules (see
+ * `shared/reference/claude-code.md`):
+ *
+ * - `human`: a `user` line a person typed. Not one whose content is a `tool_result` block, not
+ *   `isMeta` / `isCompactSummary` lines, not slash-command wrappers (`<command-name>`,
+ *   `<command-message>`, `<local-command-stdout>` …), not a pure `<system-reminder>`, not
+ *   "[Request interrupted by user…]". System reminders inside a prompt are cut out of its text.
+ * - `assistant`: an `assistant` line. The CLI writes one line per content block and the lines of
+ *   one API message share `message.id`, so consumers count messages by distinct id, not by line.
+ * - `tool_result`: a `user` line carrying tool output.
+ * - `title`: `summary` (older CLIs), `custom-title` (`/rename`), `ai-title` / `title` lines.
+ * - `other`: everything else (`queue-operation`, `attachment`, `system`, `api-request*`,
+ *   `cost-state`, unknown future types …): never a message.
+ *
+ * `sidechain` marks sub-agent lines (`isSidechain: true`); they are never counted or shown.
+ */
+export type LineKind = 'human' | 'assistant' | 'tool_result' | 'title' | 'other';
+
+/** The facts of one line. Strings are '' / null when absent. */
+export interface LineFacts {
+  kind: LineKind;
+  sidechain: boolean;
+  timestamp: string | null;
+  cwd: string | null;
+  /** human: the prompt (reminders removed; `[image]` for image blocks); assistant: its text blocks. */
+  text: string;
+  /** assistant: `message.id` (or the line uuid when there is none). */
+  messageId: string | null;
+  /** assistant: `message.model`, except the CLI's `<synthetic>` placeholder. */
+  model: string | null;
+  /** title lines: the title; `titleRank` orders sources (custom 3 > ai/title 2 > summary 1). */
+  title: string | null;
+  titleRank: number;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+const WRAPPER_PREFIXES = ['<command-name>', '<command-message>', '<command-args>', '<local-command-stdout>', '<local-command-stderr>', '<local-command-caveat>', '[Request interrupted by user'];
+const REMINDER = /<system-reminder>[\s\S]*?(<\/system-reminder>|$)/g;
+
+/** Title line types and their rank (a `/rename` beats an AI title, which beats an old summary). */
+const TITLE_FIELDS: Record<string, { fields: string[]; rank: number }> = {
+  'custom-title': { fields: ['customTitle', 'title'], rank: 3 },
+  'ai-title': { fields: ['aiTitle', 'title'], rank: 2 },
+  title: { fields: ['title'], rank: 2 },
+  summary: { fields: ['summary'], rank: 1 },
+};
+
+/** Classifies one parsed JSONL value (anything `JSON.parse` returned). Never throws. */
+export function lineFacts(value: unknown): LineFacts {
+  const facts: LineFacts = { kind: 'other', sidechain: false, timestamp: null, cwd: null, text: '', messageId: null, model: null, title: null, titleRank: 0 };
+  if (!isObj(value)) return facts;
+  facts.sidechain = value.isSidechain === true;
+  facts.timestamp = str(value.timestamp);
+  facts.cwd = str(value.cwd);
+  const type = str(value.type);
+  if (type === null) return facts;
+  const titleSpec = TITLE_FIELDS[type];
+  if (titleSpec) {
+    for (const f of titleSpec.fields) {
+      const t = str(value[f]);
+      if (t && t.trim()) {
+        facts.kind = 'title';
+        facts.title = t.trim();
+        facts.titleRank = titleSpec.rank;
+        break;
+      }
+    }
+    return facts;
+  }
+  const message = isObj(value.message) ? value.message : null;
+  if (type === 'user' && message) {
+    if (value.isMeta === true || value.isCompactSummary === true || value.isVisibleInTranscriptOnly === true) return facts;
+    const content = message.content;
+    if (Array.isArray(content) && content.some((b) => isObj(b) && b.type === 'tool_result')) {
+      facts.kind = 'tool_result';
+      return facts;
+    }
+    const text = humanText(content);
+    if (text === null) return facts;
+    facts.kind = 'human';
+    facts.text = text;
+    return facts;
+  }
+  if (type === 'assistant' && message) {
+    facts.kind = 'assistant';
+    facts.messageId = str(message.id) ?? str(value.uuid);
+    const model = str(message.model);
+    facts.model = model && model !== '<synthetic>' ? model : null;
+    facts.text = blocksText(message.content);
+  }
+  return facts;
+}
+
+/**
+ * The text a person typed, or null when the content is not a human prompt (a slash-command
+ * wrapper, a bare system reminder, an interruption notice, or empty).
+ */
+export function humanText(content: unknown): string | null {
+  let raw: string;
+  let images = 0;
+  if (typeof content === 'string') raw = content;
+  else if (Array.isArray(content)) {
+    const parts: string[] = [];
+    for (const b of content) {
+      if (!isObj(b)) continue;
+      if (b.type === 'text' && typeof b.text === 'string') parts.push(b.text);
+      else if (b.type === 'image') images += 1;
+    }
+    raw = parts.join('\n');
+  } else return null;
+  const trimmed = raw.trimStart();
+  if (WRAPPER_PREFIXES.some((p) => trimmed.startsWith(p))) return null;
+  const text = raw.replace(REMINDER, '').trim();
+  if (text.length > 0) return images > 0 ? `${text} ${'[image]'.repeat(images)}` : text;
+  return images > 0 ? '[image]'.repeat(images) : null;
+}
+
+/** The `text` blocks of an assistant message content, joined by newlines. */
+export function blocksText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const b of content) if (isObj(b) && b.type === 'text' && typeof b.text === 'string') parts.push(b.text);
+  return parts.join('\n');
+}
+
+/** Collapses whitespace and cuts to `max` characters (code points), adding `…` when cut. */
+export function preview(text: string, max: number): string {
+  const flat = text.slice(0, max * 8).replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
+}

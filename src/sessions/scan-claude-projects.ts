@@ -1,0 +1,198 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { emptyScanCache, readScanCache, writeScanCache, type ScanCache } from './scan-cache.js';
+import { DEFAULT_CHUNK } from './read-jsonl-lines.js';
+import { scanJsonl, type ScanJsonlResult, type ScannedSession } from './scan-jsonl.js';
+import type { ScanWarning } from './scan-warning.js';
+
+/** Progress of a scan, for the `init` progress bar. Byte totals are the sizes of files to read. */
+export interface ScanProgress {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+/** Options of `scanClaudeProjects`. */
+export interface ScanProjectsOptions {
+  /** `<claude dir>/projects`. A missing directory means no sessions (Claude never ran). */
+  projectsDir: string;
+  /** `scanner.max_file_size`. */
+  maxFileSize: number;
+  /** `paths.scanCacheFile`; omit to scan without a cache. */
+  cacheFile?: string;
+  /** `scanner.incremental`: reuse cached summaries of unchanged files (default true). */
+  incremental?: boolean;
+  /** More session files to scan wherever they are (e.g. `transcript_path` of hook events). */
+  extraFiles?: string[];
+  onProgress?: (p: ScanProgress) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * What a scan saw: the sessions, and what it could not judge — the registry merge must keep the
+ * entries of files that exist but were not summarised, and of directories it could not list,
+ * exactly as they were instead of calling those sessions gone.
+ */
+export interface ProjectsScan {
+  sessions: ScannedSession[];
+  /** Session ids whose files exist but were skipped (too large). */
+  unscannedIds: string[];
+  /** Project directories that could not be listed. */
+  unlistedDirs: string[];
+  warnings: ScanWarning[];
+  stats: { files: number; read: number; cached: number; bytesRead: number };
+  /** False when every session file was unchanged since the cached scan (none added, changed or removed). */
+  changed: boolean;
+}
+
+interface Candidate {
+  file: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * Walks `<projectsDir>/*\/*.jsonl` (plus `extraFiles`) and summarises every session file, reading
+ * only the files whose size or mtime changed since the cached scan. Files named `agent-*.jsonl`
+ * are sub-agent transcripts of older CLIs, not sessions, and are ignored. When the same session id
+ * appears in two directories, the most recently modified file wins (with a warning).
+ *
+ * @example
+ *   const scan = await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, cacheFile: paths.scanCacheFile, maxFileSize });
+ */
+export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<ProjectsScan> {
+  const warnings: ScanWarning[] = [];
+  const unlistedDirs: string[] = [];
+  const files = await listSessionFiles(opts.projectsDir, warnings, unlistedDirs);
+  for (const extra of opts.extraFiles ?? []) if (!files.includes(extra)) files.push(extra);
+
+  const cache = opts.cacheFile && opts.incremental !== false ? await readScanCache(opts.cacheFile, opts.maxFileSize) : emptyScanCache(opts.maxFileSize);
+  const next: ScanCache = emptyScanCache(opts.maxFileSize);
+  const results = new Map<string, ScanJsonlResult>();
+  const fromCache = new Set<string>();
+  const toRead: Candidate[] = [];
+  let cached = 0;
+
+  const stats = new Map<string, fs.Stats>();
+  for (const file of files) {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(file);
+    } catch {
+      toRead.push({ file, size: 0, mtimeMs: 0 }); // scanJsonl reports why (broken link, EACCES…)
+      continue;
+    }
+    const hit = cache.entries[file];
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) {
+      results.set(file, hit.result);
+      fromCache.add(file);
+      next.entries[file] = hit;
+      cached += 1;
+      continue;
+    }
+    stats.set(file, st);
+    toRead.push({ file, size: st.size, mtimeMs: st.mtimeMs });
+  }
+
+  const progress: ScanProgress = { filesDone: 0, filesTotal: toRead.length, bytesDone: 0, bytesTotal: toRead.reduce((n, c) => n + (c.size <= opts.maxFileSize ? c.size : 0), 0) };
+  opts.onProgress?.({ ...progress });
+  let bytesRead = 0;
+  let dirty = Object.keys(cache.entries).some((k) => !results.has(k));
+  const buffer = Buffer.allocUnsafe(DEFAULT_CHUNK);
+  let lastYield = performance.now();
+  for (const c of toRead) {
+    if (opts.signal?.aborted) break;
+    const result = await scanJsonl(c.file, { maxFileSize: opts.maxFileSize, signal: opts.signal, buffer, stat: stats.get(c.file) });
+    results.set(c.file, result);
+    if (result.session || result.skipped === 'too_large') {
+      const size = result.session?.size ?? c.size;
+      const mtimeMs = result.session?.mtimeMs ?? c.mtimeMs;
+      // Unreadable files are not cached: fixing permissions does not change their mtime.
+      if (result.session?.health !== 'corrupted' || result.session.problem === 'not JSONL') {
+        next.entries[c.file] = { size, mtimeMs, result };
+        dirty = true;
+      }
+    }
+    const read = c.size <= opts.maxFileSize ? c.size : 0;
+    bytesRead += read;
+    progress.filesDone += 1;
+    progress.bytesDone += read;
+    opts.onProgress?.({ ...progress });
+    // Reads are synchronous (see scanJsonl): let timers and sockets run every ~20 ms.
+    if (performance.now() - lastYield > 20) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
+  }
+
+  const byId = new Map<string, ScannedSession>();
+  const unscannedIds: string[] = [];
+  for (const file of files) {
+    const r = results.get(file);
+    if (!r) continue;
+    if (!fromCache.has(file)) warnings.push(...r.warnings); // an unchanged file's warnings were shown when it was read
+    if (r.skipped === 'too_large') unscannedIds.push(path.basename(file, '.jsonl'));
+    const s = r.session;
+    if (!s) continue;
+    const prev = byId.get(s.sessionId);
+    if (prev) {
+      const [keep, drop] = s.mtimeMs > prev.mtimeMs ? [s, prev] : [prev, s];
+      warnings.push({ code: 'duplicate_session', file: keep.jsonlPath, detail: drop.jsonlPath });
+      byId.set(s.sessionId, keep);
+    } else byId.set(s.sessionId, s);
+  }
+
+  if (opts.cacheFile && dirty) {
+    await writeScanCache(opts.cacheFile, next);
+  }
+  return { sessions: [...byId.values()], unscannedIds, unlistedDirs, warnings, stats: { files: files.length, read: toRead.length, cached, bytesRead }, changed: dirty || unlistedDirs.length > 0 };
+}
+
+/** `<projectsDir>/<dir>/<name>.jsonl` paths, sorted for a stable order. */
+async function listSessionFiles(projectsDir: string, warnings: ScanWarning[], unlistedDirs: string[]): Promise<string[]> {
+  let dirs: fs.Dirent[];
+  try {
+    dirs = await fs.promises.readdir(projectsDir, { withFileTypes: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      warnings.push({ code: 'unreadable_dir', file: projectsDir, detail: code ?? 'EIO' });
+      unlistedDirs.push(projectsDir);
+    }
+    return [];
+  }
+  const out: string[] = [];
+  await mapLimit(
+    dirs.filter((d) => d.isDirectory() || d.isSymbolicLink()),
+    16,
+    async (d) => {
+      const dir = path.join(projectsDir, d.name);
+      let names: string[];
+      try {
+        names = await fs.promises.readdir(dir);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOTDIR' || code === 'ENOENT') return;
+        warnings.push({ code: 'unreadable_dir', file: dir, detail: code ?? 'EIO' });
+        unlistedDirs.push(dir);
+        return;
+      }
+      for (const name of names) if (name.endsWith('.jsonl') && !name.startsWith('agent-')) out.push(path.join(dir, name));
+    },
+  );
+  return out.sort();
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight. */
+async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let i = 0;
+  const worker = async (): Promise<void> => {
+    while (i < items.length) {
+      const item = items[i] as T;
+      i += 1;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import { sortByLastActive } from './format-session.js';
+import { lineFacts } from './line-facts.js';
+import { probeLine } from './probe-line.js';
+import { handleSource, readJsonlLines } from './read-jsonl-lines.js';
+import type { Registry } from './registry-schema.js';
+import type { SessionRef } from './resolve-session.js';
+
+/** Where a query matched. */
+export type MatchField = 'title' | 'preview' | 'project' | 'cwd' | 'content';
+
+/** One search result: the session, what matched, and for content matches a snippet around it. */
+export interface SearchHit extends SessionRef {
+  fields: MatchField[];
+  snippet: string | null;
+}
+
+/**
+ * Searches the registry's metadata (title, the three previews, project name, cwd),
+ * case-insensitively. Results are most recently active first.
+ *
+ * @example
+ *   searchSessions(registry, 'readme') // [{ id, entry, fields: ['title'], snippet: null }, …]
+ */
+export function searchSessions(registry: Registry, query: string): SearchHit[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return [];
+  const hits: SearchHit[] = [];
+  for (const [id, entry] of Object.entries(registry.sessions)) {
+    const fields: MatchField[] = [];
+    if (entry.title?.toLowerCase().includes(q)) fields.push('title');
+    if ([entry.last_message_preview, entry.last_user_preview, entry.last_assistant_preview].some((p) => p?.toLowerCase().includes(q))) fields.push('preview');
+    if (entry.project_name?.toLowerCase().includes(q)) fields.push('project');
+    if (entry.cwd.toLowerCase().includes(q)) fields.push('cwd');
+    if (fields.length > 0) hits.push({ id, entry, fields, snippet: null });
+  }
+  return sortByLastActive(hits);
+}
+
+/** Options of `searchContent`. */
+export interface ContentSearchOptions {
+  /** Files larger than this are not searched (`scanner.max_file_size`). */
+  maxFileSize: number;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Searches the message text (human prompts and assistant text, not tool output, not sidechains)
+ * of every session file, streaming each file line by line; stops reading a file at its first
+ * match. Metadata matches are included too. Unreadable files are skipped silently (the registry
+ * already marks them corrupted).
+ */
+export async function searchContent(registry: Registry, query: string, opts: ContentSearchOptions): Promise<SearchHit[]> {
+  const q = query.trim().toLowerCase();
+  if (!q) return [];
+  const byId = new Map(searchSessions(registry, query).map((h) => [h.id, h]));
+  const entries = Object.entries(registry.sessions).filter(([, e]) => e.jsonl_path);
+  let done = 0;
+  for (const [id, entry] of entries) {
+    if (opts.signal?.aborted) break;
+    const snippet = await firstContentMatch(entry.jsonl_path as string, q, opts);
+    done += 1;
+    opts.onProgress?.(done, entries.length);
+    if (snippet === null) continue;
+    const hit = byId.get(id) ?? { id, entry, fields: [], snippet: null };
+    hit.fields.push('content');
+    hit.snippet = snippet;
+    byId.set(id, hit);
+  }
+  return sortByLastActive([...byId.values()]);
+}
+
+async function firstContentMatch(file: string, q: string, opts: ContentSearchOptions): Promise<string | null> {
+  let fh: fs.promises.FileHandle;
+  try {
+    if ((await fs.promises.stat(file)).size > opts.maxFileSize) return null;
+    fh = await fs.promises.open(file, 'r');
+  } catch {
+    return null;
+  }
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  opts.signal?.addEventListener('abort', onAbort);
+  let found: string | null = null;
+  try {
+    await readJsonlLines(
+      handleSource(fh),
+      (l) => {
+        if (found !== null || l.truncated) return;
+        const p = probeLine(l.buf, l.start, l.end);
+        if (p.kind === 'invalid' || p.kind === 'skip' || (p.kind === 'assistant' && (!p.mayHaveText || p.sidechain))) return;
+        let facts;
+        try {
+          facts = lineFacts(JSON.parse(l.buf.toString('utf8', l.start, l.end)));
+        } catch {
+          return;
+        }
+        if (facts.sidechain || (facts.kind !== 'human' && facts.kind !== 'assistant')) return;
+        const at = facts.text.toLowerCase().indexOf(q);
+        if (at < 0) return;
+        found = snippetAround(facts.text, at, q.length);
+        stop.abort();
+      },
+      { signal: stop.signal },
+    );
+  } catch {
+    return null;
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+    await fh.close().catch(() => undefined);
+  }
+  return found;
+}
+
+/** ~30 characters either side of the match, on one line. */
+function snippetAround(text: string, at: number, len: number): string {
+  const start = Math.max(0, at - 30);
+  const end = Math.min(text.length, at + len + 30);
+  return `${start > 0 ? '…' : ''}${text.slice(start, end).replace(/\s+/g, ' ').trim()}${end < text.length ? '…' : ''}`;
+}
+

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolvePaths, type Paths } from '../core/paths.js';
+import { writeCaseTree, writeSession, createRng } from '../../test/fixtures/claude-tree.js';
+import { readRegistry, writeRegistry } from './registry.js';
+import type { SessionEntry } from './registry-schema.js';
+import { writeSessionEventSync } from './session-events.js';
+import { syncRegistry } from './sync-registry.js';
+
+const NOW = new Date('2026-06-01T12:00:00.000Z');
+const MAX = 100 * 1024 * 1024;
+let root: string;
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-sync-'));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function freshPaths(): Paths {
+  const dir = fs.mkdtempSync(path.join(root, 'p-'));
+  return resolvePaths({ HOME: dir, CC_LINKER_HOME: path.join(dir, 'cc'), CLAUDE_CONFIG_DIR: path.join(dir, 'claude') });
+}
+
+const enrichmentArb = fc.record({
+  feishu: fc.boolean(),
+  user: fc.option(fc.constantFrom('ou_a', 'ou_b'), { nil: undefined }),
+  fsid: fc.option(fc.constant('fs_1'), { nil: undefined }),
+  provider: fc.option(fc.constantFrom('claude-opus-4', 'kimi'), { nil: undefined }),
+  extra: fc.boolean(),
+});
+
+describe('scan → registry → rescan (property, real files)', () => {
+  it('is stable and preserves enrichments, incremental or not', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(enrichmentArb, { minLength: 14, maxLength: 14 }), fc.boolean(), async (enrichments, incremental) => {
+        const paths = freshPaths();
+        writeCaseTree(paths.claudeDir, NOW);
+        await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental: false });
+        const first = (await readRegistry(paths)).registry;
+        const ids = Object.keys(first.sessions);
+        const enriched = structuredClone(first);
+        ids.forEach((id, i) => {
+          const e = enrichments[i % enrichments.length];
+          const s = enriched.sessions[id] as SessionEntry & Record<string, unknown>;
+          if (!e) return;
+          if (e.feishu) s.origin = 'feishu';
+          if (e.user) s.feishu_user_id = e.user;
+          if (e.fsid) s.feishu_session_id = e.fsid;
+          if (e.provider) s.lastKnownProvider = e.provider;
+          if (e.extra) s.x_future = { n: i };
+        });
+        await writeRegistry(paths, enriched);
+        await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental });
+        const second = (await readRegistry(paths)).registry;
+        expect(second.sessions).toEqual(enriched.sessions);
+        await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental: !incremental });
+        expect((await readRegistry(paths)).registry.sessions).toEqual(enriched.sessions);
+      }),
+      { numRuns: 8 },
+    );
+  });
+});
+
+describe('syncRegistry', () => {
+  it('merges hook events, scans a transcript outside projects/, and deletes merged events', async () => {
+    const paths = freshPaths();
+    writeCaseTree(paths.claudeDir, NOW);
+    const elsewhere = path.join(path.dirname(paths.claudeDir), 'other-claude');
+    const w = writeSession(elsewhere, { id: 'abcdef01-0000-4000-8000-000000000001', cwd: '/w/elsewhere', start: new Date(NOW.getTime() - 60_000), turns: [{ prompt: 'hi there', answer: 'hello' }] }, createRng(1));
+    writeSessionEventSync(paths.sessionEventsDir, { session_id: w.id, cwd: w.cwd, transcript_path: w.file, source: 'startup', time: NOW.toISOString() });
+    writeSessionEventSync(paths.sessionEventsDir, { session_id: 'abcdef02-0000-4000-8000-000000000002', cwd: '/w/new', transcript_path: null, source: 'startup', time: NOW.toISOString() });
+    const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    expect(r.events).toBe(2);
+    const reg = (await readRegistry(paths)).registry;
+    expect(reg.sessions[w.id]).toMatchObject({ status: 'active', jsonl_path: w.file, title: 'hi there', message_count: 2 });
+    expect(reg.sessions['abcdef02-0000-4000-8000-000000000002']).toMatchObject({ status: 'provisioning', cwd: '/w/new' });
+    expect(fs.readdirSync(paths.sessionEventsDir)).toEqual([]);
+    // the outside file stays registered on later syncs (its path is rescanned, not declared missing)
+    await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    expect((await readRegistry(paths)).registry.sessions[w.id]?.status).toBe('active');
+  });
+
+  it('re-reads only changed files', async () => {
+    const paths = freshPaths();
+    const tree = writeCaseTree(paths.claudeDir, NOW);
+    const first = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    expect(first.scan.cached).toBe(0);
+    fs.appendFileSync(tree.sessions.basic.file, `${JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: 'one more' }, uuid: 'u', timestamp: NOW.toISOString(), cwd: '/tmp/cc-fixture/basic' })}\n`);
+    const second = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    expect(second.scan.read).toBe(3); // basic + the two uncacheable odd entries (x.jsonl dir, dangling link)
+    const reg = (await readRegistry(paths)).registry;
+    expect(reg.sessions[tree.sessions.basic.id]).toMatchObject({ message_count: 6, last_user_preview: 'one more' });
+  });
+
+  it('answers an unchanged sync from the sync state, but notices age, mapping and registry changes', async () => {
+    const paths = freshPaths();
+    const tree = writeCaseTree(paths.claudeDir, NOW);
+    await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    const stamp = fs.statSync(paths.registryFile).mtimeMs;
+    const quiet = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    expect(quiet.stats.total).toBe(14);
+    expect(fs.statSync(paths.registryFile).mtimeMs).toBe(stamp);
+    // 31 days later the active sessions turn archived although no file changed
+    const later = new Date(NOW.getTime() + 31 * 86_400_000);
+    await syncRegistry({ paths, maxFileSize: MAX, now: later });
+    expect((await readRegistry(paths)).registry.sessions[tree.sessions.basic.id]?.status).toBe('archived');
+    // a mapping change is merged although no session file changed
+    fs.writeFileSync(paths.userMappingFile, JSON.stringify({ version: 1, entries: { ou_x: { type: 'session', sessionUuid: tree.sessions.cjk.id, cwd: tree.sessions.cjk.cwd, origin: 'feishu' } } }));
+    const mapped = await syncRegistry({ paths, maxFileSize: MAX, now: later });
+    expect(mapped.stats.feishu).toBe(1);
+    expect((await readRegistry(paths)).registry.sessions[tree.sessions.cjk.id]?.origin).toBe('feishu');
+    // another writer changed the registry: the next sync merges again instead of trusting the state
+    const reg = JSON.parse(fs.readFileSync(paths.registryFile, 'utf8'));
+    delete reg.sessions[tree.sessions.basic.id];
+    fs.writeFileSync(paths.registryFile, JSON.stringify(reg));
+    await syncRegistry({ paths, maxFileSize: MAX, now: later });
+    expect((await readRegistry(paths)).registry.sessions[tree.sessions.basic.id]).toBeDefined();
+  });
+});
