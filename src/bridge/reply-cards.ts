@@ -18,7 +18,7 @@ export function completeCard(input: { text: string; thinking: string; showThinki
   const t = pipelineMessages(input.lang);
   const sections: CardReply['sections'] = [];
   if (input.showThinking && input.thinking.trim().length > 0) sections.push({ type: 'quote', text: input.thinking.trim() });
-  sections.push({ type: 'plain', text: input.text.trim().length > 0 ? input.text : t('emptyAnswer') });
+  sections.push(input.text.trim().length > 0 ? { type: 'answer', text: input.text } : { type: 'plain', text: t('emptyAnswer') });
   if (input.result.permissionDenials.length > 0) {
     sections.push({ type: 'markdown', text: t('denials', { tools: [...new Set(input.result.permissionDenials.map((d) => d.toolName))].join(', ') }) });
   }
@@ -29,7 +29,7 @@ export function completeCard(input: { text: string; thinking: string; showThinki
 export function errorCard(message: string, lang: Language, partialText = ''): CardReply {
   const t = pipelineMessages(lang);
   const sections: CardReply['sections'] = [];
-  if (partialText.trim().length > 0) sections.push({ type: 'plain', text: partialText }, { type: 'divider' });
+  if (partialText.trim().length > 0) sections.push({ type: 'answer', text: partialText }, { type: 'divider' });
   sections.push({ type: 'markdown', text: `❌ ${message}` });
   return { kind: 'card', title: t('errorTitle'), status: 'error', sections };
 }

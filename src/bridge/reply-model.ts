@@ -27,6 +27,8 @@ export type CardSection =
   | { type: 'markdown'; text: string }
   /** Text the user or Claude wrote; channels must escape it so it cannot break or spoof the card. */
   | { type: 'plain'; text: string }
+  /** Markdown Claude wrote: channels keep its formatting but neutralise tags and mentions. */
+  | { type: 'answer'; text: string }
   | { type: 'quote'; text: string }
   | { type: 'divider' }
   | { type: 'fields'; fields: Array<{ label: string; value: string }> };

@@ -43,6 +43,10 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   bridge: Bridge;
+  /** Adds a channel built after the bridge existed (the web console needs the bridge first). */
+  addChannel(channel: Channel): void;
+  /** Reconciles, starts the dispatcher with what was pending, connects the channels. */
+  start(): Promise<void>;
   /** Stops intake, waits ≤ `graceMs` for running work, flushes, releases the owner lock. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -65,15 +69,17 @@ export function ownerPolicyFrom(config: Config, mapping: UserMapping, trustedCha
 }
 
 /**
- * The lifecycle every channel plugs into (issue 4 part 10, seed §9.6): take the owner lock (the
- * single writer of runtime state), reconcile (spool recovery, session sync, mapping repair,
- * retention), start the dispatcher with what was pending, then connect the channels. Periodic
- * reconciling and hourly retention run until `stop()`, which undoes it all in reverse order.
+ * The lifecycle every channel plugs into (issue 4 part 10, seed §9.6). `openRuntime` takes the
+ * owner lock (the single writer of runtime state) and builds the bridge; `start()` reconciles
+ * (leftover processes, spool recovery, session sync, mapping repair, retention), starts the
+ * dispatcher with what was pending, then connects the channels. Periodic reconciling and hourly
+ * retention run until `stop()`, which undoes it all in reverse order.
  */
-export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
+export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   const lock: OwnerLock = await acquireOwnerLock(o.paths.ownerLockFile);
   if (lock.tookOverStale) o.logger.warn('took over a stale owner lock left by a crashed process');
   const timers: NodeJS.Timeout[] = [];
+  const channels = [...o.channels];
   try {
     const spool = new Spool(o.config.queue.spool_dir);
     const mapping = new UserMapping(o.paths.userMappingFile);
@@ -93,54 +99,61 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       ...(o.models ? { models: o.models } : {}),
       ownerPolicy: o.ownerPolicy ?? ownerPolicyFrom(o.config, mapping, ['web']),
     });
-    for (const c of o.channels) bridge.addChannel(c);
+    for (const c of channels) bridge.addChannel(c);
 
-    await o.killLeftovers?.().catch((err) => o.logger.warn('could not kill leftover processes', { err }));
-    await spool.init();
-    const recovery = await recoverSpool(spool, bridge.deliveries, o.logger);
-    if (recovery.requeued || recovery.finalized) o.logger.info('recovered the spool', { ...recovery, broken: recovery.broken.length });
+    const start = async () => {
+      await o.killLeftovers?.().catch((err) => o.logger.warn('could not kill leftover processes', { err }));
+      await spool.init();
+      const recovery = await recoverSpool(spool, bridge.deliveries, o.logger);
+      if (recovery.requeued || recovery.finalized) o.logger.info('recovered the spool', { ...recovery, broken: recovery.broken.length });
 
-    const reconcile = async () => {
-      await o.syncSessions?.().catch((err) => o.logger.warn('session sync failed', { err }));
-      await o.repairSessions?.().catch((err) => o.logger.warn('session repair failed', { err }));
-      const report = await reconcileMapping({ mapping, spool, registry: o.registry, logger: o.logger, now: Date.now(), staleClaimMs: o.config.runtime.hard_timeout_ms, recentMs: 24 * 3_600_000 });
-      if (report.ambiguous.length > 0) o.logger.warn('several new sessions could belong to a user; left for /list + /switch', { users: report.ambiguous.length });
-      await listSnapshots.purgeExpired();
+      const reconcile = async () => {
+        await o.syncSessions?.().catch((err) => o.logger.warn('session sync failed', { err }));
+        await o.repairSessions?.().catch((err) => o.logger.warn('session repair failed', { err }));
+        const report = await reconcileMapping({ mapping, spool, registry: o.registry, logger: o.logger, now: Date.now(), staleClaimMs: o.config.runtime.hard_timeout_ms, recentMs: 24 * 3_600_000 });
+        if (report.ambiguous.length > 0) o.logger.warn('several new sessions could belong to a user; left for /list + /switch', { users: report.ambiguous.length });
+        await listSnapshots.purgeExpired();
+      };
+      const housekeeping = async () => {
+        const removed = await applyRetention(o.config.queue.spool_dir, o.config.queue);
+        o.logger.debug('spool retention', removed);
+        for (const task of o.hourly ?? []) await task().catch((err) => o.logger.warn('hourly task failed', { err }));
+      };
+      await reconcile();
+      await housekeeping();
+
+      await bridge.start();
+      for (const c of channels) await c.start(bridge);
+
+      const every = (ms: number, fn: () => Promise<void>) => {
+        let running = false;
+        const t = setInterval(() => {
+          if (running) return;
+          running = true;
+          fn()
+            .catch((err) => o.logger.warn('periodic task failed', { err }))
+            .finally(() => (running = false));
+        }, ms);
+        t.unref();
+        timers.push(t);
+      };
+      every(o.reconcileIntervalMs ?? 5 * 60_000, reconcile);
+      every(3_600_000, housekeeping);
     };
-    const housekeeping = async () => {
-      const removed = await applyRetention(o.config.queue.spool_dir, o.config.queue);
-      o.logger.debug('spool retention', removed);
-      for (const task of o.hourly ?? []) await task().catch((err) => o.logger.warn('hourly task failed', { err }));
-    };
-    await reconcile();
-    await housekeeping();
-
-    await bridge.start();
-    for (const c of o.channels) await c.start(bridge);
-
-    const every = (ms: number, fn: () => Promise<void>) => {
-      let running = false;
-      const t = setInterval(() => {
-        if (running) return;
-        running = true;
-        fn()
-          .catch((err) => o.logger.warn('periodic task failed', { err }))
-          .finally(() => (running = false));
-      }, ms);
-      t.unref();
-      timers.push(t);
-    };
-    every(o.reconcileIntervalMs ?? 5 * 60_000, reconcile);
-    every(3_600_000, housekeeping);
 
     let stopped = false;
     return {
       bridge,
+      addChannel(channel) {
+        channels.push(channel);
+        bridge.addChannel(channel);
+      },
+      start,
       async stop(graceMs = 30_000) {
         if (stopped) return;
         stopped = true;
         for (const t of timers) clearInterval(t);
-        for (const c of o.channels) await c.stop().catch((err) => o.logger.warn('channel stop failed', { err, channel: c.id }));
+        for (const c of channels) await c.stop().catch((err) => o.logger.warn('channel stop failed', { err, channel: c.id }));
         const { unfinished } = await bridge.stop(graceMs);
         if (unfinished > 0) o.logger.warn('left unfinished messages for the next start', { unfinished });
         await lock.release();

@@ -1,0 +1,110 @@
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InboundMessage } from '../../bridge/inbound-message.js';
+import { silentLogger } from '../../core/logger.js';
+import { cleanupImages, downloadImages, imageExtension, type DownloadImagesOptions } from './download-images.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cc-linker-images-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const message = (keys: string[], text = 'look'): InboundMessage => ({
+  id: 'feishu:om_1',
+  channel: 'feishu',
+  platformMessageId: 'om_1',
+  userId: 'ou_a',
+  chatId: 'oc_1',
+  chatType: 'p2p',
+  text,
+  images: keys.map((key) => ({ key })),
+  receivedAt: new Date(0).toISOString(),
+});
+
+function options(download: DownloadImagesOptions['download'], over: Partial<DownloadImagesOptions['images']> = {}): DownloadImagesOptions {
+  return { download, imagesDir: path.join(dir, 'images'), images: { enabled: true, max_size_bytes: 1_000, cleanup_max_age_hours: 24, ...over }, lang: 'en', logger: silentLogger };
+}
+
+describe('downloadImages', () => {
+  it('stops reading an oversized stream early and leaves no file behind', async () => {
+    let pulled = 0;
+    const endless = new Readable({
+      read() {
+        pulled += 1;
+        this.push(Buffer.alloc(400, 1));
+      },
+    });
+    const out = await downloadImages(message(['img_big']), options(async () => ({ stream: endless })));
+    expect(out.images).toEqual([{ key: 'img_big' }]);
+    expect(out.text).toBe('look\n[Image 1 could not be downloaded: larger than the 1000 B limit]');
+    expect(pulled).toBeLessThan(100); // one read-ahead buffer (16 KB), not the endless stream
+    expect(endless.destroyed).toBe(true);
+    expect(await readdir(path.join(dir, 'images'))).toEqual([]);
+  });
+
+  it('refuses by Content-Length before reading a byte', async () => {
+    const stream = Readable.from([Buffer.alloc(10)]);
+    const out = await downloadImages(message(['img_big']), options(async () => ({ stream, contentLength: 5_000 })));
+    expect(out.images[0]?.localPath).toBeUndefined();
+    expect(stream.destroyed).toBe(true);
+  });
+
+  it('keeps going after one failure and names files after message and key', async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
+    const out = await downloadImages(
+      message(['img_bad', 'img/../ok'], ''),
+      options(async (_m, key) => {
+        if (key === 'img_bad') throw new Error('HTTP 400');
+        return { stream: Readable.from([jpeg]), contentType: 'application/octet-stream' };
+      }),
+    );
+    expect(out.images[0]).toEqual({ key: 'img_bad' });
+    expect(path.basename(out.images[1]?.localPath ?? '')).toBe('om_1_img____ok.jpg');
+    expect(out.text).toBe('[Image 1 could not be downloaded: download error]');
+  });
+
+  it('downloads nothing when images are disabled, and says so', async () => {
+    let called = false;
+    const out = await downloadImages(
+      message(['img_1']),
+      options(async () => {
+        called = true;
+        return { stream: Readable.from([]) };
+      }, { enabled: false }),
+    );
+    expect(called).toBe(false);
+    expect(out.text).toContain('image handling is off');
+  });
+});
+
+describe('imageExtension', () => {
+  it('prefers the content type, then the signature', () => {
+    expect(imageExtension('image/webp; charset=binary', Buffer.alloc(0))).toBe('.webp');
+    expect(imageExtension(undefined, Buffer.from('GIF89a'))).toBe('.gif');
+    expect(imageExtension('application/octet-stream', Buffer.from([0x89, 0x50, 0x4e, 0x47]))).toBe('.png');
+    expect(imageExtension(undefined, Buffer.from('????'))).toBe('.bin');
+  });
+});
+
+describe('cleanupImages', () => {
+  it('deletes files older than the limit and keeps newer files and directories', async () => {
+    const images = path.join(dir, 'images');
+    await mkdir(path.join(images, 'sub'), { recursive: true });
+    const now = Date.now();
+    await writeFile(path.join(images, 'old.png'), 'x');
+    await writeFile(path.join(images, 'new.png'), 'x');
+    const old = new Date(now - 25 * 3600 * 1000);
+    await utimes(path.join(images, 'old.png'), old, old);
+    await utimes(path.join(images, 'sub'), old, old);
+
+    expect(await cleanupImages(images, 24, now)).toBe(1);
+    expect((await readdir(images)).sort()).toEqual(['new.png', 'sub']);
+    expect(await cleanupImages(path.join(dir, 'missing'), 24, now)).toBe(0);
+  });
+});

@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import type { Dirent } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { InboundImage, InboundMessage } from '../../bridge/inbound-message.js';
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import type { Logger } from '../../core/logger.js';
+import { feishuMessages } from './feishu-messages.js';
+
+/** Opens the bytes of image `key` of message `messageId` (`FeishuApi.downloadImage`). */
+export type ImageSource = (messageId: string, key: string) => Promise<{ stream: Readable; contentType?: string; contentLength?: number }>;
+
+export interface DownloadImagesOptions {
+  download: ImageSource;
+  /** `~/.cc-linker/images` (created 0700). */
+  imagesDir: string;
+  images: Config['images'];
+  lang: Language;
+  logger: Logger;
+}
+
+class TooLarge extends Error {}
+
+const SIGNATURES: Array<[ext: string, test: (b: Buffer) => boolean]> = [
+  ['.png', (b) => b.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]))],
+  ['.jpg', (b) => b.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))],
+  ['.gif', (b) => b.subarray(0, 4).toString('latin1') === 'GIF8'],
+  ['.webp', (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP'],
+  ['.bmp', (b) => b.subarray(0, 2).toString('latin1') === 'BM'],
+];
+
+const BY_TYPE: Readonly<Record<string, string>> = {
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/jpg': '.jpg',
+  'image/gif': '.gif',
+  'image/webp': '.webp',
+  'image/bmp': '.bmp',
+  'image/heic': '.heic',
+  'image/tiff': '.tiff',
+};
+
+/** File extension from the Content-Type, else from the first bytes, else `.bin`. */
+export function imageExtension(contentType: string | undefined, head: Buffer): string {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  const byType = type === undefined ? undefined : BY_TYPE[type];
+  return byType ?? SIGNATURES.find(([, test]) => test(head))?.[0] ?? '.bin';
+}
+
+/** `10 MB`, `512 KB`, `100 B`: a size limit as a user reads it. */
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+  if (n >= 1024) return `${Math.round((n / 1024) * 10) / 10} KB`;
+  return `${n} B`;
+}
+
+function safePart(s: string): string {
+  return s.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 100);
+}
+
+async function imagesDirectory(dir: string): Promise<string> {
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.chmod(dir, 0o700);
+  return fs.realpath(dir);
+}
+
+/**
+ * Streams one image to `<dir>/<message id>_<key><ext>` (0600) through a temporary file, aborting
+ * as soon as it passes `maxBytes`; the final rename never follows a planted symlink.
+ */
+async function downloadOne(o: DownloadImagesOptions, dir: string, messageId: string, key: string): Promise<string> {
+  const maxBytes = o.images.max_size_bytes;
+  const { stream, contentType, contentLength } = await o.download(messageId, key);
+  if (contentLength !== undefined && contentLength > maxBytes) {
+    stream.destroy();
+    throw new TooLarge();
+  }
+  const base = `${safePart(messageId)}_${safePart(key)}`;
+  const tmp = path.join(dir, `.${base}.${randomBytes(6).toString('hex')}.part`);
+  const file = await fs.open(tmp, 'wx', 0o600);
+  let size = 0;
+  let head = Buffer.alloc(0);
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += bytes.length;
+      if (size > maxBytes) throw new TooLarge();
+      if (head.length < 16) head = Buffer.concat([head, bytes.subarray(0, 16 - head.length)]);
+      await file.write(bytes);
+    }
+    await file.close();
+    const target = path.join(dir, `${base}${imageExtension(contentType, head)}`);
+    await fs.rename(tmp, target);
+    return target;
+  } catch (err) {
+    stream.destroy();
+    await file.close().catch(() => undefined);
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * `Channel.prepare` for images (seed §2.3.2.5): downloads each image of `message` into
+ * `imagesDir` and fills in `localPath`. A failed, oversized or disabled image keeps no
+ * `localPath` and adds one line to the text saying so (zh/en), so Claude and the user know;
+ * the message itself is never dropped and this never throws.
+ */
+export async function downloadImages(message: InboundMessage, o: DownloadImagesOptions): Promise<InboundMessage> {
+  if (message.images.length === 0) return message;
+  const t = feishuMessages(o.lang);
+  const notes: string[] = [];
+  const images: InboundImage[] = [];
+  let dir: string | undefined;
+  for (const [i, image] of message.images.entries()) {
+    const n = i + 1;
+    if (image.localPath) {
+      images.push(image);
+      continue;
+    }
+    let reason: string;
+    if (!o.images.enabled) {
+      reason = t('imageDisabled');
+    } else {
+      try {
+        dir ??= await imagesDirectory(o.imagesDir);
+        images.push({ ...image, localPath: await downloadOne(o, dir, message.platformMessageId, image.key) });
+        continue;
+      } catch (err) {
+        if (err instanceof TooLarge) {
+          reason = t('imageTooLarge', { size: formatBytes(o.images.max_size_bytes) });
+        } else {
+          reason = t('imageDownloadError');
+          o.logger.warn('image download failed', { messageId: message.id, key: image.key, err });
+        }
+      }
+    }
+    images.push({ key: image.key });
+    notes.push(t('imageFailed', { n, reason }));
+  }
+  const text = [message.text, ...notes].filter((s) => s !== '').join('\n');
+  return { ...message, images, text };
+}
+
+/**
+ * Deletes files in `imagesDir` older than `maxAgeHours` (by mtime): the hourly cleanup of
+ * `images.cleanup_max_age_hours`. Sub-directories are left alone. Returns how many were removed.
+ */
+export async function cleanupImages(imagesDir: string, maxAgeHours: number, now: number = Date.now()): Promise<number> {
+  let entries: Dirent[];
+  try {
+    entries = await fs.readdir(imagesDir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+  let removed = 0;
+  for (const entry of entries) {
+    if (entry.isDirectory()) continue;
+    const file = path.join(imagesDir, entry.name);
+    try {
+      const stat = await fs.lstat(file);
+      if (now - stat.mtimeMs > maxAgeHours * 3600 * 1000) {
+        await fs.unlink(file);
+        removed += 1;
+      }
+    } catch {
+      // vanished meanwhile: nothing to clean
+    }
+  }
+  return removed;
+}

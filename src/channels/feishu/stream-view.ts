@@ -1,0 +1,98 @@
+import type { StreamState } from '../../bridge/channel.js';
+import type { Language } from '../../core/i18n.js';
+import { answerFit, answerMarkdown, escapeMarkdown, jsonBytes, quoteMarkdown } from './escape-markdown.js';
+import { feishuMessages } from './feishu-messages.js';
+import { HEADER_TEMPLATE, type CardJson } from './render-card.js';
+
+/** Element ids of the streaming card (letters first, ≤ 20 characters, as CardKit requires). */
+export const ANSWER_ELEMENT = 'answer';
+export const STATUS_ELEMENT = 'status';
+
+/** Thinking beyond this many characters is cut (its head stays, so updates remain prefixes). */
+const MAX_THINKING_CHARS = 2_000;
+const MAX_TOOL_CHARS = 80;
+
+/** What the streaming card shows for one `StreamState`. */
+export interface StreamView {
+  /** Markdown of the answer element: thinking as a quote, then the escaped text so far. */
+  answer: string;
+  /** Markdown of the grey heartbeat line: elapsed time, the tool running, tools used. */
+  status: string;
+  /** How many characters of `state.text` the answer shows (less than all once over the byte budget). */
+  shownChars: number;
+  phase: StreamState['phase'];
+}
+
+export interface StreamViewOptions {
+  lang: Language;
+  showThinking: boolean;
+  /** Byte budget of the answer element (`stream.max_card_bytes`). */
+  maxBytes: number;
+}
+
+function cap(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/**
+ * Renders a stream state for the card. Both parts only grow while Claude writes (the thinking
+ * head is kept, the text is escaped character by character), so consecutive answers are
+ * prefixes of each other and CardKit types them out instead of repainting.
+ */
+export function streamView(state: StreamState, o: StreamViewOptions): StreamView {
+  const t = feishuMessages(o.lang);
+  const parts: string[] = [];
+  const thinking = state.thinking.trim();
+  if (o.showThinking && thinking !== '') parts.push(quoteMarkdown(cap(thinking, MAX_THINKING_CHARS)));
+  let shownChars = 0;
+  if (state.text !== '') {
+    const budget = o.maxBytes - jsonBytes(parts.join(''));
+    const escaped = answerMarkdown(state.text);
+    if (jsonBytes(escaped) <= budget) {
+      parts.push(escaped);
+      shownChars = state.text.length;
+    } else {
+      shownChars = answerFit(state.text, Math.max(0, budget - 200));
+      parts.push(`${answerMarkdown(state.text.slice(0, shownChars))}\n\n*${escapeMarkdown(t('streamCapped'))}*`);
+    }
+  }
+  const seconds = Math.floor(state.elapsedMs / 1000);
+  const status = [state.phase === 'processing' && state.text === '' ? t('statusProcessing', { s: seconds }) : t('statusElapsed', { s: seconds })];
+  if (state.activeTool) status.push(`🔧 ${cap(state.activeTool.replace(/\s+/g, ' '), MAX_TOOL_CHARS)}`);
+  if (state.toolCount > 0) status.push(t('statusTools', { n: state.toolCount }));
+  return {
+    answer: parts.length > 0 ? parts.join('\n\n') : t('waiting'),
+    status: `<font color='grey'>${escapeMarkdown(status.join(' · '))}</font>`,
+    shownChars,
+    phase: state.phase,
+  };
+}
+
+/**
+ * The streaming card: title, an answer element and a heartbeat element, with CardKit's streaming
+ * mode on (`streaming: true`, sent as a card entity) or off (a plain interactive card that is
+ * patched whole).
+ */
+export function streamingCard(view: StreamView, lang: Language, streaming: boolean): CardJson {
+  const t = feishuMessages(lang);
+  return {
+    schema: '2.0',
+    config: {
+      update_multi: true,
+      summary: { content: t('streamSummary') },
+      ...(streaming
+        ? {
+            streaming_mode: true,
+            streaming_config: { print_frequency_ms: { default: 30 }, print_step: { default: 2 }, print_strategy: 'fast' },
+          }
+        : {}),
+    },
+    header: { title: { tag: 'plain_text', content: t('streamTitle') }, template: HEADER_TEMPLATE[view.phase] },
+    body: {
+      elements: [
+        { tag: 'markdown', element_id: ANSWER_ELEMENT, content: view.answer },
+        { tag: 'markdown', element_id: STATUS_ELEMENT, content: view.status, text_size: 'notation' },
+      ],
+    },
+  };
+}

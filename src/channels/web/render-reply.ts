@@ -1,0 +1,68 @@
+import type { StreamState } from '../../bridge/channel.js';
+import type { CardSection, Reply } from '../../bridge/reply-model.js';
+import type { Language } from '../../core/i18n.js';
+import { escapeHtml } from './escape-html.js';
+import { renderMarkdown } from './render-markdown.js';
+import { webMessages } from './web-messages.js';
+
+const STATUSES = new Set(['info', 'processing', 'streaming', 'complete', 'error', 'warning']);
+const STYLES = new Set(['primary', 'danger', 'default']);
+
+/**
+ * Renders a bridge reply model as an HTML fragment for the page. All text is escaped; markdown
+ * and the text Claude or the user wrote (`plain`) go through the safe `renderMarkdown`, quotes
+ * keep their line breaks. Buttons carry only their INDEX (`data-button="2"`): a click posts the
+ * message id and that index, and the server looks the `CardAction` up in the stored reply — the
+ * page never sends an action of its own making.
+ *
+ * @example
+ *   renderReply({ kind: 'text', text: 'hi <b>' }) // '<div class="reply reply-text"><p>hi &lt;b&gt;</p></div>'
+ */
+export function renderReply(reply: Reply): string {
+  if (reply.kind === 'text') return `<div class="reply reply-text">${renderMarkdown(reply.text)}</div>`;
+  const status = STATUSES.has(reply.status) ? reply.status : 'info';
+  const sections = reply.sections.map(renderSection).join('');
+  const buttons = (reply.buttons ?? [])
+    .map((b, i) => `<button type="button" class="btn btn-${STYLES.has(b.style ?? 'default') ? (b.style ?? 'default') : 'default'}" data-button="${i}">${escapeHtml(b.label)}</button>`)
+    .join('');
+  return [
+    `<article class="reply card card-${status}">`,
+    `<header class="card-title">${escapeHtml(reply.title)}</header>`,
+    `<div class="card-body">${sections}</div>`,
+    buttons ? `<div class="card-buttons">${buttons}</div>` : '',
+    reply.footer ? `<footer class="card-footer">${escapeHtml(reply.footer)}</footer>` : '',
+    '</article>',
+  ].join('');
+}
+
+function renderSection(section: CardSection): string {
+  switch (section.type) {
+    case 'markdown':
+    case 'plain':
+    case 'answer':
+      return `<div class="sec-text">${renderMarkdown(section.text)}</div>`;
+    case 'quote':
+      return `<blockquote class="sec-quote">${escapeHtml(section.text).replace(/\n/g, '<br>')}</blockquote>`;
+    case 'divider':
+      return '<hr>';
+    case 'fields':
+      return `<dl class="sec-fields">${section.fields.map((f) => `<div><dt>${escapeHtml(f.label)}</dt><dd>${escapeHtml(f.value)}</dd></div>`).join('')}</dl>`;
+    default:
+      return '';
+  }
+}
+
+/**
+ * Renders the live state of a streamed Claude reply: the text so far (safe markdown), the thinking
+ * (folded), the running tool and the elapsed time. Same escaping rules as `renderReply`.
+ */
+export function renderStreamState(state: StreamState, lang: Language): string {
+  const t = webMessages(lang);
+  const parts = [`<article class="reply card card-${state.phase === 'streaming' ? 'streaming' : 'processing'}" aria-busy="true">`];
+  parts.push(`<header class="card-title">${escapeHtml(state.phase === 'streaming' ? t('streamStreaming') : t('streamProcessing'))}</header><div class="card-body">`);
+  if (state.thinking.trim()) parts.push(`<details class="sec-thinking"><summary>${escapeHtml(t('streamThinking'))}</summary><blockquote>${escapeHtml(state.thinking.trim()).replace(/\n/g, '<br>')}</blockquote></details>`);
+  if (state.text) parts.push(`<div class="sec-text">${renderMarkdown(state.text)}</div>`);
+  if (state.activeTool) parts.push(`<div class="sec-tool">${escapeHtml(t('streamTool', { tool: state.activeTool }))}</div>`);
+  parts.push(`</div><footer class="card-footer">${escapeHtml(t('streamElapsed', { seconds: Math.floor(state.elapsedMs / 1000), tools: state.toolCount }))}</footer></article>`);
+  return parts.join('');
+}
