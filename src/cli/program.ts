@@ -1,5 +1,8 @@
 import { Command } from 'commander';
+import { registerServiceCommand } from './commands/service.js';
 import { registerSessionCommands } from './commands/session-commands.js';
+import { registerStartCommand } from './commands/start.js';
+import { registerStopCommand } from './commands/stop.js';
 import { readPackageVersion } from './package-version.js';
 
 /**
@@ -15,6 +18,9 @@ export function buildProgram(): Command {
     .version(readPackageVersion(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
+  registerStartCommand(program);
+  registerStopCommand(program);
+  registerServiceCommand(program);
   registerSessionCommands(program);
   return program;
 }

@@ -1,6 +1,4 @@
 import readline from 'node:readline';
-import { createRequire } from 'node:module';
-const require = createRequire(import.meta.url);
 import type { Command } from 'commander';
 import { isAppError } from '../../core/app-error.js';
 import { withContext } from '../define-command.js';
@@ -45,9 +43,7 @@ export function registerChatCommand(program: Command, io: ChatReplIo = {}): void
         const rl = readline.createInterface({ input, output: io.output ?? process.stderr, terminal: (input as { isTTY?: boolean }).isTTY === true });
         rl.setPrompt(t('prompt'));
         let armed = false; // one Ctrl-C at the prompt seen
-        let closed = false;
         const onInterrupt = (): void => {
-          require('node:fs').appendFileSync('/tmp/ccx/dbg.txt', `SIGINT running=${session.running} armed=${armed} closed=${closed}\n`);
           if (session.running) {
             ctx.out.progress(t('cancelling'));
             session.cancel();
@@ -62,10 +58,7 @@ export function registerChatCommand(program: Command, io: ChatReplIo = {}): void
           rl.prompt();
         };
         rl.on('SIGINT', onInterrupt);
-        rl.on('close', () => {
-          require('node:fs').appendFileSync('/tmp/ccx/dbg.txt', `CLOSE\n`);
-          closed = true; // end of input: queued lines are still answered, then the loop ends
-        });
+        const lines = lineQueue(rl);
         // Not a terminal: readline sees no Ctrl-C keypress, the process gets the signal instead.
         const viaProcess = !rl.terminal;
         if (viaProcess) process.on('SIGINT', onInterrupt);
@@ -73,8 +66,7 @@ export function registerChatCommand(program: Command, io: ChatReplIo = {}): void
         let failures = 0;
         try {
           rl.prompt();
-          for await (const raw of rl) {
-            require('node:fs').appendFileSync('/tmp/ccx/dbg.txt', `LINE ${raw}\n`);
+          for (let raw = await lines.next(); raw !== null; raw = await lines.next()) {
             armed = false;
             const line = raw.trim();
             if (EXIT_WORDS.has(line)) break;
@@ -87,16 +79,47 @@ export function registerChatCommand(program: Command, io: ChatReplIo = {}): void
                 ctx.out.progress(t('failed', { message: err.userMessage }));
               }
             }
-            if (!closed) rl.prompt();
+            if (!lines.closed) rl.prompt();
           }
         } finally {
           if (viaProcess) process.off('SIGINT', onInterrupt);
           rl.close();
-          // The async iterator may have resumed a terminal stdin; a reading TTY keeps the process alive.
+          // A terminal stdin left reading keeps the process alive.
           input.pause();
         }
         return failures > 0 ? 1 : 0;
       }),
     );
   registerChatHistoryCommand(chat);
+}
+
+/**
+ * Lines of `rl` one at a time, `null` once input ended or the REPL was closed: lines that arrive while
+ * an answer runs wait their turn, and a close (Ctrl-C twice, end of input) ends the loop after them.
+ */
+function lineQueue(rl: readline.Interface): { next(): Promise<string | null>; readonly closed: boolean } {
+  const queued: string[] = [];
+  let closed = false;
+  let wake: (() => void) | null = null;
+  const notify = (): void => {
+    wake?.();
+    wake = null;
+  };
+  rl.on('line', (line) => {
+    queued.push(line);
+    notify();
+  });
+  rl.on('close', () => {
+    closed = true;
+    notify();
+  });
+  return {
+    get closed() {
+      return closed;
+    },
+    async next() {
+      while (queued.length === 0 && !closed) await new Promise<void>((resolve) => (wake = resolve));
+      return queued.shift() ?? null;
+    },
+  };
 }

@@ -1,0 +1,57 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { withContext } from '../define-command.js';
+import { serviceUnit } from '../start/service-unit.js';
+import { startMessages } from '../start/start-messages.js';
+
+/** `cc-linker service install|uninstall|status`: a systemd user unit (Linux) or a launchd agent (macOS). */
+export function registerServiceCommand(program: Command): void {
+  const service = program.command('service').description('Run cc-linker start as a user service (systemd on Linux, launchd on macOS)');
+  const unit = (env: NodeJS.ProcessEnv, userHome: string) =>
+    serviceUnit({ platform: process.platform, node: process.execPath, cli: fileURLToPath(new URL('../main.js', import.meta.url)), home: userHome, ...(env.CC_LINKER_HOME ? { ccLinkerHome: env.CC_LINKER_HOME } : {}) });
+  service
+    .command('install')
+    .description('Write the service definition and show how to enable it')
+    .action(
+      withContext(async (ctx) => {
+        const t = startMessages(ctx.lang);
+        const u = unit(ctx.env, ctx.paths.userHome);
+        await fs.mkdir(path.dirname(u.file), { recursive: true });
+        await fs.writeFile(u.file, u.content, { mode: 0o644 });
+        ctx.out.print(t('serviceWritten', { file: u.file }));
+        ctx.out.print(t('serviceEnable'));
+        for (const c of u.enable) ctx.out.print(`  ${c}`);
+        return 0;
+      }),
+    );
+  service
+    .command('uninstall')
+    .description('Remove the service definition')
+    .action(
+      withContext(async (ctx) => {
+        const t = startMessages(ctx.lang);
+        const u = unit(ctx.env, ctx.paths.userHome);
+        try {
+          await fs.rm(u.file);
+          ctx.out.print(t('serviceRemoved', { file: u.file }));
+        } catch {
+          ctx.out.print(t('serviceMissing', { file: u.file }));
+        }
+        return 0;
+      }),
+    );
+  service
+    .command('status')
+    .description('Say whether the service definition is installed')
+    .action(
+      withContext(async (ctx) => {
+        const t = startMessages(ctx.lang);
+        const u = unit(ctx.env, ctx.paths.userHome);
+        const exists = await fs.access(u.file).then(() => true, () => false);
+        ctx.out.print(exists ? t('serviceInstalled', { file: u.file }) : t('serviceMissing', { file: u.file }));
+        return exists ? 0 : 1;
+      }),
+    );
+}

@@ -1,0 +1,76 @@
+import type { Command } from 'commander';
+import { redact } from '../../core/redact.js';
+import { withContext } from '../define-command.js';
+
+/** Commander's view of the options (see `registerSetupCommand`). */
+interface SetupOptions {
+  appId?: string;
+  appSecret?: string;
+  domain?: string;
+  owner?: string;
+  autoBindOwner?: boolean;
+  defaultCwd?: string;
+  allowedRoot?: string[];
+  language?: string;
+  check: boolean;
+  yes?: boolean;
+  skipFeishu?: boolean;
+}
+
+/**
+ * `cc-linker setup`: writes `~/.cc-linker/config.toml` — Feishu/Lark app id and secret (checked
+ * against the token endpoint), owner, default working directory and allowed roots (seed §5.2,
+ * §5.3; issue 5 part 6). On a terminal with no answer flags it is a wizard; any answer can be
+ * given as a flag or `CC_LINKER_*` variable instead, and without a terminal (or with `--yes`)
+ * it never asks: a required answer that is missing stops it with one line naming the flag
+ * (issue 8 part 4). Expected failures print `✖ <reason>` in the language chosen during setup and
+ * exit 1 (2 for a missing or invalid answer, 130 for Ctrl+C); nothing is written then.
+ */
+export function registerSetupCommand(program: Command): void {
+  program
+    .command('setup')
+    .description('Write ~/.cc-linker/config.toml: Feishu/Lark app credentials (checked), owner, directories')
+    .option('--app-id <id>', 'Feishu/Lark App ID, cli_ + 16 hex digits (env CC_LINKER_FEISHU_APP_ID)')
+    .option('--app-secret <secret>', 'App Secret, written to the file; prefer env CC_LINKER_FEISHU_APP_SECRET, which is used without being written')
+    .option('--domain <domain>', 'feishu, lark (international) or a base URL (env CC_LINKER_FEISHU_DOMAIN)')
+    .option('--owner <open_id>', 'your open_id, ou_... (send /whoami to the bot); "" clears it (env CC_LINKER_FEISHU_OWNER_OPEN_ID)')
+    .option('--auto-bind-owner', 'with no owner, the first person to message the bot becomes the owner')
+    .option('--no-auto-bind-owner', 'turn first-message owner binding off')
+    .option('--default-cwd <dir>', 'working directory for /new without one (env CC_LINKER_FEISHU_DEFAULT_CWD)')
+    .option('--allowed-root <dir...>', 'directories /new may use (repeatable)')
+    .option('--language <zh|en>', 'language of messages (env CC_LINKER_LANGUAGE)')
+    .option('--no-check', 'do not check the credentials with Feishu')
+    .option('--skip-feishu', 'configure the local console only; leave the Feishu settings as they are')
+    .option('-y, --yes', 'ask nothing: take answers from flags, environment, the existing file and defaults')
+    .action(
+      withContext(async (ctx, opts: SetupOptions) => {
+        const [{ runSetup }, { SetupError }] = await Promise.all([import('../setup/run-setup.js'), import('../setup/setup-error.js')]);
+        const terminal = Boolean(process.stdin.isTTY);
+        try {
+          await runSetup(
+            ctx,
+            {
+              appId: opts.appId,
+              appSecret: opts.appSecret,
+              domain: opts.domain,
+              owner: opts.owner,
+              autoBindOwner: opts.autoBindOwner,
+              defaultCwd: opts.defaultCwd,
+              allowedRoot: opts.allowedRoot,
+              language: opts.language,
+              check: opts.check,
+              yes: opts.yes === true,
+              skipFeishu: opts.skipFeishu === true,
+            },
+            { input: process.stdin, output: process.stdout, terminal, interactive: terminal },
+          );
+          return 0;
+        } catch (err) {
+          // Shown here rather than by withContext: it is already in the language chosen during setup.
+          if (!(err instanceof SetupError)) throw err;
+          ctx.out.progress(`✖ ${redact(err.userMessage)}`);
+          return err.exitCode;
+        }
+      }),
+    );
+}

@@ -1,0 +1,129 @@
+import { checkFeishuCredentials, type CredentialCheckInput } from '../../channels/feishu/check-credentials.js';
+import type { Config } from '../../core/config-schema.js';
+import { registerSecret } from '../../core/redact.js';
+import { SETUP_USAGE_EXIT } from './setup-error.js';
+import { domainHost, isAppId, isOpenId, parseDomainAnswer, SETUP_ENV, type SetupFlags } from './setup-answers.js';
+import type { SetupSession } from './setup-session.js';
+
+/**
+ * How the app secret was answered: typed or given as a flag (`write` it to the file), kept from
+ * the existing file (`keep`), or left in `CC_LINKER_FEISHU_APP_SECRET` (`env`: the file gets
+ * none). `value` is what the credential check used.
+ */
+export interface SecretAnswer {
+  kind: 'write' | 'keep' | 'env';
+  value: string;
+}
+
+/** The `[feishu_bot]` answers and how the credentials check went. */
+export interface FeishuAnswers {
+  domain: string;
+  appId: string;
+  secret: SecretAnswer;
+  owner: string;
+  autoBind: boolean;
+  /** `unchecked`: the user chose to save although Feishu could not be reached. */
+  check: 'ok' | 'skipped' | 'unchecked';
+}
+
+/**
+ * Asks for (or takes from flags / environment / the existing file) the Feishu answers: domain,
+ * app id, app secret, then checks the credentials with the real token endpoint and only then asks
+ * for the owner. In the full wizard a rejected pair can be re-entered and an unreachable host can
+ * be saved unchecked on request; otherwise either stops setup with one line and nothing written.
+ */
+export async function askFeishu(s: SetupSession, flags: SetupFlags, current: Config['feishu_bot']): Promise<FeishuAnswers> {
+  if (s.full) s.note(s.t('feishuIntro'));
+  const domain = await s.question<string>({
+    flag: '--domain',
+    given: flags.domain,
+    env: SETUP_ENV.domain,
+    current: current.domain,
+    show: (v) => v,
+    ask: 'askDomain',
+    required: true,
+    parse: async (text) => {
+      const value = parseDomainAnswer(text);
+      return value ? { value } : { problem: s.t('invalidDomain') };
+    },
+  });
+  const envSecret = s.env[SETUP_ENV.appSecret]?.trim() || undefined;
+
+  let appId = current.app_id;
+  for (let attempt = 0; ; attempt += 1) {
+    const first = attempt === 0;
+    appId = await s.question<string>({
+      flag: '--app-id',
+      ...(first ? { given: flags.appId, env: SETUP_ENV.appId } : {}),
+      current: appId,
+      show: (v) => v,
+      ask: 'askAppId',
+      required: true,
+      parse: async (text) => (isAppId(text) ? { value: text } : { problem: s.t('invalidAppId') }),
+    });
+    const secret = await resolveSecret(s, flags, current.app_secret, envSecret, first);
+    registerSecret(secret.value);
+    const check = await runCheck(s, flags, { appId, appSecret: secret.value, domain });
+    if (check === 'retry') continue;
+
+    if (s.full) s.note(s.t('ownerIntro'));
+    const owner = await s.question<string>({
+      flag: '--owner',
+      given: flags.owner,
+      env: SETUP_ENV.owner,
+      current: current.owner_open_id,
+      show: (v) => v,
+      ask: 'askOwner',
+      required: false,
+      cleared: '',
+      parse: async (text) => (text === '' || isOpenId(text) ? { value: text } : { problem: s.t('invalidOwner') }),
+    });
+    let autoBind = flags.autoBindOwner ?? current.allow_auto_bind_owner;
+    if (owner === '' && (autoBind || (s.full && flags.autoBindOwner === undefined))) s.note(s.t('autoBindWarning'));
+    if (owner === '' && s.full && flags.autoBindOwner === undefined) autoBind = await s.confirm('askAutoBind', autoBind);
+    return { domain, appId, secret, owner, autoBind, check };
+  }
+}
+
+async function resolveSecret(s: SetupSession, flags: SetupFlags, fileSecret: string, envSecret: string | undefined, first: boolean): Promise<SecretAnswer> {
+  if (first && flags.appSecret !== undefined) {
+    const value = flags.appSecret.trim();
+    if (value === '') throw s.error('SETUP_INVALID', 'invalidAnswer', { flag: '--app-secret', problem: s.t('secretRequired') }, SETUP_USAGE_EXIT);
+    return { kind: 'write', value };
+  }
+  if (s.full && s.prompter) {
+    if (first && envSecret !== undefined && (await s.confirm('askUseEnvSecret', true))) return { kind: 'env', value: envSecret };
+    const typed = await s.secret(first && fileSecret !== '');
+    return typed === '' ? { kind: 'keep', value: fileSecret } : { kind: 'write', value: typed };
+  }
+  // Not the full wizard: at runtime the environment wins over the file, so check what will be used.
+  if (fileSecret !== '') return { kind: 'keep', value: envSecret ?? fileSecret };
+  if (envSecret !== undefined) return { kind: 'env', value: envSecret };
+  if (s.prompter) return { kind: 'write', value: await s.secret(false) };
+  throw s.error('SETUP_MISSING', 'missingAnswerEnv', { flag: '--app-secret', env: SETUP_ENV.appSecret }, SETUP_USAGE_EXIT);
+}
+
+async function runCheck(s: SetupSession, flags: SetupFlags, input: CredentialCheckInput): Promise<FeishuAnswers['check'] | 'retry'> {
+  if (!flags.check) {
+    s.note(s.t('checkSkipped'));
+    return 'skipped';
+  }
+  const host = domainHost(input.domain);
+  s.note(s.t('checking', { host }));
+  const r = await checkFeishuCredentials(input);
+  if (r.ok) {
+    s.note(s.t('checkOk'));
+    return 'ok';
+  }
+  const conversation = s.full && s.prompter !== undefined;
+  if (r.reason === 'unreachable') {
+    if (!conversation) throw s.error('SETUP_CREDENTIALS', 'credentialsUnreachable', { host, detail: r.detail });
+    s.note(s.t('checkUnreachable', { host, detail: r.detail }));
+    if (await s.confirm('askSaveUnchecked', false)) return 'unchecked';
+    throw s.error('SETUP_CREDENTIALS', 'notWritten');
+  }
+  if (!conversation) throw s.error('SETUP_CREDENTIALS', 'credentialsRejected', { detail: r.detail });
+  s.note(s.t('checkRejected', { detail: r.detail }));
+  if (await s.confirm('askRetryCredentials', true)) return 'retry';
+  throw s.error('SETUP_CREDENTIALS', 'notWritten');
+}

@@ -1,0 +1,224 @@
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+
+/** One section's comments: `_` heads the section, every other key explains that key. */
+type SectionComments<S> = { _: string } & { [K in keyof S]-?: string };
+
+/** A comment for every section and key of `Config` — the type makes a missing one a compile error. */
+export type ConfigComments = { [S in keyof Config]: SectionComments<Config[S]> };
+
+/**
+ * The comments `cc-linker setup` writes above each key of `config.toml`, zh and en (the file is
+ * written in the language the user chose). `\n` separates comment lines. Kept apart from the
+ * renderer so wording changes never touch the TOML code.
+ */
+export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
+  zh: {
+    general: {
+      _: '通用设置',
+      log_level: '日志级别：debug | info | warn | error',
+      log_path: '日志文件（cc-linker start 写入，超过 10 MB 轮转，保留 3 个）',
+      claude_bin: 'Claude Code CLI 路径；留空 = 在 PATH 中查找 claude',
+      language: '界面与回复语言：zh | en',
+    },
+    feishu_bot: {
+      _: '飞书 / Lark 机器人。使用长连接（WebSocket）接收事件，不需要公网地址。\n开发者后台的配置步骤见 docs/feishu-setup.md；留空 app_id / app_secret 则 start 只启动本地控制台。',
+      app_id: 'App ID：开发者后台 → 凭证与基础信息，形如 cli_ 加 16 位十六进制',
+      app_secret: 'App Secret。不想明文保存时留空，并在运行 cc-linker 的环境里设置 CC_LINKER_FEISHU_APP_SECRET（优先于本文件）',
+      owner_open_id: '你本人的 open_id（ou_ 开头），只有它的消息会被处理，其他人收到“该 Bot 为个人私有实例”。\n不知道时：cc-linker start 后给机器人发 /whoami，再运行 cc-linker setup --owner <open_id>',
+      allow_auto_bind_owner: 'owner_open_id 为空时，第一个私聊机器人的人自动成为 owner。\n仅在应用可用范围只有你自己时开启；默认 false',
+      default_cwd: '/new 未指定目录时使用的工作目录；必须在 security.allowed_roots 之内',
+      domain: '平台：feishu（open.feishu.cn）| lark（国际版 open.larksuite.com）| 自定义 base URL',
+    },
+    runtime: {
+      _: 'Claude Code 进程',
+      stale_timeout_ms: '进程持续无输出多久判定为卡住（毫秒）',
+      hard_timeout_ms: '单次运行的硬性上限（毫秒）',
+      max_concurrent_sessions: '同时运行的 Claude 进程上限',
+      idle_timeout_ms: '空闲会话超时（毫秒）',
+      session_lock_timeout_ms: '等待会话锁的最长时间（毫秒）',
+    },
+    queue: {
+      _: '消息队列（先落盘再处理，崩溃后可恢复）',
+      spool_dir: '队列目录',
+      max_pending: '排队消息上限，超出时拒收并提示',
+      worker_concurrency: '同时处理的消息数',
+      done_retention_hours: '已完成消息的保留时间（小时）',
+      done_max_files: '已完成消息最多保留的文件数',
+      failed_retention_days: '失败消息的保留时间（天）',
+      failed_max_files: '失败消息最多保留的文件数',
+      delivery_retention_days: '发送回执的保留时间（天），用于避免重复回复',
+      list_snapshot_ttl_minutes: '/list 序号快照的有效期（分钟）',
+    },
+    cli_proxy: {
+      _: 'HTTP 调试端口（设计文档 Phase 2 预留）',
+      port: '端口',
+      host: '监听地址',
+      timeout_ms: '单条消息的兜底超时（毫秒）',
+      token: '调试端口的认证 token',
+    },
+    scanner: {
+      _: 'Claude Code 会话文件扫描',
+      max_file_size: '超过此大小（字节）的会话文件不解析',
+      incremental: '增量扫描（按修改时间缓存）',
+    },
+    sdk: {
+      _: 'Agent SDK 模式：Claude 执行工具前可在飞书卡片里审批',
+      enabled: '启用 Agent SDK 模式',
+      timeout_ms: '等待审批的最长时间（毫秒）',
+      permission_mode: 'SDK 模式的工具权限模式：default | acceptEdits | bypassPermissions | plan | dontAsk',
+      claude_executable: 'SDK 使用的 Claude Code 可执行文件；留空 = 自动选择',
+    },
+    claude: {
+      _: 'Claude Code 调用方式与工具权限',
+      mode: '调用方式：auto | sdk | stream-json | json',
+      permission_mode: '工具权限模式：default | acceptEdits | bypassPermissions | plan | dontAsk',
+      allowed_tools: '无需审批、自动允许的工具',
+      disallowed_tools: '始终拒绝的工具',
+      models: '模型别名（/model 使用），例如 { sonnet = "claude-sonnet-4-5" }',
+      default_model: '默认模型（别名或完整名称）；留空 = Claude Code 的默认模型',
+    },
+    stream: {
+      _: '流式回复卡片',
+      enabled: '边生成边更新回复卡片',
+      throttle_ms: '整卡更新的最小间隔（毫秒）；CardKit 流式卡片可以更快',
+      show_thinking: '以引用形式显示思考过程',
+      max_card_bytes: '卡片超过此字节数后改为分段文本',
+      fallback_to_text: '卡片发送失败时改发纯文本',
+      show_action_buttons: '在回复卡片上显示快捷操作按钮',
+      keep_processing_card: '保留“处理中”卡片（false = 完成后替换为结果卡片）',
+    },
+    images: {
+      _: '图片消息',
+      enabled: '下载用户发送的图片并交给 Claude',
+      max_size_bytes: '单张图片大小上限（字节）',
+      cleanup_max_age_hours: '图片保留时间（小时），过期自动清理',
+    },
+    security: {
+      _: '目录安全：飞书里的 /new 只能使用这些目录',
+      allowed_roots: '允许的根目录（含子目录）；空数组 = 不限制（不推荐）',
+      denied_roots: '禁止的目录；~ 和 / 只禁止其本身，其余目录连同子目录一起禁止',
+      confirm_risky_actions: '高风险操作前要求二次确认',
+    },
+    web: {
+      _: '本地网页控制台（仅本机访问，需 token）',
+      enabled: '启用本地控制台',
+      host: '监听地址；保持 127.0.0.1',
+      port: '端口',
+      token: '访问 token；留空 = 自动生成并保存在 ~/.cc-linker/web-token',
+    },
+    ccexec: {
+      _: 'cc_exec：AI 对话中只读调用 ChainlessChain CLI',
+      cli: 'CLI 命令（参数数组），例如 ["chainlesschain"] 或 ["node", "/path/to/entry.js"]',
+      cwd: '运行 CLI 的工作目录',
+      timeout_ms: '单条命令的超时（毫秒）',
+      default_provider: '默认模型服务（[ccexec.providers.<名字>] 中的名字）',
+      env_allow: '额外允许传给 CLI 的环境变量名',
+      providers: '模型服务，每个一个表，例如：\n[ccexec.providers.openai]\nkind = "openai"  # openai | anthropic | doubao | openai-compatible\nbase_url = ""  # 留空 = 官方地址\napi_key_env = "OPENAI_API_KEY"  # 保存 key 的环境变量名（key 本身不写进本文件）\nmodel = "gpt-4o-mini"',
+    },
+  },
+  en: {
+    general: {
+      _: 'General',
+      log_level: 'Log level: debug | info | warn | error',
+      log_path: 'Log file (written by cc-linker start; rotated at 10 MB, 3 kept)',
+      claude_bin: 'Path of the Claude Code CLI; empty = look up claude on PATH',
+      language: 'Language of messages and replies: zh | en',
+    },
+    feishu_bot: {
+      _: 'Feishu / Lark bot. Events arrive over a long connection (WebSocket): no public address needed.\nSetting up the app in the developer console: docs/feishu-setup.md. With app_id / app_secret empty, start runs the local console only.',
+      app_id: 'App ID: developer console → Credentials & Basic Info (凭证与基础信息), "cli_" + 16 hex digits',
+      app_secret: 'App Secret. To keep it out of this file, leave it empty and set CC_LINKER_FEISHU_APP_SECRET where cc-linker runs (it wins over this file)',
+      owner_open_id: 'Your own open_id (ou_...). Only its messages are handled; anyone else gets "该 Bot 为个人私有实例".\nDon\'t know it? cc-linker start, send /whoami to the bot, then cc-linker setup --owner <open_id>',
+      allow_auto_bind_owner: 'With owner_open_id empty, the first person to message the bot becomes the owner.\nOnly when the app\'s availability is limited to you; default false',
+      default_cwd: 'Working directory for /new without a directory; must lie inside security.allowed_roots',
+      domain: 'Platform: feishu (open.feishu.cn) | lark (international, open.larksuite.com) | a custom base URL',
+    },
+    runtime: {
+      _: 'Claude Code processes',
+      stale_timeout_ms: 'A process silent this long is considered stuck (ms)',
+      hard_timeout_ms: 'Hard limit of one run (ms)',
+      max_concurrent_sessions: 'Claude processes running at the same time, at most',
+      idle_timeout_ms: 'Idle session timeout (ms)',
+      session_lock_timeout_ms: 'Longest wait for a session lock (ms)',
+    },
+    queue: {
+      _: 'Message queue (persisted before processing, recovered after a crash)',
+      spool_dir: 'Queue directory',
+      max_pending: 'Queued messages at most; more are refused with a notice',
+      worker_concurrency: 'Messages processed at the same time',
+      done_retention_hours: 'How long finished messages are kept (hours)',
+      done_max_files: 'Finished messages kept, at most',
+      failed_retention_days: 'How long failed messages are kept (days)',
+      failed_max_files: 'Failed messages kept, at most',
+      delivery_retention_days: 'How long delivery receipts are kept (days); they prevent duplicate replies',
+      list_snapshot_ttl_minutes: 'How long the numbers of a /list stay valid (minutes)',
+    },
+    cli_proxy: {
+      _: 'HTTP debug port (reserved by the design, Phase 2)',
+      port: 'Port',
+      host: 'Listen address',
+      timeout_ms: 'Fallback timeout of one message (ms)',
+      token: 'Token of the debug port',
+    },
+    scanner: {
+      _: 'Scanning Claude Code session files',
+      max_file_size: 'Session files larger than this (bytes) are not parsed',
+      incremental: 'Incremental scans (cached by modification time)',
+    },
+    sdk: {
+      _: 'Agent SDK mode: approve Claude\'s tool calls from a Feishu card',
+      enabled: 'Use the Agent SDK mode',
+      timeout_ms: 'Longest wait for an approval (ms)',
+      permission_mode: 'Tool permission mode in SDK mode: default | acceptEdits | bypassPermissions | plan | dontAsk',
+      claude_executable: 'Claude Code executable the SDK runs; empty = chosen automatically',
+    },
+    claude: {
+      _: 'How Claude Code is run, and tool permissions',
+      mode: 'Mode: auto | sdk | stream-json | json',
+      permission_mode: 'Tool permission mode: default | acceptEdits | bypassPermissions | plan | dontAsk',
+      allowed_tools: 'Tools allowed without asking',
+      disallowed_tools: 'Tools always refused',
+      models: 'Model aliases for /model, e.g. { sonnet = "claude-sonnet-4-5" }',
+      default_model: 'Default model (alias or full name); empty = Claude Code\'s default',
+    },
+    stream: {
+      _: 'Streaming reply cards',
+      enabled: 'Update the reply card while Claude writes',
+      throttle_ms: 'Minimum interval between whole-card updates (ms); CardKit streaming cards go faster',
+      show_thinking: 'Show thinking as quotes',
+      max_card_bytes: 'Past this size (bytes) a reply continues as text chunks',
+      fallback_to_text: 'Send plain text when a card cannot be sent',
+      show_action_buttons: 'Show quick action buttons on reply cards',
+      keep_processing_card: 'Keep the "processing" card (false = replace it with the result card)',
+    },
+    images: {
+      _: 'Image messages',
+      enabled: 'Download images the user sends and give them to Claude',
+      max_size_bytes: 'Largest image accepted (bytes)',
+      cleanup_max_age_hours: 'How long images are kept (hours) before cleanup',
+    },
+    security: {
+      _: 'Directory safety: /new from chat may only use these directories',
+      allowed_roots: 'Allowed root directories (with their subdirectories); [] = unrestricted (not recommended)',
+      denied_roots: 'Denied directories; ~ and / deny only themselves, the others their whole subtree',
+      confirm_risky_actions: 'Ask again before risky actions',
+    },
+    web: {
+      _: 'Local web console (this machine only, token required)',
+      enabled: 'Serve the local console',
+      host: 'Listen address; keep 127.0.0.1',
+      port: 'Port',
+      token: 'Access token; empty = generated once and kept in ~/.cc-linker/web-token',
+    },
+    ccexec: {
+      _: 'cc_exec: read-only ChainlessChain CLI calls from an AI chat',
+      cli: 'CLI command (argv array), e.g. ["chainlesschain"] or ["node", "/path/to/entry.js"]',
+      cwd: 'Working directory of the CLI',
+      timeout_ms: 'Timeout of one command (ms)',
+      default_provider: 'Default model service (a name from [ccexec.providers.<name>])',
+      env_allow: 'Extra environment variable names passed to the CLI',
+      providers: 'Model services, one table each, e.g.:\n[ccexec.providers.openai]\nkind = "openai"  # openai | anthropic | doubao | openai-compatible\nbase_url = ""  # empty = the official endpoint\napi_key_env = "OPENAI_API_KEY"  # name of the variable holding the key (never the key itself)\nmodel = "gpt-4o-mini"',
+    },
+  },
+};
