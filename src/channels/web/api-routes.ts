@@ -1,0 +1,236 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BridgeInbound } from '../../bridge/channel.js';
+import type { BridgeStatus } from '../../bridge/commands/command-context.js';
+import { checkWorkingDirectory, type DirSafetyOptions } from '../../bridge/dir-safety.js';
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import type { ConsoleChats } from './console-chats.js';
+import type { ConsoleGateway } from './console-gateway.js';
+import type { ConsoleSessions } from './console-sessions.js';
+import type { EventHub } from './event-hub.js';
+import { HttpError, MAX_JSON_BODY, readBody, sendJson } from './http-io.js';
+import { listPickerDirs } from './list-picker-dirs.js';
+import { renderMarkdown } from './render-markdown.js';
+import { WebChannel, WEB_USER_ID } from './web-channel.js';
+import { webMessages } from './web-messages.js';
+import type { WebOutbox } from './web-outbox.js';
+
+/** A bridge as the console uses it: the inbound seam plus the status view. */
+export type ConsoleBridge = BridgeInbound & { status(): Promise<BridgeStatus> };
+
+/** Everything the API handlers share. */
+export interface ApiContext {
+  config: Config;
+  lang: Language;
+  bridge: ConsoleBridge | null;
+  gateway: ConsoleGateway;
+  sessions: ConsoleSessions;
+  chats: ConsoleChats;
+  outbox: WebOutbox;
+  hub: EventHub;
+  dirPolicy: DirSafetyOptions;
+}
+
+/** One matched API request. `lang` is the page's language (header `X-Console-Lang`), for error text. */
+interface Call {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  params: string[];
+  lang: Language;
+}
+
+type Handler = (ctx: ApiContext, call: Call) => Promise<unknown>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_TEXT = 10_000;
+
+/**
+ * The console's JSON API (every route already authorised by web-server.ts; POSTs already passed
+ * the same-origin check). Handlers return the JSON body; `HttpError` sets another status. Nothing
+ * returned ever contains the token or another secret — config is never echoed.
+ */
+const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> = [
+  { method: 'GET', path: /^\/api\/events$/, handler: async (ctx, c) => ctx.hub.attach(c.res) },
+  { method: 'GET', path: /^\/api\/status$/, handler: async (ctx) => statusBody(ctx) },
+  { method: 'GET', path: /^\/api\/chat\/providers$/, handler: async (ctx) => ({ providers: ctx.gateway.providers(), defaultProvider: ctx.config.ccexec.default_provider || null }) },
+  {
+    method: 'GET',
+    path: /^\/api\/chat\/availability$/,
+    handler: async (ctx, c) => {
+      const pick = (k: string) => (c.url.searchParams.get(k) ?? '').slice(0, 200) || undefined;
+      const provider = pick('provider');
+      const model = pick('model');
+      return ctx.gateway.availability({ ...(provider ? { provider } : {}), ...(model ? { model } : {}) });
+    },
+  },
+  { method: 'GET', path: /^\/api\/chats$/, handler: async (ctx) => ({ chats: ctx.chats.list() }) },
+  {
+    method: 'POST',
+    path: /^\/api\/chats$/,
+    handler: async (ctx, c) => {
+      const body = await json(c);
+      const provider = optString(body.provider, 'provider', c.lang);
+      const model = optString(body.model, 'model', c.lang);
+      if (provider && !ctx.gateway.providers().some((p) => p.id === provider)) throw new HttpError(400, webMessages(c.lang)('unknownProvider', { id: provider }));
+      return ctx.chats.create({ ...(provider ? { provider } : {}), ...(model ? { model } : {}) });
+    },
+  },
+  { method: 'GET', path: /^\/api\/chats\/([\w-]{1,80})$/, handler: async (ctx, c) => ctx.chats.get(c.params[0] as string) ?? notFound(c, 'chatNotFound') },
+  {
+    method: 'POST',
+    path: /^\/api\/chats\/([\w-]{1,80})\/send$/,
+    handler: async (ctx, c) => {
+      const text = requireText((await json(c)).text, c.lang);
+      const r = ctx.chats.send(c.params[0] as string, text);
+      if (r === 'missing') notFound(c, 'chatNotFound');
+      if (r === 'busy') throw new HttpError(409, webMessages(c.lang)('chatBusy'));
+      c.res.statusCode = 202;
+      return { status: r };
+    },
+  },
+  { method: 'POST', path: /^\/api\/chats\/([\w-]{1,80})\/cancel$/, handler: async (ctx, c) => ({ cancelled: ctx.chats.cancel(c.params[0] as string) || notFound(c, 'chatNotFound') }) },
+  {
+    method: 'GET',
+    path: /^\/api\/chats\/([\w-]{1,80})\/tools\/([\w-]{1,80})$/,
+    handler: async (ctx, c) => ctx.chats.output(c.params[0] as string, c.params[1] as string) ?? notFound(c, 'notFound'),
+  },
+  { method: 'GET', path: /^\/api\/audit$/, handler: async (ctx, c) => ({ records: await ctx.gateway.audit(intParam(c.url, 'limit', 50, 500)) }) },
+  {
+    method: 'GET',
+    path: /^\/api\/sessions$/,
+    handler: async (ctx, c) => {
+      const q = c.url.searchParams;
+      const pick = (k: string) => (q.get(k) ?? '').slice(0, 200) || undefined;
+      const filter = { q: pick('q'), origin: pick('origin'), status: pick('status'), project: pick('project'), limit: intParam(c.url, 'limit', 100, 500) };
+      return { sessions: await ctx.sessions.list(filter) };
+    },
+  },
+  {
+    method: 'GET',
+    path: /^\/api\/sessions\/([0-9a-zA-Z-]{1,64})$/,
+    handler: async (ctx, c) => {
+      const id = c.params[0] as string;
+      const session = (await ctx.sessions.get(id)) ?? notFound(c, 'notFound');
+      const turns = await ctx.sessions.recentTurns(id, intParam(c.url, 'turns', 20, 200));
+      // Claude's text is markdown: send it rendered by the escaping renderer, next to the raw text.
+      return { session, turns: turns.map((t) => ({ ...t, html: renderMarkdown(t.text) })) };
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/api\/sessions\/([0-9a-zA-Z-]{1,64})\/continue$/,
+    handler: async (ctx, c) => {
+      const bridge = requireBridge(ctx, c);
+      return bridge.handleAction({ channel: 'web', userId: WEB_USER_ID, action: { type: 'switch', sessionId: c.params[0] as string } });
+    },
+  },
+  { method: 'GET', path: /^\/api\/dirs$/, handler: async (ctx, c) => listPickerDirs(c.url.searchParams.get('path') ?? undefined, { ...ctx.dirPolicy, lang: c.lang }) },
+  {
+    method: 'POST',
+    path: /^\/api\/sessions\/new$/,
+    handler: async (ctx, c) => {
+      const bridge = requireBridge(ctx, c);
+      const body = await json(c);
+      const id = requireUuid(body.id, c.lang);
+      const dir = optString(body.dir, 'dir', c.lang) ?? '';
+      const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : '';
+      const check = await checkWorkingDirectory(dir, { ...ctx.dirPolicy, lang: c.lang });
+      if (!check.ok) throw new HttpError(400, check.message);
+      if (/(^|\s)--/.test(check.realPath)) throw new HttpError(400, webMessages(c.lang)('badRequest', { reason: 'dir' }));
+      const text = prompt ? `/new ${check.realPath} -- ${prompt}` : `/new ${check.realPath}`;
+      if (text.length > MAX_TEXT) throw new HttpError(400, webMessages(c.lang)('badRequest', { reason: 'prompt' }));
+      return acceptText(ctx, bridge, id, text);
+    },
+  },
+  { method: 'GET', path: /^\/api\/bridge\/messages$/, handler: async (ctx, c) => ({ messages: ctx.outbox.history(intParam(c.url, 'limit', 200, 2000)) }) },
+  {
+    method: 'POST',
+    path: /^\/api\/bridge\/messages$/,
+    handler: async (ctx, c) => {
+      const bridge = requireBridge(ctx, c);
+      const body = await json(c);
+      return acceptText(ctx, bridge, requireUuid(body.id, c.lang), requireText(body.text, c.lang));
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/api\/bridge\/actions$/,
+    handler: async (ctx, c) => {
+      const bridge = requireBridge(ctx, c);
+      const body = await json(c);
+      const messageId = optString(body.messageId, 'messageId', c.lang) ?? '';
+      const action = typeof body.button === 'number' ? ctx.outbox.buttonAction(messageId, body.button) : null;
+      if (!action) throw new HttpError(400, webMessages(c.lang)('badRequest', { reason: 'button' }));
+      const result = await bridge.handleAction({ channel: 'web', userId: WEB_USER_ID, action, messageId });
+      if (result.card) await ctx.outbox.update(messageId, result.card);
+      return { toast: result.toast ?? null };
+    },
+  },
+];
+
+/** Routes one authorised `/api/…` request; returns false when no route matches the path. */
+export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, url: URL, lang: Language): Promise<boolean> {
+  let pathMatched = false;
+  for (const route of ROUTES) {
+    const m = route.path.exec(url.pathname);
+    if (!m) continue;
+    pathMatched = true;
+    if (route.method !== req.method) continue;
+    const body = await route.handler(ctx, { req, res, url, params: m.slice(1), lang });
+    if (!res.headersSent) sendJson(res, res.statusCode, body ?? {});
+    return true;
+  }
+  if (pathMatched) throw new HttpError(405, webMessages(lang)('methodNotAllowed'));
+  return false;
+}
+
+/** The status view: bridge queue and channels (Feishu connected or not), the chat CLI's availability. */
+export async function statusBody(ctx: ApiContext): Promise<{ bridge: BridgeStatus | null; cli: unknown }> {
+  const [bridge, cli] = await Promise.all([ctx.bridge ? ctx.bridge.status() : Promise.resolve(null), ctx.gateway.availability().catch(() => null)]);
+  return { bridge, cli };
+}
+
+async function acceptText(ctx: ApiContext, bridge: ConsoleBridge, uuid: string, text: string): Promise<unknown> {
+  const message = WebChannel.message(uuid, text);
+  const view = await ctx.outbox.recordUser(message.id, text);
+  const result = await bridge.accept(message);
+  return { message: view, result };
+}
+
+async function json(c: Call): Promise<Record<string, unknown>> {
+  const t = webMessages(c.lang);
+  const body = await readBody(c.req, 'json', MAX_JSON_BODY, { tooLarge: t('bodyTooLarge', { max: MAX_JSON_BODY }), badType: t('needJson'), badJson: t('badJson') });
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, t('badJson'));
+  return body as Record<string, unknown>;
+}
+
+function requireBridge(ctx: ApiContext, c: Call): ConsoleBridge {
+  if (!ctx.bridge) throw new HttpError(503, webMessages(c.lang)('noBridge'));
+  return ctx.bridge;
+}
+
+function requireText(value: unknown, lang: Language): string {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_TEXT) throw new HttpError(400, webMessages(lang)('badRequest', { reason: 'text' }));
+  return value;
+}
+
+function requireUuid(value: unknown, lang: Language): string {
+  if (typeof value !== 'string' || !UUID.test(value)) throw new HttpError(400, webMessages(lang)('badRequest', { reason: 'id' }));
+  return value.toLowerCase();
+}
+
+function optString(value: unknown, name: string, lang: Language): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' || value.length > 4096) throw new HttpError(400, webMessages(lang)('badRequest', { reason: name }));
+  return value;
+}
+
+function intParam(url: URL, name: string, fallback: number, max: number): number {
+  const n = Number.parseInt(url.searchParams.get(name) ?? '', 10);
+  return Number.isFinite(n) && n > 0 ? Math.min(n, max) : fallback;
+}
+
+function notFound(c: Call, key: 'notFound' | 'chatNotFound'): never {
+  throw new HttpError(404, webMessages(c.lang)(key));
+}

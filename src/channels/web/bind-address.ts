@@ -1,0 +1,42 @@
+import net from 'node:net';
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import { WebError } from './web-error.js';
+
+/** Where the console listens, and the names a browser may use for it in `Host` / `Origin`. */
+export interface BindAddress {
+  host: string;
+  port: number;
+  loopback: boolean;
+}
+
+/** True for `localhost`, `127.0.0.0/8` and `::1` — addresses no other machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  if (net.isIPv4(h)) return h.startsWith('127.');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
+  return mapped ? (mapped[1] as string).startsWith('127.') : false;
+}
+
+/**
+ * Decides the bind address: `opts.host` / `opts.port` (tests) over `web.host` / `web.port`. A
+ * non-loopback host (a LAN address, `0.0.0.0`) is allowed only when the config sets it explicitly
+ * AND sets `web.token` — a generated token printed on one terminal is not enough protection for a
+ * port the whole network can reach. Anything else throws `WEB_BIND_REFUSED` with a clear message.
+ */
+export function resolveBindAddress(config: Config, opts: { host?: string; port?: number }, lang: Language): BindAddress {
+  const host = (opts.host ?? config.web.host).trim() || '127.0.0.1';
+  const port = opts.port ?? config.web.port;
+  const loopback = isLoopbackHost(host);
+  if (!loopback) {
+    const explicit = config.web.host.trim() === host;
+    if (!explicit || config.web.token.trim().length === 0) throw new WebError('WEB_BIND_REFUSED', { host }, lang);
+  }
+  return { host, port, loopback };
+}
+
+/** `host:port` as it appears in a URL (`[::1]:9820`). */
+export function hostPort(host: string, port: number): string {
+  return `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
+}

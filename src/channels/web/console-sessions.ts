@@ -1,0 +1,116 @@
+import path from 'node:path';
+import type { Language } from '../../core/i18n.js';
+import type { Paths } from '../../core/paths.js';
+import { tildify } from '../../bridge/dir-safety.js';
+import { readTranscript } from '../../sessions/export-session.js';
+import { projectOf, titleOf } from '../../sessions/format-session.js';
+import { isInside } from '../../sessions/is-inside.js';
+import { statusOf, type SessionEntry } from '../../sessions/registry-schema.js';
+import { readRegistry } from '../../sessions/registry.js';
+import { searchSessions } from '../../sessions/search-sessions.js';
+
+/** Filters of the sessions page (all optional; `q` searches title, previews, project and cwd). */
+export interface SessionFilter {
+  q?: string;
+  origin?: string;
+  status?: string;
+  project?: string;
+  limit?: number;
+}
+
+/** One registry session as the page lists it (paths under home shown as `~/…`). */
+export interface ConsoleSessionSummary {
+  id: string;
+  title: string;
+  project: string;
+  cwd: string;
+  origin: string;
+  status: string;
+  createdAt: string;
+  lastActive: string;
+  messageCount: number;
+  preview: string;
+}
+
+/** One turn of a session's transcript, cut for the page. */
+export interface ConsoleTurn {
+  role: 'user' | 'assistant';
+  timestamp: string | null;
+  text: string;
+  tools: Array<{ name: string; input: string; isError: boolean }>;
+}
+
+/**
+ * The read-only view of the session registry the sessions pages need. Narrow so the server is
+ * tested with an in-memory list; `createConsoleSessions` implements it over `src/sessions`.
+ */
+export interface ConsoleSessions {
+  /** Sessions matching the filter, most recently active first. */
+  list(filter: SessionFilter): Promise<ConsoleSessionSummary[]>;
+  get(id: string): Promise<ConsoleSessionSummary | null>;
+  /** The last `n` turns of the session's transcript (empty when its file is missing or unreadable). */
+  recentTurns(id: string, n: number): Promise<ConsoleTurn[]>;
+}
+
+/** Longest turn text sent to the page. */
+export const TURN_TEXT_CHARS = 4000;
+const MAX_LIST = 500;
+
+/**
+ * `ConsoleSessions` over the registry (`readRegistry`, re-read on every call so the page sees what
+ * `sync` and the bridge wrote), its metadata search (`searchSessions`) and the transcript reader
+ * (`readTranscript`). A transcript is read only when the registry's path lies inside Claude's
+ * projects directory.
+ */
+export function createConsoleSessions(paths: Pick<Paths, 'registryFile' | 'registryBackupDir' | 'locksDir' | 'claudeProjectsDir' | 'userHome'>, lang: Language, opts: { maxLineBytes?: number } = {}): ConsoleSessions {
+  const summary = (id: string, e: SessionEntry): ConsoleSessionSummary => ({
+    id,
+    title: titleOf(e, lang),
+    project: projectOf(e),
+    cwd: tildify(e.cwd, paths.userHome),
+    origin: e.origin,
+    status: statusOf(e),
+    createdAt: e.created_at,
+    lastActive: e.last_active,
+    messageCount: e.message_count,
+    preview: e.last_message_preview,
+  });
+  const load = async () => (await readRegistry(paths)).registry;
+  return {
+    async list(filter) {
+      const registry = await load();
+      const q = filter.q?.trim() ?? '';
+      let rows: Array<[string, SessionEntry]> = q ? searchSessions(registry, q).map((h) => [h.id, h.entry]) : Object.entries(registry.sessions);
+      if (filter.origin) rows = rows.filter(([, e]) => e.origin === filter.origin);
+      if (filter.status) rows = rows.filter(([, e]) => statusOf(e) === filter.status);
+      if (filter.project) {
+        const p = filter.project.toLowerCase();
+        rows = rows.filter(([, e]) => projectOf(e).toLowerCase() === p);
+      }
+      rows.sort(([a, x], [b, y]) => Date.parse(y.last_active) - Date.parse(x.last_active) || (a < b ? -1 : 1));
+      const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_LIST);
+      return rows.slice(0, limit).map(([id, e]) => summary(id, e));
+    },
+    async get(id) {
+      const e = (await load()).sessions[id];
+      return e ? summary(id, e) : null;
+    },
+    async recentTurns(id, n) {
+      const e = (await load()).sessions[id];
+      const file = e?.jsonl_path;
+      if (!file || !isInside(path.resolve(file), path.resolve(paths.claudeProjectsDir))) return [];
+      let messages;
+      try {
+        messages = await readTranscript(file, { thinking: false, ...(opts.maxLineBytes ? { maxLineBytes: opts.maxLineBytes } : {}) });
+      } catch {
+        return [];
+      }
+      return messages.slice(-Math.max(1, Math.min(n, 200))).map((m) => ({
+        role: m.role,
+        timestamp: m.timestamp,
+        text: m.text.length > TURN_TEXT_CHARS ? `${m.text.slice(0, TURN_TEXT_CHARS)}…` : m.text,
+        tools: (m.tools ?? []).map((t) => ({ name: t.name, input: t.input, isError: t.isError })),
+      }));
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// Start-up: tabs, language, the event stream, toasts. Plain ES modules, no framework, nothing
+// from the network.
+import { openEvents } from './api.js';
+import { initChat, onChatItem, onChatRun, refreshChat, relabelChat } from './chat-page.js';
+import { applyI18n, currentLang, setLang, t } from './i18n.js';
+import { initSessions, onBridgeMessage, refreshSessions } from './sessions-page.js';
+import { refreshStatus, relabelStatus, renderStatus } from './status-page.js';
+
+const $ = (id) => document.getElementById(id);
+let toastTimer = null;
+
+function toast(text, type = 'info') {
+  const box = $('toast');
+  box.textContent = text;
+  box.dataset.type = type;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (box.hidden = true), 5000);
+}
+
+function showView(name, focus = false) {
+  for (const tab of document.querySelectorAll('[role="tab"]')) {
+    const on = tab.dataset.view === name;
+    tab.setAttribute('aria-selected', on ? 'true' : 'false');
+    tab.tabIndex = on ? 0 : -1;
+    if (on && focus) tab.focus();
+  }
+  for (const view of document.querySelectorAll('main > section')) view.hidden = view.id !== `view-${name}`;
+  if (location.hash !== `#${name}`) history.replaceState(null, '', `#${name}`);
+}
+
+function initTabs() {
+  const tabs = [...document.querySelectorAll('[role="tab"]')];
+  for (const tab of tabs) {
+    tab.addEventListener('click', () => showView(tab.dataset.view));
+    tab.addEventListener('keydown', (e) => {
+      const i = tabs.indexOf(tab);
+      const next = e.key === 'ArrowRight' ? tabs[(i + 1) % tabs.length] : e.key === 'ArrowLeft' ? tabs[(i + tabs.length - 1) % tabs.length] : null;
+      if (next) {
+        e.preventDefault();
+        showView(next.dataset.view, true);
+      }
+    });
+  }
+  const initial = location.hash.slice(1);
+  showView(['chat', 'sessions', 'status'].includes(initial) ? initial : 'chat');
+}
+
+function initLang() {
+  $('lang-toggle').addEventListener('click', () => {
+    setLang(currentLang() === 'zh' ? 'en' : 'zh');
+    relabelChat();
+    relabelStatus();
+    refreshSessions().catch(() => undefined);
+  });
+  applyI18n(document);
+}
+
+async function refreshAll() {
+  const results = await Promise.allSettled([refreshChat(), refreshSessions(), refreshStatus()]);
+  for (const r of results) if (r.status === 'rejected') toast(t('error', { msg: r.reason.message }), 'error');
+}
+
+initLang();
+initTabs();
+initChat(toast);
+initSessions(toast);
+openEvents(
+  { 'chat.item': onChatItem, 'chat.run': onChatRun, 'bridge.message': onBridgeMessage, status: renderStatus },
+  () => {
+    $('offline').hidden = true;
+    refreshAll();
+  },
+  () => ($('offline').hidden = false),
+);

@@ -1,0 +1,86 @@
+// The page's own labels, zh-CN and en. The language follows the browser unless the user switched
+// it (kept in localStorage). Server-rendered replies come in the bridge's language.
+
+const MESSAGES = {
+  zh: {
+    tabChat: 'AI 对话', tabSessions: '会话', tabStatus: '状态', langToggle: 'English',
+    provider: '模型', model: '模型名（可选）', newChat: '新对话', chatHistory: '对话记录', auditTitle: '工具调用审计', auditRefresh: '刷新',
+    inputPlaceholder: '输入问题，Enter 发送，Shift+Enter 换行', send: '发送', cancel: '取消', cancelHint: 'Esc 取消',
+    badgeAvailable: '🔧 工具调用：可用', badgeNoTools: '🔧 工具调用：当前模型不支持（切换模型可启用）', badgeTooOld: '🔧 工具调用：CLI 版本过旧', badgeNotFound: '🔧 工具调用：未找到 CLI', badgeBroken: '🔧 工具调用：CLI 无法运行', badgeUnknown: '🔧 工具调用：不可用', badgeNoProvider: '未配置模型提供方（config.toml 的 [ccexec.providers]）',
+    phaseTHINKING: '正在思考…', phaseTOOL_CALLED: '准备执行工具…', phaseTOOL_RUNNING: '执行中…', phaseTOOL_DONE: '工具已完成', phaseFINALIZING: '整理结果…',
+    endCOMPLETE: '完成', endFAILED: '失败', endCANCELLED: '已取消',
+    toolCalled: '已调用', toolRunning: '执行中…', toolDone: '完成', toolDenied: '已拒绝', toolExpand: '展开', toolCollapse: '收起', toolStderr: '标准错误输出', toolNoOutput: '（无输出）',
+    decision_denied: '白名单拒绝', decision_invalid: '参数无效', 'decision_unknown-tool': '未知工具', decision_duplicate: '重复调用（复用上次结果）', decision_skipped: '已跳过',
+    noChat: '选择模型后直接输入问题。', noProviders: '没有可用的模型提供方。',
+    auditTime: '时间', auditCommand: '命令', auditDecision: '决定', auditExit: '退出码', auditDuration: '耗时', auditEmpty: '暂无记录',
+    sSearch: '搜索标题、预览、项目…', sOriginAll: '全部来源', sOriginCli: '终端', sOriginFeishu: '飞书', sStatusAll: '全部状态', sProject: '项目名', sRefresh: '刷新', sEmpty: '没有匹配的会话',
+    status_active: '活跃', status_archived: '已归档', status_degraded: '降级', status_corrupted: '损坏', status_provisioning: '创建中',
+    sMessages: '{n} 条', sContinue: '在此会话中继续', sRecent: '最近对话', sNoTurns: '（没有可显示的对话）', sCwd: '目录',
+    newTitle: '新建会话', newDir: '工作目录', newBrowse: '浏览', newRoots: '允许的根目录', newUp: '上一级', newUse: '使用', newPrompt: '首条消息（可选）', newStart: '创建会话',
+    convTitle: '会话对话', convPlaceholder: '发送给当前会话的消息（也可输入 /help 等命令）', convEmpty: '还没有消息。选择一个会话继续，或新建会话。',
+    stQueue: '队列', stPending: '等待', stProcessing: '处理中', stFailed: '失败', stRunning: '运行中', stPrompts: '待确认', stChannels: '通道', stConnected: '已连接', stDisconnected: '未连接', stCli: 'ChainlessChain CLI', stNoBridge: '桥接未运行（仅 AI 对话可用）',
+    you: '你', offline: '连接已断开，正在重连…', error: '出错了：{msg}', copied: '已复制',
+  },
+  en: {
+    tabChat: 'AI chat', tabSessions: 'Sessions', tabStatus: 'Status', langToggle: '中文',
+    provider: 'Model', model: 'Model name (optional)', newChat: 'New chat', chatHistory: 'Chats', auditTitle: 'Tool call audit', auditRefresh: 'Refresh',
+    inputPlaceholder: 'Ask something. Enter sends, Shift+Enter adds a line', send: 'Send', cancel: 'Cancel', cancelHint: 'Esc cancels',
+    badgeAvailable: '🔧 Tools: available', badgeNoTools: '🔧 Tools: this model has no tools (switch model to enable)', badgeTooOld: '🔧 Tools: CLI too old', badgeNotFound: '🔧 Tools: CLI not found', badgeBroken: '🔧 Tools: CLI does not run', badgeUnknown: '🔧 Tools: unavailable', badgeNoProvider: 'No chat provider configured ([ccexec.providers] in config.toml)',
+    phaseTHINKING: 'Thinking…', phaseTOOL_CALLED: 'Preparing the tool…', phaseTOOL_RUNNING: 'Running…', phaseTOOL_DONE: 'Tool finished', phaseFINALIZING: 'Putting the answer together…',
+    endCOMPLETE: 'Done', endFAILED: 'Failed', endCANCELLED: 'Cancelled',
+    toolCalled: 'Called', toolRunning: 'Running…', toolDone: 'Done', toolDenied: 'Refused', toolExpand: 'Expand', toolCollapse: 'Collapse', toolStderr: 'stderr', toolNoOutput: '(no output)',
+    decision_denied: 'Refused by the allowlist', decision_invalid: 'Invalid arguments', 'decision_unknown-tool': 'Unknown tool', decision_duplicate: 'Repeated call (earlier result reused)', decision_skipped: 'Skipped',
+    noChat: 'Pick a model and ask a question.', noProviders: 'No chat provider available.',
+    auditTime: 'Time', auditCommand: 'Command', auditDecision: 'Decision', auditExit: 'Exit', auditDuration: 'Duration', auditEmpty: 'No records yet',
+    sSearch: 'Search titles, previews, projects…', sOriginAll: 'All origins', sOriginCli: 'Terminal', sOriginFeishu: 'Feishu', sStatusAll: 'All statuses', sProject: 'Project', sRefresh: 'Refresh', sEmpty: 'No matching sessions',
+    status_active: 'active', status_archived: 'archived', status_degraded: 'degraded', status_corrupted: 'corrupted', status_provisioning: 'provisioning',
+    sMessages: '{n} messages', sContinue: 'Continue this session', sRecent: 'Recent turns', sNoTurns: '(nothing to show)', sCwd: 'Directory',
+    newTitle: 'New session', newDir: 'Working directory', newBrowse: 'Browse', newRoots: 'Allowed roots', newUp: 'Up', newUse: 'Use', newPrompt: 'First message (optional)', newStart: 'Start session',
+    convTitle: 'Conversation', convPlaceholder: 'Message to the current session (or a command such as /help)', convEmpty: 'No messages yet. Continue a session or start a new one.',
+    stQueue: 'Queue', stPending: 'Pending', stProcessing: 'Processing', stFailed: 'Failed', stRunning: 'Running', stPrompts: 'Awaiting you', stChannels: 'Channels', stConnected: 'connected', stDisconnected: 'disconnected', stCli: 'ChainlessChain CLI', stNoBridge: 'The bridge is not running (AI chat only)',
+    you: 'You', offline: 'Connection lost, reconnecting…', error: 'Error: {msg}', copied: 'Copied',
+  },
+};
+
+let lang = pickLanguage();
+
+function pickLanguage() {
+  let saved = null;
+  try {
+    saved = localStorage.getItem('ccl-lang');
+  } catch {
+    saved = null;
+  }
+  if (saved === 'zh' || saved === 'en') return saved;
+  return (navigator.language || 'zh').toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+/** The current language: 'zh' or 'en'. */
+export function currentLang() {
+  return lang;
+}
+
+/** Switches the language, remembers it, and relabels the static page. */
+export function setLang(next) {
+  lang = next === 'en' ? 'en' : 'zh';
+  try {
+    localStorage.setItem('ccl-lang', lang);
+  } catch {
+    /* private mode: the choice lasts for this page only */
+  }
+  applyI18n(document);
+}
+
+/** `t('sMessages', {n: 3})` in the current language. */
+export function t(key, params = {}) {
+  const template = MESSAGES[lang][key] ?? MESSAGES.zh[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** Fills `data-i18n` (text), `data-i18n-placeholder` and `data-i18n-label` (aria-label) under `root`. */
+export function applyI18n(root) {
+  document.documentElement.lang = lang === 'en' ? 'en' : 'zh-CN';
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const el of root.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', t(el.dataset.i18nLabel));
+}

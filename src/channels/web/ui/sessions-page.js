@@ -1,0 +1,204 @@
+// The sessions pages: the registry with search and filters, a session's recent turns, continuing
+// it through the bridge (the console is a channel like Feishu), a new session in a directory
+// picked within the allowed roots, and the conversation with Allow / Deny / Always allow buttons.
+import { api, el, uuid } from './api.js';
+import { t } from './i18n.js';
+
+const $ = (id) => document.getElementById(id);
+let toast = () => undefined;
+let searchTimer = null;
+let selected = null;
+
+/** Wires the page's controls. */
+export function initSessions(showToast) {
+  toast = showToast;
+  const report = (err) => toast(t('error', { msg: err.message }));
+  $('s-filters').addEventListener('submit', (e) => {
+    e.preventDefault();
+    loadSessions().catch(report);
+  });
+  $('s-q').addEventListener('input', () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => loadSessions().catch(report), 250);
+  });
+  for (const id of ['s-origin', 's-status']) $(id).addEventListener('change', () => loadSessions().catch(report));
+  $('s-continue').addEventListener('click', () => continueSession().catch(report));
+  $('b-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    sendMessage().catch(report);
+  });
+  $('b-input').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      $('b-form').requestSubmit();
+    }
+  });
+  $('b-log').addEventListener('click', (e) => {
+    const button = e.target.closest('button[data-button]');
+    const message = button && button.closest('[data-id]');
+    if (button && message) clickButton(message.dataset.id, Number(button.dataset.button), button).catch(report);
+  });
+  $('new-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    startSession().catch(report);
+  });
+  $('dir-browse').addEventListener('click', () => browse($('dir-path').value.trim()).catch(report));
+  $('dir-roots').addEventListener('click', () => browse('').catch(report));
+}
+
+/** (Re)loads the list, the open session and the conversation. */
+export async function refreshSessions() {
+  await Promise.all([loadSessions(), loadMessages(), browse($('dir-list').dataset.path || '')]);
+  if (selected) await openSession(selected);
+}
+
+async function loadSessions() {
+  const params = new URLSearchParams();
+  for (const [key, id] of [['q', 's-q'], ['origin', 's-origin'], ['status', 's-status'], ['project', 's-project']]) {
+    const v = $(id).value.trim();
+    if (v) params.set(key, v);
+  }
+  const { sessions } = await api(`/api/sessions?${params}`);
+  const list = $('s-list');
+  if (sessions.length === 0) return list.replaceChildren(el('li', { class: 'empty', text: t('sEmpty') }));
+  list.replaceChildren(
+    ...sessions.map((s) =>
+      el(
+        'li',
+        {},
+        el(
+          'button',
+          { type: 'button', class: `session-row${s.id === selected ? ' selected' : ''}`, dataset: { id: s.id }, onclick: () => openSession(s.id).catch((err) => toast(err.message)) },
+          el('span', { class: 'session-title', text: s.title }),
+          el('span', { class: 'session-meta', text: `${s.id.slice(0, 8)} · ${s.origin === 'feishu' ? t('sOriginFeishu') : t('sOriginCli')} · ${t(`status_${s.status}`)} · ${t('sMessages', { n: s.messageCount })} · ${s.project}` }),
+          el('span', { class: 'session-time', text: new Date(s.lastActive).toLocaleString() }),
+        ),
+      ),
+    ),
+  );
+}
+
+async function openSession(id) {
+  selected = id;
+  for (const row of $('s-list').querySelectorAll('.session-row')) row.classList.toggle('selected', row.dataset.id === id);
+  const { session, turns } = await api(`/api/sessions/${encodeURIComponent(id)}?turns=20`);
+  $('s-detail').hidden = false;
+  $('s-detail-title').textContent = session.title;
+  $('s-detail-meta').textContent = `${session.id} · ${t('sCwd')}: ${session.cwd} · ${t(`status_${session.status}`)}`;
+  const box = $('s-turns');
+  if (turns.length === 0) return box.replaceChildren(el('p', { class: 'empty', text: t('sNoTurns') }));
+  box.replaceChildren(
+    ...turns.map((turn) =>
+      el(
+        'div',
+        { class: `turn turn-${turn.role}` },
+        turnText(turn),
+        ...turn.tools.map((tool) => el('div', { class: `turn-tool${tool.isError ? ' turn-tool-error' : ''}` }, el('code', { text: `${tool.name} ${tool.input}` }))),
+      ),
+    ),
+  );
+}
+
+function turnText(turn) {
+  const node = el('div', { class: 'turn-text' });
+  node.innerHTML = turn.html; // rendered by the server's escaping markdown renderer
+  return node;
+}
+
+async function continueSession() {
+  if (!selected) return;
+  const r = await api(`/api/sessions/${encodeURIComponent(selected)}/continue`, { method: 'POST', body: {} });
+  if (r.toast) toast(r.toast.text, r.toast.type);
+  $('b-input').focus();
+}
+
+/** The conversation with the bridge (persisted server-side, so it survives restarts). */
+async function loadMessages() {
+  const { messages } = await api('/api/bridge/messages?limit=200');
+  const log = $('b-log');
+  log.replaceChildren();
+  if (messages.length === 0) log.append(el('p', { class: 'empty', text: t('convEmpty') }));
+  for (const m of messages) onBridgeMessage(m);
+}
+
+/** SSE `bridge.message`: a new or changed message (stream updates included). */
+export function onBridgeMessage(m) {
+  const log = $('b-log');
+  log.querySelector('.empty')?.remove();
+  let node = log.querySelector(`[data-id="${CSS.escape(m.id)}"]`);
+  if (!node) {
+    node = el('div', { dataset: { id: m.id } });
+    log.append(node);
+  }
+  node.className = `msg ${m.kind === 'user' ? 'msg-user' : 'msg-bot'}${m.streaming ? ' streaming' : ''}`;
+  if (m.kind === 'user') node.textContent = m.text;
+  else node.innerHTML = m.html; // rendered by the server's escaping reply renderer
+  node.scrollIntoView({ block: 'nearest' });
+}
+
+async function sendMessage() {
+  const input = $('b-input');
+  const text = input.value.trim();
+  if (!text) return;
+  input.disabled = true;
+  try {
+    const r = await api('/api/bridge/messages', { method: 'POST', body: { id: uuid(), text } });
+    onBridgeMessage(r.message);
+    if (r.result.status === 'refused' && r.result.notice) toast(r.result.notice, 'error');
+    input.value = '';
+  } finally {
+    input.disabled = false;
+    input.focus();
+  }
+}
+
+async function clickButton(messageId, index, button) {
+  const group = button.closest('.card-buttons');
+  for (const b of group ? group.querySelectorAll('button') : [button]) b.disabled = true;
+  try {
+    const r = await api('/api/bridge/actions', { method: 'POST', body: { messageId, button: index } });
+    if (r.toast) toast(r.toast.text, r.toast.type);
+  } catch (err) {
+    for (const b of group ? group.querySelectorAll('button') : [button]) b.disabled = false;
+    throw err;
+  }
+}
+
+/** The directory picker: the allowed roots, or one directory's subdirectories (all checked server-side). */
+async function browse(path) {
+  const listing = await api(`/api/dirs${path ? `?path=${encodeURIComponent(path)}` : ''}`);
+  const list = $('dir-list');
+  list.dataset.path = listing.path || '';
+  $('dir-error').hidden = !listing.error;
+  $('dir-error').textContent = listing.error || '';
+  if (listing.path) $('dir-path').value = listing.path;
+  const rows = [];
+  if (listing.parent) rows.push(el('li', {}, el('button', { type: 'button', class: 'btn btn-link', text: `⬆ ${t('newUp')}`, onclick: () => browse(listing.parent).catch((e) => toast(e.message)) })));
+  for (const entry of listing.entries) {
+    rows.push(
+      el(
+        'li',
+        { class: 'dir-row' },
+        el('button', { type: 'button', class: 'btn btn-link dir-enter', text: `📁 ${listing.path ? entry.name : entry.shown}`, onclick: () => browse(entry.path).catch((e) => toast(e.message)) }),
+        el('button', { type: 'button', class: 'btn btn-small dir-use', text: t('newUse'), 'aria-label': `${t('newUse')} ${entry.shown}`, onclick: () => { $('dir-path').value = entry.path; $('new-prompt').focus(); } }),
+      ),
+    );
+  }
+  list.replaceChildren(...rows);
+}
+
+async function startSession() {
+  const dir = $('dir-path').value.trim();
+  const prompt = $('new-prompt').value.trim();
+  const error = $('new-error');
+  error.hidden = true;
+  try {
+    const r = await api('/api/sessions/new', { method: 'POST', body: { id: uuid(), dir, prompt } });
+    onBridgeMessage(r.message);
+    $('new-prompt').value = '';
+    $('b-input').focus();
+  } catch (err) {
+    error.textContent = err.message;
+    error.hidden = false;
+  }
+}

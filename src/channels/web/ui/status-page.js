@@ -1,0 +1,44 @@
+// The status view: queue depth, running engines, channel connections (Feishu or not), the CLI.
+import { api, el } from './api.js';
+import { t } from './i18n.js';
+
+let last = null;
+
+/** Loads the status once (SSE `status` events keep it current afterwards). */
+export async function refreshStatus() {
+  renderStatus(await api('/api/status'));
+}
+
+/** Renders `{bridge, cli}`. */
+export function renderStatus(status) {
+  last = status;
+  const box = document.getElementById('status-body');
+  const parts = [];
+  const b = status.bridge;
+  if (!b) parts.push(el('p', { class: 'empty', text: t('stNoBridge') }));
+  else {
+    const stat = (key, value) => el('div', { class: 'stat', dataset: { key } }, el('span', { class: 'stat-value', text: String(value) }), el('span', { class: 'stat-label', text: t(key) }));
+    parts.push(
+      el('h2', { text: t('stQueue') }),
+      el('div', { class: 'stats' }, stat('stPending', b.pending), stat('stProcessing', b.processing), stat('stRunning', b.running), stat('stPrompts', b.pendingPrompts), stat('stFailed', b.failed)),
+      el('h2', { text: t('stChannels') }),
+      el(
+        'ul',
+        { class: 'channels' },
+        ...b.channels.map((c) =>
+          el('li', { dataset: { channel: c.id } }, el('span', { class: `dot ${c.connected ? 'dot-green' : 'dot-red'}`, 'aria-hidden': 'true' }), el('strong', { text: c.id }), ` ${c.connected ? t('stConnected') : t('stDisconnected')}${c.detail ? ` — ${c.detail}` : ''}`),
+        ),
+      ),
+    );
+  }
+  if (status.cli) {
+    const ok = status.cli.status === 'available';
+    parts.push(el('h2', { text: t('stCli') }), el('p', { class: 'cli-status', dataset: { status: status.cli.status } }, el('span', { class: `dot ${ok ? 'dot-green' : 'dot-red'}`, 'aria-hidden': 'true' }), ` ${status.cli.reason || status.cli.status}`));
+  }
+  box.replaceChildren(...parts);
+}
+
+/** Re-renders after a language switch. */
+export function relabelStatus() {
+  if (last) renderStatus(last);
+}

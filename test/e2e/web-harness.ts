@@ -1,0 +1,135 @@
+// Everything a browser test of the web console needs: the real console server (startWebConsole)
+// with the real cc_exec gateway (createGateway → scripted fake OpenAI server + fake ChainlessChain
+// CLI), the real bridge with a fake Claude engine, a real registry with one session, and Debian's
+// chromium driven by playwright-core. Screenshots go to test-artifacts/web/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Channel } from '../../src/bridge/channel.js';
+import { createGateway } from '../../src/ccexec/create-gateway.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { upsertSession } from '../../src/sessions/registry.js';
+import { consoleGatewayFrom } from '../../src/channels/web/gateway-adapter.js';
+import { createConsoleSessions } from '../../src/channels/web/console-sessions.js';
+import { WEB_USER_ID } from '../../src/channels/web/web-channel.js';
+import { startWebConsole, type WebConsole } from '../../src/channels/web/web-server.js';
+import { bridgeHarness, type BridgeHarness } from '../fakes/bridge-harness.js';
+import { FakeChannel } from '../fakes/fake-channel.js';
+import { fakeSession } from '../fakes/fake-session-directory.js';
+import { SAMPLE_DATA, type FakeData } from '../fakes/fake-chainlesschain/fake-cli.js';
+import { startGatewayHarness, type GatewayHarness } from '../fakes/fake-chainlesschain/gateway-harness.js';
+import { createRng, encodeCwd, writeSession } from '../fixtures/claude-tree.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
+if (!HAS_CHROMIUM) console.warn(`[web e2e] SKIPPED: ${CHROMIUM} is missing — install it with: apt-get install -y chromium`);
+
+export const ARTIFACTS = path.resolve('test-artifacts/web');
+/** The session the registry and the bridge's session directory both know. */
+export const SESSION_ID = '8c4b1297-3f0e-4c1a-9d2e-5a6b7c8d9e0f';
+
+export interface WebHarness {
+  web: WebConsole;
+  gw: GatewayHarness;
+  bh: BridgeHarness;
+  browser: Browser;
+  /** A fresh logged-in context + page (phone-sized when asked). */
+  page(opts?: { phone?: boolean; locale?: string }): Promise<{ context: BrowserContext; page: Page }>;
+  shot(page: Page, name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A channel that reports itself disconnected, standing in for Feishu without credentials. */
+class OfflineFeishu extends FakeChannel {
+  constructor() {
+    super('feishu');
+  }
+  override status() {
+    return { connected: false, detail: 'no credentials' };
+  }
+}
+
+/** The fake CLI's sample data plus enough notes that `note list --limit 10` prints more than the 6-line preview. */
+const DATA: FakeData = {
+  ...SAMPLE_DATA,
+  notes: [
+    ...(SAMPLE_DATA.notes ?? []),
+    ...Array.from({ length: 8 }, (_, i) => ({ id: `0000000${i}-0000-4000-8000-00000000000${i}`, title: `周报 Weekly ${i + 1}`, content: `第 ${i + 1} 周`, tags: [], category: 'work', created_at: `2026-11-2${i} 09:00:00` })),
+  ],
+};
+
+export async function startWebHarness(options: { gatewayEnv?: NodeJS.ProcessEnv } = {}): Promise<WebHarness> {
+  const gw = await startGatewayHarness({ data: DATA, env: { FAKE_CC_SLOW_MS: '1200', ...options.gatewayEnv } });
+  const bh = await bridgeHarness({
+    configure: (c) => {
+      c.ccexec = gw.config.ccexec;
+      c.sdk.timeout_ms = 60_000;
+    },
+    bridge: { ownerPolicy: async (_c, userId) => (userId === WEB_USER_ID ? 'owner' : 'stranger') },
+  });
+  const cwd = path.join(bh.home, 'Git', 'alpha');
+  const written = writeSession(bh.paths.claudeDir, { id: SESSION_ID, cwd, start: new Date('2026-05-01T10:00:00Z'), turns: [{ prompt: '梳理一下 README', answer: 'README 介绍了 **安装** 与 `npm start`。' }] }, createRng(3));
+  await upsertSession(bh.paths, SESSION_ID, { cwd, origin: 'cli', title: '梳理 README', project_name: 'alpha', jsonl_path: written.file, project_dir: encodeCwd(cwd), status: 'active', last_active: new Date().toISOString(), message_count: 2, last_message_preview: 'README 介绍了安装' });
+  bh.sessions.sessions.set(SESSION_ID, fakeSession(SESSION_ID, { cwd, title: '梳理 README', project_name: 'alpha', jsonl_path: written.file }));
+  bh.bridge.addChannel(new OfflineFeishu() as Channel);
+
+  const gateway = consoleGatewayFrom(createGateway({ config: gw.config, paths: gw.paths, env: gw.env, lang: 'zh', logger: silentLogger }), gw.paths.auditFile);
+  const web = await startWebConsole({ config: bh.config, paths: bh.paths, lang: 'zh', logger: silentLogger, bridge: bh.bridge, gateway, sessions: createConsoleSessions(bh.paths, 'zh'), port: 0, statusIntervalMs: 500 });
+  bh.bridge.addChannel(web.channel);
+  await web.channel.start(bh.bridge);
+
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const contexts: BrowserContext[] = [];
+  return {
+    web,
+    gw,
+    bh,
+    browser,
+    async page(opts = {}) {
+      const context = await browser.newContext({
+        locale: opts.locale ?? 'zh-CN',
+        ...(opts.phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 } }),
+      });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      await page.goto(web.url);
+      await page.locator('#tool-badge[data-status]:not([data-status="unknown"])').waitFor();
+      return { context, page };
+    },
+    async shot(page, name) {
+      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: false });
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close();
+      await web.close();
+      await bh.cleanup();
+      await gw.close();
+    },
+  };
+}
+
+/** Records every `data-state` a tool card passes through (MutationObserver with old values) in `window.__toolStates`. */
+export async function recordToolStates(page: Page): Promise<void> {
+  await page.evaluate(`(() => {
+    window.__toolStates = [];
+    const push = (s) => { if (s && window.__toolStates.at(-1) !== s) window.__toolStates.push(s); };
+    new MutationObserver((records) => {
+      for (const r of records) {
+        if (r.type === 'attributes' && r.target.classList.contains('tool-card')) { push(r.oldValue); push(r.target.dataset.state); }
+        for (const n of r.addedNodes) if (n.classList && n.classList.contains('tool-card')) push(n.dataset.state);
+      }
+    }).observe(document.getElementById('chat-log'), { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'], attributeOldValue: true });
+  })()`);
+}
+
+/** The states recorded by `recordToolStates`. */
+export function toolStates(page: Page): Promise<string[]> {
+  return page.evaluate('window.__toolStates') as Promise<string[]>;
+}
