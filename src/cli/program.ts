@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerPermissionsCommand } from './commands/permissions.js';
 import { registerServiceCommand } from './commands/service.js';
 import { registerSessionCommands } from './commands/session-commands.js';
 import { registerStartCommand } from './commands/start.js';
@@ -22,5 +23,6 @@ export function buildProgram(): Command {
   registerStopCommand(program);
   registerServiceCommand(program);
   registerSessionCommands(program);
+  registerPermissionsCommand(program);
   return program;
 }

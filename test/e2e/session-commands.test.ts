@@ -26,7 +26,8 @@ const render = (args: string[], r: CliRun) =>
     .split(REPO)
     .join('<REPO>')
     .replace(/"modified": "[^"]+"/g, '"modified": "<MTIME>"')
-    .replace(/^⚠️ {2}hook 脚本不存在：.*\n/m, '');
+    .replace(/^⚠️ {2}hook 脚本不存在：.*\n/m, '')
+    .replace(/\n+$/, '\n');
 
 async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return runSessionCli(args, { env: { ...env, ...extraEnv }, now: NOW });

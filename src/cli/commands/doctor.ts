@@ -45,7 +45,7 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
     import('node:fs'),
     import('node:path'),
     import('../../process/run-process.js'),
-    import('./claude-binary.js'),
+    import('../../claude/find-claude-binary.js'),
     import('../../sessions/claude-hook.js'),
     import('./hook-target.js'),
     import('../format/tildify.js'),
@@ -68,7 +68,7 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
   const nodeOk = major > reqMajor || (major === reqMajor && minor >= reqMinor);
   checks.push({ name: 'node', level: nodeOk ? 'ok' : 'fail', text: t('doctorNode', { version: process.version, required: REQUIRED_NODE }) });
 
-  const bin = findClaudeBinary(ctx);
+  const bin = findClaudeBinary(ctx.config.general.claude_bin, ctx.env, ctx.paths.userHome);
   if (!bin) checks.push({ name: 'claude', level: 'fail', text: t('doctorClaudeMissing') });
   else {
     const r = await runProcess([bin.path, '--version'], { hardTimeoutMs: 10_000, env: ctx.env });

@@ -71,12 +71,12 @@ async function execClaude(ctx: CliContext, id: string, cwd: string, short: strin
     import('node:fs'),
     import('../../core/app-error.js'),
     import('../../core/expand-home.js'),
-    import('./claude-binary.js'),
+    import('../../claude/find-claude-binary.js'),
   ]);
   const t = commandMessages(ctx.lang);
   const dir = expandHome(cwd, ctx.paths.userHome);
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new AppError('RESUME_CWD_MISSING', t('resumeNoCwd', { id: short, cwd: dir }));
-  const bin = findClaudeBinary(ctx);
+  const bin = findClaudeBinary(ctx.config.general.claude_bin, ctx.env, ctx.paths.userHome);
   if (!bin) throw new AppError('CLAUDE_NOT_FOUND', t('resumeNoClaude'));
   return new Promise<number>((resolve, reject) => {
     const child = spawn(bin.path, ['--resume', id], { cwd: dir, stdio: 'inherit', env: ctx.env });

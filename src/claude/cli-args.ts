@@ -1,0 +1,53 @@
+import path from 'node:path';
+import type { EngineRequest } from './engine-types.js';
+import { permissionFlags, type RuleSet } from './permission-policy.js';
+
+/** The two output formats the CLI modes use. */
+export type CliFormat = 'json' | 'stream-json';
+
+/** Everything besides the request that shapes a `claude -p` command line. */
+export interface CliArgsOptions {
+  format: CliFormat;
+  /** stream-json only: `--include-partial-messages` (token-level text deltas). */
+  partial: boolean;
+  permissionMode: string;
+  rules: RuleSet;
+}
+
+/**
+ * The argv (after the binary) of one non-interactive Claude Code run:
+ * - json: `-p --output-format json`;
+ * - stream-json: `--print --output-format stream-json --verbose [--include-partial-messages]`;
+ * - then `--resume <id>` (absent for a new session) and `--model <m>`;
+ * - then the variadic lists: `--add-dir <dir…>` (the folders of attached images, so Claude may
+ *   read them), `--permission-mode`, `--allowedTools <rule…>`, `--disallowedTools <rule…>`.
+ *
+ * The prompt is NOT in argv: it goes to stdin. Two reasons, both checked with CLI 2.1.332:
+ * the list flags are variadic, so a positional prompt after them would be read as one more
+ * rule; and argv is visible to every local user in `ps` / `/proc/<pid>/cmdline`, a prompt should
+ * not be. A prompt starting with `-` is therefore never mistaken for a flag.
+ *
+ * @example buildCliArgs({ prompt: 'hi', cwd: '/x', sessionId: 'abc' }, { format: 'json', partial: false, permissionMode: 'default', rules: { allowed: ['Read'], disallowed: [] } })
+ *   // ['-p', '--output-format', 'json', '--resume', 'abc', '--permission-mode', 'default', '--allowedTools', 'Read']
+ */
+export function buildCliArgs(request: EngineRequest, options: CliArgsOptions): string[] {
+  const args = options.format === 'json' ? ['-p', '--output-format', 'json'] : ['--print', '--output-format', 'stream-json', '--verbose'];
+  if (options.format === 'stream-json' && options.partial) args.push('--include-partial-messages');
+  if (request.sessionId) args.push('--resume', request.sessionId);
+  if (request.model) args.push('--model', request.model);
+  const imageDirs = imageDirectories(request.imagePaths);
+  if (imageDirs.length > 0) args.push('--add-dir', ...imageDirs);
+  args.push(...permissionFlags(options.permissionMode, options.rules));
+  return args;
+}
+
+/** The distinct absolute folders of attached images. */
+export function imageDirectories(imagePaths: readonly string[] | undefined): string[] {
+  const dirs: string[] = [];
+  for (const p of imagePaths ?? []) {
+    if (!path.isAbsolute(p)) continue;
+    const dir = path.dirname(p);
+    if (!dirs.includes(dir)) dirs.push(dir);
+  }
+  return dirs;
+}

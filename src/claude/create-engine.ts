@@ -1,0 +1,89 @@
+import type { Config } from '../core/config-schema.js';
+import type { Language } from '../core/i18n.js';
+import type { Logger } from '../core/logger.js';
+import type { Paths } from '../core/paths.js';
+import type { ChildTracker } from '../process/child-tracker.js';
+import { buildClaudeEnv } from './claude-env.js';
+import type { ClaudeEngine, EngineMode, EngineRequest } from './engine-types.js';
+import { createJsonEngine } from './json-engine.js';
+import { defaultOriginOf, type EngineDeps } from './mode-engine.js';
+import { PermissionPolicy } from './permission-policy.js';
+import { PermissionStore } from './permission-store.js';
+import { createSdkEngine } from './sdk-engine.js';
+import type { SessionOrigin, SessionRecorder } from './session-recorder.js';
+import { Semaphore, SessionLocks } from './session-lock.js';
+import { createStreamJsonEngine } from './stream-json-engine.js';
+
+/** What `createEngine` needs besides the config. */
+export interface CreateEngineDeps {
+  paths: Paths;
+  logger: Logger;
+  lang: Language;
+  /** Records live child process groups for crash recovery (`createChildTracker(paths.childrenDir)`). */
+  tracker?: ChildTracker;
+  /**
+   * The environment the child's is built from (default `process.env`), filtered by
+   * `buildClaudeEnv` — cc-linker's own secrets never reach Claude Code.
+   */
+  env?: NodeJS.ProcessEnv;
+  /** More variable names the child may see (`JAVA_HOME`, `GOPATH`, `MYTOOL_*`). */
+  envAllow?: readonly string[];
+  sessionRecorder?: SessionRecorder;
+  /** Where a run came from, for the registry (default: `web…` user ids → web, `cli…` → cli, else feishu). */
+  originOf?: (request: EngineRequest) => SessionOrigin;
+  /** SIGTERM → SIGKILL grace when stopping a run (default 2000 ms). */
+  killGraceMs?: number;
+  /** Share locks/slots between engines (e.g. after a config reload); default: new ones. */
+  locks?: SessionLocks;
+  slots?: Semaphore;
+}
+
+/**
+ * Which implementation `claude.mode` selects: `auto` = `sdk` when `sdk.enabled`, else
+ * `stream-json` when `stream.enabled`, else `json` (seed §4.2.3 "互斥").
+ */
+export function selectEngineMode(config: Config): EngineMode {
+  const mode = config.claude.mode;
+  if (mode !== 'auto') return mode;
+  if (config.sdk.enabled) return 'sdk';
+  return config.stream.enabled ? 'stream-json' : 'json';
+}
+
+/**
+ * Builds the `ClaudeEngine` the config asks for. The engine owns the per-session locks and the
+ * global run limit, the permission policy (config lists + `~/.cc-linker/permissions.json`) and the
+ * child environment; pass a `sessionRecorder` (e.g. `createRegistrySessionRecorder`) to keep the
+ * registry up to date.
+ *
+ * @example
+ *   const engine = createEngine(config, { paths, logger, lang: config.general.language, tracker, sessionRecorder });
+ *   const result = await engine.send({ prompt, cwd, sessionId }, { signal, onEvent, permissions });
+ */
+export function createEngine(config: Config, deps: CreateEngineDeps): ClaudeEngine {
+  const logger = deps.logger.child('claude');
+  const denyNames = Object.values(config.ccexec.providers)
+    .map((p) => p.api_key_env)
+    .filter((n) => n.length > 0 && !n.startsWith('ANTHROPIC_'));
+  const engineDeps: EngineDeps = {
+    config,
+    paths: deps.paths,
+    logger,
+    lang: deps.lang,
+    env: buildClaudeEnv(deps.env ?? process.env, { ...(deps.envAllow ? { extraNames: deps.envAllow } : {}), denyNames }),
+    ...(deps.tracker ? { tracker: deps.tracker } : {}),
+    ...(deps.sessionRecorder ? { sessionRecorder: deps.sessionRecorder } : {}),
+    locks: deps.locks ?? new SessionLocks(),
+    slots: deps.slots ?? new Semaphore(config.runtime.max_concurrent_sessions),
+    policy: new PermissionPolicy(config.claude, new PermissionStore(deps.paths.permissionsFile), logger),
+    originOf: deps.originOf ?? defaultOriginOf,
+    ...(deps.killGraceMs !== undefined ? { killGraceMs: deps.killGraceMs } : {}),
+  };
+  switch (selectEngineMode(config)) {
+    case 'sdk':
+      return createSdkEngine(engineDeps);
+    case 'stream-json':
+      return createStreamJsonEngine(engineDeps);
+    case 'json':
+      return createJsonEngine(engineDeps);
+  }
+}

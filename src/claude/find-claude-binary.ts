@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { expandHome } from '../core/expand-home.js';
+
+/** A Claude Code executable and where it was found. */
+export interface ClaudeBinary {
+  path: string;
+  source: 'config' | 'path' | 'sdk';
+}
+
+/**
+ * The Claude Code binary bundled with `@anthropic-ai/claude-agent-sdk` (its per-platform optional
+ * dependency `@anthropic-ai/claude-agent-sdk-<platform>-<arch>[-musl]/claude`), resolved from the
+ * SDK's own location with `createRequire`, never imported. Null when no variant is installed.
+ */
+export function bundledClaudeBinary(): string | null {
+  let sdkRequire: NodeJS.Require;
+  try {
+    sdkRequire = createRequire(createRequire(import.meta.url).resolve('@anthropic-ai/claude-agent-sdk'));
+  } catch {
+    return null;
+  }
+  const base = `@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}`;
+  const exe = process.platform === 'win32' ? 'claude.exe' : 'claude';
+  for (const pkg of process.platform === 'linux' ? [base, `${base}-musl`] : [base]) {
+    try {
+      const bin = path.join(path.dirname(sdkRequire.resolve(`${pkg}/package.json`)), exe);
+      if (isExecutable(bin)) return bin;
+    } catch {
+      // this variant is not installed
+    }
+  }
+  return null;
+}
+
+/** `name` looked up on a PATH string like the shell does; null when no executable file matches. */
+export function searchPath(name: string, pathVar: string | undefined): string | null {
+  for (const dir of (pathVar ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return null;
+}
+
+/**
+ * Resolves a configured executable: `~` expanded, a bare name (`claude`) looked up on PATH, a
+ * path used as-is. Null when it does not name an executable file.
+ */
+export function resolveConfiguredExecutable(value: string, env: NodeJS.ProcessEnv, home: string): string | null {
+  const expanded = expandHome(value.trim(), home);
+  if (!expanded.includes('/') && !expanded.includes(path.sep)) return searchPath(expanded, env.PATH);
+  return isExecutable(expanded) ? path.resolve(expanded) : null;
+}
+
+/**
+ * Which `claude` the `json` / `stream-json` modes (and terminal commands) run: `general.claude_bin`
+ * when set (even when it does not exist, so the error names what the user configured), else
+ * `claude` on PATH, else the Agent SDK's bundled binary. Null when there is none at all.
+ *
+ * @example findClaudeBinary('', process.env, os.homedir()) // { path: '/usr/local/bin/claude', source: 'path' }
+ */
+export function findClaudeBinary(configured: string, env: NodeJS.ProcessEnv, home: string): ClaudeBinary | null {
+  if (configured.trim().length > 0) {
+    return { path: resolveConfiguredExecutable(configured, env, home) ?? expandHome(configured.trim(), home), source: 'config' };
+  }
+  const onPath = searchPath('claude', env.PATH);
+  if (onPath) return { path: onPath, source: 'path' };
+  const bundled = bundledClaudeBinary();
+  return bundled ? { path: bundled, source: 'sdk' } : null;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}

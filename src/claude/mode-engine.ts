@@ -1,0 +1,284 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../core/config-schema.js';
+import { expandHome } from '../core/expand-home.js';
+import type { Language } from '../core/i18n.js';
+import type { Logger } from '../core/logger.js';
+import type { Paths } from '../core/paths.js';
+import type { ChildTracker } from '../process/child-tracker.js';
+import { encodeProjectDir } from '../sessions/scan-jsonl.js';
+import { ActivityWatchdog } from './activity-watchdog.js';
+import { EngineError, failureDetail } from './engine-error.js';
+import type { ClaudeEngine, EngineEvent, EngineMode, EngineRequest, EngineResult, EngineSendOptions, PermissionHandler } from './engine-types.js';
+import type { PermissionPolicy, RuleSet } from './permission-policy.js';
+import { preview, resolveJsonlPath, type SessionOrigin, type SessionRecorder } from './session-recorder.js';
+import type { Release, Semaphore, SessionLocks } from './session-lock.js';
+
+/** The longest prompt accepted (seed §4.3.1 item 12). */
+export const MAX_PROMPT_CHARS = 10_000;
+
+/** What every mode shares: config, where things are, and the run-wide coordination objects. */
+export interface EngineDeps {
+  config: Config;
+  /** Resolved from the same environment the child gets (its HOME / CLAUDE_CONFIG_DIR). */
+  paths: Paths;
+  logger: Logger;
+  lang: Language;
+  /** The child's environment, already filtered (`buildClaudeEnv`). */
+  env: NodeJS.ProcessEnv;
+  tracker?: ChildTracker;
+  sessionRecorder?: SessionRecorder;
+  locks: SessionLocks;
+  slots: Semaphore;
+  policy: PermissionPolicy;
+  /** Where a run came from, for the registry; see `defaultOriginOf`. */
+  originOf: (request: EngineRequest) => SessionOrigin;
+  /** SIGTERM → SIGKILL grace when a run is stopped (runner default 2000 ms). */
+  killGraceMs?: number;
+  /** Override of the JSONL polling delays (tests). */
+  jsonlPollDelaysMs?: readonly number[];
+}
+
+/** Why the engine stopped a run itself. */
+type StopReason = 'cancelled' | 'idle' | 'hard';
+
+/** Everything one mode needs to run one request. */
+export interface RunContext {
+  request: EngineRequest;
+  /** `~`-expanded, symlinks resolved, known to exist. */
+  cwd: string;
+  isNew: boolean;
+  /** Aborted when the run must stop (cancel, idle or hard timeout); the mode kills its child group. */
+  signal: AbortSignal;
+  env: NodeJS.ProcessEnv;
+  rules: RuleSet;
+  permissions?: PermissionHandler;
+  /** Forwards an event to the caller; `session` events also start the registry bookkeeping. */
+  emit(event: EngineEvent): void;
+  /** Sign of life (output) for the idle timeout. */
+  touch(): void;
+  /** Stop / restart the idle clock while a user decides (nestable). */
+  pause(): void;
+  resume(): void;
+  /** Start of the run (performance.now()), for `durationMs`. */
+  startedAt: number;
+}
+
+/**
+ * One mode's way to run Claude Code. It must: start the child with `ctx.env` in `ctx.cwd`, feed
+ * events to `ctx.emit` (including a `session` event once the id is known), stop when `ctx.signal`
+ * aborts, make sure the child's whole process group is gone before it settles, and throw an
+ * `EngineError` (`RUN_FAILED`, `SESSION_NOT_FOUND`, `CLAUDE_NOT_FOUND`, `CWD_MISSING`) on failure.
+ */
+export type ModeExecutor = (ctx: RunContext, deps: EngineDeps) => Promise<EngineResult>;
+
+/**
+ * `~`-expands and checks the working directory before anything is spawned, so a missing directory
+ * is a clear `CWD_MISSING` naming it, not a confusing spawn error. Returns the real path (Claude
+ * Code records the symlink-resolved cwd and names its project directory after it).
+ */
+function checkCwd(cwd: string, home: string, lang: Language): string {
+  const expanded = path.resolve(expandHome(cwd.trim(), home));
+  let real: string;
+  try {
+    real = fs.realpathSync(expanded);
+  } catch (err) {
+    throw new EngineError('CWD_MISSING', { cwd: expanded, reason: (err as NodeJS.ErrnoException).code ?? 'ENOENT' }, { lang, cause: err });
+  }
+  if (!fs.statSync(real).isDirectory()) throw new EngineError('CWD_MISSING', { cwd: expanded, reason: 'ENOTDIR' }, { lang });
+  return real;
+}
+
+/**
+ * Newest modification time (ms) of the session files of a project directory — the idle watchdog's
+ * extra evidence that a silent run is still working (Claude appends to its JSONL as it goes).
+ */
+function newestJsonlMtime(projectDir: string, sessionId?: string): number | null {
+  if (sessionId) {
+    try {
+      return fs.statSync(path.join(projectDir, `${sessionId}.jsonl`)).mtimeMs;
+    } catch {
+      // not there (yet): look at the whole directory
+    }
+  }
+  let newest: number | null = null;
+  let names: string[];
+  try {
+    names = fs.readdirSync(projectDir);
+  } catch {
+    return null;
+  }
+  for (const name of names) {
+    if (!name.endsWith('.jsonl')) continue;
+    try {
+      const m = fs.statSync(path.join(projectDir, name)).mtimeMs;
+      if (newest === null || m > newest) newest = m;
+    } catch {
+      // vanished meanwhile
+    }
+  }
+  return newest;
+}
+
+/**
+ * The `ClaudeEngine` every mode shares: validation, locks, timeouts, registry bookkeeping and error
+ * mapping around one `ModeExecutor`.
+ *
+ * Order of a `send`: prompt length (`MESSAGE_TOO_LONG`) → cwd (`CWD_MISSING`) → the session's lock
+ * (`SESSION_BUSY` after `runtime.session_lock_timeout_ms`) → a global slot
+ * (`runtime.max_concurrent_sessions`) → the run, under an idle watchdog
+ * (`runtime.stale_timeout_ms`) and a hard timer (`runtime.hard_timeout_ms`). A new session's id
+ * is locked as soon as it is known, recorded `provisioning`, and its JSONL path resolved by short
+ * polling (`resolved` / `degraded`); every successful run ends with `runFinished`. Cancel and
+ * timeouts become `CANCELLED` / `TIMEOUT_IDLE` / `TIMEOUT_HARD` only after the child's process
+ * group is gone.
+ */
+export class ModeEngine implements ClaudeEngine {
+  constructor(
+    readonly mode: EngineMode,
+    private readonly execute: ModeExecutor,
+    private readonly deps: EngineDeps,
+  ) {}
+
+  async send(request: EngineRequest, options: EngineSendOptions = {}): Promise<EngineResult> {
+    const { deps } = this;
+    const { lang, config } = deps;
+    const startedAt = performance.now();
+    // Characters as users count them (code points): an emoji is one, not two UTF-16 units.
+    const length = request.prompt.length > MAX_PROMPT_CHARS ? [...request.prompt].length : request.prompt.length;
+    if (length > MAX_PROMPT_CHARS) throw new EngineError('MESSAGE_TOO_LONG', { length, limit: MAX_PROMPT_CHARS }, { lang });
+    const cwd = checkCwd(request.cwd, deps.paths.userHome, lang);
+    if (options.signal?.aborted) throw new EngineError('CANCELLED', {}, { lang });
+
+    const releases: Release[] = [];
+    const stop = new AbortController();
+    let stopReason: StopReason | undefined;
+    const stopWith = (reason: StopReason): void => {
+      if (stopReason) return;
+      stopReason = reason;
+      stop.abort();
+    };
+    const onExternalAbort = (): void => stopWith('cancelled');
+    let watchdog: ActivityWatchdog | undefined;
+    let hardTimer: NodeJS.Timeout | undefined;
+    let recording: Promise<void> = Promise.resolve();
+    let sessionId = request.sessionId;
+    let model = request.model;
+    const isNew = !request.sessionId;
+
+    try {
+      if (request.sessionId) releases.push(await deps.locks.acquire(request.sessionId, { timeoutMs: config.runtime.session_lock_timeout_ms, ...(options.signal ? { signal: options.signal } : {}), lang }));
+      releases.push(await deps.slots.acquire(options.signal, lang));
+      options.signal?.addEventListener('abort', onExternalAbort, { once: true });
+      if (options.signal?.aborted) stopWith('cancelled');
+
+      const projectDir = path.join(deps.paths.claudeProjectsDir, encodeProjectDir(cwd));
+      watchdog = new ActivityWatchdog(config.runtime.stale_timeout_ms, () => stopWith('idle'), () => newestJsonlMtime(projectDir, sessionId));
+      hardTimer = setTimeout(() => stopWith('hard'), config.runtime.hard_timeout_ms);
+      hardTimer.unref?.();
+
+      const forward = (event: EngineEvent): void => {
+        try {
+          options.onEvent?.(event);
+        } catch (err) {
+          deps.logger.warn('onEvent handler threw; event dropped', { type: event.type, err });
+        }
+      };
+      let sessionAnnounced = false;
+      const emit = (event: EngineEvent): void => {
+        if (event.type === 'session') {
+          if (sessionAnnounced) return;
+          sessionAnnounced = true;
+          sessionId = event.sessionId;
+          model = event.model ?? model;
+          if (isNew) {
+            const release = deps.locks.tryAcquire(event.sessionId);
+            if (release) releases.push(release);
+            recording = this.recordNewSession({ sessionId: event.sessionId, cwd, request, model });
+          }
+        }
+        forward(event);
+      };
+      const dog = watchdog;
+      const ctx: RunContext = {
+        request,
+        cwd,
+        isNew,
+        signal: stop.signal,
+        env: deps.env,
+        rules: await deps.policy.ruleSet(),
+        ...(options.permissions ? { permissions: options.permissions } : {}),
+        emit,
+        touch: () => dog.touch(),
+        pause: () => dog.pause(),
+        resume: () => dog.resume(),
+        startedAt,
+      };
+      const result = await this.execute(ctx, deps);
+      if (!sessionAnnounced) emit({ type: 'session', sessionId: result.sessionId, ...(result.model ? { model: result.model } : {}) });
+      await recording;
+      await this.recordRunFinished(request.prompt, result);
+      return { ...result, durationMs: Math.round(performance.now() - startedAt) };
+    } catch (err) {
+      await recording;
+      throw this.mapError(err, stopReason);
+    } finally {
+      watchdog?.stop();
+      clearTimeout(hardTimer);
+      options.signal?.removeEventListener('abort', onExternalAbort);
+      for (const release of releases.reverse()) release();
+    }
+  }
+
+  private mapError(err: unknown, stopReason: StopReason | undefined): EngineError {
+    const { lang, config } = this.deps;
+    if (stopReason === 'cancelled') return new EngineError('CANCELLED', {}, { lang, cause: err });
+    if (stopReason === 'idle') return new EngineError('TIMEOUT_IDLE', { timeoutMs: config.runtime.stale_timeout_ms }, { lang, cause: err });
+    if (stopReason === 'hard') return new EngineError('TIMEOUT_HARD', { timeoutMs: config.runtime.hard_timeout_ms }, { lang, cause: err });
+    if (err instanceof EngineError) return err;
+    this.deps.logger.error('unexpected engine failure', { mode: this.mode, err });
+    return new EngineError('RUN_FAILED', { detail: failureDetail(err instanceof Error ? err.message : String(err)) }, { lang, cause: err });
+  }
+
+  /** provisioning → poll for the JSONL → resolved | degraded. Never rejects. */
+  private async recordNewSession(e: { sessionId: string; cwd: string; request: EngineRequest; model: string | undefined }): Promise<void> {
+    const { sessionRecorder: recorder, logger, paths } = this.deps;
+    if (!recorder) return;
+    try {
+      await recorder.provisioning({
+        sessionId: e.sessionId,
+        cwd: e.cwd,
+        origin: this.deps.originOf(e.request),
+        ...(e.request.userId ? { userId: e.request.userId } : {}),
+        ...(e.model ? { model: e.model } : {}),
+        prompt: e.request.prompt,
+      });
+      const file = await resolveJsonlPath(paths.claudeProjectsDir, e.sessionId, e.cwd, this.deps.jsonlPollDelaysMs ? { delaysMs: this.deps.jsonlPollDelaysMs } : {});
+      if (file) await recorder.resolved(e.sessionId, file);
+      else await recorder.degraded(e.sessionId, 'jsonl_not_found');
+    } catch (err) {
+      logger.warn('recording the new session failed', { sessionId: e.sessionId, err });
+    }
+  }
+
+  private async recordRunFinished(prompt: string, result: EngineResult): Promise<void> {
+    const recorder = this.deps.sessionRecorder;
+    if (!recorder) return;
+    try {
+      await recorder.runFinished({ sessionId: result.sessionId, userPreview: preview(prompt, 200), assistantPreview: preview(result.text, 200), ...(result.model ? { model: result.model } : {}) });
+    } catch (err) {
+      this.deps.logger.warn('recording the finished run failed', { sessionId: result.sessionId, err });
+    }
+  }
+}
+
+/**
+ * The default origin of a run for the registry: user ids of the web console start with `web`
+ * (`web:…`), terminal callers use `cli`; everything else came from Feishu.
+ */
+export function defaultOriginOf(request: EngineRequest): SessionOrigin {
+  const id = request.userId ?? '';
+  if (id.startsWith('web')) return 'web';
+  if (id.startsWith('cli')) return 'cli';
+  return 'feishu';
+}

@@ -1,0 +1,13 @@
+import { createCliExecutor } from './cli-run.js';
+import { ModeEngine, type EngineDeps } from './mode-engine.js';
+
+/**
+ * The `stream-json` mode (seed §4.2.2 "Phase 2", §4.6.4): `claude --print --output-format
+ * stream-json --verbose`, plus `--include-partial-messages` when `stream.enabled` for token-level
+ * text. Streams text, thinking and tool events as they happen; tool approval as in `json` mode.
+ *
+ * @example const engine = createStreamJsonEngine(deps); await engine.send(req, { onEvent })
+ */
+export function createStreamJsonEngine(deps: EngineDeps): ModeEngine {
+  return new ModeEngine('stream-json', createCliExecutor('stream-json'), deps);
+}

@@ -1,0 +1,114 @@
+// Shared setup of the engine end-to-end tests: the REAL Claude Code binary bundled by the Agent SDK,
+// against the in-repo fake Anthropic API, in a throw-away HOME (test/fakes/fake-anthropic/README.md).
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createEngine } from '../../src/claude/create-engine.js';
+import type { ClaudeEngine, EngineEvent, EngineMode } from '../../src/claude/engine-types.js';
+import { createRegistrySessionRecorder } from '../../src/claude/registry-session-recorder.js';
+import type { Config } from '../../src/core/config-schema.js';
+import { defaultConfig } from '../../src/core/default-config.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { resolvePaths, type Paths } from '../../src/core/paths.js';
+import type { ChildTracker } from '../../src/process/child-tracker.js';
+import { bundledClaudePath } from '../fakes/fake-anthropic/claude-env.js';
+import { createClaudeSandbox, type ClaudeSandbox } from '../fakes/fake-anthropic/claude-sandbox.js';
+import { startFakeAnthropic, type FakeAnthropic } from '../fakes/fake-anthropic/fake-anthropic-server.js';
+import { isGroupGone } from '../fakes/fake-children.js';
+
+/** Per-run limit of a real Claude Code run in these tests. */
+export const RUN_TIMEOUT_MS = 60_000;
+/** The bundled binary, or null on a platform without it (the tests then skip). */
+export const CLAUDE_BIN = bundledClaudePath();
+
+export interface EngineHarness {
+  fake: FakeAnthropic;
+  sb: ClaudeSandbox;
+  paths: Paths;
+  /** Process groups the engine started (recorded through its child tracker). */
+  pgids: number[];
+  engine(mode: EngineMode, tweak?: (config: Config) => void): ClaudeEngine;
+  close(): Promise<void>;
+}
+
+/** Fake API + sandbox; engines built with the sandbox env, the bundled binary and a pgid-recording tracker. */
+export async function startEngineHarness(): Promise<EngineHarness> {
+  const fake = await startFakeAnthropic();
+  const sb = createClaudeSandbox(fake.url);
+  const paths = resolvePaths({ ...sb.env, CC_LINKER_HOME: path.join(sb.home, '.cc-linker') });
+  const pgids: number[] = [];
+  const tracker: ChildTracker = { add: (c) => void pgids.push(c.pgid), remove: () => undefined };
+  return {
+    fake,
+    sb,
+    paths,
+    pgids,
+    engine(mode, tweak) {
+      const config = defaultConfig();
+      config.claude.mode = mode;
+      config.general.claude_bin = CLAUDE_BIN ?? '';
+      config.runtime.stale_timeout_ms = 30_000;
+      config.runtime.hard_timeout_ms = RUN_TIMEOUT_MS;
+      tweak?.(config);
+      return createEngine(config, { paths, logger: silentLogger, lang: 'en', env: sb.env, tracker, sessionRecorder: createRegistrySessionRecorder(paths, silentLogger) });
+    },
+    async close() {
+      await waitNoLeftovers(sb.home, 5000);
+      sb.cleanup();
+      await fake.close();
+    },
+  };
+}
+
+/** Pids of live processes (not zombies) whose environment has `HOME=<home>` — what a run could leave behind. */
+export function leftovers(home: string): number[] {
+  if (process.platform !== 'linux') return [];
+  const needle = `HOME=${home}\0`;
+  const found: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2))) continue;
+      if (fs.readFileSync(`/proc/${name}/environ`, 'utf8').includes(needle)) found.push(Number(name));
+    } catch {
+      // gone, or not readable
+    }
+  }
+  return found;
+}
+
+/** Waits up to `ms` for `leftovers(home)` to be empty; returns what is still there. */
+export async function waitNoLeftovers(home: string, ms: number): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const left = leftovers(home);
+    if (left.length === 0 || Date.now() >= deadline) return left;
+    await sleep(50);
+  }
+}
+
+/** True when every recorded group is gone. */
+export function allGroupsGone(pgids: readonly number[]): boolean {
+  return pgids.every((pgid) => isGroupGone(pgid));
+}
+
+/** Collects events; `text()` joins the text deltas. */
+export function eventLog(): { events: EngineEvent[]; onEvent: (e: EngineEvent) => void; text: () => string; types: () => string[] } {
+  const events: EngineEvent[] = [];
+  return {
+    events,
+    onEvent: (e) => events.push(e),
+    text: () => events.map((e) => (e.type === 'text' ? e.delta : '')).join(''),
+    types: () => events.map((e) => e.type),
+  };
+}
+
+/** Resolves when `predicate` holds (polling), or rejects after `ms`. */
+export async function until(predicate: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() >= deadline) throw new Error('condition not reached in time');
+    await sleep(25);
+  }
+}
