@@ -1,0 +1,115 @@
+import type { CcexecProviderConfig } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import { ANTHROPIC_BASE_URL, createAnthropicProvider } from './anthropic-provider.js';
+import type { ModelProvider } from './canonical.js';
+import { createOpenAIProvider, DOUBAO_BASE_URL, OPENAI_BASE_URL } from './openai-provider.js';
+import { ProviderError } from './provider-error.js';
+
+type Kind = CcexecProviderConfig['kind'];
+
+/**
+ * What cc-linker knows about one of the seed's twelve providers, so that a config table named after
+ * it needs only `model` (and the key in the environment):
+ *
+ * ```toml
+ * [ccexec.providers.deepseek]
+ * kind = "openai-compatible"
+ * model = "deepseek-chat"     # base_url and api_key_env = "DEEPSEEK_API_KEY" come from the preset
+ * ```
+ *
+ * `tools` follows the seed (OQ-4): OpenAI, Doubao and Anthropic call tools; the other nine start as
+ * plain chat with the anti-hallucination guard until the user turns `tools = true` on. `apiKeyEnv`
+ * empty means the server needs no key (a local Ollama).
+ */
+export type ProviderPreset = {
+  label: string;
+  kind: Kind;
+  baseURL: string;
+  apiKeyEnv: string;
+  tools: boolean;
+  /** Other table names that select this preset. */
+  aliases: readonly string[];
+};
+
+/** The seed's twelve providers (the ChainlessChain app's list), keyed by the table name that selects them. */
+export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
+  openai: { label: 'OpenAI', kind: 'openai', baseURL: OPENAI_BASE_URL, apiKeyEnv: 'OPENAI_API_KEY', tools: true, aliases: [] },
+  anthropic: { label: 'Anthropic Claude', kind: 'anthropic', baseURL: ANTHROPIC_BASE_URL, apiKeyEnv: 'ANTHROPIC_API_KEY', tools: true, aliases: ['claude'] },
+  doubao: { label: '豆包 Doubao (Volcengine Ark)', kind: 'doubao', baseURL: DOUBAO_BASE_URL, apiKeyEnv: 'ARK_API_KEY', tools: true, aliases: ['volcengine', 'ark'] },
+  deepseek: { label: 'DeepSeek', kind: 'openai-compatible', baseURL: 'https://api.deepseek.com/v1', apiKeyEnv: 'DEEPSEEK_API_KEY', tools: false, aliases: [] },
+  qwen: { label: '通义千问 Qwen (DashScope)', kind: 'openai-compatible', baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1', apiKeyEnv: 'DASHSCOPE_API_KEY', tools: false, aliases: ['dashscope', 'tongyi'] },
+  moonshot: { label: 'Moonshot Kimi', kind: 'openai-compatible', baseURL: 'https://api.moonshot.cn/v1', apiKeyEnv: 'MOONSHOT_API_KEY', tools: false, aliases: ['kimi'] },
+  zhipu: { label: '智谱 GLM', kind: 'openai-compatible', baseURL: 'https://open.bigmodel.cn/api/paas/v4', apiKeyEnv: 'ZHIPU_API_KEY', tools: false, aliases: ['chatglm', 'glm', 'bigmodel'] },
+  gemini: { label: 'Google Gemini (OpenAI-compatible)', kind: 'openai-compatible', baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai', apiKeyEnv: 'GEMINI_API_KEY', tools: false, aliases: [] },
+  spark: { label: '讯飞星火 Spark', kind: 'openai-compatible', baseURL: 'https://spark-api-open.xf-yun.com/v1', apiKeyEnv: 'SPARK_API_KEY', tools: false, aliases: ['xfyun', 'iflytek'] },
+  ernie: { label: '文心 ERNIE (Qianfan)', kind: 'openai-compatible', baseURL: 'https://qianfan.baidubce.com/v2', apiKeyEnv: 'ERNIE_API_KEY', tools: false, aliases: ['qianfan', 'wenxin'] },
+  ollama: { label: 'Ollama (local)', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1', apiKeyEnv: '', tools: false, aliases: [] },
+  custom: { label: 'Custom OpenAI-compatible', kind: 'openai-compatible', baseURL: '', apiKeyEnv: '', tools: false, aliases: [] },
+};
+
+const family = (kind: Kind): 'anthropic' | 'openai' => (kind === 'anthropic' ? 'anthropic' : 'openai');
+
+/** The preset a table name selects (case-insensitive, aliases included), if any. */
+export function findProviderPreset(id: string): ProviderPreset | undefined {
+  const name = id.toLowerCase();
+  return knownProviderPresets[name] ?? Object.values(knownProviderPresets).find((p) => p.aliases.includes(name));
+}
+
+/** A provider table as loaded, or as written by hand: every key but `kind` may be left out. */
+export type ProviderConfigInput = Pick<CcexecProviderConfig, 'kind'> & Partial<Omit<CcexecProviderConfig, 'kind'>>;
+
+const DEFAULT_KEY_ENV: Record<Kind, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', doubao: 'ARK_API_KEY', 'openai-compatible': '' };
+const DEFAULT_CONTEXT_LIMIT = 128_000;
+/** Sent to a server that needs no key; the OpenAI client refuses to start without one. */
+const NO_KEY = 'none';
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Builds the `ModelProvider` for `[ccexec.providers.<id>]`. Unset keys fall back to the preset the
+ * table name selects (same protocol family only), then to the kind's default: base URL (OpenAI's,
+ * Doubao's Ark, Anthropic's; `openai-compatible` needs one), key variable, tool switch.
+ * The key is read from `env[api_key_env]` and goes nowhere but the SDK client; errors name the
+ * variable, never a value — not even when `api_key_env` holds a key pasted by mistake.
+ *
+ * Throws `ProviderError` `missing_key` (variable unset or empty) or `config` (no model, no base URL,
+ * `api_key_env` not a variable name).
+ *
+ * @example createProvider('doubao', { kind: 'doubao', model: 'ep-2025…' }, process.env)
+ */
+export function createProvider(
+  id: string,
+  cfg: ProviderConfigInput,
+  env: NodeJS.ProcessEnv,
+  opts: { fetch?: typeof fetch; language?: Language; maxTokens?: number } = {},
+): ModelProvider {
+  const language = opts.language;
+  const configError = (zh: string, en: string): ProviderError =>
+    new ProviderError('config', { providerId: id, model: cfg.model, language, detail: language === 'en' ? en : zh });
+  const found = findProviderPreset(id);
+  const preset = found && family(found.kind) === family(cfg.kind) ? found : undefined;
+
+  const model = cfg.model?.trim() ?? '';
+  if (model === '') throw configError('缺少 model', 'model is not set');
+  const apiKeyEnv = cfg.api_key_env?.trim() || preset?.apiKeyEnv || DEFAULT_KEY_ENV[cfg.kind];
+  if (apiKeyEnv !== '' && !ENV_NAME.test(apiKeyEnv)) {
+    throw configError('api_key_env 必须是环境变量的名字（例如 DEEPSEEK_API_KEY），不能是 key 本身', 'api_key_env must be the name of an environment variable (such as DEEPSEEK_API_KEY), not the key itself');
+  }
+  const apiKey = apiKeyEnv === '' ? NO_KEY : (env[apiKeyEnv]?.trim() ?? '');
+  if (apiKey === '') throw new ProviderError('missing_key', { providerId: id, model, envVar: apiKeyEnv, language });
+
+  const baseURL = cfg.base_url?.trim() || preset?.baseURL || '';
+  if (baseURL === '' && cfg.kind === 'openai-compatible') throw configError('openai-compatible 类型必须设置 base_url', 'an openai-compatible provider needs base_url');
+  const common = {
+    id,
+    model,
+    apiKey,
+    apiKeyEnv,
+    language,
+    contextLimit: cfg.context_limit ?? DEFAULT_CONTEXT_LIMIT,
+    tools: cfg.tools ?? preset?.tools ?? cfg.kind !== 'openai-compatible',
+    ...(baseURL !== '' ? { baseURL } : {}),
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  };
+  if (cfg.kind === 'anthropic') return createAnthropicProvider({ ...common, ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}) });
+  return createOpenAIProvider({ ...common, kind: cfg.kind });
+}

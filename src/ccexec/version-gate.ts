@@ -1,0 +1,161 @@
+import { defineMessages, type Language } from '../core/i18n.js';
+import { redact } from '../core/redact.js';
+import { GateError } from './gate-error.js';
+import { quoteForReason } from './gate.js';
+
+/**
+ * Oldest ChainlessChain CLI the gateway offers `cc_exec` for. The seed (§4.2) says 0.162.0, the version
+ * of its test device; but the allowlist follows the interface verified on the 0.165.x line (README item 3,
+ * shared/reference/chainlesschain-cli.md), so the floor is 0.165.0: an older CLI may lack flags we allow.
+ */
+export const MIN_CC_VERSION = '0.165.0';
+
+/** A parsed semantic version; build metadata is dropped (it has no precedence). */
+export interface SemVer {
+  readonly major: number;
+  readonly minor: number;
+  readonly patch: number;
+  /** Dot-separated pre-release identifiers, empty for a release: `0.165.7-beta.1` → `['beta', '1']`. */
+  readonly prerelease: readonly string[];
+}
+
+/** What start-up learned about the configured CLI; `cc_exec` is offered only when `available`. */
+export type CliStatus =
+  | { readonly status: 'available'; readonly version: string }
+  | { readonly status: 'cli-not-found' }
+  | { readonly status: 'cli-too-old'; readonly version: string; readonly min: string }
+  | { readonly status: 'cli-broken'; readonly detail: string };
+
+/** How `checkCliVersion` runs `<cli> --version`: the exec service's outcome, reduced to what matters here. */
+export type RunVersion = () => Promise<{ exitCode: number | null; stdout: string; spawnErrorCode?: string }>;
+
+const SEMVER = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+const SEMVER_IN_TEXT = /(?:^|[\s/@:(])(v?\d+\.\d+\.\d+(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?)(?=$|[\s),])/m;
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+
+/** Parses one version string (`0.165.7`, `v0.165.7-beta.1+abc`); null when it is not one. */
+export function parseSemver(text: string): SemVer | null {
+  const m = SEMVER.exec(text.trim());
+  if (!m) return null;
+  return { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]), prerelease: m[4] ? m[4].split('.') : [] };
+}
+
+/**
+ * Semantic-version precedence (semver 2.0 §11): -1, 0 or 1. A pre-release sorts before its release
+ * (`0.165.7-beta.1` < `0.165.7`); numeric identifiers compare as numbers and sort before alphanumeric
+ * ones. Throws `GateError` for a string that is not a version — callers pass checked values.
+ */
+export function compareSemver(a: SemVer | string, b: SemVer | string): -1 | 0 | 1 {
+  const x = toSemVer(a);
+  const y = toSemVer(b);
+  for (const key of ['major', 'minor', 'patch'] as const) {
+    if (x[key] !== y[key]) return x[key] < y[key] ? -1 : 1;
+  }
+  if (x.prerelease.length === 0 || y.prerelease.length === 0) {
+    return x.prerelease.length === y.prerelease.length ? 0 : x.prerelease.length === 0 ? 1 : -1;
+  }
+  for (let i = 0; i < Math.max(x.prerelease.length, y.prerelease.length); i++) {
+    const p = x.prerelease[i];
+    const q = y.prerelease[i];
+    if (p === undefined) return -1;
+    if (q === undefined) return 1;
+    const order = compareIdentifier(p, q);
+    if (order !== 0) return order;
+  }
+  return 0;
+}
+
+/**
+ * Finds the version in `<cli> --version` output: tolerant of a `v` prefix, a pre-release, colour codes
+ * and a surrounding word (`chainlesschain/0.165.7`). Returns it without the `v`, or null.
+ *
+ * @example
+ *   parseCliVersion('v0.165.7-beta.1\n') // '0.165.7-beta.1'
+ */
+export function parseCliVersion(stdout: string): string | null {
+  const m = SEMVER_IN_TEXT.exec(stdout.replace(ANSI, ''));
+  const token = m?.[1];
+  if (!token) return null;
+  return token.startsWith('v') ? token.slice(1) : token;
+}
+
+/**
+ * Runs `--version` once and classifies the CLI, failing closed: a missing binary is `cli-not-found`,
+ * anything unexpected (non-zero exit, killed, unreadable output, a throw) is `cli-broken`, and an
+ * older version is `cli-too-old` — in every case but `available` the tool is not offered (seed §4.2).
+ */
+export async function checkCliVersion(runVersion: RunVersion, min: string = MIN_CC_VERSION): Promise<CliStatus> {
+  let result: Awaited<ReturnType<RunVersion>>;
+  try {
+    result = await runVersion();
+  } catch (err) {
+    return { status: 'cli-broken', detail: `--version failed: ${clean(err instanceof Error ? err.message : String(err))}` };
+  }
+  if (result.spawnErrorCode === 'ENOENT') return { status: 'cli-not-found' };
+  if (result.spawnErrorCode) return { status: 'cli-broken', detail: `could not start the CLI (${clean(result.spawnErrorCode)})` };
+  if (result.exitCode !== 0) {
+    return { status: 'cli-broken', detail: result.exitCode === null ? '--version did not exit normally' : `--version exited with code ${result.exitCode}` };
+  }
+  const version = parseCliVersion(result.stdout);
+  if (!version) return { status: 'cli-broken', detail: `unrecognised --version output ${quoteForReason(clean(result.stdout.trim()))}` };
+  if (compareSemver(version, min) < 0) return { status: 'cli-too-old', version, min };
+  return { status: 'available', version };
+}
+
+const messages = defineMessages({
+  zh: {
+    available: '🔧 工具调用可用：ChainlessChain CLI {version}',
+    notFound: '🔧 找不到 ChainlessChain CLI（{cli}），cc_exec 工具未启用。请安装 chainlesschain，或在配置 [ccexec] cli 中填写它的路径。',
+    tooOld: '🔧 ChainlessChain CLI 版本过旧（{version}，需要 ≥ {min}），cc_exec 工具未启用。请升级 chainlesschain。',
+    broken: '🔧 ChainlessChain CLI（{cli}）无法正常运行：{detail}。cc_exec 工具未启用。',
+  },
+  en: {
+    available: '🔧 Tools available: ChainlessChain CLI {version}',
+    notFound: '🔧 ChainlessChain CLI not found ({cli}); the cc_exec tool is off. Install chainlesschain or set its path in [ccexec] cli.',
+    tooOld: '🔧 ChainlessChain CLI is too old ({version}, need ≥ {min}); the cc_exec tool is off. Please upgrade chainlesschain.',
+    broken: '🔧 ChainlessChain CLI ({cli}) does not run properly: {detail}. The cc_exec tool is off.',
+  },
+});
+
+/**
+ * The one line the chat header shows about tool availability, in the user's language.
+ * `cli` is how the configured CLI should be named to the user (e.g. `chainlesschain`).
+ */
+export function cliStatusMessage(status: CliStatus, lang: Language, cli = 'chainlesschain'): string {
+  const t = messages(lang);
+  switch (status.status) {
+    case 'available':
+      return t('available', { version: status.version });
+    case 'cli-not-found':
+      return t('notFound', { cli });
+    case 'cli-too-old':
+      return t('tooOld', { version: status.version, min: status.min });
+    case 'cli-broken':
+      return t('broken', { cli, detail: status.detail });
+  }
+}
+
+function toSemVer(value: SemVer | string): SemVer {
+  if (typeof value !== 'string') return value;
+  const parsed = parseSemver(value);
+  if (!parsed) throw new GateError('CCEXEC_BAD_VERSION', `not a semantic version: ${quoteForReason(value)}`);
+  return parsed;
+}
+
+function compareIdentifier(p: string, q: string): -1 | 0 | 1 {
+  const pn = /^\d+$/.test(p);
+  const qn = /^\d+$/.test(q);
+  if (pn && qn) {
+    const a = Number(p);
+    const b = Number(q);
+    return a === b ? 0 : a < b ? -1 : 1;
+  }
+  if (pn !== qn) return pn ? -1 : 1;
+  return p === q ? 0 : p < q ? -1 : 1;
+}
+
+/** Keeps details shown to the user short and free of secrets. */
+function clean(text: string): string {
+  const line = redact(text).split('\n', 1)[0] ?? '';
+  return line.length > 120 ? `${line.slice(0, 120)}…` : line;
+}
