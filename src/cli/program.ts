@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { registerAskCommand } from './commands/ask.js';
+import { registerChatCommand } from './commands/chat.js';
 import { registerPermissionsCommand } from './commands/permissions.js';
 import { registerServiceCommand } from './commands/service.js';
 import { registerSessionCommands } from './commands/session-commands.js';
@@ -24,5 +26,7 @@ export function buildProgram(): Command {
   registerServiceCommand(program);
   registerSessionCommands(program);
   registerPermissionsCommand(program);
+  registerAskCommand(program);
+  registerChatCommand(program);
   return program;
 }

@@ -73,6 +73,7 @@ export function liveWriter(ctx: CliContext): RawWrite | undefined {
   return ctx.out.isTTY && process.stdout.isTTY ? (text) => void process.stdout.write(text) : undefined;
 }
 
+/** The process exit code for a finished question: 0 answered, 130 cancelled, 1 failed. */
 export function exitCodeOf(result: ChatRunResult): number {
   return result.state === 'COMPLETE' ? EXIT_ANSWERED : result.state === 'CANCELLED' ? EXIT_CANCELLED : EXIT_FAILED;
 }

@@ -22,15 +22,16 @@ export interface FeishuAnswers {
   secret: SecretAnswer;
   owner: string;
   autoBind: boolean;
-  /** `unchecked`: the user chose to save although Feishu could not be reached. */
-  check: 'ok' | 'skipped' | 'unchecked';
+  /** `unchecked`: saved on request although Feishu could not be reached; `pending`: not run yet. */
+  check: 'ok' | 'skipped' | 'unchecked' | 'pending';
 }
 
 /**
  * Asks for (or takes from flags / environment / the existing file) the Feishu answers: domain,
- * app id, app secret, then checks the credentials with the real token endpoint and only then asks
- * for the owner. In the full wizard a rejected pair can be re-entered and an unreachable host can
- * be saved unchecked on request; otherwise either stops setup with one line and nothing written.
+ * app id, app secret, owner. In the full wizard the credentials are checked with the real token
+ * endpoint right after the secret — a rejected pair can be re-entered, an unreachable host saved
+ * unchecked on request. Otherwise the check is left `pending` for `checkFeishuAnswers`, where a
+ * failure stops setup with one line and nothing written.
  */
 export async function askFeishu(s: SetupSession, flags: SetupFlags, current: Config['feishu_bot']): Promise<FeishuAnswers> {
   if (s.full) s.note(s.t('feishuIntro'));
@@ -63,8 +64,14 @@ export async function askFeishu(s: SetupSession, flags: SetupFlags, current: Con
     });
     const secret = await resolveSecret(s, flags, current.app_secret, envSecret, first);
     registerSecret(secret.value);
-    const check = await runCheck(s, flags, { appId, appSecret: secret.value, domain });
-    if (check === 'retry') continue;
+    // In the wizard the check comes at once, so a wrong pair can be typed again; otherwise every
+    // answer is validated first and the check runs last (checkFeishuAnswers), just before writing.
+    let check: FeishuAnswers['check'] = 'pending';
+    if (s.full) {
+      const r = await verifyCredentials(s, flags, { appId, appSecret: secret.value, domain });
+      if (r === 'retry') continue;
+      check = r;
+    }
 
     if (s.full) s.note(s.t('ownerIntro'));
     const owner = await s.question<string>({
@@ -85,6 +92,14 @@ export async function askFeishu(s: SetupSession, flags: SetupFlags, current: Con
   }
 }
 
+/** Runs the credential check that `askFeishu` left `pending` (outside the wizard); throws when it fails. */
+export async function checkFeishuAnswers(s: SetupSession, flags: SetupFlags, a: FeishuAnswers): Promise<FeishuAnswers> {
+  if (a.check !== 'pending') return a;
+  const r = await verifyCredentials(s, flags, { appId: a.appId, appSecret: a.secret.value, domain: a.domain });
+  if (r === 'retry') throw new Error('a retry needs the wizard');
+  return { ...a, check: r };
+}
+
 async function resolveSecret(s: SetupSession, flags: SetupFlags, fileSecret: string, envSecret: string | undefined, first: boolean): Promise<SecretAnswer> {
   if (first && flags.appSecret !== undefined) {
     const value = flags.appSecret.trim();
@@ -103,7 +118,7 @@ async function resolveSecret(s: SetupSession, flags: SetupFlags, fileSecret: str
   throw s.error('SETUP_MISSING', 'missingAnswerEnv', { flag: '--app-secret', env: SETUP_ENV.appSecret }, SETUP_USAGE_EXIT);
 }
 
-async function runCheck(s: SetupSession, flags: SetupFlags, input: CredentialCheckInput): Promise<FeishuAnswers['check'] | 'retry'> {
+async function verifyCredentials(s: SetupSession, flags: SetupFlags, input: CredentialCheckInput): Promise<'ok' | 'skipped' | 'unchecked' | 'retry'> {
   if (!flags.check) {
     s.note(s.t('checkSkipped'));
     return 'skipped';

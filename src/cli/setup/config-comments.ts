@@ -97,7 +97,7 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
     security: {
       _: '目录安全：飞书里的 /new 只能使用这些目录',
       allowed_roots: '允许的根目录（含子目录）；空数组 = 不限制（不推荐）',
-      denied_roots: '禁止的目录；~ 和 / 只禁止其本身，其余目录连同子目录一起禁止',
+      denied_roots: '禁止的目录；~、/ 以及允许根目录的上级目录只禁止其本身，其余连同子目录一起禁止',
       confirm_risky_actions: '高风险操作前要求二次确认',
     },
     web: {
@@ -201,7 +201,7 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
     security: {
       _: 'Directory safety: /new from chat may only use these directories',
       allowed_roots: 'Allowed root directories (with their subdirectories); [] = unrestricted (not recommended)',
-      denied_roots: 'Denied directories; ~ and / deny only themselves, the others their whole subtree',
+      denied_roots: 'Denied directories; ~, / and parents of an allowed root deny only themselves, the others their whole subtree',
       confirm_risky_actions: 'Ask again before risky actions',
     },
     web: {

@@ -49,6 +49,7 @@ export class Prompter {
     this.rl = createInterface({ input: io.input, output: sink, terminal: io.terminal, historySize: 0 });
     this.rl.on('SIGINT', () => {
       this.interrupted = true;
+      io.output.write('\n');
       this.rl.close();
     });
     this.lines = this.rl[Symbol.asyncIterator]();

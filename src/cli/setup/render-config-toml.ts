@@ -9,7 +9,6 @@ const ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b',
 
 /** A TOML basic string: quotes, backslashes and every control character (DEL too) escaped. */
 function tomlString(s: string): string {
-  // eslint-disable-next-line no-control-regex
   return `"${s.replace(/["\\\u0000-\u001f\u007f]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
 }
 

@@ -9,7 +9,7 @@ import { ensurePrivateDir } from '../../store/private-dir.js';
 import { tildify } from '../format/tildify.js';
 import type { Output } from '../output.js';
 import { askDirectories, type DirectoryAnswers } from './ask-directories.js';
-import { askFeishu, type FeishuAnswers } from './ask-feishu.js';
+import { askFeishu, checkFeishuAnswers, type FeishuAnswers } from './ask-feishu.js';
 import { renderConfigToml } from './render-config-toml.js';
 import { SetupError } from './setup-error.js';
 import { domainHost, hasAnswerFlags, parseLanguageAnswer, SETUP_ENV, type SetupFlags } from './setup-answers.js';
@@ -36,7 +36,7 @@ export interface SetupOutcome {
   /** `config.toml.bak` when an existing file was backed up first. */
   backup: string | null;
   /** `none` with `--skip-feishu`. */
-  credentials: FeishuAnswers['check'] | 'none';
+  credentials: Exclude<FeishuAnswers['check'], 'pending'> | 'none';
 }
 
 interface Answers {
@@ -114,7 +114,7 @@ function summary(s: SetupSession, config: Config, a: Answers, file: string): str
   const rows: Array<[string, string]> = [[t('sumLanguage'), config.general.language]];
   if (a.feishu) {
     const secret = a.feishu.secret.kind === 'env' ? t('secretFromEnv') : bot.app_secret ? t('secretHidden') : t('notSet');
-    rows.push([t('sumDomain'), `${bot.domain} (${domainHost(bot.domain)})`], [t('sumAppId'), bot.app_id], [t('sumSecret'), secret], [t('sumOwner'), bot.owner_open_id || t('notSet')], [t('sumAutoBind'), bot.allow_auto_bind_owner ? t('yes') : t('no')]);
+    rows.push([t('sumDomain'), bot.domain === 'feishu' || bot.domain === 'lark' ? `${bot.domain} (${domainHost(bot.domain)})` : bot.domain], [t('sumAppId'), bot.app_id], [t('sumSecret'), secret], [t('sumOwner'), bot.owner_open_id || t('notSet')], [t('sumAutoBind'), bot.allow_auto_bind_owner ? t('yes') : t('no')]);
   } else {
     rows.push([t('sumConsole'), t('consoleOn')]);
   }
@@ -171,9 +171,10 @@ export async function runSetup(ctx: SetupContext, flags: SetupFlags, io: SetupIo
     });
     s.setLanguage(lang);
     if (flags.skipFeishu) s.note(s.t('skipFeishu'));
-    const feishu = flags.skipFeishu ? undefined : await askFeishu(s, flags, existing.config.feishu_bot);
+    let feishu = flags.skipFeishu ? undefined : await askFeishu(s, flags, existing.config.feishu_bot);
     const c = existing.config;
     const dirs = await askDirectories(s, flags, { roots: c.security.allowed_roots, deniedRoots: c.security.denied_roots, defaultCwd: c.feishu_bot.default_cwd, home: ctx.paths.userHome, cwd: ctx.cwd ?? process.cwd() });
+    if (feishu) feishu = await checkFeishuAnswers(s, flags, feishu);
     answers = { lang, dirs, skipFeishu: flags.skipFeishu, ...(feishu ? { feishu } : {}) };
 
     const next = applyAnswers(existing.raw, answers);
@@ -205,5 +206,6 @@ export async function runSetup(ctx: SetupContext, flags: SetupFlags, io: SetupIo
   if (backup) ctx.out.print(s.t('backedUp', { file: tildify(backup, ctx.paths.userHome) }));
   ctx.out.print(nextStep(s, config));
   if (!answers.skipFeishu) ctx.out.print(s.t('docsHint'));
-  return { file, backup, credentials: answers.feishu?.check ?? 'none' };
+  const check = answers.feishu?.check ?? 'none';
+  return { file, backup, credentials: check === 'pending' ? 'none' : check };
 }

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { redact } from '../core/redact.js';
+import type { ToolCallDecision } from './chat-states.js';
+
+/**
+ * One line of `~/.cc-linker/ccexec/audit.jsonl` (seed §9 "history replay": what the AI ran, when,
+ * and what came back). The output itself is never stored, only its size and SHA-256; every string
+ * the model supplied passes through `redact`.
+ *
+ * @example {"time":"2026-11-30T09:21:49.000Z","provider":"openai","model":"gpt-4o-mini","chat":"…","call":"call_1","command":"note","args":["list","--limit","20"],"decision":"allowed","exit":0,"durationMs":231,"bytes":180,"stdoutSha256":"9f…"}
+ */
+export interface AuditRecord {
+  readonly time: string;
+  readonly provider: string;
+  readonly model: string;
+  /** The chat session id. */
+  readonly chat: string;
+  /** The model's tool call id. */
+  readonly call: string;
+  /** The first word (`note`), or the tool name when the arguments could not be read. */
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly decision: ToolCallDecision;
+  readonly exit: number;
+  readonly durationMs: number;
+  /** UTF-8 size of the (log-stripped) stdout. */
+  readonly bytes: number;
+  readonly stdoutSha256: string;
+  readonly reason?: string;
+}
+
+/** What the loop knows about a call, plus who ran it; `append` derives the stored fields. */
+export interface AuditInput {
+  readonly provider: string;
+  readonly model: string;
+  readonly chat: string;
+  readonly call: string;
+  readonly name: string;
+  readonly argv: readonly string[] | null;
+  readonly decision: ToolCallDecision;
+  readonly exitCode: number;
+  readonly durationMs: number;
+  readonly stdout: string;
+  readonly reason?: string;
+  readonly time?: Date;
+}
+
+/** The audit file of one installation. */
+export interface AuditLog {
+  readonly file: string;
+  /** Appends one record (dir 0700, file 0600, never through a symlink). */
+  append(input: AuditInput): Promise<void>;
+  read(options?: { limit?: number }): Promise<AuditRecord[]>;
+}
+
+const READ_CHUNK = 64 * 1024;
+const DEFAULT_LIMIT = 50;
+
+/** Opens (lazily creates) the audit log at `file` — normally `paths.auditFile`. */
+export function createAuditLog(file: string): AuditLog {
+  return {
+    file,
+    async append(input) {
+      const line = `${JSON.stringify(toRecord(input))}\n`;
+      const dir = path.dirname(file);
+      await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+      if (((await fs.promises.stat(dir)).mode & 0o777) !== 0o700) await fs.promises.chmod(dir, 0o700);
+      // O_NOFOLLOW: a symlink planted at the audit path is refused, never written through.
+      const handle = await fs.promises.open(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o600);
+      try {
+        const stat = await handle.stat();
+        if ((stat.mode & 0o777) !== 0o600) await handle.chmod(0o600);
+        await handle.write(line);
+      } finally {
+        await handle.close();
+      }
+    },
+    read: (options) => readAudit(file, options),
+  };
+}
+
+/**
+ * The newest `limit` records (default 50), oldest first, read from the end of the file so a long
+ * history costs no more than the lines returned. A missing file is an empty history; unreadable
+ * lines (a torn write) are skipped.
+ */
+export async function readAudit(file: string, options: { limit?: number } = {}): Promise<AuditRecord[]> {
+  const limit = Math.max(0, options.limit ?? DEFAULT_LIMIT);
+  if (limit === 0) return [];
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  try {
+    const size = (await handle.stat()).size;
+    let position = size;
+    let tail = Buffer.alloc(0);
+    // Read backwards until the tail holds more than `limit` line breaks (or the whole file).
+    while (position > 0 && countNewlines(tail) <= limit) {
+      const length = Math.min(READ_CHUNK, position);
+      position -= length;
+      const chunk = Buffer.alloc(length);
+      await handle.read(chunk, 0, length, position);
+      tail = Buffer.concat([chunk, tail]);
+    }
+    const lines = tail.toString('utf8').split('\n');
+    if (position > 0) lines.shift(); // the first line may be cut in the middle
+    const records: AuditRecord[] = [];
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      try {
+        records.push(JSON.parse(line) as AuditRecord);
+      } catch {
+        // skip a torn line
+      }
+    }
+    return records.slice(-limit);
+  } finally {
+    await handle.close();
+  }
+}
+
+function toRecord(input: AuditInput): AuditRecord {
+  const [command, ...args] = input.argv ?? [input.name];
+  return {
+    time: (input.time ?? new Date()).toISOString(),
+    provider: input.provider,
+    model: input.model,
+    chat: input.chat,
+    call: redact(input.call),
+    command: redact(command ?? input.name),
+    args: args.map(redact),
+    decision: input.decision,
+    exit: input.exitCode,
+    durationMs: Math.round(input.durationMs),
+    bytes: Buffer.byteLength(input.stdout),
+    stdoutSha256: createHash('sha256').update(input.stdout).digest('hex'),
+    ...(input.reason !== undefined ? { reason: redact(input.reason) } : {}),
+  };
+}
+
+function countNewlines(buffer: Buffer): number {
+  let n = 0;
+  for (let i = buffer.indexOf(10); i !== -1; i = buffer.indexOf(10, i + 1)) n++;
+  return n;
+}

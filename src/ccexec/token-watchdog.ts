@@ -1,0 +1,98 @@
+import { countTokens } from 'gpt-tokenizer';
+import type { ChatMessage, ToolSpec } from './providers/canonical.js';
+
+/** Trim when the estimate passes this share of the model's context window (seed T15). */
+export const TRIM_THRESHOLD = 0.7;
+/** Messages of earlier turns kept when trimming (seed T15: system + the last 4 + the current turn). */
+export const KEEP_RECENT = 4;
+/** The o200k count is a heuristic for every provider; this margin covers tokenizer differences. */
+export const ESTIMATE_MARGIN = 1.1;
+/** Per-message framing the APIs add (role, separators). */
+const MESSAGE_OVERHEAD = 4;
+/** Correction factors learnt from `usage` stay within this range, so one odd answer cannot blind us. */
+const MIN_FACTOR = 0.5;
+const MAX_FACTOR = 4;
+/** Text is counted literally: `<|endoftext|>` in a note is text, not a special token. */
+const LITERAL = { disallowedSpecial: new Set<string>() };
+
+/** What `fit` returns: the messages to send and whether older turns had to go. */
+export interface FitResult {
+  readonly messages: ChatMessage[];
+  readonly trimmed: boolean;
+  /** The corrected, margined estimate of what is sent. */
+  readonly estimate: number;
+}
+
+/**
+ * The loop's context watchdog (seed T15c). Estimates a request's input tokens with gpt-tokenizer
+ * (×1.1 margin), learns a correction factor from each response's `usage.inputTokens`, and when the
+ * estimate passes 70% of `contextLimit` keeps only the leading system messages, the last 4 messages
+ * of earlier turns and the whole current turn — then, if that is still too much, system + current turn.
+ */
+export interface TokenWatchdog {
+  /** Corrected, margined estimate for sending `messages` with `tools`. */
+  estimate(messages: readonly ChatMessage[], tools?: readonly ToolSpec[]): number;
+  /** Learns from a response: `sent` is what was sent, `inputTokens` what the provider counted. */
+  observe(sent: readonly ChatMessage[], tools: readonly ToolSpec[], inputTokens: number): void;
+  /**
+   * Trims `messages` when needed. `currentTurnStart` is the index of the current user message; the
+   * leading system messages, and everything from `currentTurnStart` on, are always kept.
+   */
+  fit(messages: readonly ChatMessage[], currentTurnStart: number, tools?: readonly ToolSpec[]): FitResult;
+  /** The budget: `contextLimit × 0.7`. */
+  readonly budget: number;
+}
+
+/** Creates a watchdog for one chat (it keeps its correction factor across turns). */
+export function createTokenWatchdog(contextLimit: number): TokenWatchdog {
+  const budget = Math.floor(contextLimit * TRIM_THRESHOLD);
+  let factor = 1;
+  const raw = (messages: readonly ChatMessage[], tools: readonly ToolSpec[] = []): number =>
+    messages.reduce((sum, m) => sum + messageTokens(m), 0) + (tools.length > 0 ? count(JSON.stringify(tools)) : 0);
+  const estimate = (messages: readonly ChatMessage[], tools: readonly ToolSpec[] = []): number => Math.ceil(raw(messages, tools) * factor * ESTIMATE_MARGIN);
+
+  return {
+    budget,
+    estimate,
+    observe(sent, tools, inputTokens) {
+      const base = raw(sent, tools);
+      if (!(inputTokens > 0) || base <= 0) return;
+      factor = Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, inputTokens / base));
+    },
+    fit(messages, currentTurnStart, tools = []) {
+      const all = [...messages];
+      const first = estimate(all, tools);
+      if (first <= budget) return { messages: all, trimmed: false, estimate: first };
+      const systemEnd = all.findIndex((m) => m.role !== 'system');
+      const head = systemEnd === -1 ? all : all.slice(0, systemEnd);
+      const start = Math.max(currentTurnStart, head.length);
+      const earlier = all.slice(head.length, start);
+      const current = all.slice(start);
+      const window = (keep: number): ChatMessage[] => [...head, ...dropOrphanToolResults(earlier.slice(Math.max(0, earlier.length - keep))), ...current];
+      let candidate = window(KEEP_RECENT);
+      let e = estimate(candidate, tools);
+      if (e > budget) {
+        candidate = window(0);
+        e = estimate(candidate, tools);
+      }
+      return { messages: candidate, trimmed: candidate.length < all.length, estimate: e };
+    },
+  };
+}
+
+/** A kept window must not start with tool results whose asking assistant turn was cut. */
+function dropOrphanToolResults(messages: ChatMessage[]): ChatMessage[] {
+  let i = 0;
+  while (i < messages.length && messages[i]?.role === 'tool') i++;
+  return messages.slice(i);
+}
+
+function messageTokens(m: ChatMessage): number {
+  let n = MESSAGE_OVERHEAD + count(m.content);
+  if (m.role === 'assistant') for (const c of m.toolCalls ?? []) n += MESSAGE_OVERHEAD + count(c.name) + count(c.arguments);
+  return n;
+}
+
+function count(text: string): number {
+  return text === '' ? 0 : countTokens(text, LITERAL);
+}

@@ -1,0 +1,281 @@
+import { isAppError } from '../core/app-error.js';
+import type { Language } from '../core/i18n.js';
+import { redact } from '../core/redact.js';
+import { commandLineOf, previewOf, type ChatEvent, type ChatEventListener, type NoticeCode, type TerminalState, type ToolCallDecision } from './chat-states.js';
+import { loopMessages } from './loop-messages.js';
+import type { ChatMessage, ModelProvider, ProviderEvent, ToolCall, ToolSpec } from './providers/canonical.js';
+import { plainChatGuardMessage } from './providers/plain-chat-guard.js';
+import { ProviderError } from './providers/provider-error.js';
+import type { TokenWatchdog } from './token-watchdog.js';
+import { dispatchToolCall, EXIT_DENIED, type ExecFn, type ToolOutcome } from './tool-dispatcher.js';
+
+/** Tool rounds per question (seed T11, v0.2: 3). */
+export const MAX_TOOL_ROUNDS = 3;
+
+/** Whether `cc_exec` may be offered at all, and if not why (CLI missing, too old, broken). */
+export type CliAvailability = { readonly available: true } | { readonly available: false; readonly reason: string };
+
+/** One tool call as the audit log records it; `stdout` is hashed there, never stored. */
+export interface ToolCallRecord {
+  readonly callId: string;
+  readonly name: string;
+  readonly argv: readonly string[] | null;
+  readonly decision: ToolCallDecision;
+  readonly exitCode: number;
+  readonly durationMs: number;
+  readonly stdout: string;
+  readonly reason?: string;
+}
+
+/** Everything one question needs. `history` has no system messages: the loop adds its own. */
+export interface ToolLoopOptions {
+  readonly runId: string;
+  readonly provider: ModelProvider;
+  readonly history: readonly ChatMessage[];
+  readonly userText: string;
+  readonly exec: ExecFn;
+  /** The `cc_exec` tool (from `buildCcExecTool()`). */
+  readonly tool: ToolSpec;
+  readonly cli: CliAvailability;
+  readonly lang: Language;
+  /** Shown on TOOL_RUNNING so a UI can draw its timer against the limit. */
+  readonly timeoutMs: number;
+  readonly watchdog: TokenWatchdog;
+  readonly signal?: AbortSignal;
+  readonly onEvent?: ChatEventListener;
+  /** Called once per tool call the model made (run, duplicate, skipped or refused), for the audit log. */
+  readonly onToolCall?: (record: ToolCallRecord) => void | Promise<void>;
+  readonly maxRounds?: number;
+  readonly now?: () => number;
+}
+
+/** How a question ended, its events, and the conversation to keep. */
+export interface ToolLoopResult {
+  readonly state: TerminalState;
+  /** The final answer on COMPLETE; empty otherwise. */
+  readonly answer: string;
+  /**
+   * The conversation after this question, without system messages: `history` (possibly trimmed by
+   * the watchdog) + the user message + the assistant/tool turns + the answer on COMPLETE; exactly
+   * `history` on FAILED or CANCELLED, so a half-finished turn never reaches the next request.
+   */
+  readonly messages: ChatMessage[];
+  readonly events: ChatEvent[];
+  readonly toolCalls: number;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+class Cancelled extends Error {}
+
+/**
+ * Answers one question (seed §3, §4.4, §4.5, T10, T11, T15): streams the model, runs its `cc_exec`
+ * calls through the dispatcher and feeds the results back, and emits the seed's states.
+ *
+ * Rules: at most `MAX_TOOL_ROUNDS` rounds; only the first call of a turn runs (the others get a note
+ * result and a `skipped` card with exit 126, "not run"); an identical call (name + canonical JSON of its arguments) returns the earlier result
+ * without running again; at the limit a note asks the model to answer with what it has and tools are
+ * no longer offered; before each request the watchdog may trim older turns. A provider without tools
+ * gets plain chat with the anti-hallucination guard. Never rejects: failures end in FAILED, an abort
+ * of `signal` at any stage in CANCELLED (the running CLI's group is killed by the exec service).
+ */
+export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult> {
+  const t = loopMessages(opts.lang);
+  const now = opts.now ?? Date.now;
+  const started = now();
+  const max = opts.maxRounds ?? MAX_TOOL_ROUNDS;
+  const events: ChatEvent[] = [];
+  const emit = (event: DistributiveOmit<ChatEvent, 'runId' | 'at'>): void => {
+    const full = { ...event, runId: opts.runId, at: now() } as ChatEvent;
+    events.push(full);
+    try {
+      opts.onEvent?.(full);
+    } catch {
+      // A UI that throws must not break the run.
+    }
+  };
+  const notice = (code: NoticeCode, message: string): void => emit({ type: 'notice', code, message });
+  const end = (state: TerminalState, extra: Partial<ToolLoopResult> = {}): ToolLoopResult => ({ state, answer: '', messages: [...opts.history], events, toolCalls, ...extra });
+
+  const toolsOn = opts.provider.supportsTools && opts.cli.available;
+  const system: ChatMessage[] = !opts.provider.supportsTools
+    ? [plainChatGuardMessage(opts.lang)]
+    : [
+        { role: 'system', content: t('systemPrompt', { max }) },
+        ...(opts.cli.available ? [] : [{ role: 'system' as const, content: t('toolsUnavailable', { reason: opts.cli.reason }) }]),
+      ];
+  let history: ChatMessage[] = [...opts.history];
+  const turn: ChatMessage[] = [{ role: 'user', content: opts.userText }];
+  const seen = new Map<string, ToolOutcome>();
+  let rounds = 0;
+  let toolCalls = 0;
+  let trimmedNoticed = false;
+
+  const checkAbort = (): void => {
+    if (opts.signal?.aborted) throw new Cancelled();
+  };
+
+  emit({ type: 'THINKING' });
+  if (opts.provider.supportsTools && !opts.cli.available) notice('tools-unavailable', t('noticeUnavailable', { reason: opts.cli.reason }));
+  try {
+    for (;;) {
+      checkAbort();
+      const offer = toolsOn && rounds < max;
+      const tools = offer ? [opts.tool] : [];
+      const fit = opts.watchdog.fit([...system, ...history, ...turn], system.length + history.length, tools);
+      if (fit.trimmed) {
+        history = fit.messages.slice(system.length, fit.messages.length - turn.length);
+        if (!trimmedNoticed) notice('history-trimmed', t('noticeTrimmed'));
+        trimmedNoticed = true;
+      }
+      const reply = await streamTurn(opts.provider, fit.messages, tools, opts.signal, emit);
+      if (reply.inputTokens !== undefined) opts.watchdog.observe(fit.messages, tools, reply.inputTokens);
+      checkAbort();
+
+      if (reply.calls.length === 0 || !offer) {
+        turn.push({ role: 'assistant', content: reply.text });
+        emit({ type: 'COMPLETE', answer: reply.text, toolCalls, durationMs: now() - started });
+        return { state: 'COMPLETE', answer: reply.text, messages: [...history, ...turn.filter((m) => m.role !== 'system')], events, toolCalls };
+      }
+
+      rounds++;
+      const [first, ...extra] = reply.calls as [ToolCall, ...ToolCall[]];
+      turn.push({ role: 'assistant', content: reply.text, toolCalls: reply.calls });
+      toolCalls++;
+      const outcome = await runCall(first, rounds);
+      turn.push({ role: 'tool', toolCallId: first.id, name: first.name, content: outcome.content, ...(isFailure(outcome) ? { isError: true } : {}) });
+      checkAbort();
+      for (const call of extra) {
+        toolCalls++;
+        const argv = readArgv(call);
+        emit({ type: 'TOOL_CALLED', callId: call.id, commandLine: display(call, argv), argv, round: rounds });
+        emit({ type: 'TOOL_DONE', callId: call.id, commandLine: display(call, argv), argv, round: rounds, decision: 'skipped', exitCode: EXIT_DENIED, durationMs: 0, preview: '', stdout: '', stderr: '', reason: t('oneCallPerTurn') });
+        await record(call, argv, 'skipped', EXIT_DENIED, 0, '', t('oneCallPerTurn'));
+        turn.push({ role: 'tool', toolCallId: call.id, name: call.name, content: t('oneCallPerTurn'), isError: true });
+      }
+      if (extra.length > 0) notice('extra-calls-skipped', t('noticeExtraCalls', { n: reply.calls.length }));
+      if (rounds >= max && toolsOn) {
+        turn.push({ role: 'system', content: t('limitReached', { max }) });
+        notice('tool-limit-reached', t('noticeLimit', { max }));
+      }
+      emit({ type: 'FINALIZING', round: rounds });
+    }
+  } catch (err) {
+    if (err instanceof Cancelled || opts.signal?.aborted || (err instanceof ProviderError && err.kind === 'aborted')) {
+      emit({ type: 'CANCELLED' });
+      return end('CANCELLED');
+    }
+    const error = isAppError(err) ? { code: err.code, message: err.userMessage } : { code: 'CCEXEC_INTERNAL', message: t('internal', { detail: redact(err instanceof Error ? err.message : String(err)).slice(0, 300) }) };
+    emit({ type: 'FAILED', ...error });
+    return end('FAILED', { error });
+  }
+
+  /** Runs (or replays) the first call of a turn and emits its card states. */
+  async function runCall(call: ToolCall, round: number): Promise<ToolOutcome> {
+    const argv = readArgv(call);
+    const ref = { callId: call.id, commandLine: display(call, argv), argv, round };
+    emit({ type: 'TOOL_CALLED', ...ref });
+    const key = dedupKey(call);
+    const earlier = seen.get(key);
+    if (earlier) {
+      const content = `${t('duplicateCall')}\n${earlier.content}`;
+      emit({ type: 'TOOL_DONE', ...ref, decision: 'duplicate', exitCode: earlier.exitCode, durationMs: 0, preview: previewOf(earlier.stdout || earlier.stderr), stdout: earlier.stdout, stderr: earlier.stderr, reason: t('duplicateCall') });
+      await record(call, argv, 'duplicate', earlier.exitCode, 0, earlier.stdout);
+      return { ...earlier, content };
+    }
+    // TOOL_RUNNING when the CLI really starts, with the argv that runs (defaults applied); a refused
+    // call never gets one.
+    const exec: ExecFn = (runArgv, signal) => {
+      emit({ type: 'TOOL_RUNNING', ...ref, argv: runArgv, commandLine: commandLineOf(runArgv), startedAt: now(), timeoutMs: opts.timeoutMs });
+      return opts.exec(runArgv, signal);
+    };
+    const outcome = await dispatchToolCall({ name: call.name, arguments: call.arguments }, { exec, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const ranArgv = outcome.argv ?? argv;
+    const doneRef = { ...ref, argv: ranArgv, commandLine: display(call, ranArgv) };
+    emit({
+      type: 'TOOL_DONE',
+      ...doneRef,
+      decision: outcome.decision,
+      exitCode: outcome.exitCode,
+      durationMs: outcome.durationMs,
+      preview: previewOf(outcome.stdout || outcome.stderr),
+      stdout: outcome.stdout,
+      stderr: outcome.stderr,
+      ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+    });
+    await record(call, ranArgv, outcome.decision, outcome.exitCode, outcome.durationMs, outcome.stdout, outcome.reason);
+    seen.set(key, outcome);
+    return outcome;
+  }
+
+  async function record(call: ToolCall, argv: readonly string[] | null, decision: ToolCallDecision, exitCode: number, durationMs: number, stdout: string, reason?: string): Promise<void> {
+    try {
+      await opts.onToolCall?.({ callId: call.id, name: call.name, argv, decision, exitCode, durationMs, stdout, ...(reason !== undefined ? { reason } : {}) });
+    } catch {
+      // Auditing must not break the chat; the gateway logs its own failures.
+    }
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** One model pass: text and reasoning streamed out as they come, tool calls and usage collected. */
+async function streamTurn(
+  provider: ModelProvider,
+  messages: ChatMessage[],
+  tools: ToolSpec[],
+  signal: AbortSignal | undefined,
+  emit: (event: DistributiveOmit<ChatEvent, 'runId' | 'at'>) => void,
+): Promise<{ text: string; calls: ToolCall[]; inputTokens?: number }> {
+  let text = '';
+  const calls: ToolCall[] = [];
+  let inputTokens: number | undefined;
+  for await (const ev of provider.stream(messages, tools, signal) as AsyncIterable<ProviderEvent>) {
+    if (ev.type === 'text') {
+      text += ev.delta;
+      emit({ type: 'text', delta: ev.delta });
+    } else if (ev.type === 'reasoning') emit({ type: 'reasoning', delta: ev.delta });
+    else if (ev.type === 'tool_call') calls.push(ev.call);
+    else if (ev.type === 'usage' && ev.inputTokens !== undefined) inputTokens = ev.inputTokens;
+  }
+  return { text, calls, ...(inputTokens !== undefined ? { inputTokens } : {}) };
+}
+
+/** A refusal or an exec failure is flagged to the model as an error; a CLI's own non-zero exit is not (T4). */
+function isFailure(outcome: ToolOutcome): boolean {
+  return outcome.decision !== 'allowed' || outcome.exitCode === -1;
+}
+
+/** `[command, ...subargs]` when the arguments are readable strings; never throws. */
+function readArgv(call: ToolCall): string[] | null {
+  try {
+    const value: unknown = JSON.parse(call.arguments);
+    if (value === null || typeof value !== 'object') return null;
+    const command: unknown = Object.getOwnPropertyDescriptor(value, 'command')?.value;
+    const subargs: unknown = Object.getOwnPropertyDescriptor(value, 'subargs')?.value;
+    if (typeof command !== 'string' || !Array.isArray(subargs) || !subargs.every((a) => typeof a === 'string')) return null;
+    return [command, ...(subargs as string[])];
+  } catch {
+    return null;
+  }
+}
+
+function display(call: ToolCall, argv: readonly string[] | null): string {
+  return argv ? commandLineOf(argv) : `${call.name} ${call.arguments.slice(0, 120)}`;
+}
+
+/** name + canonical JSON of the arguments (object keys sorted, recursively); raw text when unparsable. */
+export function dedupKey(call: Pick<ToolCall, 'name' | 'arguments'>): string {
+  try {
+    return `${call.name}\u0000${JSON.stringify(canonical(JSON.parse(call.arguments)))}`;
+  } catch {
+    return `${call.name}\u0000\u0001${call.arguments}`;
+  }
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) Object.defineProperty(out, key, { value: canonical((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+  return out;
+}
