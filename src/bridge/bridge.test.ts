@@ -163,6 +163,20 @@ describe('Bridge: refusals and errors', () => {
     expect(h.engine.requests).toHaveLength(0);
   });
 
+  it('answers /whoami to a stranger only while no owner is configured', async () => {
+    h = await bridgeHarness({ bridge: { ownerPolicy: async () => 'unbound' } });
+    const r = await h.bridge.accept(h.msg('/whoami', { userId: 'ou_newcomer' }));
+    expect(r).toMatchObject({ status: 'refused', reason: 'not-owner' });
+    expect(r.status === 'refused' && r.notice).toContain('ou_newcomer');
+    const other = await h.bridge.accept(h.msg('hello', { userId: 'ou_newcomer' }));
+    expect(other).toMatchObject({ notice: '该 Bot 为个人私有实例，暂不对外开放' });
+    await h.cleanup();
+    h = await bridgeHarness();
+    const configured = await h.bridge.accept(h.msg('/whoami', { userId: 'ou_stranger' }));
+    expect(configured).toMatchObject({ notice: '该 Bot 为个人私有实例，暂不对外开放' });
+    expect(h.engine.requests).toHaveLength(0);
+  });
+
   it('ignores group messages silently', async () => {
     h = await bridgeHarness();
     expect(await h.bridge.accept(h.msg('hi', { chatType: 'group' }))).toEqual({ status: 'refused', reason: 'group' });

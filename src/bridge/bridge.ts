@@ -24,8 +24,12 @@ import type { UserMapping } from './user-mapping.js';
 /** The longest text message accepted (seed §9.7). */
 export const MAX_MESSAGE_CHARS = 10_000;
 
-/** Decides whether a sender may use the bot; the runtime builds it from config (owner, auto-bind). */
-export type OwnerPolicy = (channel: string, userId: string) => Promise<'owner' | 'stranger'>;
+/**
+ * Decides whether a sender may use the bot; the runtime builds it from config (owner, auto-bind).
+ * `unbound` = a stranger while no owner is configured yet: refused like a stranger, except that
+ * `/whoami` answers, so a new user can learn the open_id to put in `feishu_bot.owner_open_id`.
+ */
+export type OwnerPolicy = (channel: string, userId: string) => Promise<'owner' | 'stranger' | 'unbound'>;
 
 export interface BridgeOptions {
   config: Config;
@@ -147,7 +151,13 @@ export class Bridge implements BridgeInbound {
       this.seen.add(message.id);
       return { status: 'duplicate' };
     }
-    if ((await this.o.ownerPolicy(message.channel, message.userId)) !== 'owner') {
+    const standing = await this.o.ownerPolicy(message.channel, message.userId);
+    if (standing === 'unbound' && parseChatCommand(message.text)?.name === 'whoami') {
+      const notice = this.t('whoami', { userId: message.userId });
+      void this.notify(message, notice, 'whoami');
+      return { status: 'refused', reason: 'not-owner', notice };
+    }
+    if (standing !== 'owner') {
       const notice = this.t('notOwner');
       void this.notify(message, notice, 'refusal');
       return { status: 'refused', reason: 'not-owner', notice };

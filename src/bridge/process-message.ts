@@ -75,6 +75,10 @@ export async function processMessage(record: SpoolRecord, deps: PipelineDeps, si
     stream = produced.stream;
     record.outcome = produced.outcome;
     await deps.spool.write('processing', record);
+  } else {
+    // A retry after the write above failed (e.g. a full disk) has the outcome only in memory:
+    // persist it before anything final is shown, or a crash would run Claude again.
+    await deps.spool.write('processing', record);
   }
   await deliver(record, record.outcome, deps, stream);
   return record.outcome.kind === 'error' ? 'failed' : 'done';

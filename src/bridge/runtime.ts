@@ -64,7 +64,7 @@ export function ownerPolicyFrom(config: Config, mapping: UserMapping, trustedCha
     const data = await mapping.read();
     if (data.ownerOpenId) return data.ownerOpenId === userId ? 'owner' : 'stranger';
     if (config.feishu_bot.allow_auto_bind_owner && (await mapping.bindOwner(userId))) return 'owner';
-    return 'stranger';
+    return 'unbound';
   };
 }
 

@@ -4,6 +4,7 @@ import { registerChatCommand } from './commands/chat.js';
 import { registerPermissionsCommand } from './commands/permissions.js';
 import { registerServiceCommand } from './commands/service.js';
 import { registerSessionCommands } from './commands/session-commands.js';
+import { registerSetupCommand } from './commands/setup.js';
 import { registerStartCommand } from './commands/start.js';
 import { registerStopCommand } from './commands/stop.js';
 import { readPackageVersion } from './package-version.js';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
     .version(readPackageVersion(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
+  registerSetupCommand(program);
   registerStartCommand(program);
   registerStopCommand(program);
   registerServiceCommand(program);

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commandFixture, type CommandFixture } from '../../../test/fakes/fake-command-context.js';
 import { fakeSession } from '../../../test/fakes/fake-session-directory.js';
 import type { CardReply } from '../reply-model.js';
-import { handleResume, shellQuote } from './resume.js';
+import { shellQuote } from '../../sessions/shell-quote.js';
+import { handleResume } from './resume.js';
 
 let f: CommandFixture;
 const A = '8c4b1297-0000-4000-8000-000000000001';

@@ -4,6 +4,7 @@ import { bridgeMessages } from '../bridge-messages.js';
 import type { ListRef } from '../command-parser.js';
 import type { CardSection } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
+import { shellQuote } from '../../sessions/shell-quote.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';
 import { resolveSessionRef } from './resolve-session-ref.js';
 import { shortId, titleOf } from './session-format.js';
@@ -33,10 +34,4 @@ export async function handleResume(cmd: { name: 'resume'; ref: ListRef }, ctx: C
   }
   sections.push({ type: 'markdown', text: t('resumeBusyNote') });
   return { reply: { kind: 'card', title: t('resumeTitle'), status: status === 'active' || status === 'archived' ? 'info' : 'warning', sections } };
-}
-
-/** Quotes a path for a POSIX shell only when it needs it. */
-export function shellQuote(value: string): string {
-  if (/^[A-Za-z0-9_\/.,:@%+=-]+$/.test(value)) return value;
-  return `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,49 +1,12 @@
-import path from 'node:path';
 import type { Language } from '../../core/i18n.js';
-import { statusOf } from '../../sessions/registry-schema.js';
+import { formatRelativeTime, projectOf, sessionLabel, shortId, titleOf } from '../../sessions/format-session.js';
 import { sessionsMessages } from '../../sessions/sessions-messages.js';
 import type { CardButton, CardSection } from '../reply-model.js';
 import { bridgeMessages } from '../bridge-messages.js';
 import type { SessionView } from './command-context.js';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-/** "刚刚", "5 分钟前", "3 小时前" … relative to `now` (the labels are the sessions room's, shared with the terminal). */
-export function relativeTime(iso: string, now: Date, lang: Language): string {
-  const t = sessionsMessages(lang);
-  const ms = now.getTime() - Date.parse(iso);
-  if (!Number.isFinite(ms) || ms < MINUTE) return t('just_now');
-  if (ms < HOUR) return t('minutes_ago', { n: Math.floor(ms / MINUTE) });
-  if (ms < DAY) return t('hours_ago', { n: Math.floor(ms / HOUR) });
-  if (ms < 30 * DAY) return t('days_ago', { n: Math.floor(ms / DAY) });
-  if (ms < 365 * DAY) return t('months_ago', { n: Math.floor(ms / (30 * DAY)) });
-  return t('years_ago', { n: Math.floor(ms / (365 * DAY)) });
-}
-
-/** The first column of the seed's list line: the status when it is not plain active, else the origin. */
-export function sessionLabel(s: SessionView, lang: Language): string {
-  const t = sessionsMessages(lang);
-  const status = statusOf(s);
-  if (status !== 'active') return t(`status_${status}`);
-  return t(s.origin === 'feishu' ? 'origin_feishu' : 'origin_cli');
-}
-
-/** The 8-character id users see and type (`8c4b1297`). */
-export function shortId(uuid: string): string {
-  return uuid.slice(0, 8);
-}
-
-/** A session's title, or the catalog's "untitled". */
-export function titleOf(s: SessionView, lang: Language): string {
-  return s.title && s.title.trim().length > 0 ? s.title.trim() : sessionsMessages(lang)('untitled');
-}
-
-/** Project name for display: the registry's, else the cwd's last segment. */
-export function projectOf(s: SessionView): string {
-  return s.project_name ?? path.basename(s.cwd);
-}
+/** Relative time, session label, short id, title and project: the same formatting as the terminal. */
+export { formatRelativeTime as relativeTime, projectOf, sessionLabel, shortId, titleOf } from '../../sessions/format-session.js';
 
 /**
  * One numbered entry in the seed's layout (§2.3.2), as a plain section (titles are user text and
@@ -58,7 +21,7 @@ export function sessionEntrySection(s: SessionView, index: number, opts: { now: 
   const meta = t('listItemMeta', {
     label: sessionLabel(s, opts.lang),
     count: sessionsMessages(opts.lang)('messages_n', { n: s.message_count }),
-    when: relativeTime(s.last_active, opts.now, opts.lang),
+    when: formatRelativeTime(s.last_active, opts.now, opts.lang),
     project: projectOf(s),
   });
   const head = `${index}. ${titleOf(s, opts.lang)}${opts.current ? t('listCurrentMark') : ''}`;

@@ -57,18 +57,25 @@ function feishuRefusal(body: unknown): string | undefined {
   return `code ${body.code}${msg ? `: ${msg}` : ''}`;
 }
 
+/**
+ * Sorts an HTTP answer of the token endpoint: a Feishu refusal of the credentials is `rejected`;
+ * a missing path (wrong host), a non-Feishu answer, a rate limit or a server error says nothing
+ * about the credentials and is `unreachable`.
+ */
+function classifyAnswer(status: number, body: unknown): CredentialCheckResult {
+  const refusal = feishuRefusal(body);
+  const http = status === 200 ? '' : ` (HTTP ${status})`;
+  if (status >= 500 || status === 429 || (isRecord(body) && body.code === RATE_LIMITED)) {
+    return { ok: false, reason: 'unreachable', detail: `${refusal ?? `HTTP ${status}`}${refusal ? http : ''}, try again later` };
+  }
+  if (status === 404 || !refusal) return { ok: false, reason: 'unreachable', detail: `HTTP ${status}: not a Feishu Open API token endpoint (is the domain right?)` };
+  return { ok: false, reason: 'rejected', detail: `${refusal}${http}` };
+}
+
 function describeFailure(err: unknown, timeoutMs: number): CredentialCheckResult {
   const e = isRecord(err) ? err : {};
   const response = isRecord(e.response) ? e.response : undefined;
-  if (response) {
-    const status = typeof response.status === 'number' ? response.status : 0;
-    const refusal = feishuRefusal(response.data);
-    const code = isRecord(response.data) ? response.data.code : undefined;
-    // Rate limits and server errors say nothing about the credentials: "try again", not "wrong".
-    const temporary = status >= 500 || status === 429 || code === RATE_LIMITED;
-    if (refusal && !temporary) return { ok: false, reason: 'rejected', detail: `${refusal} (HTTP ${status})` };
-    return { ok: false, reason: 'unreachable', detail: refusal ? `${refusal} (HTTP ${status}), try again later` : `HTTP ${status} without a Feishu answer (is the domain right?)` };
-  }
+  if (response) return classifyAnswer(typeof response.status === 'number' ? response.status : 0, response.data);
   if (e.code === 'ECONNABORTED' || e.code === 'ETIMEDOUT' || (typeof e.message === 'string' && /timeout/i.test(e.message))) {
     return { ok: false, reason: 'unreachable', detail: `no answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}` };
   }
@@ -106,10 +113,8 @@ export async function checkFeishuCredentials(input: CredentialCheckInput): Promi
   }
   try {
     const res: unknown = await client.auth.tenantAccessToken.internal({ data: { app_id: appId, app_secret: input.appSecret } });
-    const refusal = feishuRefusal(res);
-    if (refusal) return scrub({ ok: false, reason: 'rejected', detail: refusal });
-    if (isRecord(res) && typeof res.tenant_access_token === 'string' && res.tenant_access_token.length > 0) return { ok: true };
-    return { ok: false, reason: 'unreachable', detail: 'the answer has no tenant_access_token (is the domain a Feishu Open API?)' };
+    if (isRecord(res) && res.code === 0 && typeof res.tenant_access_token === 'string' && res.tenant_access_token.length > 0) return { ok: true };
+    return scrub(classifyAnswer(200, res));
   } catch (err) {
     return scrub(describeFailure(err, timeoutMs));
   }

@@ -71,7 +71,9 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
   const bin = findClaudeBinary(ctx.config.general.claude_bin, ctx.env, ctx.paths.userHome);
   if (!bin) checks.push({ name: 'claude', level: 'fail', text: t('doctorClaudeMissing') });
   else {
-    const r = await runProcess([bin.path, '--version'], { hardTimeoutMs: 10_000, env: ctx.env });
+    // The environment Claude Code runs with under cc-linker: never cc-linker's own secrets or the cc_exec keys.
+    const { buildClaudeEnv } = await import('../../claude/claude-env.js');
+    const r = await runProcess([bin.path, '--version'], { hardTimeoutMs: 10_000, env: buildClaudeEnv(ctx.env) });
     const version = r.stdout.trim().split('\n')[0] ?? '';
     if (r.reason === 'exit' && r.exitCode === 0 && version) checks.push({ name: 'claude', level: 'ok', text: t('doctorClaude', { bin: show(bin.path), version }) });
     else checks.push({ name: 'claude', level: 'fail', text: t('doctorClaudeBroken', { bin: show(bin.path), reason: r.spawnError?.message ?? `${r.reason} ${r.exitCode ?? ''}`.trim() }) });
