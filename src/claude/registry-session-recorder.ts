@@ -7,6 +7,8 @@ import { preview, type SessionRecorder } from './session-recorder.js';
 /** Registry preview limits (registry-schema.ts). */
 const USER_PREVIEW = 80;
 const MESSAGE_PREVIEW = 100;
+/** Same length as the scanner's title fallback (the first prompt), which replaces it at the next sync. */
+const TITLE_PREVIEW = 100;
 
 /**
  * The `SessionRecorder` backed by `~/.cc-linker/registry.json` (src/sessions/registry.ts):
@@ -42,8 +44,11 @@ export function createRegistrySessionRecorder(paths: RegistryPaths, logger: Logg
           status: 'provisioning',
           jsonl_path: null,
           pending_jsonl_resolve: true,
-          ...(e.userId && e.origin === 'feishu' ? { feishu_user_id: e.userId } : {}),
+          // The chat user (Feishu open_id or `web:owner`): the reconciler restores a lost mapping by it.
+          ...(e.userId && e.origin !== 'cli' ? { feishu_user_id: e.userId } : {}),
           ...(e.model ? { lastKnownProvider: e.model } : {}),
+          // Without it `/list` shows a chat that just started as "Untitled" until the next sync.
+          title: preview(e.prompt, TITLE_PREVIEW) || null,
           last_user_preview: userPreview,
           last_message_preview: preview(e.prompt, MESSAGE_PREVIEW),
         },
@@ -64,6 +69,8 @@ export function createRegistrySessionRecorder(paths: RegistryPaths, logger: Logg
           (entry) => ({
             ...entry,
             last_active: now().toISOString(),
+            // One prompt and one answer; the next sync recounts from the file (tool turns included).
+            message_count: entry.message_count + 2,
             last_user_preview: preview(e.userPreview, USER_PREVIEW),
             last_assistant_preview: preview(e.assistantPreview, USER_PREVIEW),
             last_message_preview: preview(e.assistantPreview || e.userPreview, MESSAGE_PREVIEW),

@@ -74,8 +74,9 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
     // The environment Claude Code runs with under cc-linker: never cc-linker's own secrets or the cc_exec keys.
     const { buildClaudeEnv } = await import('../../claude/claude-env.js');
     const r = await runProcess([bin.path, '--version'], { hardTimeoutMs: 10_000, env: buildClaudeEnv(ctx.env) });
-    const version = r.stdout.trim().split('\n')[0] ?? '';
-    if (r.reason === 'exit' && r.exitCode === 0 && version) checks.push({ name: 'claude', level: 'ok', text: t('doctorClaude', { bin: show(bin.path), version }) });
+    // `claude --version` prints `2.1.332 (Claude Code)`; the line already says "Claude Code".
+    const version = (r.stdout.trim().split('\n')[0] ?? '').replace(/\s*\(Claude Code\)$/, '');
+    if (r.reason === 'exit' && r.exitCode === 0 && version) checks.push({ name: 'claude', level: 'ok', text: t(bin.source === 'sdk' ? 'doctorClaudeBundled' : 'doctorClaude', { bin: show(bin.path), version }) });
     else checks.push({ name: 'claude', level: 'fail', text: t('doctorClaudeBroken', { bin: show(bin.path), reason: r.spawnError?.message ?? `${r.reason} ${r.exitCode ?? ''}`.trim() }) });
   }
 
@@ -99,6 +100,6 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
   checks.push({ name: 'feishu', level: feishu ? 'ok' : 'warn', text: t(feishu ? 'doctorFeishu' : 'doctorFeishuMissing') });
 
   const hook = await hookStatus(hookTargetFor(ctx));
-  checks.push({ name: 'hook', level: hook.state === 'installed' ? 'ok' : 'warn', text: t('doctorHook', { state: t(`hook_${hook.state}`) }) });
+  checks.push({ name: 'hook', level: hook.state === 'installed' ? 'ok' : 'warn', text: t(`doctorHook_${hook.state}`) });
   return checks;
 }

@@ -18,7 +18,7 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       _: '通用设置',
       log_level: '日志级别：debug | info | warn | error',
       log_path: '日志文件（cc-linker start 写入，超过 10 MB 轮转，保留 3 个）',
-      claude_bin: 'Claude Code CLI 路径；留空 = 在 PATH 中查找 claude',
+      claude_bin: 'Claude Code CLI 路径；留空 = 在 PATH 中查找 claude，找不到时使用 Agent SDK 自带的版本',
       language: '界面与回复语言：zh | en',
     },
     feishu_bot: {
@@ -122,7 +122,7 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       _: 'General',
       log_level: 'Log level: debug | info | warn | error',
       log_path: 'Log file (written by cc-linker start; rotated at 10 MB, 3 kept)',
-      claude_bin: 'Path of the Claude Code CLI; empty = look up claude on PATH',
+      claude_bin: 'Path of the Claude Code CLI; empty = claude on PATH, else the one bundled with the Agent SDK',
       language: 'Language of messages and replies: zh | en',
     },
     feishu_bot: {
