@@ -105,7 +105,7 @@ export class PendingPrompts {
       sections: [
         { type: 'fields', fields: [{ label: t('tool'), value: request.toolName }] },
         { type: 'plain', text: request.summary },
-        ...(request.reason ? [{ type: 'quote' as const, text: request.reason }] : []),
+        ...(request.reason && request.reason !== request.summary && !request.summary.includes(request.reason) ? [{ type: 'quote' as const, text: request.reason }] : []),
         ...(extra ? [{ type: 'markdown' as const, text: `**${extra}**` }] : []),
       ],
     });
