@@ -251,6 +251,23 @@ describe('Bridge: permission prompts', () => {
     expect(decision).toEqual({ behavior: 'allow', always: false });
   });
 
+  it('answers a waiting prompt by text: /deny 1', async () => {
+    h = await bridgeHarness();
+    await h.mapping.setSession(OWNER, { sessionUuid: 's1', cwd: path.join(h.home, 'Git/alpha') });
+    let decision: unknown;
+    h.engine.onSend = async (_req, opts) => {
+      decision = await opts.permissions?.requestPermission({ id: 'tu_9', toolName: 'Bash', summary: 'rm -rf build', input: {}, suggestions: [] }, new AbortController().signal);
+    };
+    await h.bridge.accept(h.msg('clean up'));
+    await vi_waitFor(() => h.bridge.prompts.list(OWNER).length === 1);
+    expect(await h.bridge.accept(h.msg('/deny 2'))).toEqual({ status: 'accepted' });
+    expect(h.bridge.prompts.list(OWNER)).toHaveLength(1);
+    await h.bridge.accept(h.msg('/deny'));
+    await h.bridge.whenIdle();
+    expect(decision).toMatchObject({ behavior: 'deny' });
+    expect(finals(h)).toContain('已拒绝');
+  });
+
   it('denies an unanswered prompt after sdk.timeout_ms', async () => {
     h = await bridgeHarness({ configure: (c) => { c.sdk.timeout_ms = 50; } });
     await h.mapping.setSession(OWNER, { sessionUuid: 's1', cwd: path.join(h.home, 'Git/alpha') });

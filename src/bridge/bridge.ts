@@ -174,6 +174,14 @@ export class Bridge implements BridgeInbound {
       return { status: 'refused', reason: 'overloaded', notice };
     }
 
+    const answer = /^\/(allow|deny|always)(?:\s+(\d{1,3}))?\s*$/i.exec(message.text.trim());
+    if (answer) {
+      const result = this.prompts.resolveByIndex(message.userId, Number(answer[2] ?? '1'), (answer[1] as string).toLowerCase() as 'allow' | 'deny' | 'always');
+      await this.o.spool.writeReceipt(message.id, message.channel, this.now().toISOString());
+      this.seen.add(message.id);
+      void this.notify(message, result.toast?.text ?? '', 'prompt-answer');
+      return { status: 'accepted' };
+    }
     const { target, prompt } = await this.targetFor(message);
     this.seq += 1;
     const record: SpoolRecord = { schema: 1, message, target, ...(prompt !== undefined ? { prompt } : {}), acceptedAt: this.now().toISOString(), seq: this.seq, attempts: 0 };

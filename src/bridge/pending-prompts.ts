@@ -49,6 +49,18 @@ export class PendingPrompts {
     return [...this.pending.values()].filter((p) => !userId || p.userId === userId).map(({ id, kind, summary, createdAt }) => ({ id, kind, summary, createdAt }));
   }
 
+  /**
+   * Answers the `index`-th (1-based, oldest first) permission prompt waiting for `userId` — the
+   * text equivalent of a button (`/allow 2`), for clients where cards are awkward. The user was
+   * already authenticated by the message's owner check; the nonce is the prompt's own.
+   */
+  resolveByIndex(userId: string, index: number, decision: 'allow' | 'deny' | 'always'): ActionResult {
+    const mine = [...this.pending.values()].filter((p) => p.userId === userId && p.kind === 'permission');
+    const p = mine[index - 1];
+    if (!p) return { toast: { type: 'warning', text: promptMessages(this.options.lang)('expired') } };
+    return this.resolve(userId, { type: 'permission', requestId: p.id, nonce: p.nonce, decision });
+  }
+
   /** Handles a permission/question button click. */
   resolve(userId: string, action: CardAction): ActionResult {
     const t = promptMessages(this.options.lang);

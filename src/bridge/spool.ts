@@ -49,7 +49,12 @@ export class Spool {
    */
   async enqueue(record: SpoolRecord): Promise<void> {
     await writeFileAtomic(this.pathOf('pending', record.message.id), JSON.stringify(record));
-    await writeFileAtomic(this.pathOf('receipts', record.message.id), JSON.stringify({ messageId: record.message.id, channel: record.message.channel, acceptedAt: record.acceptedAt }));
+    await this.writeReceipt(record.message.id, record.message.channel, record.acceptedAt);
+  }
+
+  /** Records that a message was handled, for messages answered at once without being queued. */
+  async writeReceipt(messageId: string, channel: string, acceptedAt: string): Promise<void> {
+    await writeFileAtomic(this.pathOf('receipts', messageId), JSON.stringify({ messageId, channel, acceptedAt }));
   }
 
   async read(state: SpoolState, messageId: string): Promise<SpoolRecord | null> {
