@@ -15,6 +15,7 @@ import { buildCliEnv } from '../src/ccexec/build-cli-env.js';
 import { createExecService, EXEC_KILL_GRACE_MS } from '../src/ccexec/exec-service.js';
 import { gate } from '../src/ccexec/gate.js';
 import { createFakeCliHome, SAMPLE_DATA } from '../test/fakes/fake-chainlesschain/fake-cli.js';
+import { atMost, emitFigure, round } from './report.js';
 import { isGroupGone, killGroups, waitGroupGone } from '../test/fakes/fake-children.js';
 
 const GATE_CALLS = 200_000;
@@ -164,6 +165,12 @@ async function main(): Promise<void> {
     console.log(`| exec overhead p50 (fake CLI \`note list\`) | ${oursP50.toFixed(1)} ms vs bare ${bareP50.toFixed(1)} ms: overhead ${(oursP50 - bareP50).toFixed(1)} ms (ratio ${(oursP50 / bareP50).toFixed(2)}; paired-difference p50 ${paired.toFixed(1)} ms) | ≤ 10 ms | bare spawn of the same CLI p50 ${bareP50.toFixed(1)} ms |`);
     console.log(`| cancel → whole group gone p50 (CLI + grandchild ignore SIGTERM) | ${p50(cancelStubborn).toFixed(0)} ms (grace + ${(p50(cancelStubborn) - EXEC_KILL_GRACE_MS).toFixed(0)} ms); ${leftovers}/${2 * CANCEL_RUNS} runs left a process | ≤ 300 ms (seed: ≤ 1.5 s) | bare SIGKILL to the group p50 ${p50(bareKill).toFixed(1)} ms |`);
     console.log(`| cancel → whole group gone p50 (SIGTERM honoured) | ${p50(cancelPolite).toFixed(0)} ms | ≤ 300 ms | bare SIGKILL p50 ${p50(bareKill).toFixed(1)} ms |`);
+    // The same figures for bench/run-all.ts (protocol in bench/report.ts).
+    const stubborn = p50(cancelStubborn);
+    emitFigure({ figure: `gate cost per call (mix of ${CALLS.length}: ${g.allowed} allowed, ${CALLS.length - g.allowed} denied)`, value: round(g.gateUs), unit: 'µs', goal: null, baseline: `JSON.parse of the same arguments: ${g.parseUs.toFixed(2)} µs/call`, met: null, note: `${(g.gateUs / g.parseUs).toFixed(1)}× JSON.parse; ${Math.round(1e6 / g.gateUs).toLocaleString('en')} calls/s` });
+    emitFigure({ figure: 'exec overhead p50 (exec service − bare spawn of the fake CLI `note list`)', value: round(oursP50 - bareP50), unit: 'ms', goal: '≤ 10 ms', baseline: `bare spawn of the same CLI: p50 ${bareP50.toFixed(1)} ms`, met: atMost(oursP50 - bareP50, 10), note: `ratio ${(oursP50 / bareP50).toFixed(2)}; paired-difference p50 ${paired.toFixed(1)} ms; n=${EXEC_RUNS} each` });
+    emitFigure({ figure: `cancel → whole group gone p50 (CLI + grandchild ignore SIGTERM, grace ${EXEC_KILL_GRACE_MS} ms)`, value: round(stubborn), unit: 'ms', goal: '≤ 300 ms, no process left (seed: ≤ 1.5 s)', baseline: `bare SIGKILL to the group: p50 ${p50(bareKill).toFixed(1)} ms`, met: leftovers === 0 && stubborn <= 300, note: `${leftovers}/${2 * CANCEL_RUNS} runs left a process` });
+    emitFigure({ figure: 'cancel → whole group gone p50 (SIGTERM honoured)', value: round(p50(cancelPolite)), unit: 'ms', goal: '≤ 300 ms', baseline: `bare SIGKILL to the group: p50 ${p50(bareKill).toFixed(1)} ms`, met: atMost(p50(cancelPolite), 300) });
   } finally {
     killGroups(groups);
     fake.cleanup();

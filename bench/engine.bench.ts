@@ -23,6 +23,7 @@ import { bundledClaudePath } from '../test/fakes/fake-anthropic/claude-env.js';
 import { createClaudeSandbox } from '../test/fakes/fake-anthropic/claude-sandbox.js';
 import { startFakeAnthropic } from '../test/fakes/fake-anthropic/fake-anthropic-server.js';
 import { isGroupGone } from '../test/fakes/fake-children.js';
+import { atMost, emitFigure, round, type BenchFigure } from './report.js';
 
 const RUNS = 10;
 const WARMUP = 2;
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
   ];
 
   const rows: string[] = [];
+  const figures: BenchFigure[] = [];
   for (const pair of pairs) {
     for (let i = 0; i < WARMUP; i += 1) {
       await pair.bare();
@@ -118,6 +120,8 @@ async function main(): Promise<void> {
       }
     }
     const paired = p50(mine.map((ms, i) => ms - (bare[i] as number)));
+    const overhead = p50(mine) - p50(bare);
+    figures.push({ figure: `${pair.name} overhead p50 (engine.send − bare)`, value: round(overhead), unit: 'ms', goal: pair.goal.startsWith('≤') ? pair.goal : null, baseline: `${pair.baseline}: p50 ${p50(bare).toFixed(0)} ms`, met: pair.goal.startsWith('≤') ? atMost(overhead, 30) : null, note: `paired-difference p50 ${paired.toFixed(1)} ms; ratio ${(p50(mine) / p50(bare)).toFixed(3)}; n=${RUNS}` });
     rows.push(
       `| ${pair.name} overhead p50 (engine.send − bare) | ${(p50(mine) - p50(bare)).toFixed(1)} ms (paired-difference p50 ${paired.toFixed(1)} ms; ratio ${(p50(mine) / p50(bare)).toFixed(3)}; engine p50 ${p50(mine).toFixed(0)} ms) | ${pair.goal} | ${pair.baseline} p50 ${p50(bare).toFixed(0)} ms |`,
     );
@@ -125,6 +129,7 @@ async function main(): Promise<void> {
 
   for (const mode of ['json', 'stream-json', 'sdk'] as const) {
     const values = outside[mode] ?? [];
+    figures.push({ figure: `${mode}: engine time outside the child p50 (send − child lifetime)`, value: round(p50(values)), unit: 'ms', goal: '≤ 30 ms', baseline: 'the child lifetime seen by the runner', met: atMost(p50(values), 30), note: `max ${Math.max(...values).toFixed(1)} ms; n=${values.length}` });
     rows.push(`| ${mode}: engine time outside the child p50 (send − child lifetime) | ${p50(values).toFixed(1)} ms (max ${Math.max(...values).toFixed(1)} ms, ${values.length} runs) | ≤ 30 ms | child lifetime seen by the runner |`);
   }
 
@@ -149,6 +154,7 @@ async function main(): Promise<void> {
       times.push((removed.get(pgid) ?? removedAt) - t0);
       if (!isGroupGone(pgid)) left += 1;
     }
+    figures.push({ figure: `cancel → whole group gone p50, ${mode} (default grace 2000 ms)`, value: round(p50(times)), unit: 'ms', goal: '≤ 2.5 s, no process left', baseline: 'the 2000 ms grace', met: left === 0 && p50(times) <= 2500, note: `max ${Math.max(...times).toFixed(0)} ms; ${left}/${CANCEL_RUNS} runs left a process` });
     rows.push(`| cancel → group gone p50, ${mode} (default grace 2000 ms) | ${p50(times).toFixed(0)} ms (max ${Math.max(...times).toFixed(0)} ms), ${left}/${CANCEL_RUNS} runs left a process | ≤ 2.5 s | grace 2000 ms |`);
   }
 
@@ -156,6 +162,7 @@ async function main(): Promise<void> {
   console.log('| figure | value | goal | baseline |');
   console.log('|---|---|---|---|');
   for (const r of rows) console.log(r);
+  for (const f of figures) emitFigure(f); // for bench/run-all.ts (protocol in bench/report.ts)
   sb.cleanup();
   await fake.close();
 }

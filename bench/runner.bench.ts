@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isGroupGone, removeFakeChildren, waitGroupGone, writeFakeChildren } from '../test/fakes/fake-children.js';
 import { runProcess, startProcess } from '../src/process/run-process.js';
+import { atMost, emitFigure, round } from './report.js';
 
 const node = process.execPath;
 const SPAWN_RUNS = 30;
@@ -103,6 +104,25 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|');
     console.log(`| spawn+exit p50, runProcess vs bare spawn | ${oursP50.toFixed(1)} ms (ratio ${(oursP50 / bareP50).toFixed(2)}, overhead ${(oursP50 - bareP50).toFixed(1)} ms; paired-difference p50 ${pairedP50.toFixed(1)} ms) | overhead ≤ 10 ms (cc_exec), ≤ 30 ms (engine) | bare spawn p50 ${bareP50.toFixed(1)} ms |`);
     console.log(`| cancel → group gone p50 (SIGTERM ignored, 2 grandchildren) | ${cancelP50.toFixed(0)} ms (grace + ${(cancelP50 - GRACE_MS).toFixed(0)} ms), ${leftovers}/${CANCEL_RUNS} runs left a process | ≤ 300 ms with 200 ms grace; ≤ 2.5 s with default grace | bare SIGKILL to group p50 ${p50(bareCancel).toFixed(1)} ms |`);
+    const overhead = oursP50 - bareP50;
+    emitFigure({
+      figure: 'spawn+exit overhead p50 (runProcess − bare spawn of `node -e 0`)',
+      value: round(overhead),
+      unit: 'ms',
+      goal: '≤ 10 ms',
+      baseline: `bare child_process.spawn, same argv: p50 ${bareP50.toFixed(1)} ms`,
+      met: atMost(overhead, 10),
+      note: `ratio ${(oursP50 / bareP50).toFixed(2)}; paired-difference p50 ${pairedP50.toFixed(1)} ms; n=${SPAWN_RUNS} each`,
+    });
+    emitFigure({
+      figure: `cancel → whole group gone p50 (SIGTERM ignored, 2 grandchildren, grace ${GRACE_MS} ms)`,
+      value: round(cancelP50),
+      unit: 'ms',
+      goal: '≤ 300 ms, no process left',
+      baseline: `bare SIGKILL to the group: p50 ${p50(bareCancel).toFixed(1)} ms`,
+      met: leftovers === 0 && cancelP50 <= 300,
+      note: `grace + ${(cancelP50 - GRACE_MS).toFixed(0)} ms; ${leftovers}/${CANCEL_RUNS} runs left a process`,
+    });
   } finally {
     removeFakeChildren(fake);
   }

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeBenchTree } from '../test/fixtures/claude-tree.js';
+import { atMost, emitFigure, round } from './report.js';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 2000);
 const BYTES = Number(process.env.BENCH_MB ?? 512) * 1024 * 1024;
@@ -119,6 +120,11 @@ async function main(): Promise<void> {
     console.log(row('`list` cold start / `node -e 0`', `${(list / bare).toFixed(2)}x (${list.toFixed(0)} ms)`, '≤ 2.5x', `node -e 0 ${bare.toFixed(0)} ms`));
     console.log(row('`--version` cold start / `node -e 0` (the CLI\'s module-load floor, for reference)', `${(version / bare).toFixed(2)}x (${version.toFixed(0)} ms)`, '-', `node -e 0 ${bare.toFixed(0)} ms`));
     console.log(row('peak RSS of `init`', rss ? `${(rss / 1024).toFixed(0)} MB` : 'n/a', '≤ 150 MB', TIME ? '/usr/bin/time -f %M' : '/proc VmHWM polling'));
+    const tree = `${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB`;
+    emitFigure({ figure: `full \`init\` / \`wc -l\` over the same files (${tree})`, value: round(init / wc), unit: '×', goal: '≤ 2.0×', baseline: `wc -l: ${wc.toFixed(0)} ms`, met: atMost(init / wc, 2), note: `init ${init.toFixed(0)} ms, median of ${initRuns.length}` });
+    emitFigure({ figure: `\`sync\` with nothing changed (${tree})`, value: round(sync), unit: 'ms', goal: '≤ 150 ms', baseline: `node -e 0: ${bare.toFixed(0)} ms`, met: atMost(sync, 150), note: `median of ${syncRuns.length}` });
+    emitFigure({ figure: '`cc-linker list` cold start / `node -e 0`', value: round(list / bare), unit: '×', goal: '≤ 2.5×', baseline: `node -e 0: ${bare.toFixed(0)} ms`, met: atMost(list / bare, 2.5), note: `list ${list.toFixed(0)} ms, \`--version\` ${(version / bare).toFixed(2)}× (${version.toFixed(0)} ms); median of ${listRuns.length}` });
+    emitFigure({ figure: `peak RSS of \`init\` (${tree})`, value: rss ? round(rss / 1024) : null, unit: 'MB', goal: '≤ 150 MB', baseline: null, met: rss ? atMost(rss / 1024, 150) : null, note: TIME ? '/usr/bin/time -f %M' : '/proc VmHWM polling' });
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

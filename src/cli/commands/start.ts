@@ -41,7 +41,10 @@ export function registerStartCommand(program: Command): void {
         const assembled = await assembleRuntime({ config: ctx.config, paths: ctx.paths, lang: ctx.lang, logger, env: ctx.env, feishu: opts.feishu, ...(port !== undefined && Number.isInteger(port) ? { webPort: port } : {}) });
         await writePidFile(ctx.paths.pidFile);
         if (assembled.feishu === 'connected') ctx.out.print(t('feishuConnected'));
-        ctx.out.print(assembled.web ? t('web', { url: assembled.web.url }) : t('webDisabled'));
+        // In the daemon, stdout is the log file: the token stays out of it (the parent shows the full URL once).
+        const { redact } = await import('../../core/redact.js');
+        const url = assembled.web && (ctx.env.CC_LINKER_DAEMON_READY ? redact(assembled.web.url) : assembled.web.url);
+        ctx.out.print(url ? t('web', { url }) : t('webDisabled'));
         const registry = await readRegistry(ctx.paths).catch(() => null);
         ctx.out.print(t('registry', { n: registry ? Object.keys(registry.registry.sessions).length : 0 }));
         if (ctx.env.CC_LINKER_DAEMON_READY) fs.writeFileSync(ctx.env.CC_LINKER_DAEMON_READY, JSON.stringify({ pid: process.pid, url: assembled.web?.url ?? null }), { mode: 0o600 });
