@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { bundledClaudeBinary } from '../../../src/claude/find-claude-binary.js';
 
 /**
  * The environment for a real `claude` child (or the Agent SDK's `env` option, which REPLACES the
@@ -23,28 +22,10 @@ export function claudeTestEnv(opts: { home: string; baseUrl: string }): NodeJS.P
 }
 
 /**
- * Absolute path of the Claude Code binary bundled by `@anthropic-ai/claude-agent-sdk` (its
- * per-platform optional dependency, e.g. `@anthropic-ai/claude-agent-sdk-linux-x64/claude`),
- * resolved from the SDK's own location the way the SDK does; `null` when no matching package is
- * installed (tests then skip instead of failing on an unrelated platform).
+ * Absolute path of the Claude Code binary bundled by `@anthropic-ai/claude-agent-sdk`, resolved
+ * exactly as the product does (`bundledClaudeBinary`); `null` when no matching package is installed
+ * (tests then skip instead of failing on an unrelated platform).
  */
 export function bundledClaudePath(): string | null {
-  let sdkRequire: NodeJS.Require;
-  try {
-    sdkRequire = createRequire(createRequire(import.meta.url).resolve('@anthropic-ai/claude-agent-sdk'));
-  } catch {
-    return null;
-  }
-  const base = `@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}`;
-  const exe = process.platform === 'win32' ? 'claude.exe' : 'claude';
-  const candidates = process.platform === 'linux' ? [base, `${base}-musl`] : [base];
-  for (const pkg of candidates) {
-    try {
-      const path = sdkRequire.resolve(`${pkg}/${exe}`);
-      if (existsSync(path)) return path;
-    } catch {
-      // not installed for this platform variant
-    }
-  }
-  return null;
+  return bundledClaudeBinary();
 }
