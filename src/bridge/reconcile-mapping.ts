@@ -19,8 +19,9 @@ export interface MappingRepairReport {
 
 /**
  * The mapping half of the reconciler (seed §3.2.6 and its three deterministic recovery rules):
- * - a claim whose message is no longer queued or running is completed (if that run learned its
- *   session id) or rolled back to `pending_new_session` so the user can retry;
+ * - a claim whose run learned its session id is completed; a claim whose message is no longer
+ *   queued or running (gone, or failed before a session existed) is rolled back to
+ *   `pending_new_session` so the user can retry; a claim whose message is still in progress is kept;
  * - a mapping that points at a session the registry does not know becomes `pending_new_session`
  *   in the same directory;
  * - rule 1: exactly one recent chat-created session the mapping missed, and the user has no active
@@ -33,17 +34,21 @@ export async function reconcileMapping(input: { mapping: UserMapping; spool: Spo
   for (const [userId, entry] of Object.entries(data.entries)) {
     if (entry.type === 'pending_new_session_claimed') {
       const state = await spool.locate(entry.claimedByMessageId);
-      const live = state === 'pending' || state === 'processing' || state === 'replied';
-      const stale = input.now - Date.parse(entry.claimedAt) > input.staleClaimMs;
-      if (live && !stale) continue;
       const record = state ? await spool.read(state, entry.claimedByMessageId) : null;
       if (record?.sessionId) {
+        // The run learned its session id but the mapping never heard: finish the switch.
         if (await mapping.completeClaim(userId, entry.claimedByMessageId, record.sessionId, entry.cwd)) report.completedClaims += 1;
-      } else if (!live || stale) {
-        if (await mapping.rollbackClaim(userId, entry.claimedByMessageId)) {
-          report.rolledBackClaims += 1;
-          logger.info('rolled back a stale new-session claim', { userId, messageId: entry.claimedByMessageId });
-        }
+        continue;
+      }
+      // A claim whose message is still queued or running is never taken away, however old it is:
+      // rolling it back would let a second message create a second session.
+      if (state === 'pending' || state === 'processing' || state === 'replied') {
+        if (input.now - Date.parse(entry.claimedAt) > input.staleClaimMs) logger.warn('a new-session claim is old but its message is still in progress', { userId, messageId: entry.claimedByMessageId });
+        continue;
+      }
+      if (await mapping.rollbackClaim(userId, entry.claimedByMessageId)) {
+        report.rolledBackClaims += 1;
+        logger.info('rolled back a new-session claim whose message is gone or failed', { userId, messageId: entry.claimedByMessageId });
       }
       continue;
     }
