@@ -1,4 +1,12 @@
-import { countTokens } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
+
+type CountTokens = (text: string, options: { disallowedSpecial: Set<string> }) => number;
+let countTokensFn: CountTokens | undefined;
+/** gpt-tokenizer's BPE tables cost ~70 MB of memory: load them on the first estimate, not at start-up. */
+function countTokens(text: string, options: { disallowedSpecial: Set<string> }): number {
+  countTokensFn ??= (createRequire(import.meta.url)('gpt-tokenizer') as { countTokens: CountTokens }).countTokens;
+  return countTokensFn(text, options);
+}
 import type { ChatMessage, ToolSpec } from './providers/canonical.js';
 
 /** Trim when the estimate passes this share of the model's context window (seed T15). */

@@ -1,4 +1,4 @@
-import { query, type Options } from '@anthropic-ai/claude-agent-sdk';
+import type { Options } from '@anthropic-ai/claude-agent-sdk';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isSessionMissingText, resultFailure, toEngineResult } from './claude-result.js';
 import { imageDirectories } from './cli-args.js';
@@ -106,6 +106,8 @@ async function runSdk(ctx: RunContext, deps: EngineDeps): Promise<EngineResult> 
   let thrown: unknown;
   try {
     if (ctx.signal.aborted) throw new Error('stopped before start');
+    // Loaded on first use: the SDK costs ~30 MB that an idle bridge (or a json-mode one) never needs.
+    const { query } = await import('@anthropic-ai/claude-agent-sdk');
     for await (const message of query({ prompt: ctx.request.prompt, options })) {
       ctx.touch();
       parser.push(message);

@@ -1,4 +1,9 @@
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+
+type Sdk = typeof import('@anthropic-ai/sdk');
+let sdk: Promise<Sdk> | undefined;
+/** The SDK is loaded when a chat first streams, not at start-up (an idle bridge never needs it). */
+const loadSdk = (): Promise<Sdk> => (sdk ??= import('@anthropic-ai/sdk'));
 import type { Language } from '../../core/i18n.js';
 import { registerSecret } from '../../core/redact.js';
 import { AnthropicStreamDecoder, ANTHROPIC_DEFAULT_MAX_TOKENS, buildAnthropicRequest } from './anthropic-wire.js';
@@ -25,7 +30,7 @@ export type AnthropicProviderConfig = {
   fetch?: typeof fetch;
 };
 
-function describeFailure(err: unknown): ProviderFailure {
+function describeFailure(err: unknown, { APIUserAbortError, APIConnectionTimeoutError, APIConnectionError, APIError }: Sdk): ProviderFailure {
   if (err instanceof APIUserAbortError) return { type: 'abort' };
   if (err instanceof APIConnectionTimeoutError) return { type: 'timeout', detail: 'timeout' };
   if (err instanceof APIConnectionError) {
@@ -54,23 +59,25 @@ export function createAnthropicProvider(cfg: AnthropicProviderConfig): ModelProv
   registerSecret(cfg.apiKey);
   const baseURL = cfg.baseURL || ANTHROPIC_BASE_URL;
   const ctx: ProviderErrorContext = { providerId: cfg.id, model: cfg.model, baseURL, apiKey: cfg.apiKey, apiKeyEnv: cfg.apiKeyEnv, language: cfg.language };
-  const client = new Anthropic({
+  let client: Anthropic | undefined;
+  const clientOf = (S: Sdk): Anthropic => (client ??= new S.default({
     apiKey: cfg.apiKey,
     baseURL,
     maxRetries: 1,
     logLevel: 'off',
     openTelemetry: false,
     ...(cfg.fetch ? { fetch: cfg.fetch } : {}),
-  });
+  }));
 
   async function* stream(messages: ChatMessage[], tools: ToolSpec[], signal?: AbortSignal): AsyncIterable<ProviderEvent> {
     const decoder = new AnthropicStreamDecoder();
     const body = buildAnthropicRequest(cfg.model, messages, cfg.tools ? tools : [], cfg.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS);
+    const S = await loadSdk();
     try {
-      const events = await client.messages.create(body, { signal });
+      const events = await clientOf(S).messages.create(body, { signal });
       for await (const event of events) yield* decoder.push(event);
     } catch (err) {
-      throw providerErrorFrom(describeFailure(err), ctx, signal);
+      throw providerErrorFrom(describeFailure(err, S), ctx, signal);
     }
     // The SDK ends an aborted stream quietly; the caller must still learn the turn is incomplete.
     if (signal?.aborted) throw providerErrorFrom({ type: 'abort' }, ctx, signal);

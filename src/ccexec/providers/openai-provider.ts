@@ -1,4 +1,9 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
+
+type Sdk = typeof import('openai');
+let sdk: Promise<Sdk> | undefined;
+/** The SDK is loaded when a chat first streams, not at start-up (an idle bridge never needs it). */
+const loadSdk = (): Promise<Sdk> => (sdk ??= import('openai'));
 import type { Language } from '../../core/i18n.js';
 import { registerSecret } from '../../core/redact.js';
 import type { ChatMessage, ModelProvider, ProviderEvent, ToolSpec } from './canonical.js';
@@ -28,7 +33,7 @@ export type OpenAIProviderConfig = {
   fetch?: typeof fetch;
 };
 
-function describeFailure(err: unknown): ProviderFailure {
+function describeFailure(err: unknown, { APIUserAbortError, APIConnectionTimeoutError, APIConnectionError, APIError }: Sdk): ProviderFailure {
   if (err instanceof APIUserAbortError) return { type: 'abort' };
   if (err instanceof APIConnectionTimeoutError) return { type: 'timeout', detail: 'timeout' };
   if (err instanceof APIConnectionError) {
@@ -62,7 +67,8 @@ export function createOpenAIProvider(cfg: OpenAIProviderConfig): ModelProvider {
     const detail = cfg.language === 'en' ? 'an openai-compatible provider needs base_url' : 'openai-compatible 类型必须设置 base_url';
     throw new ProviderError('config', { providerId: cfg.id, model: cfg.model, language: cfg.language, detail });
   }
-  const client = new OpenAI({
+  let client: OpenAI | undefined;
+  const clientOf = (S: Sdk): OpenAI => (client ??= new S.default({
     apiKey: cfg.apiKey,
     baseURL,
     maxRetries: 1,
@@ -71,16 +77,17 @@ export function createOpenAIProvider(cfg: OpenAIProviderConfig): ModelProvider {
     webhookSecret: null,
     logLevel: 'off',
     ...(cfg.fetch ? { fetch: cfg.fetch } : {}),
-  });
+  }));
 
   async function* stream(messages: ChatMessage[], tools: ToolSpec[], signal?: AbortSignal): AsyncIterable<ProviderEvent> {
     const decoder = new OpenAIStreamDecoder();
     const body = buildOpenAIRequest(cfg.model, messages, cfg.tools ? tools : []);
+    const S = await loadSdk();
     try {
-      const chunks = await client.chat.completions.create(body, { signal });
+      const chunks = await clientOf(S).chat.completions.create(body, { signal });
       for await (const chunk of chunks) yield* decoder.push(chunk);
     } catch (err) {
-      throw providerErrorFrom(describeFailure(err), ctx, signal);
+      throw providerErrorFrom(describeFailure(err, S), ctx, signal);
     }
     // The SDK ends an aborted stream quietly; the caller must still learn the turn is incomplete.
     if (signal?.aborted) throw providerErrorFrom({ type: 'abort' }, ctx, signal);

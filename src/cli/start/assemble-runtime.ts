@@ -1,4 +1,3 @@
-import { createFeishuChannel } from '../../channels/feishu/feishu-channel.js';
 import { consoleGatewayFrom } from '../../channels/web/gateway-adapter.js';
 import { createConsoleSessions } from '../../channels/web/console-sessions.js';
 import { startWebConsole, type WebConsole } from '../../channels/web/web-server.js';
@@ -53,6 +52,8 @@ export async function assembleRuntime(o: AssembleOptions): Promise<Assembled> {
   const canFeishu = hasFeishuCredentials(config);
   const channels = [];
   if (o.feishu && canFeishu) {
+    // The Lark SDK costs ~65 MB of memory: load it only when the channel runs.
+    const { createFeishuChannel } = await import('../../channels/feishu/feishu-channel.js');
     channels.push(
       createFeishuChannel({
         appId: config.feishu_bot.app_id,
