@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseToml, TomlError } from 'smol-toml';
 import type { Config } from './config-schema.js';
 import { findUnknownKeys, validateConfig } from './config-validate.js';
 import { ConfigError } from './config-error.js';
@@ -80,6 +79,8 @@ export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEn
     if (code !== 'ENOENT') throw new ConfigError(`${file}: cannot be read (${code ?? 'error'})`, { cause: err });
   }
   if (text !== null) {
+    // Imported only when there is a file: a fresh install runs every command on the defaults.
+    const { parse: parseToml, TomlError } = await import('smol-toml');
     try {
       raw = parseToml(text) as Plain;
     } catch (err) {
