@@ -257,8 +257,10 @@ export class Bridge implements BridgeInbound {
         const channel = this.channel(record.message.channel);
         if (channel.prepare && record.outcome === undefined && record.attempts === 0) record.message = await channel.prepare(record.message);
         const end = await processMessage(record, this.pipelineDeps(), signal);
-        if (end === 'failed') record.failure = { code: record.outcome?.kind === 'error' ? record.outcome.code : 'FAILED', message: 'replied with an error', at: this.now().toISOString() };
-        await spool.write('processing', record);
+        if (end === 'failed') {
+          record.failure = { code: record.outcome?.kind === 'error' ? record.outcome.code : 'FAILED', message: 'replied with an error', at: this.now().toISOString() };
+          await spool.write('processing', record);
+        }
         await spool.move(id, 'processing', 'replied');
         await spool.move(id, 'replied', end);
         return;

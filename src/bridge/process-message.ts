@@ -225,6 +225,8 @@ async function deliver(record: SpoolRecord, outcome: RunOutcome, deps: PipelineD
       chunk0.status = 'sent';
       chunk0.sentAt = new Date().toISOString();
       chunk0.overflow = overflow;
+      // With nothing left over, the same write that marks the card sent completes the delivery.
+      if (overflow.length === 0) delivery.status = 'sent';
       await deps.deliveries.save(delivery);
     } else {
       overflow = chunk0.overflow ?? '';
@@ -244,8 +246,11 @@ async function deliver(record: SpoolRecord, outcome: RunOutcome, deps: PipelineD
     chunk.platformMessageId = messageId;
     chunk.status = 'sent';
     chunk.sentAt = new Date().toISOString();
+    if (i === pieces.length - 1) delivery.status = 'sent';
     await deps.deliveries.save(delivery);
   }
-  delivery.status = 'sent';
-  await deps.deliveries.save(delivery);
+  if (delivery.status !== 'sent') {
+    delivery.status = 'sent';
+    await deps.deliveries.save(delivery);
+  }
 }

@@ -45,16 +45,28 @@ export class Spool {
   /**
    * Persists a newly accepted message: the message file first (temp + fsync + rename into
    * `pending/`), then its receipt. A crash between the two leaves the message in `pending/`, which
-   * `locate` still finds, so a re-push is recognised either way.
+   * `locate` still finds, so a re-push is recognised either way (and the restart runs it). A
+   * receipt that cannot be written (a full disk) removes the message file again before the error
+   * goes up: nothing queued it, so the platform's re-push must find nothing and be accepted.
    */
   async enqueue(record: SpoolRecord): Promise<void> {
-    await writeFileAtomic(this.pathOf('pending', record.message.id), JSON.stringify(record));
-    await this.writeReceipt(record.message.id, record.message.channel, record.acceptedAt);
+    const pending = this.pathOf('pending', record.message.id);
+    await writeFileAtomic(pending, JSON.stringify(record));
+    try {
+      await this.writeReceipt(record.message.id, record.message.channel, record.acceptedAt);
+    } catch (err) {
+      await fs.rm(pending, { force: true }).catch(() => undefined);
+      throw err;
+    }
   }
 
-  /** Records that a message was handled, for messages answered at once without being queued. */
+  /**
+   * Records that a message was accepted. Not fsynced: while the message file exists (fsynced, and
+   * kept for a day in `done/`), `locate` recognises a re-push on its own; the receipt only has to
+   * outlive it, which a page-cache write does long before retention removes the message.
+   */
   async writeReceipt(messageId: string, channel: string, acceptedAt: string): Promise<void> {
-    await writeFileAtomic(this.pathOf('receipts', messageId), JSON.stringify({ messageId, channel, acceptedAt }));
+    await writeFileAtomic(this.pathOf('receipts', messageId), JSON.stringify({ messageId, channel, acceptedAt }), { durable: false });
   }
 
   async read(state: SpoolState, messageId: string): Promise<SpoolRecord | null> {
@@ -66,8 +78,15 @@ export class Spool {
     await writeFileAtomic(this.pathOf(state, record.message.id), JSON.stringify(record));
   }
 
+  /**
+   * Moves a message between states. Moves into `replied/`, `done/` and `failed/` skip the directory
+   * fsyncs: if a power cut loses one, the file is found in `processing/` again and the reconciler
+   * finalizes it from its delivery record, which was made durable before — so only the moves that
+   * decide what runs next (`pending ↔ processing`) pay for durability.
+   */
   async move(messageId: string, from: SpoolState, to: SpoolState): Promise<void> {
-    await renameDurable(this.pathOf(from, messageId), this.pathOf(to, messageId));
+    const final = to === 'replied' || to === 'done' || to === 'failed';
+    await renameDurable(this.pathOf(from, messageId), this.pathOf(to, messageId), { sync: !final });
   }
 
   /**

@@ -11,6 +11,11 @@ export const PRIVATE_FILE_MODE = 0o600;
 /** Options of `writeFileAtomic`: `mode` of the resulting file (default 0600, applied whatever the umask). */
 export interface AtomicWriteOptions {
   mode?: number;
+  /**
+   * `false` keeps the atomic replace (never a torn file) but skips both fsyncs, for files whose
+   * loss on a power cut is harmless because other durable state covers them (spool receipts).
+   */
+  durable?: boolean;
 }
 
 /**
@@ -41,7 +46,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     }
     await handle.writeFile(data);
     await handle.chmod(mode);
-    await handle.sync();
+    if (opts.durable !== false) await handle.sync();
     await handle.close();
     handle = undefined;
     await fs.promises.rename(tmp, target);
@@ -50,6 +55,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
     throw StoreError.io('write', target, err);
   }
+  if (opts.durable === false) return;
   await fsyncDir(dir).catch((err: unknown) => Promise.reject(StoreError.io('write', target, err)));
 }
 
