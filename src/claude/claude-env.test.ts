@@ -23,3 +23,12 @@ describe('buildClaudeEnv', () => {
     expect(env.GITHUB_TOKEN).toBeUndefined();
   });
 });
+
+describe('buildClaudeEnv and redaction', () => {
+  it('registers the secret-named values it passes on, so Claude echoing them never leaks', async () => {
+    const { redact, clearSecrets } = await import('../core/redact.js');
+    buildClaudeEnv({ PATH: '/bin', ANTHROPIC_AUTH_TOKEN: 'proxy-tok-0123456789' });
+    expect(redact('upstream said proxy-tok-0123456789 is bad')).toBe('upstream said *** is bad');
+    clearSecrets();
+  });
+});

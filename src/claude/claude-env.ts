@@ -1,3 +1,4 @@
+import { isSecretName, registerSecret } from '../core/redact.js';
 /** Exact variable names Claude Code (and the tools it runs) may see. */
 const ALLOWED_NAMES = new Set([
   'PATH',
@@ -69,7 +70,10 @@ export function buildClaudeEnv(source: NodeJS.ProcessEnv, options: { extraNames?
     if (value === undefined || deny.has(name) || NEVER_PREFIXES.some((p) => name.startsWith(p))) continue;
     const allowed =
       ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p)) || extraExact.has(name) || extraPrefixes.some((p) => p.length > 0 && name.startsWith(p));
-    if (allowed) env[name] = value;
+    if (!allowed) continue;
+    env[name] = value;
+    // Claude Code may echo these (e.g. a proxy token) in an error we show the user or log.
+    if (isSecretName(name)) registerSecret(value);
   }
   return env;
 }

@@ -105,6 +105,13 @@ describe('loadConfig', () => {
     expect(redact('oops s3cr3t-value-xyz leaked')).toBe('oops *** leaked');
   });
 
+  it('does not echo a value given to a whole section (it may be a secret on the wrong line)', async () => {
+    await write('feishu_bot = "p4ste-d-s3cret-value"\n');
+    const err = await failure();
+    expect(err.userMessage).toContain('feishu_bot = (a string) is invalid: expected a table');
+    expect(err.userMessage).not.toContain('p4ste');
+  });
+
   it('rejects a bad feishu domain with what is expected', async () => {
     await write('[feishu_bot]\ndomain = "ftp://x"\n');
     const err = await failure();

@@ -46,6 +46,9 @@ function setIn(obj: Plain, key: string, value: unknown): void {
 
 function describeValue(key: string, value: unknown): string {
   if (isSecretName(key)) return '(hidden)';
+  // A whole section given a value (`feishu_bot = "…"`) may be a secret pasted on the wrong line:
+  // say what kind of value it is, not what it says.
+  if (!key.includes('.') && value !== null && typeof value !== 'object') return `(a ${typeof value})`;
   const text = JSON.stringify(value);
   return text === undefined ? 'nothing' : text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
