@@ -14,6 +14,7 @@ export const bridgeMessages = defineMessages({
   zh: {
     // ── pipeline notices (used by accept / dispatcher) ──
     notOwner: '该 Bot 为个人私有实例，暂不对外开放',
+    unsupportedType: '暂不支持「{type}」类型的消息，请发送文字、图片或富文本。',
     newSessionCreating: '新会话正在创建，请稍后重试或执行 /list 查看是否已生成',
     noTarget: '当前没有活跃会话。\n请先执行以下任一命令：\n1. /list 查看已有会话\n2. /switch <ID> 切换到已有会话\n3. /new [目录] [-- 问题] 显式创建新会话',
     tooLong: (p) => `消息过长（${s(p.length)} 字符），单条消息最多 ${s(p.max)} 字符。请精简后重发，或把内容放进文件后让 Claude 读取。`,
@@ -149,6 +150,7 @@ export const bridgeMessages = defineMessages({
   },
   en: {
     notOwner: 'This bot is a private instance and is not open to others.',
+    unsupportedType: '“{type}” messages are not supported yet — please send text, images or rich text.',
     newSessionCreating: 'A new session is being created. Please retry shortly, or run /list to see whether it exists yet.',
     noTarget: 'There is no active session.\nFirst run one of:\n1. /list to see your sessions\n2. /switch <ID> to continue one\n3. /new [dir] [-- question] to start a new one',
     tooLong: (p) => `Your message is too long (${s(p.length)} characters); the limit is ${s(p.max)}. Shorten it, or put the content in a file and ask Claude to read it.`,

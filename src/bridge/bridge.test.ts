@@ -177,6 +177,16 @@ describe('Bridge: refusals and errors', () => {
     expect(h.engine.requests).toHaveLength(0);
   });
 
+  it('answers an unsupported message type to the owner and refuses it to a stranger, queueing nothing', async () => {
+    h = await bridgeHarness();
+    const r = await h.bridge.accept(h.msg('', { unsupportedType: 'sticker' }));
+    expect(r).toMatchObject({ status: 'refused', reason: 'invalid', notice: '暂不支持「sticker」类型的消息，请发送文字、图片或富文本。' });
+    const s = await h.bridge.accept(h.msg('', { unsupportedType: 'file', userId: 'ou_stranger' }));
+    expect(s).toMatchObject({ status: 'refused', reason: 'not-owner' });
+    expect(await h.spool.count('pending')).toBe(0);
+    expect(h.engine.requests).toHaveLength(0);
+  });
+
   it('ignores group messages silently', async () => {
     h = await bridgeHarness();
     expect(await h.bridge.accept(h.msg('hi', { chatType: 'group' }))).toEqual({ status: 'refused', reason: 'group' });

@@ -143,7 +143,7 @@ export class Bridge implements BridgeInbound {
   private async acceptOnce(message: InboundMessage): Promise<AcceptResult> {
     if (this.shuttingDown) return { status: 'refused', reason: 'shutting-down' };
     if (message.chatType !== 'p2p') return { status: 'refused', reason: 'group' };
-    if (typeof message.id !== 'string' || message.id.length === 0 || (message.text.trim().length === 0 && message.images.length === 0)) {
+    if (typeof message.id !== 'string' || message.id.length === 0 || (message.text.trim().length === 0 && message.images.length === 0 && !message.unsupportedType)) {
       return { status: 'refused', reason: 'invalid' };
     }
     if (this.seen.has(message.id)) return { status: 'duplicate' };
@@ -161,6 +161,13 @@ export class Bridge implements BridgeInbound {
       const notice = this.t('notOwner');
       void this.notify(message, notice, 'refusal');
       return { status: 'refused', reason: 'not-owner', notice };
+    }
+    if (message.unsupportedType) {
+      const notice = this.t('unsupportedType', { type: message.unsupportedType });
+      await this.o.spool.writeReceipt(message.id, message.channel, this.now().toISOString());
+      this.seen.add(message.id);
+      void this.notify(message, notice, 'unsupported');
+      return { status: 'refused', reason: 'invalid', notice };
     }
     if (message.text.length > MAX_MESSAGE_CHARS) {
       const notice = this.t('tooLong', { max: MAX_MESSAGE_CHARS, length: message.text.length });

@@ -20,6 +20,11 @@ export interface InboundMessage {
   images: InboundImage[];
   /** ISO time the channel received it. */
   receivedAt: string;
+  /**
+   * Set for a message type the bot does not take (file, audio, sticker …): the bridge answers the
+   * owner "not supported yet" and a stranger the usual refusal, and queues nothing.
+   */
+  unsupportedType?: string;
 }
 
 export interface InboundImage {

@@ -12,7 +12,6 @@ import { bridgeMessages } from '../../src/bridge/bridge-messages.js';
 import { promptMessages } from '../../src/bridge/prompt-messages.js';
 import type { CardAction } from '../../src/bridge/reply-model.js';
 import type { PermissionDecision } from '../../src/claude/engine-types.js';
-import { feishuMessages } from '../../src/channels/feishu/feishu-messages.js';
 import { fileMessageEvent, imageMessageEvent, postMessageEvent } from '../fakes/fake-feishu/fake-feishu-server.js';
 import { OWNER, STRANGER, startLiveSystem, type LiveSystem } from './live-system.js';
 import { walkFiles } from './secrets.js';
@@ -52,15 +51,14 @@ describe('configured owner (feishu_bot.owner_open_id)', () => {
     await sys.push(postMessageEvent({ openId: STRANGER, title: 'rich', paragraphs: [[{ tag: 'text', text: `/new ${g('Git/beta')} -- hi` }]] }));
     await sys.push(imageMessageEvent({ openId: STRANGER, imageKey: 'img_v3_stranger' }));
     await sys.push(fileMessageEvent({ openId: STRANGER, fileKey: 'file_v3_x', fileName: 'evil.sh' }));
-    const accepted = texts.length + 2; // text + post + image go to the bridge
-    await sys.feishu.waitFor(() => sys.texts(STRANGER).length >= accepted + 1, 10_000);
+    const accepted = texts.length + 3; // text, post, image and the unsupported file all go to the bridge
+    await sys.feishu.waitFor(() => sys.texts(STRANGER).length >= accepted, 10_000);
     await new Promise((r) => setTimeout(r, 300)); // nothing else arrives late
 
     const seen = sys.texts(STRANGER);
+    // Every message, an unsupported file included, gets the same refusal and nothing else.
     expect(seen.filter((t) => t === REFUSAL)).toHaveLength(accepted);
-    // The one other answer: a file is not a message type the bot takes at all (answered before the
-    // owner check, by the channel; a fixed text that reveals nothing — see docs/security.md).
-    expect(seen.filter((t) => t !== REFUSAL)).toEqual([feishuMessages('zh')('unsupported', { type: 'file' })]);
+    expect(seen.filter((t) => t !== REFUSAL)).toEqual([]);
 
     expect(sys.engine.requests).toEqual([]);
     expect(sys.openai.requests).toEqual([]);

@@ -2,8 +2,6 @@ import path from 'node:path';
 import * as Lark from '@larksuiteoapi/node-sdk';
 import type { AcceptResult, BridgeInbound, Channel, ChannelStatus } from '../../bridge/channel.js';
 import type { InboundMessage } from '../../bridge/inbound-message.js';
-import { deliveryUuid } from '../../bridge/message-key.js';
-import { textReply } from '../../bridge/reply-model.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
@@ -143,14 +141,9 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
       return;
     }
     const message = decision.message;
-    if (decision.kind === 'unsupported') {
-      // Not awaited: a slow send must not hold the ack (Feishu would push the event again).
-      const target = { channel: 'feishu', userId: message.userId, chatId: message.chatId, replyTo: message.platformMessageId };
-      outbox
-        .send(target, textReply(t('unsupported', { type: decision.messageType })), deliveryUuid(message.id, 'unsupported'))
-        .catch((err: unknown) => log.warn('could not answer an unsupported message', { err, messageId: message.id }));
-      return;
-    }
+    // Unsupported types go to the bridge too: it answers the owner "not supported yet" and a
+    // stranger the same refusal as any other message (the owner check is the bridge's).
+    if (decision.kind === 'unsupported') message.unsupportedType = decision.messageType;
     let result: AcceptResult;
     try {
       result = await bridge.accept(message);

@@ -3,7 +3,6 @@ import { defineMessages } from '../../core/i18n.js';
 /** The Feishu channel's own user-facing strings (zh default, en). */
 export const feishuMessages = defineMessages({
   zh: {
-    unsupported: '暂不支持「{type}」类型的消息，请发送文字、图片或富文本。',
     imageFailed: '[第{n}张图片未能下载：{reason}]',
     imageTooLarge: '超过 {size} 上限',
     imageDisabled: '图片处理已关闭（images.enabled = false）',
@@ -23,7 +22,6 @@ export const feishuMessages = defineMessages({
     apiFailed: '飞书接口调用失败（{op}）：{detail}',
   },
   en: {
-    unsupported: '“{type}” messages are not supported yet — please send text, images or rich text.',
     imageFailed: '[Image {n} could not be downloaded: {reason}]',
     imageTooLarge: 'larger than the {size} limit',
     imageDisabled: 'image handling is off (images.enabled = false)',
