@@ -110,6 +110,17 @@ describe('file lock', () => {
     await (await acquireFileLock(lockFile, { timeoutMs: 2_000, staleMs: 1_000 })).release();
   });
 
+  // Found by `npm run chaos`: a SIGKILL between creating the lock and writing its content leaves an
+  // empty lock; after the wall clock stepped back its mtime is in the future, so "older than
+  // staleMs" never came and every /list failed (STORE_LOCK_TIMEOUT) until the clock caught up.
+  it('an unparsable lock from the future (the clock was stepped back) is abandoned too', async () => {
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+    fs.writeFileSync(lockFile, '');
+    const future = new Date(Date.now() + 2 * 3_600_000);
+    fs.utimesSync(lockFile, future, future);
+    await (await acquireFileLock(lockFile, { timeoutMs: 2_000 })).release();
+  });
+
   it('never judges a holder on another host by its pid', async () => {
     fs.mkdirSync(path.dirname(lockFile), { recursive: true });
     fs.writeFileSync(lockFile, holder({ pid: deadPid(), host: 'some-other-host' }));

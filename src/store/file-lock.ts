@@ -154,7 +154,9 @@ async function inspect(file: string, staleMs: number): Promise<Inspection> {
     throw StoreError.io('read', file, err);
   }
   const holder = parseContent(text);
-  if (holder === null) return { kind: Date.now() - mtimeMs > staleMs ? 'stale' : 'held', holder };
+  // Unparsable (a holder killed before writing its content): judged by age — in both directions,
+  // since after the wall clock is stepped back a lock left just before has an mtime in the future.
+  if (holder === null) return { kind: Math.abs(Date.now() - mtimeMs) > staleMs ? 'stale' : 'held', holder };
   return { kind: holderIsGone(holder) ? 'stale' : 'held', holder };
 }
 

@@ -1,0 +1,185 @@
+import fs from 'node:fs';
+import type { FakeFeishu } from '../../test/fakes/fake-feishu/fake-feishu-server.js';
+import { sleep, type BridgeProcess } from './bridge-process.js';
+import { findProcesses, killPid } from './processes.js';
+import type { Rng } from './rng.js';
+import { fillSpool, type Sandbox } from './sandbox.js';
+
+/** Counts of every fault the run injected (only those that really happened). */
+export interface FaultCounts {
+  bridgeKills: number;
+  claudeKills: number;
+  feishu429: number;
+  feishu5xx: number;
+  feishuSlow: number;
+  feishuTimeout: number;
+  feishuReset: number;
+  wsDrops: number;
+  duplicatePushes: number;
+  diskFull: number;
+  clockJumps: number;
+  permissionClicks: number;
+  permissionNever: number;
+}
+
+/** Where a bridge kill is aimed. */
+export type KillMoment = 'anytime' | 'during-engine' | 'after-send' | 'during-startup' | 'during-accept';
+
+const HOUR = 3_600_000;
+/** Clock jumps: past the claim stale time (30 min), past done retention (24 h), backwards, and back to true time. */
+const CLOCK_OFFSETS = [90 * 60_000, 26 * HOUR, -2 * HOUR, 0];
+const REST_PREFIXES = ['/open-apis/im/v1/messages', '/open-apis/cardkit/v1/cards', '/open-apis/'];
+
+/**
+ * The faults of the chaos run. Each method injects one fault (or waits briefly for a moment when
+ * it can land, e.g. a Claude child running) and counts it.
+ */
+export class ChaosFaults {
+  readonly counts: FaultCounts = {
+    bridgeKills: 0,
+    claudeKills: 0,
+    feishu429: 0,
+    feishu5xx: 0,
+    feishuSlow: 0,
+    feishuTimeout: 0,
+    feishuReset: 0,
+    wsDrops: 0,
+    duplicatePushes: 0,
+    diskFull: 0,
+    clockJumps: 0,
+    permissionClicks: 0,
+    permissionNever: 0,
+  };
+  /** Undo of a disk-full fault in progress (restored on abort). */
+  private diskUndo: (() => void) | undefined;
+
+  constructor(
+    private readonly o: {
+      fake: FakeFeishu;
+      bridge: BridgeProcess;
+      sandbox: Sandbox;
+      rng: Rng;
+      /** Path fragment in the command line of a Claude child (the fake or the bundled binary). */
+      claudeCmd: string;
+      log: (line: string) => void;
+    },
+  ) {}
+
+  /**
+   * SIGKILLs the bridge at `moment`, then restarts it after a supervisor-like delay.
+   * `during-accept` sends a message (`sendOne`) and kills 0–30 ms later, inside the 3-second
+   * window between the event arriving and its ack.
+   */
+  async killBridge(moment: KillMoment, sendOne: () => void): Promise<void> {
+    const { bridge, rng, fake } = this.o;
+    // The previous kill's restart may still be on its way: a supervisor would have it up in a moment.
+    await this.waitFor(() => bridge.alive, 5_000);
+    if (moment === 'during-accept') {
+      sendOne();
+      await sleep(rng.int(0, 30));
+    }
+    if (moment === 'during-engine') await this.waitFor(() => this.claudeChildren().length > 0, 3_000);
+    if (moment === 'after-send') {
+      const before = fake.sent.length + fake.cardkit.length + fake.patches.length;
+      await this.waitFor(() => fake.sent.length + fake.cardkit.length + fake.patches.length > before, 3_000);
+    }
+    if (await bridge.kill()) this.counts.bridgeKills += 1;
+    this.o.log(`kill bridge (${moment}) → life ${bridge.lives.length} ended`);
+    if (moment === 'during-startup') {
+      void bridge.start();
+      await sleep(rng.int(50, 600));
+      if (await bridge.kill()) this.counts.bridgeKills += 1;
+      this.o.log(`kill bridge while starting → life ${bridge.lives.length} ended`);
+    }
+    await sleep(rng.int(0, 800));
+    void bridge.start();
+  }
+
+  /** Claude children of this run (the sandbox in their environment, the claude binary in their command line). */
+  claudeChildren(): number[] {
+    return findProcesses(this.o.sandbox.root, { inCmdline: this.o.claudeCmd }).map((p) => p.pid);
+  }
+
+  /** SIGKILLs one running Claude child (waits ≤ 3 s for one to exist). */
+  async killClaude(): Promise<void> {
+    await this.waitFor(() => this.claudeChildren().length > 0, 3_000);
+    const pids = this.claudeChildren();
+    if (pids.length === 0) return;
+    if (killPid(this.o.rng.pick(pids))) this.counts.claudeKills += 1;
+    this.o.log('kill a claude child');
+  }
+
+  /** One Feishu REST fault: 429, 5xx, a slow answer, a timeout (answer after the client gave up), a reset. */
+  feishuFault(): void {
+    const { rng, fake } = this.o;
+    const kind = rng.weighted({ rate: 3, server: 3, slow: 2, timeout: 1, reset: 2 });
+    const pathPrefix = rng.pick(REST_PREFIXES);
+    const times = rng.int(1, 3);
+    switch (kind) {
+      case 'rate':
+        fake.failNext({ pathPrefix }, { status: 429, code: 99991400, msg: 'request trigger frequency limit', times });
+        this.counts.feishu429 += 1;
+        break;
+      case 'server':
+        fake.failNext({ pathPrefix }, { status: rng.pick([500, 502, 503]), times });
+        this.counts.feishu5xx += 1;
+        break;
+      case 'slow':
+        fake.failNext({ pathPrefix }, { delayMs: rng.int(1_000, 5_000), times: 1 });
+        this.counts.feishuSlow += 1;
+        break;
+      case 'timeout':
+        // Longer than the channel's 15 s request timeout: Feishu does the work, the answer is lost.
+        fake.failNext({ pathPrefix: '/open-apis/im/v1/messages', method: 'POST' }, { delayMs: 16_000, times: 1 });
+        this.counts.feishuTimeout += 1;
+        break;
+      case 'reset':
+        fake.failNext({ pathPrefix }, { resetConnection: true, times: 1 });
+        this.counts.feishuReset += 1;
+        break;
+    }
+    this.o.log(`feishu fault ${kind} on ${pathPrefix}`);
+  }
+
+  async dropConnection(): Promise<void> {
+    await this.o.fake.dropConnection();
+    this.counts.wsDrops += 1;
+    this.o.log('dropped the long connection');
+  }
+
+  /** The spool's disk is full (or nearly: 1–3 pages free) for 0.5–2.5 s. */
+  async diskFull(): Promise<void> {
+    const hold = this.o.rng.int(500, 2_500);
+    const leaveFree = this.o.rng.pick([0, 0, 4_096, 8_192, 12_288]);
+    try {
+      this.diskUndo = fillSpool(this.o.sandbox, leaveFree);
+    } catch (err) {
+      this.o.log(`disk-full fault could not be set up: ${String(err)}`);
+      return;
+    }
+    this.counts.diskFull += 1;
+    this.o.log(`spool disk full for ${hold} ms (${this.o.sandbox.diskFull}, ${leaveFree} bytes left)`);
+    await sleep(hold);
+    this.restoreDisk();
+  }
+
+  restoreDisk(): void {
+    const undo = this.diskUndo;
+    this.diskUndo = undefined;
+    undo?.();
+  }
+
+  /** Steps the bridge's wall clock (see clock-shift.mjs): forward past timeouts and retention, or back. */
+  clockJump(): void {
+    const current = Number(fs.readFileSync(this.o.sandbox.clockFile, 'utf8')) || 0;
+    const next = this.o.rng.pick(CLOCK_OFFSETS.filter((o) => o !== current));
+    fs.writeFileSync(this.o.sandbox.clockFile, String(next));
+    this.counts.clockJumps += 1;
+    this.o.log(`clock jump ${current / 60_000} min → ${next / 60_000} min`);
+  }
+
+  private async waitFor(predicate: () => boolean, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate() && Date.now() < deadline) await sleep(15);
+  }
+}

@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util';
+import { randomSeed } from './rng.js';
+
+/** What one chaos run is asked to do (the command-line flags, validated). */
+export interface ChaosOptions {
+  seed: number;
+  messages: number;
+  kills: number;
+  engine: 'fake' | 'real';
+  /** Where the JSON report goes (none when empty). */
+  report: string;
+  /** Keep the sandbox (logs, spool, config) after the run instead of deleting it. */
+  keep: boolean;
+  /** Print a line per injected fault and life while running. */
+  verbose: boolean;
+}
+
+export const USAGE = `npm run chaos -- [--seed <n>] [--messages <n>] [--kills <n>] [--engine fake|real] [--report <file>] [--keep] [--verbose]
+
+  --seed <n>        seed of the randomized plan (default: random, printed)
+  --messages <n>    user messages to send (default 300; 40 with --engine real)
+  --kills <n>       SIGKILLs of the bridge (default 30; 5 with --engine real)
+  --engine <e>      fake = a fast fake claude in json mode (default);
+                    real = the bundled Claude Code binary (sdk mode) against the fake Anthropic API
+  --report <file>   also write the report as JSON
+  --keep            keep the sandbox (logs, spool) and print where it is (always kept when a goal is missed)
+  --verbose         print every injected fault as it happens`;
+
+/** Parses `argv` (without node and the script); throws a message meant for the user on bad input. */
+export function parseChaosOptions(argv: string[]): ChaosOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      seed: { type: 'string' },
+      messages: { type: 'string' },
+      kills: { type: 'string' },
+      engine: { type: 'string' },
+      report: { type: 'string' },
+      keep: { type: 'boolean' },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) throw new Error(USAGE);
+  const engine = values.engine ?? 'fake';
+  if (engine !== 'fake' && engine !== 'real') throw new Error(`--engine must be fake or real, got ${engine}`);
+  const int = (name: string, raw: string | undefined, fallback: number, min: number): number => {
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`--${name} must be an integer ≥ ${min}, got ${raw}`);
+    return Number(raw);
+  };
+  return {
+    seed: int('seed', values.seed, randomSeed(), 0),
+    messages: int('messages', values.messages, engine === 'real' ? 40 : 300, 5),
+    kills: int('kills', values.kills, engine === 'real' ? 5 : 30, 0),
+    engine,
+    report: values.report ?? '',
+    keep: values.keep ?? false,
+    verbose: values.verbose ?? false,
+  };
+}

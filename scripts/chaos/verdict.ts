@@ -1,0 +1,229 @@
+import fs from 'node:fs';
+import { deliveryUuid } from '../../src/bridge/message-key.js';
+import { pipelineMessages } from '../../src/bridge/pipeline-messages.js';
+import { promptMessages } from '../../src/bridge/prompt-messages.js';
+import { feishuMessages } from '../../src/channels/feishu/feishu-messages.js';
+import type { FakeFeishu, SentMessage } from '../../test/fakes/fake-feishu/fake-feishu-server.js';
+import type { ChaosMessage } from './feishu-user.js';
+
+/** What one bot message is, as the user reads it now. */
+export type PieceState = 'streaming' | 'answer' | 'error' | 'prompt' | 'notice' | 'card';
+
+export interface ReplyPiece {
+  messageId: string;
+  uuid?: string;
+  state: PieceState;
+  text: string;
+  /** Chunk index when the uuid is one of the message's delivery uuids (-1 for a tagged notice). */
+  chunk?: number;
+}
+
+const STREAM_TITLE = feishuMessages('en')('streamTitle');
+const ANSWER_TITLE = pipelineMessages('en')('completeTitle');
+const ERROR_TITLE = pipelineMessages('en')('errorTitle');
+const PROMPT_TITLES = [promptMessages('en')('permissionTitle'), promptMessages('en')('questionTitle')];
+/** Tags of the notices the bridge and channel send with `deliveryUuid(id, tag)`. */
+const NOTICE_TAGS = ['refusal', 'too-long', 'overload', 'unsupported', 'prompt-answer', 'whoami'];
+const MAX_CHUNKS = 20;
+export const TOKEN_RE = /\btok[0-9a-z]+\b/gi;
+
+function stateOf(sent: SentMessage, text: string): PieceState {
+  if (sent.msg_type === 'text' || sent.msg_type === 'post') return 'notice';
+  const head = text.split('\n', 1)[0] ?? '';
+  if (head.includes(STREAM_TITLE)) return 'streaming';
+  if (head.includes(ANSWER_TITLE)) return 'answer';
+  if (head.includes(ERROR_TITLE)) return 'error';
+  if (PROMPT_TITLES.some((t) => head.includes(t))) return 'prompt';
+  return 'card';
+}
+
+/** The delivery uuids a message's replies may carry: chunk index → uuid, and the notice tags. */
+function expectedUuids(bridgeId: string): Map<string, number> {
+  const map = new Map<string, number>();
+  for (let i = 0; i < MAX_CHUNKS; i += 1) map.set(deliveryUuid(bridgeId, i), i);
+  for (const tag of NOTICE_TAGS) map.set(deliveryUuid(bridgeId, tag), -1);
+  return map;
+}
+
+/**
+ * Every bot message, attributed to the user message it answers: replies thread on it
+ * (`parent_id`); a reply Feishu refused falls back to a new message, found by its delivery uuid.
+ */
+export class ReplyIndex {
+  private readonly uuidOwner = new Map<string, { m: ChaosMessage; chunk: number }>();
+  private readonly byOm = new Map<string, ChaosMessage>();
+
+  constructor(
+    private readonly fake: FakeFeishu,
+    private readonly messages: readonly ChaosMessage[],
+  ) {}
+
+  /**
+   * Pieces per user message (by `om_` id) and the bot messages attributed to none; with `only`,
+   * just the pieces of those user messages (rendering every card on each poll would be wasteful).
+   */
+  build(only?: ReadonlySet<string>): { pieces: Map<string, ReplyPiece[]>; unattributed: SentMessage[] } {
+    for (const m of this.messages) {
+      if (this.byOm.has(m.messageId)) continue;
+      this.byOm.set(m.messageId, m);
+      for (const [uuid, chunk] of expectedUuids(m.bridgeId)) this.uuidOwner.set(uuid, { m, chunk });
+    }
+    const pieces = new Map<string, ReplyPiece[]>();
+    const unattributed: SentMessage[] = [];
+    for (const s of this.fake.sent) {
+      const byUuid = s.uuid ? this.uuidOwner.get(s.uuid) : undefined;
+      const owner = (s.parent_id ? this.byOm.get(s.parent_id) : undefined) ?? byUuid?.m;
+      if (!owner) {
+        unattributed.push(s);
+        continue;
+      }
+      if (only && !only.has(owner.messageId)) continue;
+      let text = '';
+      try {
+        text = this.fake.textOf(s);
+      } catch {
+        text = '';
+      }
+      const piece: ReplyPiece = { messageId: s.message_id, ...(s.uuid ? { uuid: s.uuid } : {}), state: stateOf(s, text), text };
+      if (byUuid && byUuid.m === owner) piece.chunk = byUuid.chunk;
+      const list = pieces.get(owner.messageId) ?? [];
+      list.push(piece);
+      pieces.set(owner.messageId, list);
+    }
+    return { pieces, unattributed };
+  }
+}
+
+/** The final (user-visible, finished) pieces of a reply: everything but a card still streaming and prompt cards. */
+export function finalPieces(pieces: readonly ReplyPiece[]): ReplyPiece[] {
+  return pieces.filter((p) => p.state !== 'streaming' && p.state !== 'prompt');
+}
+
+export interface MessageFinding {
+  n: number;
+  kind: string;
+  messageId: string;
+  text: string;
+  detail: string;
+}
+
+export interface Verdict {
+  sent: number;
+  acked: number;
+  /** Bot messages attributed to a user message (answers, errors, notices, cards, prompts). */
+  replies: number;
+  outcomes: Record<'answer' | 'error' | 'notice' | 'card', number>;
+  promptCards: number;
+  /** Reply cards still showing "⏳ Working" at the end (the answer, if any, arrived in another message). */
+  staleCards: MessageFinding[];
+  lost: MessageFinding[];
+  duplicated: MessageFinding[];
+  misanswered: MessageFinding[];
+  unattributed: number;
+  /** Claude runs started (fake engine) or model requests carrying a user prompt (real engine). */
+  engineRuns: number | null;
+  /** Messages whose prompt Claude ran more than once (allowed while no answer was shown). */
+  rerunMessages: number | null;
+  /** Claude runs that started after the message's answer was already on screen (goal 0). */
+  rerunsAfterAnswer: MessageFinding[];
+  /** One line per message: what was sent, how it was delivered, what the user sees (for the JSON report). */
+  perMessage: Array<{ n: number; kind: string; text: string; sentAt: number; ackedAt: number | null; finalAt: number | null; pushes: number; acks: string; outcome: string; shows: string }>;
+}
+
+/** One start of a Claude run (or, with the real engine, one model request carrying a user prompt). */
+export interface EngineCall {
+  at: number;
+  prompt: string;
+}
+
+/** Run starts from the fake claude's call log (`start` records). */
+export function readClaudeCalls(file: string): EngineCall[] {
+  try {
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as EngineCall & { event: string })
+      .filter((c) => c.event === 'start');
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Judges the run from what the platform recorded: per user message, was it answered (lost),
+ * answered more than once (duplicated), answered with another message's answer (misanswered),
+ * and — from the engine calls (`null` = unknown) — did Claude run again after the answer was shown.
+ */
+export function judge(fake: FakeFeishu, messages: readonly ChaosMessage[], calls: readonly EngineCall[] | null): Verdict {
+  const { pieces, unattributed } = new ReplyIndex(fake, messages).build();
+  const finding = (m: ChaosMessage, detail: string): MessageFinding => ({ n: m.n, kind: m.kind, messageId: m.messageId, text: m.text.slice(0, 80), detail });
+  const v: Verdict = {
+    sent: messages.length,
+    acked: messages.filter((m) => m.ackedAt !== undefined).length,
+    replies: 0,
+    outcomes: { answer: 0, error: 0, notice: 0, card: 0 },
+    promptCards: 0,
+    staleCards: [],
+    lost: [],
+    duplicated: [],
+    misanswered: [],
+    unattributed: unattributed.length,
+    engineRuns: null,
+    rerunMessages: null,
+    rerunsAfterAnswer: [],
+    perMessage: [],
+  };
+  for (const m of messages) {
+    const list = pieces.get(m.messageId) ?? [];
+    v.replies += list.length;
+    v.promptCards += list.filter((p) => p.state === 'prompt').length;
+    const finals = finalPieces(list);
+    if (list.some((p) => p.state === 'streaming')) v.staleCards.push(finding(m, `card still streaming; final: ${finals.map((p) => p.state).join('+') || 'none'}`));
+    const shown = finals[0] ?? list[0];
+    v.perMessage.push({ n: m.n, kind: m.kind, text: m.text.slice(0, 80), sentAt: m.firstPushAt, ackedAt: m.ackedAt ?? null, finalAt: m.finalSeenAt ?? null, pushes: m.pushes + m.duplicatePushes, acks: m.acks.join(','), outcome: finals.map((p) => p.state).join('+') || (list.length ? `unfinished:${list.map((p) => p.state).join('+')}` : 'none'), shows: (shown?.text ?? '').replace(/\s+/g, ' ').slice(0, 100) });
+    if (m.ackedAt === undefined) {
+      v.lost.push(finding(m, `never acked (${m.pushes} pushes, acks ${m.acks.join(',')})`));
+      continue;
+    }
+    if (finals.length === 0) {
+      v.lost.push(finding(m, list.length === 0 ? 'no reply at all' : `reply never finished (${list.map((p) => p.state).join(',')})`));
+      continue;
+    }
+    // Overflow chunks (chunk ≥ 1 of a streamed answer) continue the answer; anything else final is a second answer.
+    const heads = finals.filter((p) => !(p.chunk !== undefined && p.chunk >= 1 && p.state === 'notice' && finals.some((f) => f.chunk === 0)));
+    const head = heads[0] as ReplyPiece;
+    v.outcomes[head.state as keyof Verdict['outcomes']] += 1;
+    if (heads.length > 1) v.duplicated.push(finding(m, `${heads.length} final replies: ${heads.map((p) => `${p.state}[${p.chunk ?? '?'}]`).join(', ')}`));
+    for (const p of finals.filter((f) => f.state === 'answer')) {
+      const tokens = [...new Set(p.text.match(TOKEN_RE) ?? [])];
+      const foreign = tokens.filter((t) => t !== m.token);
+      if (foreign.length > 0) v.misanswered.push(finding(m, `answer carries another message's token(s) ${foreign.join(',')}`));
+      else if (m.token && !tokens.includes(m.token) && (m.kind === 'text' || m.kind === 'new-prompt' || m.kind === 'post')) v.misanswered.push(finding(m, 'answer lacks its own token'));
+    }
+  }
+  if (calls) {
+    v.engineRuns = calls.length;
+    const byToken = new Map<string, number[]>();
+    for (const c of calls) for (const t of new Set(c.prompt.match(TOKEN_RE) ?? [])) byToken.set(t, [...(byToken.get(t) ?? []), c.at]);
+    v.rerunMessages = [...byToken.values()].filter((starts) => starts.length > 1).length;
+    for (const m of messages) {
+      if (!m.token || m.finalSeenAt === undefined) continue;
+      const late = (byToken.get(m.token) ?? []).filter((at) => at > (m.finalSeenAt as number));
+      if (late.length > 0) v.rerunsAfterAnswer.push(finding(m, `${late.length} run(s) started ${late.map((at) => at - (m.finalSeenAt as number)).join(',')} ms after the answer was seen`));
+    }
+  }
+  return v;
+}
+
+/** Marks `finalSeenAt` on messages whose reply became final since the last call (polled during the run). */
+export function observeFinals(fake: FakeFeishu, messages: readonly ChaosMessage[]): number {
+  const { pieces } = new ReplyIndex(fake, messages).build(new Set(messages.filter((m) => m.finalSeenAt === undefined).map((m) => m.messageId)));
+  let open = 0;
+  for (const m of messages) {
+    if (m.finalSeenAt !== undefined) continue;
+    if (finalPieces(pieces.get(m.messageId) ?? []).length > 0) m.finalSeenAt = Date.now();
+    else open += 1;
+  }
+  return open;
+}

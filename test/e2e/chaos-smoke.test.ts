@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ChaosReport } from '../../scripts/chaos/run-chaos.js';
+
+/**
+ * `npm run chaos` in miniature (issue 8 part 1): the real `cc-linker start` process with the fast
+ * fake engine, a fixed seed and a tiny budget — 20 messages, 3 SIGKILLs of the bridge plus the
+ * other faults — and the same goals as the full run: nothing lost, nothing answered twice, no
+ * process left behind. The full run and its figures are in docs/chaos.md.
+ */
+const repo = path.resolve(import.meta.dirname, '../..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-linker-chaos-smoke-'));
+let keptSandbox: string | undefined;
+afterAll(() => {
+  // A failed run keeps its sandbox for a post-mortem; the test still leaves nothing behind.
+  if (keptSandbox) fs.rmSync(keptSandbox, { recursive: true, force: true });
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function runChaos(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'scripts/chaos.ts'), ...args], { cwd: repo, env: { ...process.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('chaos smoke run', () => {
+  it('20 messages, 3 bridge kills and Feishu/disk/clock faults: none lost, none duplicated, no leftover process', async () => {
+    const reportFile = path.join(dir, 'report.json');
+    const r = await runChaos(['--seed', '20261130', '--messages', '20', '--kills', '3', '--report', reportFile]);
+    const report = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as ChaosReport;
+    keptSandbox = report.sandbox;
+
+    // The run really happened under faults (a smoke test that injected nothing would prove nothing).
+    expect(report.verdict.sent).toBeGreaterThanOrEqual(20);
+    expect(report.faults.bridgeKills).toBeGreaterThanOrEqual(3);
+    expect(report.lives.count).toBeGreaterThan(report.faults.bridgeKills);
+    expect(report.verdict.replies).toBeGreaterThanOrEqual(report.verdict.sent);
+    // The goals.
+    expect(report.verdict.lost).toEqual([]);
+    expect(report.verdict.duplicated).toEqual([]);
+    expect(report.verdict.misanswered).toEqual([]);
+    expect(report.verdict.rerunsAfterAnswer).toEqual([]);
+    expect(report.leftovers).toEqual([]);
+    expect(report.spoolAfterStop.processing).toBe(0);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('| **lost** | 0 ✅ | 0 |');
+  }, 180_000);
+});
