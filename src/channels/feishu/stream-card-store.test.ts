@@ -63,3 +63,23 @@ describe('StreamCardStore', () => {
     expect(b.nextSequence(record)).toBeGreaterThan(later);
   });
 });
+
+describe('StreamCardStore.resume', () => {
+  it('keeps sequence numbers above the previous process even after the clock went back', async () => {
+    const { StreamCardStore: Store } = await import('./stream-card-store.js');
+    const { silentLogger } = await import('../../core/logger.js');
+    let now = 1_000_000;
+    const first = new Store(undefined, silentLogger, () => now);
+    const record = { key: 'k', cardId: 'c1', messageId: 'om_1', createdAt: now };
+    await first.save(record);
+    now += 60_000;
+    const used = first.nextSequence(record);
+    // A restart after the wall clock was stepped back two hours.
+    now -= 2 * 3_600_000;
+    const second = new Store(undefined, silentLogger, () => now);
+    const resumed = await second.resume(record);
+    const next = second.nextSequence(resumed);
+    expect(next).toBeGreaterThan(used);
+    expect(second.nextSequence(resumed)).toBe(next + 1);
+  });
+});

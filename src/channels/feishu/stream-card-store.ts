@@ -12,7 +12,16 @@ export interface StreamCardRecord {
   messageId?: string;
   /** ms epoch of the card's creation: the base of its CardKit `sequence` numbers. */
   createdAt: number;
+  /**
+   * Sequence floor set each time a process resumes the card after a restart: the previous
+   * process's numbers plus a day's worth of headroom, so a wall clock stepped back meanwhile
+   * cannot make the next numbers repeat old ones (Feishu refuses those).
+   */
+  floor?: number;
 }
+
+/** Headroom a resumed card's sequence gets: a day's worth of 10 ms steps. */
+export const RESUME_SEQUENCE_HEADROOM = 8_640_000;
 
 /** Card entities live 14 days on Feishu's side; older records are useless. */
 export const CARD_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
@@ -51,6 +60,19 @@ export class StreamCardStore {
     return (await this.load()).find((r) => r.messageId === messageId);
   }
 
+  /**
+   * Marks a card as resumed by this process (after a restart): its next sequence numbers start
+   * above anything the previous process can have used, whatever the wall clock did in between.
+   * Persisted, so a second restart keeps climbing.
+   */
+  async resume(record: StreamCardRecord): Promise<StreamCardRecord> {
+    if (this.lastSequence.has(record.cardId)) return record;
+    const byTime = Math.floor(Math.max(0, this.now() - record.createdAt) / 10) + 1;
+    const resumed = { ...record, floor: Math.max(byTime, record.floor ?? 0) + RESUME_SEQUENCE_HEADROOM };
+    await this.save(resumed);
+    return resumed;
+  }
+
   /** Adds or replaces the record of `record.key` and persists (errors are logged, not thrown). */
   async save(record: StreamCardRecord): Promise<void> {
     const records = (await this.load()).filter((r) => r.key !== record.key && this.now() - r.createdAt < CARD_MAX_AGE_MS);
@@ -64,7 +86,7 @@ export class StreamCardStore {
   /** The next CardKit `sequence` for `record`'s card (strictly increasing, also across restarts). */
   nextSequence(record: StreamCardRecord): number {
     const byTime = Math.floor(Math.max(0, this.now() - record.createdAt) / 10) + 1;
-    const next = Math.max(byTime, (this.lastSequence.get(record.cardId) ?? 0) + 1);
+    const next = Math.max(byTime, record.floor ?? 0, (this.lastSequence.get(record.cardId) ?? 0) + 1);
     this.lastSequence.set(record.cardId, next);
     return next;
   }

@@ -251,7 +251,8 @@ export async function openStreamCard(
   options: { existingMessageId?: string } = {},
 ): Promise<ReplyStream> {
   if (options.existingMessageId) {
-    const record = await d.store.byMessageId(options.existingMessageId);
+    const found = await d.store.byMessageId(options.existingMessageId);
+    const record = found ? await d.store.resume(found) : undefined;
     return new FeishuReplyStream(options.existingMessageId, record ? { kind: 'cardkit', record } : { kind: 'patch' }, d);
   }
   const view = streamView(EMPTY_STATE, { lang: d.lang, showThinking: d.stream.show_thinking, maxBytes: d.stream.max_card_bytes });
