@@ -8,8 +8,8 @@ import { createChildTracker } from '../process/child-tracker.js';
 import { isGroupGone } from '../../test/fakes/fake-children.js';
 import { createEngineFixture, FAKE_CLAUDE, type EngineFixture } from '../../test/fakes/fake-claude-cli/engine-fixture.js';
 import { createEngine } from './create-engine.js';
-import { EngineError } from './engine-error.js';
 import type { ClaudeEngine, EngineEvent } from './engine-types.js';
+import { engineFailure } from '../../test/helpers/engine-failure.js';
 
 let fx: EngineFixture;
 beforeEach(() => {
@@ -33,15 +33,7 @@ function isDeadOrZombie(pid: number): boolean {
   }
 }
 
-async function failure(p: Promise<unknown>): Promise<EngineError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof EngineError) return err;
-    throw err;
-  }
-  throw new Error('expected the run to fail');
-}
+const failure = engineFailure;
 
 describe.each(['json', 'stream-json'] as const)('%s mode with a fake claude', (mode) => {
   it('runs a new session: prompt on stdin, argv without it, session event, result mapped', async () => {

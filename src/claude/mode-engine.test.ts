@@ -8,13 +8,13 @@ import { defaultConfig } from '../core/default-config.js';
 import { silentLogger } from '../core/logger.js';
 import { resolvePaths } from '../core/paths.js';
 import { encodeProjectDir } from '../sessions/scan-jsonl.js';
-import { EngineError } from './engine-error.js';
 import type { EngineEvent, EngineResult } from './engine-types.js';
 import { defaultOriginOf, MAX_PROMPT_CHARS, ModeEngine, type EngineDeps, type ModeExecutor, type RunContext } from './mode-engine.js';
 import { PermissionPolicy } from './permission-policy.js';
 import { PermissionStore } from './permission-store.js';
 import type { SessionRecorder } from './session-recorder.js';
 import { Semaphore, SessionLocks } from './session-lock.js';
+import { engineFailure } from '../../test/helpers/engine-failure.js';
 
 let root: string;
 let cwd: string;
@@ -74,15 +74,7 @@ function recorder(): SessionRecorder & { calls: string[] } {
   };
 }
 
-async function failure(p: Promise<unknown>): Promise<EngineError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof EngineError) return err;
-    throw err;
-  }
-  throw new Error('expected failure');
-}
+const failure = engineFailure;
 
 describe('ModeEngine', () => {
   it('rejects a prompt over 10,000 characters before anything runs', async () => {

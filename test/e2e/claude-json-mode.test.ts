@@ -4,11 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineError } from '../../src/claude/engine-error.js';
 import { PermissionStore } from '../../src/claude/permission-store.js';
 import { readRegistry } from '../../src/sessions/registry.js';
 import { encodeProjectDir } from '../../src/sessions/scan-jsonl.js';
 import { allGroupsGone, CLAUDE_BIN, eventLog, RUN_TIMEOUT_MS, startEngineHarness, until, waitNoLeftovers, type EngineHarness } from './claude-harness.js';
+import { engineFailure } from '../helpers/engine-failure.js';
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -16,15 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-async function failure(p: Promise<unknown>): Promise<EngineError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof EngineError) return err;
-    throw err;
-  }
-  throw new Error('expected failure');
-}
+const failure = engineFailure;
 
 describe.skipIf(!CLAUDE_BIN)('json mode, real claude', () => {
   it('new session with a CJK prompt in a ~ cwd, registered active, then resumed', { timeout: RUN_TIMEOUT_MS }, async () => {

@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineError } from '../../src/claude/engine-error.js';
 import type { PermissionDecision, PermissionHandler, PermissionRequest, QuestionRequest } from '../../src/claude/engine-types.js';
 import { PermissionStore } from '../../src/claude/permission-store.js';
 import { readRegistry } from '../../src/sessions/registry.js';
 import { allGroupsGone, CLAUDE_BIN, eventLog, RUN_TIMEOUT_MS, startEngineHarness, waitNoLeftovers, type EngineHarness } from './claude-harness.js';
+import { engineFailure } from '../helpers/engine-failure.js';
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -17,15 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-async function failure(p: Promise<unknown>): Promise<EngineError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof EngineError) return err;
-    throw err;
-  }
-  throw new Error('expected failure');
-}
+const failure = engineFailure;
 
 /** A handler answering permission prompts with `decide` and questions with `answer`, recording both. */
 function handler(decide: (r: PermissionRequest) => PermissionDecision | Promise<PermissionDecision>, answer?: (q: QuestionRequest) => Record<string, string>) {

@@ -2,8 +2,8 @@
 // 5 real runs: streamed new session + resume, unknown resume, a tool allowed by
 // claude.allowed_tools, an idle-timeout kill.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineError } from '../../src/claude/engine-error.js';
 import { allGroupsGone, CLAUDE_BIN, eventLog, RUN_TIMEOUT_MS, startEngineHarness, waitNoLeftovers, type EngineHarness } from './claude-harness.js';
+import { engineFailure } from '../helpers/engine-failure.js';
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -11,15 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-async function failure(p: Promise<unknown>): Promise<EngineError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof EngineError) return err;
-    throw err;
-  }
-  throw new Error('expected failure');
-}
+const failure = engineFailure;
 
 describe.skipIf(!CLAUDE_BIN)('stream-json mode, real claude', () => {
   it('streams session, thinking and text deltas; resume keeps the session', { timeout: RUN_TIMEOUT_MS }, async () => {

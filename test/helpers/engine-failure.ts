@@ -1,0 +1,12 @@
+import { EngineError } from '../../src/claude/engine-error.js';
+
+/** Awaits `p` and returns the `EngineError` it rejected with; fails the test if it resolved or threw something else. */
+export async function engineFailure(p: Promise<unknown>): Promise<EngineError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof EngineError) return err;
+    throw err;
+  }
+  throw new Error('expected failure');
+}
