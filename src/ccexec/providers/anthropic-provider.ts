@@ -8,7 +8,7 @@ import type { Language } from '../../core/i18n.js';
 import { registerSecret } from '../../core/redact.js';
 import { AnthropicStreamDecoder, ANTHROPIC_DEFAULT_MAX_TOKENS, buildAnthropicRequest } from './anthropic-wire.js';
 import type { ChatMessage, ModelProvider, ProviderEvent, ToolSpec } from './canonical.js';
-import { providerErrorFrom, type ProviderErrorContext, type ProviderFailure } from './provider-error.js';
+import { providerErrorFrom, type ProviderErrorContext, type ProviderFailure, describeSdkFailure } from './provider-error.js';
 
 /** Anthropic's own endpoint (the SDK appends `/v1/messages`). */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -30,21 +30,9 @@ export type AnthropicProviderConfig = {
   fetch?: typeof fetch;
 };
 
-function describeFailure(err: unknown, { APIUserAbortError, APIConnectionTimeoutError, APIConnectionError, APIError }: Sdk): ProviderFailure {
-  if (err instanceof APIUserAbortError) return { type: 'abort' };
-  if (err instanceof APIConnectionTimeoutError) return { type: 'timeout', detail: 'timeout' };
-  if (err instanceof APIConnectionError) {
-    const cause = err.cause instanceof Error ? err.cause.message : '';
-    return { type: 'connection', detail: cause || err.message };
-  }
-  if (err instanceof APIError) {
-    // HTTP errors carry `{type:'error', error:{type, message}}`; a stream `error` event carries the same.
-    const body = (typeof err.error === 'object' && err.error !== null ? err.error : {}) as { error?: { type?: unknown; message?: unknown } };
-    const inner = body.error ?? {};
-    const detail = typeof inner.message === 'string' ? inner.message : err.message;
-    return { type: 'http', status: err.status, detail, errorType: typeof inner.type === 'string' ? inner.type : undefined };
-  }
-  return { type: 'unknown', detail: err instanceof Error ? err.message : String(err) };
+function describeFailure(err: unknown, sdk: Sdk): ProviderFailure {
+  // HTTP errors carry `{type:'error', error:{type, message}}`; a stream `error` event carries the same.
+  return describeSdkFailure(err, sdk, (body) => (body as { error?: { type?: unknown; message?: unknown } }).error ?? {});
 }
 
 /**

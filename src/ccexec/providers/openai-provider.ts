@@ -8,7 +8,7 @@ import type { Language } from '../../core/i18n.js';
 import { registerSecret } from '../../core/redact.js';
 import type { ChatMessage, ModelProvider, ProviderEvent, ToolSpec } from './canonical.js';
 import { buildOpenAIRequest, OpenAIStreamDecoder } from './openai-wire.js';
-import { ProviderError, providerErrorFrom, type ProviderErrorContext, type ProviderFailure } from './provider-error.js';
+import { ProviderError, providerErrorFrom, type ProviderErrorContext, type ProviderFailure, describeSdkFailure } from './provider-error.js';
 
 /** OpenAI's own endpoint, used when an `openai` provider names no `base_url`. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -33,20 +33,11 @@ export type OpenAIProviderConfig = {
   fetch?: typeof fetch;
 };
 
-function describeFailure(err: unknown, { APIUserAbortError, APIConnectionTimeoutError, APIConnectionError, APIError }: Sdk): ProviderFailure {
-  if (err instanceof APIUserAbortError) return { type: 'abort' };
-  if (err instanceof APIConnectionTimeoutError) return { type: 'timeout', detail: 'timeout' };
-  if (err instanceof APIConnectionError) {
-    const cause = err.cause instanceof Error ? err.cause.message : '';
-    return { type: 'connection', detail: cause || err.message };
-  }
-  if (err instanceof APIError) {
-    const body = (typeof err.error === 'object' && err.error !== null ? err.error : {}) as { message?: unknown; type?: unknown; code?: unknown };
-    const detail = typeof body.message === 'string' ? body.message : err.message;
-    const errorType = typeof body.type === 'string' ? body.type : typeof body.code === 'string' ? body.code : undefined;
-    return { type: 'http', status: err.status, detail, errorType };
-  }
-  return { type: 'unknown', detail: err instanceof Error ? err.message : String(err) };
+function describeFailure(err: unknown, sdk: Sdk): ProviderFailure {
+  return describeSdkFailure(err, sdk, (body) => {
+    const b = body as { message?: unknown; type?: unknown; code?: unknown };
+    return { message: b.message, type: typeof b.type === 'string' ? b.type : b.code };
+  });
 }
 
 /**

@@ -117,6 +117,33 @@ export type ProviderFailure =
   /** An HTTP error status, or an `error` event inside the stream (no status, a typed body). */
   | { type: 'http'; status?: number; detail: string; errorType?: string };
 
+/** The error classes both official SDKs export (same shapes: both clients are generated alike). */
+export interface SdkErrorClasses {
+  APIUserAbortError: abstract new (...args: never[]) => Error;
+  APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
+  APIConnectionError: abstract new (...args: never[]) => Error;
+  APIError: abstract new (...args: never[]) => Error & { status?: number; error?: unknown };
+}
+
+/**
+ * Classifies what an SDK threw. `bodyOf` reads the provider's error body (OpenAI puts
+ * `{message, type|code}` at the top, Anthropic nests `{error: {type, message}}`).
+ */
+export function describeSdkFailure(err: unknown, sdk: SdkErrorClasses, bodyOf: (error: unknown) => { message?: unknown; type?: unknown }): ProviderFailure {
+  if (err instanceof sdk.APIUserAbortError) return { type: 'abort' };
+  if (err instanceof sdk.APIConnectionTimeoutError) return { type: 'timeout', detail: 'timeout' };
+  if (err instanceof sdk.APIConnectionError) {
+    const cause = err.cause instanceof Error ? err.cause.message : '';
+    return { type: 'connection', detail: cause || err.message };
+  }
+  if (err instanceof sdk.APIError) {
+    const body = bodyOf(typeof err.error === 'object' && err.error !== null ? err.error : {});
+    const detail = typeof body.message === 'string' ? body.message : err.message;
+    return { type: 'http', status: err.status, detail, errorType: typeof body.type === 'string' ? body.type : undefined };
+  }
+  return { type: 'unknown', detail: err instanceof Error ? err.message : String(err) };
+}
+
 /** Who failed, and the one secret that must be kept out of the result. */
 export type ProviderErrorContext = {
   providerId: string;
