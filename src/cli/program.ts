@@ -1,20 +1,16 @@
 import { Command } from 'commander';
-import { registerAskCommand } from './commands/ask.js';
-import { registerChatCommand } from './commands/chat.js';
-import { registerPermissionsCommand } from './commands/permissions.js';
-import { registerServiceCommand } from './commands/service.js';
-import { registerSessionCommands } from './commands/session-commands.js';
-import { registerSetupCommand } from './commands/setup.js';
-import { registerStartCommand } from './commands/start.js';
-import { registerStopCommand } from './commands/stop.js';
+import { COMMAND_LOADERS, loadCommandSpecs } from './command-loaders.js';
 import { readPackageVersion } from './package-version.js';
+import { registerSpec } from './register-spec.js';
+
+const VERSION_FLAGS = new Set(['-V', '--version']);
 
 /**
- * Builds the `cc-linker` commander program. Each command lives in `commands/<name>.ts` and is
- * registered here; command modules import their heavy dependencies lazily inside their actions so
- * `cc-linker list` starts fast.
+ * Builds the `cc-linker` commander program for `argv`. When `argv` names a command, only that
+ * command's module is loaded (`cc-linker list` must start fast, issue 2); `--version` loads none;
+ * anything else (`--help`, `help`, a typo commander should correct) loads them all.
  */
-export function buildProgram(): Command {
+export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command();
   program
     .name('cc-linker')
@@ -22,13 +18,9 @@ export function buildProgram(): Command {
     .version(readPackageVersion(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
-  registerSetupCommand(program);
-  registerStartCommand(program);
-  registerStopCommand(program);
-  registerServiceCommand(program);
-  registerSessionCommands(program);
-  registerPermissionsCommand(program);
-  registerAskCommand(program);
-  registerChatCommand(program);
+  const first = argv[2];
+  if (first !== undefined && VERSION_FLAGS.has(first)) return program;
+  const only = first !== undefined && COMMAND_LOADERS.some(([name]) => name === first) ? [first] : undefined;
+  for (const spec of await loadCommandSpecs(only)) registerSpec(program, spec);
   return program;
 }

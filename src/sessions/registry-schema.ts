@@ -101,28 +101,25 @@ export function isUsableRegistry(value: unknown): boolean {
   return checkRegistry(value).ok;
 }
 
-/** A well-typed entry (missing optional fields filled), or null when it cannot be one. */
+/**
+ * A well-typed entry (missing optional fields filled), or null when it cannot be one. Fills the
+ * parsed object in place instead of copying it: the registry is read on every cold start and the
+ * copies (and the garbage collections they cause) were a measurable part of `cc-linker list`.
+ */
 function normalizeEntry(raw: unknown): SessionEntry | null {
   if (!isObj(raw)) return null;
   if (typeof raw.cwd !== 'string' || typeof raw.created_at !== 'string' || typeof raw.last_active !== 'string') return null;
   if (!optStr(raw.jsonl_path) || !optStr(raw.title) || !optStr(raw.project_name) || !optStr(raw.project_dir)) return null;
-  const status = raw.status === undefined ? undefined : SESSION_STATUSES.includes(raw.status as SessionStatus) ? (raw.status as SessionStatus) : null;
-  if (status === null) return null;
-  const count = typeof raw.message_count === 'number' && Number.isFinite(raw.message_count) && raw.message_count >= 0 ? Math.floor(raw.message_count) : 0;
-  return {
-    ...raw,
-    origin: raw.origin === 'feishu' ? 'feishu' : 'cli',
-    cwd: raw.cwd,
-    project_name: (raw.project_name as string | null | undefined) ?? null,
-    jsonl_path: (raw.jsonl_path as string | null | undefined) ?? null,
-    project_dir: (raw.project_dir as string | null | undefined) ?? null,
-    created_at: raw.created_at,
-    last_active: raw.last_active,
-    title: (raw.title as string | null | undefined) ?? null,
-    message_count: count,
-    last_message_preview: typeof raw.last_message_preview === 'string' ? raw.last_message_preview : '',
-    ...(status ? { status } : {}),
-  } as SessionEntry;
+  if (raw.status !== undefined && !SESSION_STATUSES.includes(raw.status as SessionStatus)) return null;
+  if (raw.origin !== 'feishu') raw.origin = 'cli';
+  raw.project_name ??= null;
+  raw.jsonl_path ??= null;
+  raw.project_dir ??= null;
+  raw.title ??= null;
+  const count = raw.message_count;
+  raw.message_count = typeof count === 'number' && Number.isFinite(count) && count >= 0 ? Math.floor(count) : 0;
+  if (typeof raw.last_message_preview !== 'string') raw.last_message_preview = '';
+  return raw as unknown as SessionEntry;
 }
 
 /** The status an entry is shown with (entries written without one are active). */

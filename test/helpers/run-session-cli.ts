@@ -5,7 +5,8 @@
 import { Command, CommanderError } from 'commander';
 import { setCliRuntime } from '../../src/cli/define-command.js';
 import { memoryOutput } from '../../src/cli/output.js';
-import { registerSessionCommands } from '../../src/cli/commands/session-commands.js';
+import { loadCommandSpecs, SESSION_COMMANDS } from '../../src/cli/command-loaders.js';
+import { registerSpec } from '../../src/cli/register-spec.js';
 
 export interface CliRun {
   code: number;
@@ -19,7 +20,7 @@ export async function runSessionCli(args: string[], opts: { env: NodeJS.ProcessE
   let code = 0;
   const program = new Command().name('cc-linker').exitOverride();
   program.configureOutput({ writeOut: (s) => out.print(s.replace(/\n$/, '')), writeErr: (s) => out.progress(s.replace(/\n$/, '')) });
-  registerSessionCommands(program);
+  for (const spec of await loadCommandSpecs(SESSION_COMMANDS)) registerSpec(program, spec);
   for (const sub of program.commands) {
     sub.exitOverride();
     sub.configureOutput({ writeOut: (s) => out.print(s.replace(/\n$/, '')), writeErr: (s) => out.progress(s.replace(/\n$/, '')) });

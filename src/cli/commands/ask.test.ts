@@ -4,7 +4,8 @@ import { startGatewayHarness, writeHarnessConfig, type GatewayHarness } from '..
 import { openaiTextTurn, openaiToolCallTurn } from '../../../test/fakes/fake-llm/fake-openai-server.js';
 import { setCliRuntime } from '../define-command.js';
 import { memoryOutput } from '../output.js';
-import { registerAskCommand } from './ask.js';
+import { registerSpec } from '../register-spec.js';
+import { askCommand } from './ask.js';
 
 let h: GatewayHarness | undefined;
 afterEach(async () => {
@@ -18,7 +19,7 @@ async function ask(harness: GatewayHarness, ...args: string[]) {
   let code = -1;
   setCliRuntime({ env: harness.env, out, setExitCode: (c) => (code = c) });
   const program = new Command().exitOverride();
-  registerAskCommand(program);
+  registerSpec(program, askCommand);
   const done = program.parseAsync(['node', 'cc-linker', 'ask', ...args]);
   return { out, done: done.then(() => code) };
 }

@@ -1,8 +1,7 @@
-import type { Command } from 'commander';
 import type { ChatRunResult } from '../../ccexec/chat-session.js';
 import type { Gateway } from '../../ccexec/create-gateway.js';
 import type { CliContext } from '../cli-context.js';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { chatMessages, createChatPrinter, type RawWrite } from './chat-render.js';
 
 /** `--provider` / `--model` of `ask` and `chat`. */
@@ -22,36 +21,35 @@ export const EXIT_CANCELLED = 130;
  * `cc-linker ask "列一下最近的笔记" > answer.txt` captures the answer only. Ctrl-C cancels the
  * question (the running CLI's whole process group is killed) and exits 130.
  */
-export function registerAskCommand(program: Command): void {
-  program
-    .command('ask')
-    .description('Ask the cc_exec gateway one question about your ChainlessChain data')
-    .argument('<question...>', 'the question (quote it, or give it as several words)')
-    .option('--provider <id>', 'model service from [ccexec.providers] (default: ccexec.default_provider)')
-    .option('--model <name>', 'model name (default: the provider’s model)')
-    .action(
-      withContext(async (ctx, words: string[], opts: ChatCommandOptions) => {
-        const gateway = await openGateway(ctx);
-        const target = targetOf(opts);
-        const chat = gateway.newChat(target);
-        const availability = await gateway.availability(target);
-        if (availability.status !== 'available') ctx.out.progress(availability.reason);
-        const controller = new AbortController();
-        const onSigint = (): void => {
-          if (controller.signal.aborted) return;
-          ctx.out.progress(chatMessages(ctx.lang)('cancelling'));
-          controller.abort();
-        };
-        process.on('SIGINT', onSigint);
-        try {
-          const result = await chat.run(words.join(' '), { signal: controller.signal, onEvent: createChatPrinter(ctx.out, ctx.lang, liveWriter(ctx)).onEvent });
-          return exitCodeOf(result);
-        } finally {
-          process.off('SIGINT', onSigint);
-        }
-      }),
-    );
-}
+export const askCommand: CommandSpec = {
+  name: 'ask',
+  description: 'Ask the cc_exec gateway one question about your ChainlessChain data',
+  args: [{ name: '<question...>', description: 'the question (quote it, or give it as several words)' }],
+  options: [
+    { flags: '--provider <id>', description: 'model service from [ccexec.providers] (default: ccexec.default_provider)' },
+    { flags: '--model <name>', description: 'model name (default: the provider’s model)' },
+  ],
+  action: async (ctx, words: string[], opts: ChatCommandOptions) => {
+    const gateway = await openGateway(ctx);
+    const target = targetOf(opts);
+    const chat = gateway.newChat(target);
+    const availability = await gateway.availability(target);
+    if (availability.status !== 'available') ctx.out.progress(availability.reason);
+    const controller = new AbortController();
+    const onSigint = (): void => {
+      if (controller.signal.aborted) return;
+      ctx.out.progress(chatMessages(ctx.lang)('cancelling'));
+      controller.abort();
+    };
+    process.on('SIGINT', onSigint);
+    try {
+      const result = await chat.run(words.join(' '), { signal: controller.signal, onEvent: createChatPrinter(ctx.out, ctx.lang, liveWriter(ctx)).onEvent });
+      return exitCodeOf(result);
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  },
+};
 
 /** The gateway for a command, loaded lazily so other commands start fast. */
 export async function openGateway(ctx: CliContext): Promise<Gateway> {

@@ -5,8 +5,9 @@ import { startGatewayHarness, writeHarnessConfig, type GatewayHarness } from '..
 import { openaiTextTurn, openaiToolCallTurn } from '../../../test/fakes/fake-llm/fake-openai-server.js';
 import { setCliRuntime } from '../define-command.js';
 import { memoryOutput } from '../output.js';
-import { registerAskCommand } from './ask.js';
-import { registerChatCommand } from './chat.js';
+import { registerSpec } from '../register-spec.js';
+import { askCommand } from './ask.js';
+import { chatCommand } from './chat.js';
 
 let h: GatewayHarness | undefined;
 afterEach(async () => {
@@ -20,8 +21,8 @@ function start(harness: GatewayHarness, args: string[], input?: PassThrough) {
   let code = -1;
   setCliRuntime({ env: harness.env, out, setExitCode: (c) => (code = c) });
   const program = new Command().exitOverride();
-  registerAskCommand(program);
-  registerChatCommand(program, { ...(input ? { input } : {}), output: new PassThrough() });
+  registerSpec(program, askCommand);
+  registerSpec(program, chatCommand({ ...(input ? { input } : {}), output: new PassThrough() }));
   const done = program.parseAsync(['node', 'cc-linker', ...args]);
   return { out, done: done.then(() => code) };
 }

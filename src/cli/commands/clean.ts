@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**
@@ -13,45 +12,44 @@ import { commandMessages } from './command-messages.js';
  *
  * Refused while `start` runs (except `--dry-run`, which writes nothing).
  */
-export function registerCleanCommand(program: Command): void {
-  program
-    .command('clean')
-    .description('Remove unusable sessions from the registry (empty, file gone)')
-    .option('--dry-run', 'only show what would be removed')
-    .option('--json', 'print the plan/result as JSON')
-    .action(
-      withContext(async (ctx, opts: { dryRun?: boolean; json?: boolean }) => {
-        const [{ requireRegistry }, clean, fmt, { assertNoLiveOwner }, { printWarnings }] = await Promise.all([
-          import('../../sessions/read-registry.js'),
-          import('../../sessions/plan-clean.js'),
-          import('../../sessions/format-session.js'),
-          import('../../store/owner-lock.js'),
-          import('../format/print-warnings.js'),
-        ]);
-        if (!opts.dryRun) await assertNoLiveOwner(ctx.paths.ownerLockFile, 'cc-linker clean');
-        const { registry, warnings } = await requireRegistry(ctx.paths);
-        printWarnings(ctx.out, warnings, ctx.lang);
-        const now = ctx.now();
-        const plan = clean.planClean(registry, now);
-        const result = opts.dryRun || plan.length === 0 ? { removed: plan, kept: [] } : await clean.applyClean(ctx.paths, now, { maxFileSize: ctx.config.scanner.max_file_size });
-        if (opts.json) {
-          ctx.out.json({ dry_run: Boolean(opts.dryRun), removed: result.removed.map((i) => ({ session_id: i.id, reason: i.reason, title: i.entry.title, jsonl_path: i.entry.jsonl_path })), kept: result.kept.map((i) => i.id) });
-          return 0;
-        }
-        const t = commandMessages(ctx.lang);
-        if (result.removed.length === 0 && result.kept.length === 0) {
-          ctx.out.print(t('cleanNothing'));
-          return 0;
-        }
-        const lines = [t('cleanPlan', { n: result.removed.length })];
-        for (const item of result.removed) lines.push(`  - ${fmt.shortId(item.id)}  ${fmt.titleOf(item.entry, ctx.lang)}  (${t(`reason_${item.reason}`)})`);
-        if (opts.dryRun) lines.push(t('cleanDryRun'));
-        else {
-          lines.push(t('cleanDone', { n: result.removed.length }));
-          if (result.kept.length > 0) lines.push(t('cleanKept', { n: result.kept.length }));
-        }
-        ctx.out.print(lines.join('\n'));
-        return 0;
-      }),
-    );
-}
+export const cleanCommand: CommandSpec = {
+  name: 'clean',
+  description: 'Remove unusable sessions from the registry (empty, file gone)',
+  options: [
+    { flags: '--dry-run', description: 'only show what would be removed' },
+    { flags: '--json', description: 'print the plan/result as JSON' },
+  ],
+  action: async (ctx, opts: { dryRun?: boolean; json?: boolean }) => {
+    const [{ requireRegistry }, clean, fmt, { assertNoLiveOwner }, { printWarnings }] = await Promise.all([
+      import('../../sessions/read-registry.js'),
+      import('../../sessions/plan-clean.js'),
+      import('../../sessions/format-session.js'),
+      import('../../store/owner-lock.js'),
+      import('../format/print-warnings.js'),
+    ]);
+    if (!opts.dryRun) await assertNoLiveOwner(ctx.paths.ownerLockFile, 'cc-linker clean');
+    const { registry, warnings } = await requireRegistry(ctx.paths);
+    printWarnings(ctx.out, warnings, ctx.lang);
+    const now = ctx.now();
+    const plan = clean.planClean(registry, now);
+    const result = opts.dryRun || plan.length === 0 ? { removed: plan, kept: [] } : await clean.applyClean(ctx.paths, now, { maxFileSize: ctx.config.scanner.max_file_size });
+    if (opts.json) {
+      ctx.out.json({ dry_run: Boolean(opts.dryRun), removed: result.removed.map((i) => ({ session_id: i.id, reason: i.reason, title: i.entry.title, jsonl_path: i.entry.jsonl_path })), kept: result.kept.map((i) => i.id) });
+      return 0;
+    }
+    const t = commandMessages(ctx.lang);
+    if (result.removed.length === 0 && result.kept.length === 0) {
+      ctx.out.print(t('cleanNothing'));
+      return 0;
+    }
+    const lines = [t('cleanPlan', { n: result.removed.length })];
+    for (const item of result.removed) lines.push(`  - ${fmt.shortId(item.id)}  ${fmt.titleOf(item.entry, ctx.lang)}  (${t(`reason_${item.reason}`)})`);
+    if (opts.dryRun) lines.push(t('cleanDryRun'));
+    else {
+      lines.push(t('cleanDone', { n: result.removed.length }));
+      if (result.kept.length > 0) lines.push(t('cleanKept', { n: result.kept.length }));
+    }
+    ctx.out.print(lines.join('\n'));
+    return 0;
+  },
+};

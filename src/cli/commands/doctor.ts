@@ -1,6 +1,5 @@
-import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /** One doctor check: ok, a warning (works, but limited) or a failure. */
@@ -19,26 +18,25 @@ const ICON = { ok: '✅', warn: '⚠️ ', fail: '❌' } as const;
  * directory, Feishu credentials (present or not; never printed), and the hook. Exits 1 when a
  * check fails; warnings do not fail.
  */
-export function registerDoctorCommand(program: Command): void {
-  program
-    .command('doctor')
-    .description('Check the installation: config, Node.js, claude, directories, credentials')
-    .option('--json', 'print the checks as JSON')
-    .action(
-      withContext(async (ctx, opts: { json?: boolean }) => {
-        const checks = await runChecks(ctx);
-        const failed = checks.filter((c) => c.level === 'fail').length;
-        if (opts.json) {
-          ctx.out.json({ ok: failed === 0, checks });
-          return failed === 0 ? 0 : 1;
-        }
-        const t = commandMessages(ctx.lang);
-        const lines = [t('doctorTitle'), '─'.repeat(36), ...checks.map((c) => `${ICON[c.level]} ${c.text}`), '', failed === 0 ? t('doctorOk') : t('doctorFailed', { n: failed })];
-        ctx.out.print(lines.join('\n'));
-        return failed === 0 ? 0 : 1;
-      }),
-    );
-}
+export const doctorCommand: CommandSpec = {
+  name: 'doctor',
+  description: 'Check the installation: config, Node.js, claude, directories, credentials',
+  options: [
+    { flags: '--json', description: 'print the checks as JSON' },
+  ],
+  action: async (ctx, opts: { json?: boolean }) => {
+    const checks = await runChecks(ctx);
+    const failed = checks.filter((c) => c.level === 'fail').length;
+    if (opts.json) {
+      ctx.out.json({ ok: failed === 0, checks });
+      return failed === 0 ? 0 : 1;
+    }
+    const t = commandMessages(ctx.lang);
+    const lines = [t('doctorTitle'), '─'.repeat(36), ...checks.map((c) => `${ICON[c.level]} ${c.text}`), '', failed === 0 ? t('doctorOk') : t('doctorFailed', { n: failed })];
+    ctx.out.print(lines.join('\n'));
+    return failed === 0 ? 0 : 1;
+  },
+};
 
 async function runChecks(ctx: CliContext): Promise<Check[]> {
   const [fs, path, { runProcess }, { findClaudeBinary }, { hookStatus }, { hookTargetFor }, { tildify }, { ensurePrivateDir }] = await Promise.all([

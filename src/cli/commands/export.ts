@@ -1,5 +1,4 @@
-import { Option, type Command } from 'commander';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 interface ExportOptions {
@@ -14,50 +13,49 @@ interface ExportOptions {
  * asked. With `--output` the file is written atomically (0600) and the two status lines go to
  * stdout; without it the export itself goes to stdout and the status lines to stderr, so it pipes.
  */
-export function registerExportCommand(program: Command): void {
-  program
-    .command('export')
-    .description('Export a session as Markdown, JSON or plain text')
-    .argument('<id>', 'session id or id prefix')
-    .addOption(new Option('--format <format>', 'output format').choices(['markdown', 'json', 'text']).default('markdown'))
-    .option('--output <file>', 'write to this file instead of stdout')
-    .option('--thinking', 'include thinking blocks')
-    .action(
-      withContext(async (ctx, idPrefix: string, opts: ExportOptions) => {
-        const [{ requireRegistry }, { resolveSession }, exporter, fmt, { SessionsError }, { writeFileAtomic }, { expandHome }, { printWarnings }] = await Promise.all([
-          import('../../sessions/read-registry.js'),
-          import('../../sessions/resolve-session.js'),
-          import('../../sessions/export-session.js'),
-          import('../../sessions/format-session.js'),
-          import('../../sessions/sessions-error.js'),
-          import('../../store/atomic-write.js'),
-          import('../../core/expand-home.js'),
-          import('../format/print-warnings.js'),
-        ]);
-        const { registry, warnings } = await requireRegistry(ctx.paths);
-        printWarnings(ctx.out, warnings, ctx.lang);
-        const { id, entry } = resolveSession(registry, idPrefix);
-        const t = commandMessages(ctx.lang);
-        const title = fmt.titleOf(entry, ctx.lang);
-        const say = opts.output ? (s: string) => ctx.out.print(s) : (s: string) => ctx.out.progress(s);
-        say(t('exportStart', { title }));
-        let messages;
-        try {
-          if (!entry.jsonl_path) throw Object.assign(new Error('no path'), { code: 'ENOENT' });
-          messages = await exporter.readTranscript(entry.jsonl_path, { thinking: Boolean(opts.thinking) });
-        } catch (err) {
-          throw new SessionsError('SESSION_FILE_MISSING', { id: fmt.shortId(id), file: entry.jsonl_path ?? '-' }, { cause: err });
-        }
-        const text = exporter.renderTranscript({ id, title, entry }, messages, opts.format);
-        if (opts.output) {
-          const file = expandHome(opts.output, ctx.paths.userHome);
-          await writeFileAtomic(file, text);
-          say(t('exportDone', { file, n: messages.length }));
-        } else {
-          ctx.out.print(text.replace(/\n$/, ''));
-          say(t('exportDone', { file: 'stdout', n: messages.length }));
-        }
-        return 0;
-      }),
-    );
-}
+export const exportCommand: CommandSpec = {
+  name: 'export',
+  description: 'Export a session as Markdown, JSON or plain text',
+  args: [{ name: '<id>', description: 'session id or id prefix' }],
+  options: [
+    { flags: '--format <format>', description: 'output format', choices: ['markdown', 'json', 'text'], default: 'markdown' },
+    { flags: '--output <file>', description: 'write to this file instead of stdout' },
+    { flags: '--thinking', description: 'include thinking blocks' },
+  ],
+  action: async (ctx, idPrefix: string, opts: ExportOptions) => {
+    const [{ requireRegistry }, { resolveSession }, exporter, fmt, { SessionsError }, { writeFileAtomic }, { expandHome }, { printWarnings }] = await Promise.all([
+      import('../../sessions/read-registry.js'),
+      import('../../sessions/resolve-session.js'),
+      import('../../sessions/export-session.js'),
+      import('../../sessions/format-session.js'),
+      import('../../sessions/sessions-error.js'),
+      import('../../store/atomic-write.js'),
+      import('../../core/expand-home.js'),
+      import('../format/print-warnings.js'),
+    ]);
+    const { registry, warnings } = await requireRegistry(ctx.paths);
+    printWarnings(ctx.out, warnings, ctx.lang);
+    const { id, entry } = resolveSession(registry, idPrefix);
+    const t = commandMessages(ctx.lang);
+    const title = fmt.titleOf(entry, ctx.lang);
+    const say = opts.output ? (s: string) => ctx.out.print(s) : (s: string) => ctx.out.progress(s);
+    say(t('exportStart', { title }));
+    let messages;
+    try {
+      if (!entry.jsonl_path) throw Object.assign(new Error('no path'), { code: 'ENOENT' });
+      messages = await exporter.readTranscript(entry.jsonl_path, { thinking: Boolean(opts.thinking) });
+    } catch (err) {
+      throw new SessionsError('SESSION_FILE_MISSING', { id: fmt.shortId(id), file: entry.jsonl_path ?? '-' }, { cause: err });
+    }
+    const text = exporter.renderTranscript({ id, title, entry }, messages, opts.format);
+    if (opts.output) {
+      const file = expandHome(opts.output, ctx.paths.userHome);
+      await writeFileAtomic(file, text);
+      say(t('exportDone', { file, n: messages.length }));
+    } else {
+      ctx.out.print(text.replace(/\n$/, ''));
+      say(t('exportDone', { file: 'stdout', n: messages.length }));
+    }
+    return 0;
+  },
+};

@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**
@@ -8,13 +7,14 @@ import { commandMessages } from './command-messages.js';
  * Install/uninstall change only cc-linker's own entry in Claude's settings.json, keep a backup of
  * the previous file in `~/.cc-linker/backups/`, and never touch other hooks or settings.
  */
-export function registerHookCommand(program: Command): void {
-  const hook = program.command('hook').description('Install, remove or check the Claude Code SessionStart hook');
-  hook
-    .command('install')
-    .description('Add the SessionStart hook to Claude Code settings')
-    .action(
-      withContext(async (ctx) => {
+export const hookCommand: CommandSpec = {
+  name: 'hook',
+  description: 'Install, remove or check the Claude Code SessionStart hook',
+  subcommands: [
+    {
+      name: 'install',
+      description: 'Add the SessionStart hook to Claude Code settings',
+      action: async (ctx) => {
         const [fs, { installHook, defaultHookScript }, { hookTargetFor }] = await Promise.all([import('node:fs'), import('../../sessions/claude-hook.js'), import('./hook-target.js')]);
         const t = commandMessages(ctx.lang);
         const target = hookTargetFor(ctx);
@@ -23,26 +23,24 @@ export function registerHookCommand(program: Command): void {
         const r = await installHook(target);
         ctx.out.print(t(r.changed ? 'hookInstalled' : 'hookUnchanged', { file: r.file }));
         return 0;
-      }),
-    );
-  hook
-    .command('uninstall')
-    .description('Remove the SessionStart hook from Claude Code settings')
-    .action(
-      withContext(async (ctx) => {
+      },
+    },
+    {
+      name: 'uninstall',
+      description: 'Remove the SessionStart hook from Claude Code settings',
+      action: async (ctx) => {
         const [{ uninstallHook }, { hookTargetFor }] = await Promise.all([import('../../sessions/claude-hook.js'), import('./hook-target.js')]);
         const t = commandMessages(ctx.lang);
         const r = await uninstallHook(hookTargetFor(ctx));
         ctx.out.print(r.changed ? t('hookRemoved', { file: r.file }) : t('hookNotPresent'));
         return 0;
-      }),
-    );
-  hook
-    .command('status')
-    .description('Show whether the SessionStart hook is installed')
-    .option('--json', 'print the status as JSON')
-    .action(
-      withContext(async (ctx, opts: { json?: boolean }) => {
+      },
+    },
+    {
+      name: 'status',
+      description: 'Show whether the SessionStart hook is installed',
+      options: [{ flags: '--json', description: 'print the status as JSON' }],
+      action: async (ctx, opts: { json?: boolean }) => {
         const [{ hookStatus }, { hookTargetFor }] = await Promise.all([import('../../sessions/claude-hook.js'), import('./hook-target.js')]);
         const t = commandMessages(ctx.lang);
         const s = await hookStatus(hookTargetFor(ctx));
@@ -54,6 +52,7 @@ export function registerHookCommand(program: Command): void {
         if (s.command) lines.push(t('hookCommand', { command: s.command }));
         ctx.out.print(lines.join('\n'));
         return 0;
-      }),
-    );
-}
+      },
+    },
+  ],
+};

@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { tildify } from '../format/tildify.js';
 import { commandMessages } from './command-messages.js';
 
@@ -8,27 +7,26 @@ import { commandMessages } from './command-messages.js';
  * Code session found on disk, rescanning all files (the cache is rebuilt). Feishu-origin metadata is
  * carried over from an existing registry and `user-mapping.json`. Refused while `start` runs.
  */
-export function registerInitCommand(program: Command): void {
-  program
-    .command('init')
-    .description('Create the registry and register every Claude Code session on this machine')
-    .option('--json', 'print the result as JSON')
-    .action(
-      withContext(async (ctx, opts: { json?: boolean }) => {
-        const { runSync } = await import('./run-sync.js');
-        const r = await runSync(ctx, { action: 'cc-linker init', incremental: false });
-        if (opts.json) {
-          ctx.out.json({ registry: ctx.paths.registryFile, created: r.created, ...r.stats, warnings: r.warnings.length });
-          return 0;
-        }
-        const t = commandMessages(ctx.lang);
-        const file = tildify(ctx.paths.registryFile, ctx.paths.userHome);
-        ctx.out.print(t(r.created ? 'initCreated' : 'initExisting', { file }));
-        ctx.out.print(t('initScanning'));
-        ctx.out.print(t('foundSessions', { n: r.stats.scanned }));
-        ctx.out.print(t('restoredFeishu', { n: r.stats.feishu }));
-        ctx.out.print(t('initDone', { n: r.stats.total }));
-        return 0;
-      }),
-    );
-}
+export const initCommand: CommandSpec = {
+  name: 'init',
+  description: 'Create the registry and register every Claude Code session on this machine',
+  options: [
+    { flags: '--json', description: 'print the result as JSON' },
+  ],
+  action: async (ctx, opts: { json?: boolean }) => {
+    const { runSync } = await import('./run-sync.js');
+    const r = await runSync(ctx, { action: 'cc-linker init', incremental: false });
+    if (opts.json) {
+      ctx.out.json({ registry: ctx.paths.registryFile, created: r.created, ...r.stats, warnings: r.warnings.length });
+      return 0;
+    }
+    const t = commandMessages(ctx.lang);
+    const file = tildify(ctx.paths.registryFile, ctx.paths.userHome);
+    ctx.out.print(t(r.created ? 'initCreated' : 'initExisting', { file }));
+    ctx.out.print(t('initScanning'));
+    ctx.out.print(t('foundSessions', { n: r.stats.scanned }));
+    ctx.out.print(t('restoredFeishu', { n: r.stats.feishu }));
+    ctx.out.print(t('initDone', { n: r.stats.total }));
+    return 0;
+  },
+};

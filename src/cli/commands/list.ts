@@ -1,5 +1,4 @@
-import { Option, type Command } from 'commander';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { commandMessages } from './command-messages.js';
 import { parsePositiveInt } from './option-parsers.js';
 
@@ -25,49 +24,48 @@ const STATUSES = ['provisioning', 'active', 'archived', 'degraded', 'corrupted']
  * Filters: `--origin cli|feishu`, `--status <s>`, `--project <text>` (project name or cwd
  * contains it), `--limit <n>` (default 20). `--json` prints the matching entries.
  */
-export function registerListCommand(program: Command): void {
-  program
-    .command('list')
-    .description('List Claude Code sessions, most recently active first')
-    .addOption(new Option('--origin <origin>', 'only sessions started from the terminal or from Feishu').choices(['cli', 'feishu']))
-    .addOption(new Option('--status <status>', 'only sessions with this status').choices(STATUSES))
-    .option('--project <text>', 'only sessions whose project name or directory contains text')
-    .option('--limit <n>', 'show at most n sessions', parsePositiveInt, 20)
-    .option('--json', 'print the sessions as JSON')
-    .action(
-      withContext(async (ctx, opts: ListOptions) => {
-        const [{ requireRegistry }, fmt, { sessionJson }, { printWarnings }] = await Promise.all([
-          import('../../sessions/read-registry.js'),
-          import('../../sessions/format-session.js'),
-          import('../format/session-json.js'),
-          import('../format/print-warnings.js'),
-        ]);
-        const { registry, warnings } = await requireRegistry(ctx.paths);
-        printWarnings(ctx.out, warnings, ctx.lang);
-        const project = opts.project?.toLowerCase();
-        const all = fmt.sortByLastActive(
-          Object.entries(registry.sessions)
-            .map(([id, entry]) => ({ id, entry }))
-            .filter(({ entry }) => !opts.origin || entry.origin === opts.origin)
-            .filter(({ entry }) => !opts.status || (entry.status ?? 'active') === opts.status)
-            .filter(({ entry }) => !project || (entry.project_name ?? '').toLowerCase().includes(project) || entry.cwd.toLowerCase().includes(project)),
-        );
-        const shown = all.slice(0, opts.limit);
-        if (opts.json) {
-          ctx.out.json(shown.map((s) => sessionJson(s.id, s.entry)));
-          return 0;
-        }
-        const t = commandMessages(ctx.lang);
-        const now = ctx.now();
-        const lines = [t('listHeader', { n: all.length })];
-        if (all.length === 0) lines.push('', t('listEmpty'));
-        shown.forEach(({ id, entry }, i) => {
-          lines.push('', `${i + 1}. ${fmt.truncate(fmt.titleOf(entry, ctx.lang), 30)}`, `   ID: ${fmt.shortId(id)}`, `   ${fmt.sessionMetaLine(entry, now, ctx.lang)}`);
-        });
-        if (all.length > shown.length) lines.push('', t('listMore', { n: all.length - shown.length }));
-        ctx.out.print(lines.join('\n'));
-        return 0;
-      }),
+export const listCommand: CommandSpec = {
+  name: 'list',
+  description: 'List Claude Code sessions, most recently active first',
+  options: [
+    { flags: '--origin <origin>', description: 'only sessions started from the terminal or from Feishu', choices: ['cli', 'feishu'] },
+    { flags: '--status <status>', description: 'only sessions with this status', choices: STATUSES },
+    { flags: '--project <text>', description: 'only sessions whose project name or directory contains text' },
+    { flags: '--limit <n>', description: 'show at most n sessions', parse: parsePositiveInt, default: 20 },
+    { flags: '--json', description: 'print the sessions as JSON' },
+  ],
+  action: async (ctx, opts: ListOptions) => {
+    const [{ requireRegistry }, fmt, { sessionJson }, { printWarnings }] = await Promise.all([
+      import('../../sessions/read-registry.js'),
+      import('../../sessions/format-session.js'),
+      import('../format/session-json.js'),
+      import('../format/print-warnings.js'),
+    ]);
+    const { registry, warnings } = await requireRegistry(ctx.paths);
+    printWarnings(ctx.out, warnings, ctx.lang);
+    const project = opts.project?.toLowerCase();
+    const all = fmt.sortByLastActive(
+      Object.entries(registry.sessions)
+        .map(([id, entry]) => ({ id, entry }))
+        .filter(({ entry }) => !opts.origin || entry.origin === opts.origin)
+        .filter(({ entry }) => !opts.status || (entry.status ?? 'active') === opts.status)
+        .filter(({ entry }) => !project || (entry.project_name ?? '').toLowerCase().includes(project) || entry.cwd.toLowerCase().includes(project)),
     );
-}
+    const shown = all.slice(0, opts.limit);
+    if (opts.json) {
+      ctx.out.json(shown.map((s) => sessionJson(s.id, s.entry)));
+      return 0;
+    }
+    const t = commandMessages(ctx.lang);
+    const now = ctx.now();
+    const lines = [t('listHeader', { n: all.length })];
+    if (all.length === 0) lines.push('', t('listEmpty'));
+    shown.forEach(({ id, entry }, i) => {
+      lines.push('', `${i + 1}. ${fmt.truncate(fmt.titleOf(entry, ctx.lang), 30)}`, `   ID: ${fmt.shortId(id)}`, `   ${fmt.sessionMetaLine(entry, now, ctx.lang)}`);
+    });
+    if (all.length > shown.length) lines.push('', t('listMore', { n: all.length - shown.length }));
+    ctx.out.print(lines.join('\n'));
+    return 0;
+  },
+};
 

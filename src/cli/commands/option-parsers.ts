@@ -1,8 +1,8 @@
-import { InvalidArgumentError } from 'commander';
+import { OptionValueError } from '../command-spec.js';
 
-/** Commander argument parser for `--limit <n>` style options. */
+/** Option parser for `--limit <n>` style options. */
 export function parsePositiveInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  if (!Number.isInteger(n) || n < 1) throw new OptionValueError('expected a positive integer');
   return n;
 }

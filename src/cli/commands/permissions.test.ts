@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermissionStore } from '../../claude/permission-store.js';
 import { setCliRuntime } from '../define-command.js';
 import { memoryOutput } from '../output.js';
-import { registerPermissionsCommand } from './permissions.js';
+import { registerSpec } from '../register-spec.js';
+import { permissionsCommand } from './permissions.js';
 
 let tmp: string;
 let env: NodeJS.ProcessEnv;
@@ -26,7 +27,7 @@ async function run(...args: string[]) {
   let code = -1;
   setCliRuntime({ env, out, setExitCode: (c) => (code = c) });
   const program = new Command().exitOverride();
-  registerPermissionsCommand(program);
+  registerSpec(program, permissionsCommand);
   await program.parseAsync(['node', 'cc-linker', 'permissions', ...args]);
   return { out, code };
 }

@@ -1,6 +1,5 @@
-import type { Command } from 'commander';
 import { defineMessages } from '../../core/i18n.js';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 
 const messages = defineMessages({
   zh: {
@@ -25,14 +24,15 @@ const messages = defineMessages({
  * before asking. `revoke` takes the rule text or its number from `list`; it is safe while the bot
  * runs (the file is a compare-and-swap versioned document).
  */
-export function registerPermissionsCommand(program: Command): void {
-  const cmd = program.command('permissions').description('List or revoke the saved "always allow" tool rules');
-  cmd
-    .command('list')
-    .description('List saved rules (numbered)')
-    .option('--json', 'print the rules as JSON')
-    .action(
-      withContext(async (ctx, opts: { json?: boolean }) => {
+export const permissionsCommand: CommandSpec = {
+  name: 'permissions',
+  description: 'List or revoke the saved "always allow" tool rules',
+  subcommands: [
+    {
+      name: 'list',
+      description: 'List saved rules (numbered)',
+      options: [{ flags: '--json', description: 'print the rules as JSON' }],
+      action: async (ctx, opts: { json?: boolean }) => {
         const { PermissionStore } = await import('../../claude/permission-store.js');
         const t = messages(ctx.lang);
         const file = ctx.paths.permissionsFile;
@@ -52,14 +52,13 @@ export function registerPermissionsCommand(program: Command): void {
         }
         if (ctx.config.claude.allowed_tools.length > 0) ctx.out.progress(t('configNote', { rules: ctx.config.claude.allowed_tools.join(', ') }));
         return 0;
-      }),
-    );
-  cmd
-    .command('revoke')
-    .description('Remove a saved rule, by its text or its number in `permissions list`')
-    .argument('<rule>', 'the rule text (e.g. "Bash(npm test:*)") or its number')
-    .action(
-      withContext(async (ctx, rule: string) => {
+      },
+    },
+    {
+      name: 'revoke',
+      description: 'Remove a saved rule, by its text or its number in `permissions list`',
+      args: [{ name: '<rule>', description: 'the rule text (e.g. "Bash(npm test:*)") or its number' }],
+      action: async (ctx, rule: string) => {
         const { PermissionStore } = await import('../../claude/permission-store.js');
         const t = messages(ctx.lang);
         const removed = await new PermissionStore(ctx.paths.permissionsFile).revoke(rule);
@@ -69,6 +68,7 @@ export function registerPermissionsCommand(program: Command): void {
         }
         ctx.out.print(t('revoked', { rule: removed.rule }));
         return 0;
-      }),
-    );
-}
+      },
+    },
+  ],
+};

@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**
@@ -7,37 +6,36 @@ import { commandMessages } from './command-messages.js';
  * moved files) by searching `projects/*\/<id>.jsonl`, rescans it and updates the registry. Exits 1
  * when the file is still missing. Refused while `start` runs.
  */
-export function registerRepairCommand(program: Command): void {
-  program
-    .command('repair')
-    .description('Find the session file of a provisioning/degraded session and fix its registry entry')
-    .argument('<id>', 'session id or id prefix')
-    .option('--json', 'print the result as JSON')
-    .action(
-      withContext(async (ctx, idPrefix: string, opts: { json?: boolean }) => {
-        const [{ repairSession }, { assertNoLiveOwner }, { requireRegistry }, { sessionJson }, { shortId }] = await Promise.all([
-          import('../../sessions/repair-session.js'),
-          import('../../store/owner-lock.js'),
-          import('../../sessions/read-registry.js'),
-          import('../format/session-json.js'),
-          import('../../sessions/format-session.js'),
-        ]);
-        await assertNoLiveOwner(ctx.paths.ownerLockFile, 'cc-linker repair');
-        await requireRegistry(ctx.paths);
-        const r = await repairSession(ctx.paths, idPrefix, { maxFileSize: ctx.config.scanner.max_file_size, now: ctx.now() });
-        if (opts.json) {
-          ctx.out.json({ ...sessionJson(r.id, r.entry), found: r.found, resumable: r.resumable });
-          return r.found ? 0 : 1;
-        }
-        const t = commandMessages(ctx.lang);
-        const id = shortId(r.id);
-        const status = r.entry.status ?? 'active';
-        if (!r.found) {
-          ctx.out.print(t('repairStillMissing', { id, reason: r.entry.last_error ?? '-', status }));
-          return 1;
-        }
-        ctx.out.print(r.resumable || r.entry.jsonl_path === r.found ? t('repairFound', { id, file: r.found, status }) : t('repairTooLarge', { id, file: r.found }));
-        return 0;
-      }),
-    );
-}
+export const repairCommand: CommandSpec = {
+  name: 'repair',
+  description: 'Find the session file of a provisioning/degraded session and fix its registry entry',
+  args: [{ name: '<id>', description: 'session id or id prefix' }],
+  options: [
+    { flags: '--json', description: 'print the result as JSON' },
+  ],
+  action: async (ctx, idPrefix: string, opts: { json?: boolean }) => {
+    const [{ repairSession }, { assertNoLiveOwner }, { requireRegistry }, { sessionJson }, { shortId }] = await Promise.all([
+      import('../../sessions/repair-session.js'),
+      import('../../store/owner-lock.js'),
+      import('../../sessions/read-registry.js'),
+      import('../format/session-json.js'),
+      import('../../sessions/format-session.js'),
+    ]);
+    await assertNoLiveOwner(ctx.paths.ownerLockFile, 'cc-linker repair');
+    await requireRegistry(ctx.paths);
+    const r = await repairSession(ctx.paths, idPrefix, { maxFileSize: ctx.config.scanner.max_file_size, now: ctx.now() });
+    if (opts.json) {
+      ctx.out.json({ ...sessionJson(r.id, r.entry), found: r.found, resumable: r.resumable });
+      return r.found ? 0 : 1;
+    }
+    const t = commandMessages(ctx.lang);
+    const id = shortId(r.id);
+    const status = r.entry.status ?? 'active';
+    if (!r.found) {
+      ctx.out.print(t('repairStillMissing', { id, reason: r.entry.last_error ?? '-', status }));
+      return 1;
+    }
+    ctx.out.print(r.resumable || r.entry.jsonl_path === r.found ? t('repairFound', { id, file: r.found, status }) : t('repairTooLarge', { id, file: r.found }));
+    return 0;
+  },
+};

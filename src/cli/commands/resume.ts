@@ -1,6 +1,5 @@
-import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**
@@ -13,52 +12,51 @@ import { commandMessages } from './command-messages.js';
  * `--exec` runs `claude --resume <uuid>` in the session's directory with the terminal attached
  * and exits with its exit code.
  */
-export function registerResumeCommand(program: Command): void {
-  program
-    .command('resume')
-    .description('Print (or --exec) the command that resumes a session in this terminal')
-    .argument('<id>', 'session id or id prefix')
-    .option('--exec', 'run claude --resume now, in the session directory')
-    .action(
-      withContext(async (ctx, idPrefix: string, opts: { exec?: boolean }) => {
-        const [{ requireRegistry }, { resolveSession }, { locateSessionFile }, { repairSession }, { SessionsError }, { readOwnerLock }, { shellQuote }, fmt, { printWarnings }] = await Promise.all([
-          import('../../sessions/read-registry.js'),
-          import('../../sessions/resolve-session.js'),
-          import('../../sessions/locate-session-file.js'),
-          import('../../sessions/repair-session.js'),
-          import('../../sessions/sessions-error.js'),
-          import('../../store/owner-lock.js'),
-          import('../../sessions/shell-quote.js'),
-          import('../../sessions/format-session.js'),
-          import('../format/print-warnings.js'),
-        ]);
-        const t = commandMessages(ctx.lang);
-        const { registry, warnings } = await requireRegistry(ctx.paths);
-        printWarnings(ctx.out, warnings, ctx.lang);
-        const resolved = resolveSession(registry, idPrefix);
-        const { id } = resolved;
-        let { entry } = resolved;
-        const status = entry.status ?? 'active';
-        const short = fmt.shortId(id);
-        if (status === 'corrupted') throw new SessionsError('SESSION_CORRUPTED', { id: short, reason: entry.last_error ?? 'corrupted' });
-        if (status === 'provisioning' || status === 'degraded') {
-          const found = await locateSessionFile(ctx.paths.claudeProjectsDir, id, entry.project_dir);
-          if (!found) throw new SessionsError('SESSION_NOT_READY', { id: short, reason: entry.last_error ?? status });
-          const owner = await readOwnerLock(ctx.paths.ownerLockFile);
-          if (!owner?.alive) {
-            const repaired = await repairSession(ctx.paths, id, { maxFileSize: ctx.config.scanner.max_file_size, now: ctx.now() });
-            entry = repaired.entry;
-            if (!repaired.resumable) throw new SessionsError('SESSION_NOT_READY', { id: short, reason: entry.last_error ?? entry.status ?? status });
-            ctx.out.progress(t('resumeRepaired', { id: short, status: entry.status ?? 'active' }));
-          }
-        }
-        const command = `cd ${shellQuote(entry.cwd)} && claude --resume ${id}`;
-        ctx.out.print(t('resumeWill', { command }));
-        if (!opts.exec) return 0;
-        return execClaude(ctx, id, entry.cwd, short);
-      }),
-    );
-}
+export const resumeCommand: CommandSpec = {
+  name: 'resume',
+  description: 'Print (or --exec) the command that resumes a session in this terminal',
+  args: [{ name: '<id>', description: 'session id or id prefix' }],
+  options: [
+    { flags: '--exec', description: 'run claude --resume now, in the session directory' },
+  ],
+  action: async (ctx, idPrefix: string, opts: { exec?: boolean }) => {
+    const [{ requireRegistry }, { resolveSession }, { locateSessionFile }, { repairSession }, { SessionsError }, { readOwnerLock }, { shellQuote }, fmt, { printWarnings }] = await Promise.all([
+      import('../../sessions/read-registry.js'),
+      import('../../sessions/resolve-session.js'),
+      import('../../sessions/locate-session-file.js'),
+      import('../../sessions/repair-session.js'),
+      import('../../sessions/sessions-error.js'),
+      import('../../store/owner-lock.js'),
+      import('../../sessions/shell-quote.js'),
+      import('../../sessions/format-session.js'),
+      import('../format/print-warnings.js'),
+    ]);
+    const t = commandMessages(ctx.lang);
+    const { registry, warnings } = await requireRegistry(ctx.paths);
+    printWarnings(ctx.out, warnings, ctx.lang);
+    const resolved = resolveSession(registry, idPrefix);
+    const { id } = resolved;
+    let { entry } = resolved;
+    const status = entry.status ?? 'active';
+    const short = fmt.shortId(id);
+    if (status === 'corrupted') throw new SessionsError('SESSION_CORRUPTED', { id: short, reason: entry.last_error ?? 'corrupted' });
+    if (status === 'provisioning' || status === 'degraded') {
+      const found = await locateSessionFile(ctx.paths.claudeProjectsDir, id, entry.project_dir);
+      if (!found) throw new SessionsError('SESSION_NOT_READY', { id: short, reason: entry.last_error ?? status });
+      const owner = await readOwnerLock(ctx.paths.ownerLockFile);
+      if (!owner?.alive) {
+        const repaired = await repairSession(ctx.paths, id, { maxFileSize: ctx.config.scanner.max_file_size, now: ctx.now() });
+        entry = repaired.entry;
+        if (!repaired.resumable) throw new SessionsError('SESSION_NOT_READY', { id: short, reason: entry.last_error ?? entry.status ?? status });
+        ctx.out.progress(t('resumeRepaired', { id: short, status: entry.status ?? 'active' }));
+      }
+    }
+    const command = `cd ${shellQuote(entry.cwd)} && claude --resume ${id}`;
+    ctx.out.print(t('resumeWill', { command }));
+    if (!opts.exec) return 0;
+    return execClaude(ctx, id, entry.cwd, short);
+  },
+};
 
 /**
  * Runs `claude --resume` attached to this terminal. Not through the process runner on purpose:

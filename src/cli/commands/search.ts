@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**
@@ -11,43 +10,42 @@ import { commandMessages } from './command-messages.js';
  *     1. Improve README and create acceptance guide
  *        ID: 8c4b1297 | 终端 | 230条 | 刚刚
  */
-export function registerSearchCommand(program: Command): void {
-  program
-    .command('search')
-    .description('Search sessions by title, previews and project (--content: message text too)')
-    .argument('<query>', 'text to look for')
-    .option('--content', 'also search the message text of every session file')
-    .option('--json', 'print the matches as JSON')
-    .action(
-      withContext(async (ctx, query: string, opts: { content?: boolean; json?: boolean }) => {
-        const [{ requireRegistry }, search, fmt, { sessionJson }, { printWarnings }] = await Promise.all([
-          import('../../sessions/read-registry.js'),
-          import('../../sessions/search-sessions.js'),
-          import('../../sessions/format-session.js'),
-          import('../format/session-json.js'),
-          import('../format/print-warnings.js'),
-        ]);
-        const { registry, warnings } = await requireRegistry(ctx.paths);
-        printWarnings(ctx.out, warnings, ctx.lang);
-        const hits = opts.content ? await search.searchContent(registry, query, { maxFileSize: ctx.config.scanner.max_file_size }) : search.searchSessions(registry, query);
-        if (opts.json) {
-          ctx.out.json(hits.map((h) => ({ ...sessionJson(h.id, h.entry), matched: h.fields, snippet: h.snippet })));
-          return 0;
-        }
-        const t = commandMessages(ctx.lang);
-        if (hits.length === 0) {
-          ctx.out.print(t('searchNone', { q: query }));
-          return 0;
-        }
-        const now = ctx.now();
-        const lines = [t('searchFound', { n: hits.length })];
-        hits.forEach((h, i) => {
-          const meta = fmt.sessionMetaLine(h.entry, now, ctx.lang).split(' | ').slice(0, 3).join(' | ');
-          lines.push(`${i + 1}. ${fmt.titleOf(h.entry, ctx.lang)}`, `   ID: ${fmt.shortId(h.id)} | ${meta}`);
-          if (h.snippet) lines.push(`   “${h.snippet}”`);
-        });
-        ctx.out.print(lines.join('\n'));
-        return 0;
-      }),
-    );
-}
+export const searchCommand: CommandSpec = {
+  name: 'search',
+  description: 'Search sessions by title, previews and project (--content: message text too)',
+  args: [{ name: '<query>', description: 'text to look for' }],
+  options: [
+    { flags: '--content', description: 'also search the message text of every session file' },
+    { flags: '--json', description: 'print the matches as JSON' },
+  ],
+  action: async (ctx, query: string, opts: { content?: boolean; json?: boolean }) => {
+    const [{ requireRegistry }, search, fmt, { sessionJson }, { printWarnings }] = await Promise.all([
+      import('../../sessions/read-registry.js'),
+      import('../../sessions/search-sessions.js'),
+      import('../../sessions/format-session.js'),
+      import('../format/session-json.js'),
+      import('../format/print-warnings.js'),
+    ]);
+    const { registry, warnings } = await requireRegistry(ctx.paths);
+    printWarnings(ctx.out, warnings, ctx.lang);
+    const hits = opts.content ? await search.searchContent(registry, query, { maxFileSize: ctx.config.scanner.max_file_size }) : search.searchSessions(registry, query);
+    if (opts.json) {
+      ctx.out.json(hits.map((h) => ({ ...sessionJson(h.id, h.entry), matched: h.fields, snippet: h.snippet })));
+      return 0;
+    }
+    const t = commandMessages(ctx.lang);
+    if (hits.length === 0) {
+      ctx.out.print(t('searchNone', { q: query }));
+      return 0;
+    }
+    const now = ctx.now();
+    const lines = [t('searchFound', { n: hits.length })];
+    hits.forEach((h, i) => {
+      const meta = fmt.sessionMetaLine(h.entry, now, ctx.lang).split(' | ').slice(0, 3).join(' | ');
+      lines.push(`${i + 1}. ${fmt.titleOf(h.entry, ctx.lang)}`, `   ID: ${fmt.shortId(h.id)} | ${meta}`);
+      if (h.snippet) lines.push(`   “${h.snippet}”`);
+    });
+    ctx.out.print(lines.join('\n'));
+    return 0;
+  },
+};

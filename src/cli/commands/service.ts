@@ -1,21 +1,22 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { serviceUnit } from '../start/service-unit.js';
 import { startMessages } from '../start/start-messages.js';
 
+const unit = (env: NodeJS.ProcessEnv, userHome: string) =>
+  serviceUnit({ platform: process.platform, node: process.execPath, cli: fileURLToPath(new URL('../main.js', import.meta.url)), home: userHome, ...(env.CC_LINKER_HOME ? { ccLinkerHome: env.CC_LINKER_HOME } : {}) });
+
 /** `cc-linker service install|uninstall|status`: a systemd user unit (Linux) or a launchd agent (macOS). */
-export function registerServiceCommand(program: Command): void {
-  const service = program.command('service').description('Run cc-linker start as a user service (systemd on Linux, launchd on macOS)');
-  const unit = (env: NodeJS.ProcessEnv, userHome: string) =>
-    serviceUnit({ platform: process.platform, node: process.execPath, cli: fileURLToPath(new URL('../main.js', import.meta.url)), home: userHome, ...(env.CC_LINKER_HOME ? { ccLinkerHome: env.CC_LINKER_HOME } : {}) });
-  service
-    .command('install')
-    .description('Write the service definition and show how to enable it')
-    .action(
-      withContext(async (ctx) => {
+export const serviceCommand: CommandSpec = {
+  name: 'service',
+  description: 'Run cc-linker start as a user service (systemd on Linux, launchd on macOS)',
+  subcommands: [
+    {
+      name: 'install',
+      description: 'Write the service definition and show how to enable it',
+      action: async (ctx) => {
         const t = startMessages(ctx.lang);
         const u = unit(ctx.env, ctx.paths.userHome);
         await fs.mkdir(path.dirname(u.file), { recursive: true });
@@ -24,13 +25,12 @@ export function registerServiceCommand(program: Command): void {
         ctx.out.print(t('serviceEnable'));
         for (const c of u.enable) ctx.out.print(`  ${c}`);
         return 0;
-      }),
-    );
-  service
-    .command('uninstall')
-    .description('Remove the service definition')
-    .action(
-      withContext(async (ctx) => {
+      },
+    },
+    {
+      name: 'uninstall',
+      description: 'Remove the service definition',
+      action: async (ctx) => {
         const t = startMessages(ctx.lang);
         const u = unit(ctx.env, ctx.paths.userHome);
         try {
@@ -40,18 +40,18 @@ export function registerServiceCommand(program: Command): void {
           ctx.out.print(t('serviceMissing', { file: u.file }));
         }
         return 0;
-      }),
-    );
-  service
-    .command('status')
-    .description('Say whether the service definition is installed')
-    .action(
-      withContext(async (ctx) => {
+      },
+    },
+    {
+      name: 'status',
+      description: 'Say whether the service definition is installed',
+      action: async (ctx) => {
         const t = startMessages(ctx.lang);
         const u = unit(ctx.env, ctx.paths.userHome);
         const exists = await fs.access(u.file).then(() => true, () => false);
         ctx.out.print(exists ? t('serviceInstalled', { file: u.file }) : t('serviceMissing', { file: u.file }));
         return exists ? 0 : 1;
-      }),
-    );
-}
+      },
+    },
+  ],
+};

@@ -8,7 +8,8 @@ import { loadConfig } from '../../core/config.js';
 import { resolvePaths } from '../../core/paths.js';
 import { setCliRuntime } from '../define-command.js';
 import { memoryOutput } from '../output.js';
-import { registerSetupCommand } from './setup.js';
+import { registerSpec } from '../register-spec.js';
+import { setupCommand } from './setup.js';
 
 const APP_ID = 'cli_0123456789abcdef';
 const SECRET = 'Zq8-setup-secret-7f3a91';
@@ -44,7 +45,7 @@ async function run(...args: string[]) {
   let code = -1;
   setCliRuntime({ env, out, setExitCode: (c) => (code = c) });
   const program = new Command().exitOverride();
-  registerSetupCommand(program);
+  registerSpec(program, setupCommand);
   program.commands.forEach((c) => c.exitOverride());
   await program.parseAsync(['node', 'cc-linker', 'setup', ...args]);
   printed.push(...out.stdout, ...out.stderr);

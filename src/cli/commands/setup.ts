@@ -1,6 +1,5 @@
-import type { Command } from 'commander';
 import { redact } from '../../core/redact.js';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 
 /** Commander's view of the options (see `registerSetupCommand`). */
 interface SetupOptions {
@@ -26,51 +25,50 @@ interface SetupOptions {
  * (issue 8 part 4). Expected failures print `✖ <reason>` in the language chosen during setup and
  * exit 1 (2 for a missing or invalid answer, 130 for Ctrl+C); nothing is written then.
  */
-export function registerSetupCommand(program: Command): void {
-  program
-    .command('setup')
-    .description('Write ~/.cc-linker/config.toml: Feishu/Lark app credentials (checked), owner, directories')
-    .option('--app-id <id>', 'Feishu/Lark App ID, cli_ + 16 hex digits (env CC_LINKER_FEISHU_APP_ID)')
-    .option('--app-secret <secret>', 'App Secret, written to the file; prefer env CC_LINKER_FEISHU_APP_SECRET, which is used without being written')
-    .option('--domain <domain>', 'feishu, lark (international) or a base URL (env CC_LINKER_FEISHU_DOMAIN)')
-    .option('--owner <open_id>', 'your open_id, ou_... (send /whoami to the bot); "" clears it (env CC_LINKER_FEISHU_OWNER_OPEN_ID)')
-    .option('--auto-bind-owner', 'with no owner, the first person to message the bot becomes the owner')
-    .option('--no-auto-bind-owner', 'turn first-message owner binding off')
-    .option('--default-cwd <dir>', 'working directory for /new without one (env CC_LINKER_FEISHU_DEFAULT_CWD)')
-    .option('--allowed-root <dir...>', 'directories /new may use (repeatable)')
-    .option('--language <zh|en>', 'language of messages (env CC_LINKER_LANGUAGE)')
-    .option('--no-check', 'do not check the credentials with Feishu')
-    .option('--skip-feishu', 'configure the local console only; leave the Feishu settings as they are')
-    .option('-y, --yes', 'ask nothing: take answers from flags, environment, the existing file and defaults')
-    .action(
-      withContext(async (ctx, opts: SetupOptions) => {
-        const [{ runSetup }, { SetupError }] = await Promise.all([import('../setup/run-setup.js'), import('../setup/setup-error.js')]);
-        const terminal = Boolean(process.stdin.isTTY);
-        try {
-          await runSetup(
-            ctx,
-            {
-              appId: opts.appId,
-              appSecret: opts.appSecret,
-              domain: opts.domain,
-              owner: opts.owner,
-              autoBindOwner: opts.autoBindOwner,
-              defaultCwd: opts.defaultCwd,
-              allowedRoot: opts.allowedRoot,
-              language: opts.language,
-              check: opts.check,
-              yes: opts.yes === true,
-              skipFeishu: opts.skipFeishu === true,
-            },
-            { input: process.stdin, output: process.stdout, terminal, interactive: terminal },
-          );
-          return 0;
-        } catch (err) {
-          // Shown here rather than by withContext: it is already in the language chosen during setup.
-          if (!(err instanceof SetupError)) throw err;
-          ctx.out.progress(`✖ ${redact(err.userMessage)}`);
-          return err.exitCode;
-        }
-      }),
-    );
-}
+export const setupCommand: CommandSpec = {
+  name: 'setup',
+  description: 'Write ~/.cc-linker/config.toml: Feishu/Lark app credentials (checked), owner, directories',
+  options: [
+    { flags: '--app-id <id>', description: 'Feishu/Lark App ID, cli_ + 16 hex digits (env CC_LINKER_FEISHU_APP_ID)' },
+    { flags: '--app-secret <secret>', description: 'App Secret, written to the file; prefer env CC_LINKER_FEISHU_APP_SECRET, which is used without being written' },
+    { flags: '--domain <domain>', description: 'feishu, lark (international) or a base URL (env CC_LINKER_FEISHU_DOMAIN)' },
+    { flags: '--owner <open_id>', description: 'your open_id, ou_... (send /whoami to the bot); "" clears it (env CC_LINKER_FEISHU_OWNER_OPEN_ID)' },
+    { flags: '--auto-bind-owner', description: 'with no owner, the first person to message the bot becomes the owner' },
+    { flags: '--no-auto-bind-owner', description: 'turn first-message owner binding off' },
+    { flags: '--default-cwd <dir>', description: 'working directory for /new without one (env CC_LINKER_FEISHU_DEFAULT_CWD)' },
+    { flags: '--allowed-root <dir...>', description: 'directories /new may use (repeatable)' },
+    { flags: '--language <zh|en>', description: 'language of messages (env CC_LINKER_LANGUAGE)' },
+    { flags: '--no-check', description: 'do not check the credentials with Feishu' },
+    { flags: '--skip-feishu', description: 'configure the local console only; leave the Feishu settings as they are' },
+    { flags: '-y, --yes', description: 'ask nothing: take answers from flags, environment, the existing file and defaults' },
+  ],
+  action: async (ctx, opts: SetupOptions) => {
+    const [{ runSetup }, { SetupError }] = await Promise.all([import('../setup/run-setup.js'), import('../setup/setup-error.js')]);
+    const terminal = Boolean(process.stdin.isTTY);
+    try {
+      await runSetup(
+        ctx,
+        {
+          appId: opts.appId,
+          appSecret: opts.appSecret,
+          domain: opts.domain,
+          owner: opts.owner,
+          autoBindOwner: opts.autoBindOwner,
+          defaultCwd: opts.defaultCwd,
+          allowedRoot: opts.allowedRoot,
+          language: opts.language,
+          check: opts.check,
+          yes: opts.yes === true,
+          skipFeishu: opts.skipFeishu === true,
+        },
+        { input: process.stdin, output: process.stdout, terminal, interactive: terminal },
+      );
+      return 0;
+    } catch (err) {
+      // Shown here rather than by withContext: it is already in the language chosen during setup.
+      if (!(err instanceof SetupError)) throw err;
+      ctx.out.progress(`✖ ${redact(err.userMessage)}`);
+      return err.exitCode;
+    }
+  },
+};

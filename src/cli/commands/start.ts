@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { startMessages } from '../start/start-messages.js';
 
 interface StartOptions {
@@ -16,66 +15,65 @@ interface StartOptions {
  * console always, Feishu when credentials are configured), in the foreground with a clean
  * SIGINT/SIGTERM shutdown; `--daemon` runs the same in the background with a PID file.
  */
-export function registerStartCommand(program: Command): void {
-  program
-    .command('start')
-    .description('Run the bridge: the local web console, and the Feishu bot when configured')
-    .option('--no-feishu', 'do not connect to Feishu even if credentials are configured')
-    .option('--daemon', 'run in the background (stop it with cc-linker stop)')
-    .option('--port <port>', 'web console port (default: web.port, 9820)')
-    .action(
-      withContext(async (ctx, opts: StartOptions) => {
-        const t = startMessages(ctx.lang);
-        const logFile = ctx.config.general.log_path || ctx.paths.defaultLogFile;
-        if (opts.daemon) return startDaemon(ctx.paths.runtimeDir, logFile, t, ctx.out, ctx.env);
+export const startCommand: CommandSpec = {
+  name: 'start',
+  description: 'Run the bridge: the local web console, and the Feishu bot when configured',
+  options: [
+    { flags: '--no-feishu', description: 'do not connect to Feishu even if credentials are configured' },
+    { flags: '--daemon', description: 'run in the background (stop it with cc-linker stop)' },
+    { flags: '--port <port>', description: 'web console port (default: web.port, 9820)' },
+  ],
+  action: async (ctx, opts: StartOptions) => {
+    const t = startMessages(ctx.lang);
+    const logFile = ctx.config.general.log_path || ctx.paths.defaultLogFile;
+    if (opts.daemon) return startDaemon(ctx.paths.runtimeDir, logFile, t, ctx.out, ctx.env);
 
-        const { createLogger } = await import('../../core/logger.js');
-        const { assembleRuntime, hasFeishuCredentials } = await import('../start/assemble-runtime.js');
-        const { writePidFile, removePidFile } = await import('../start/pid-file.js');
-        const { readRegistry } = await import('../../sessions/read-registry.js');
-        const logger = createLogger({ level: ctx.config.general.log_level, sink: ctx.config.general.log_path ? { file: ctx.config.general.log_path, maxBytes: 10 * 1024 * 1024, keep: 3 } : { stream: process.stderr } });
-        ctx.out.print(t('starting'));
-        if (!opts.feishu) ctx.out.print(t('feishuDisabled'));
-        else if (!hasFeishuCredentials(ctx.config)) ctx.out.print(t('noFeishu'));
-        const port = opts.port !== undefined ? Number.parseInt(opts.port, 10) : undefined;
-        const assembled = await assembleRuntime({ config: ctx.config, paths: ctx.paths, lang: ctx.lang, logger, env: ctx.env, feishu: opts.feishu, ...(port !== undefined && Number.isInteger(port) ? { webPort: port } : {}) });
-        await writePidFile(ctx.paths.pidFile);
-        if (assembled.feishu === 'connected') ctx.out.print(t('feishuConnected'));
-        // In the daemon, stdout is the log file: the token stays out of it (the parent shows the full URL once).
-        const { redact } = await import('../../core/redact.js');
-        const url = assembled.web && (ctx.env.CC_LINKER_DAEMON_READY ? redact(assembled.web.url) : assembled.web.url);
-        ctx.out.print(url ? t('web', { url }) : t('webDisabled'));
-        const registry = await readRegistry(ctx.paths).catch(() => null);
-        ctx.out.print(t('registry', { n: registry ? Object.keys(registry.registry.sessions).length : 0 }));
-        if (ctx.env.CC_LINKER_DAEMON_READY) fs.writeFileSync(ctx.env.CC_LINKER_DAEMON_READY, JSON.stringify({ pid: process.pid, url: assembled.web?.url ?? null }), { mode: 0o600 });
-        ctx.out.print(t('ctrlC'));
-        logger.info('cc-linker started', { pid: process.pid, feishu: assembled.feishu, web: Boolean(assembled.web) });
+    const { createLogger } = await import('../../core/logger.js');
+    const { assembleRuntime, hasFeishuCredentials } = await import('../start/assemble-runtime.js');
+    const { writePidFile, removePidFile } = await import('../start/pid-file.js');
+    const { readRegistry } = await import('../../sessions/read-registry.js');
+    const logger = createLogger({ level: ctx.config.general.log_level, sink: ctx.config.general.log_path ? { file: ctx.config.general.log_path, maxBytes: 10 * 1024 * 1024, keep: 3 } : { stream: process.stderr } });
+    ctx.out.print(t('starting'));
+    if (!opts.feishu) ctx.out.print(t('feishuDisabled'));
+    else if (!hasFeishuCredentials(ctx.config)) ctx.out.print(t('noFeishu'));
+    const port = opts.port !== undefined ? Number.parseInt(opts.port, 10) : undefined;
+    const assembled = await assembleRuntime({ config: ctx.config, paths: ctx.paths, lang: ctx.lang, logger, env: ctx.env, feishu: opts.feishu, ...(port !== undefined && Number.isInteger(port) ? { webPort: port } : {}) });
+    await writePidFile(ctx.paths.pidFile);
+    if (assembled.feishu === 'connected') ctx.out.print(t('feishuConnected'));
+    // In the daemon, stdout is the log file: the token stays out of it (the parent shows the full URL once).
+    const { redact } = await import('../../core/redact.js');
+    const url = assembled.web && (ctx.env.CC_LINKER_DAEMON_READY ? redact(assembled.web.url) : assembled.web.url);
+    ctx.out.print(url ? t('web', { url }) : t('webDisabled'));
+    const registry = await readRegistry(ctx.paths).catch(() => null);
+    ctx.out.print(t('registry', { n: registry ? Object.keys(registry.registry.sessions).length : 0 }));
+    if (ctx.env.CC_LINKER_DAEMON_READY) fs.writeFileSync(ctx.env.CC_LINKER_DAEMON_READY, JSON.stringify({ pid: process.pid, url: assembled.web?.url ?? null }), { mode: 0o600 });
+    ctx.out.print(t('ctrlC'));
+    logger.info('cc-linker started', { pid: process.pid, feishu: assembled.feishu, web: Boolean(assembled.web) });
 
-        await new Promise<void>((resolve) => {
-          let stopping = false;
-          const onSignal = (signal: NodeJS.Signals) => {
-            if (stopping) {
-              ctx.out.progress(t('forced'));
-              process.exit(130);
-            }
-            stopping = true;
-            ctx.out.progress(t('stopping'));
-            logger.info('stopping', { signal });
-            void (async () => {
-              await assembled.runtime.stop(30_000).catch((err) => logger.error('stop failed', { err }));
-              await assembled.web?.close().catch(() => undefined);
-              await removePidFile(ctx.paths.pidFile);
-              ctx.out.progress(t('stopped'));
-              resolve();
-            })();
-          };
-          process.on('SIGINT', onSignal);
-          process.on('SIGTERM', onSignal);
-        });
-        return 0;
-      }),
-    );
-}
+    await new Promise<void>((resolve) => {
+      let stopping = false;
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (stopping) {
+          ctx.out.progress(t('forced'));
+          process.exit(130);
+        }
+        stopping = true;
+        ctx.out.progress(t('stopping'));
+        logger.info('stopping', { signal });
+        void (async () => {
+          await assembled.runtime.stop(30_000).catch((err) => logger.error('stop failed', { err }));
+          await assembled.web?.close().catch(() => undefined);
+          await removePidFile(ctx.paths.pidFile);
+          ctx.out.progress(t('stopped'));
+          resolve();
+        })();
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+    });
+    return 0;
+  },
+};
 
 /** Starts `cc-linker start` detached, waits until it reports ready (or dies), prints where it runs. */
 async function startDaemon(runtimeDir: string, logFile: string, t: ReturnType<typeof startMessages>, out: { print(s: string): void; progress(s: string): void }, env: NodeJS.ProcessEnv): Promise<number> {

@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**
@@ -7,62 +6,61 @@ import { commandMessages } from './command-messages.js';
  * and whether the Claude Code hook is installed. Read-only; works while `start` runs. A registry
  * that does not exist yet is reported, not an error.
  */
-export function registerStatusCommand(program: Command): void {
-  program
-    .command('status')
-    .description('Show the registry and hook status')
-    .option('--json', 'print the status as JSON')
-    .action(
-      withContext(async (ctx, opts: { json?: boolean }) => {
-        const [fs, { readRegistry }, { hookStatus }, fmt, { tildify }, { printWarnings }, { hookTargetFor }] = await Promise.all([
-          import('node:fs'),
-          import('../../sessions/read-registry.js'),
-          import('../../sessions/claude-hook.js'),
-          import('../../sessions/format-session.js'),
-          import('../format/tildify.js'),
-          import('../format/print-warnings.js'),
-          import('./hook-target.js'),
-        ]);
-        const { registry, exists, warnings } = await readRegistry(ctx.paths);
-        printWarnings(ctx.out, warnings, ctx.lang);
-        const mtime = exists ? await fs.promises.stat(ctx.paths.registryFile).then((s) => s.mtime.toISOString(), () => null) : null;
-        const entries = Object.values(registry.sessions);
-        const count = (pred: (e: (typeof entries)[number]) => boolean) => entries.filter(pred).length;
-        const byStatus = {
-          active: count((e) => (e.status ?? 'active') === 'active'),
-          provisioning: count((e) => e.status === 'provisioning'),
-          degraded: count((e) => e.status === 'degraded'),
-          archived: count((e) => e.status === 'archived'),
-          corrupted: count((e) => e.status === 'corrupted'),
-        };
-        const byOrigin = { cli: count((e) => e.origin !== 'feishu'), feishu: count((e) => e.origin === 'feishu') };
-        const hook = await hookStatus(hookTargetFor(ctx));
-        if (opts.json) {
-          ctx.out.json({ registry: { file: ctx.paths.registryFile, exists, modified: mtime, total: entries.length, origin: byOrigin, status: byStatus }, hook: { claude_code: hook.state } });
-          return 0;
-        }
-        const t = commandMessages(ctx.lang);
-        const pad = (label: string, width: number) => label.padEnd(width);
-        const file = tildify(ctx.paths.registryFile, ctx.paths.userHome);
-        const lines = [
-          t('statusTitle'),
-          '─'.repeat(36),
-          `${pad(t('statusRegistry'), 15)}${file}${exists ? '' : ` ${t('statusNotInit')}`}`,
-          `${pad(t('statusModified'), 15)}${mtime ? fmt.formatRelativeTime(mtime, ctx.now(), ctx.lang) : '-'}`,
-          `${t('statusTotal')} ${entries.length}`,
-          `  ${pad(t('statusFromCli'), 16)}${byOrigin.cli}`,
-          `  ${pad(t('statusFromFeishu'), 16)}${byOrigin.feishu}`,
-          `  ${pad(t('statusActive'), 16)}${byStatus.active}`,
-          `  ${pad(t('statusProvisioning'), 16)}${byStatus.provisioning}`,
-          `  ${pad(t('statusDegraded'), 16)}${byStatus.degraded}`,
-          `  ${pad(t('statusArchived'), 16)}${byStatus.archived}`,
-          `  ${pad(t('statusCorrupted'), 16)}${byStatus.corrupted}`,
-          '',
-          t('statusHook'),
-          `  ${pad(t('statusClaudeCode'), 17)}${t(`hook_${hook.state}`)}`,
-        ];
-        ctx.out.print(lines.join('\n'));
-        return 0;
-      }),
-    );
-}
+export const statusCommand: CommandSpec = {
+  name: 'status',
+  description: 'Show the registry and hook status',
+  options: [
+    { flags: '--json', description: 'print the status as JSON' },
+  ],
+  action: async (ctx, opts: { json?: boolean }) => {
+    const [fs, { readRegistry }, { hookStatus }, fmt, { tildify }, { printWarnings }, { hookTargetFor }] = await Promise.all([
+      import('node:fs'),
+      import('../../sessions/read-registry.js'),
+      import('../../sessions/claude-hook.js'),
+      import('../../sessions/format-session.js'),
+      import('../format/tildify.js'),
+      import('../format/print-warnings.js'),
+      import('./hook-target.js'),
+    ]);
+    const { registry, exists, warnings } = await readRegistry(ctx.paths);
+    printWarnings(ctx.out, warnings, ctx.lang);
+    const mtime = exists ? await fs.promises.stat(ctx.paths.registryFile).then((s) => s.mtime.toISOString(), () => null) : null;
+    const entries = Object.values(registry.sessions);
+    const count = (pred: (e: (typeof entries)[number]) => boolean) => entries.filter(pred).length;
+    const byStatus = {
+      active: count((e) => (e.status ?? 'active') === 'active'),
+      provisioning: count((e) => e.status === 'provisioning'),
+      degraded: count((e) => e.status === 'degraded'),
+      archived: count((e) => e.status === 'archived'),
+      corrupted: count((e) => e.status === 'corrupted'),
+    };
+    const byOrigin = { cli: count((e) => e.origin !== 'feishu'), feishu: count((e) => e.origin === 'feishu') };
+    const hook = await hookStatus(hookTargetFor(ctx));
+    if (opts.json) {
+      ctx.out.json({ registry: { file: ctx.paths.registryFile, exists, modified: mtime, total: entries.length, origin: byOrigin, status: byStatus }, hook: { claude_code: hook.state } });
+      return 0;
+    }
+    const t = commandMessages(ctx.lang);
+    const pad = (label: string, width: number) => label.padEnd(width);
+    const file = tildify(ctx.paths.registryFile, ctx.paths.userHome);
+    const lines = [
+      t('statusTitle'),
+      '─'.repeat(36),
+      `${pad(t('statusRegistry'), 15)}${file}${exists ? '' : ` ${t('statusNotInit')}`}`,
+      `${pad(t('statusModified'), 15)}${mtime ? fmt.formatRelativeTime(mtime, ctx.now(), ctx.lang) : '-'}`,
+      `${t('statusTotal')} ${entries.length}`,
+      `  ${pad(t('statusFromCli'), 16)}${byOrigin.cli}`,
+      `  ${pad(t('statusFromFeishu'), 16)}${byOrigin.feishu}`,
+      `  ${pad(t('statusActive'), 16)}${byStatus.active}`,
+      `  ${pad(t('statusProvisioning'), 16)}${byStatus.provisioning}`,
+      `  ${pad(t('statusDegraded'), 16)}${byStatus.degraded}`,
+      `  ${pad(t('statusArchived'), 16)}${byStatus.archived}`,
+      `  ${pad(t('statusCorrupted'), 16)}${byStatus.corrupted}`,
+      '',
+      t('statusHook'),
+      `  ${pad(t('statusClaudeCode'), 17)}${t(`hook_${hook.state}`)}`,
+    ];
+    ctx.out.print(lines.join('\n'));
+    return 0;
+  },
+};

@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import { withContext } from '../define-command.js';
+import type { CommandSpec } from '../command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**
@@ -7,25 +6,24 @@ import { commandMessages } from './command-messages.js';
  * read — plus the hook's discovery events; the registry is rewritten only when something changed.
  * Refused while `start` runs.
  */
-export function registerSyncCommand(program: Command): void {
-  program
-    .command('sync')
-    .description('Rescan changed session files and merge hook discoveries into the registry')
-    .option('--json', 'print the result as JSON')
-    .action(
-      withContext(async (ctx, opts: { json?: boolean }) => {
-        const { runSync } = await import('./run-sync.js');
-        const r = await runSync(ctx, { action: 'cc-linker sync', incremental: true });
-        if (opts.json) {
-          ctx.out.json({ registry: ctx.paths.registryFile, created: r.created, ...r.stats, read: r.scan.read, cached: r.scan.cached, events: r.events, warnings: r.warnings.length });
-          return 0;
-        }
-        const t = commandMessages(ctx.lang);
-        ctx.out.print(t('syncStart'));
-        ctx.out.print(t('foundSessions', { n: r.stats.scanned }));
-        ctx.out.print(t('restoredFeishu', { n: r.stats.feishu }));
-        ctx.out.print(t('syncDone', { n: r.stats.total }));
-        return 0;
-      }),
-    );
-}
+export const syncCommand: CommandSpec = {
+  name: 'sync',
+  description: 'Rescan changed session files and merge hook discoveries into the registry',
+  options: [
+    { flags: '--json', description: 'print the result as JSON' },
+  ],
+  action: async (ctx, opts: { json?: boolean }) => {
+    const { runSync } = await import('./run-sync.js');
+    const r = await runSync(ctx, { action: 'cc-linker sync', incremental: true });
+    if (opts.json) {
+      ctx.out.json({ registry: ctx.paths.registryFile, created: r.created, ...r.stats, read: r.scan.read, cached: r.scan.cached, events: r.events, warnings: r.warnings.length });
+      return 0;
+    }
+    const t = commandMessages(ctx.lang);
+    ctx.out.print(t('syncStart'));
+    ctx.out.print(t('foundSessions', { n: r.stats.scanned }));
+    ctx.out.print(t('restoredFeishu', { n: r.stats.feishu }));
+    ctx.out.print(t('syncDone', { n: r.stats.total }));
+    return 0;
+  },
+};
