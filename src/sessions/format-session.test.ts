@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatRelativeTime, sessionLabel, sortByLastActive, truncate } from './format-session.js';
+import fc from 'fast-check';
+import { formatRelativeTime, newestFirst, sessionLabel, sortByLastActive, truncate } from './format-session.js';
 import type { SessionEntry } from './registry-schema.js';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
@@ -37,5 +38,14 @@ describe('format-session', () => {
       { id: 'c', entry: entry({ last_active: ago(0) }) },
     ];
     expect(sortByLastActive(items).map((i) => i.id)).toEqual(['c', 'a', 'b']);
+  });
+
+  it('newestFirst takes the same first n as a full sort, for any times, ties and n', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 30 }), fc.constantFrom('x', 'not a date')), { maxLength: 60 }), fc.integer({ min: 1, max: 70 }), (rows, n) => {
+        const items = rows.map(([minutes, kind], i) => ({ id: `s${(i * 7) % 11}-${i}`, entry: entry({ last_active: kind === 'x' ? ago(minutes * 60_000) : kind }) }));
+        expect(newestFirst(items, n).map((i) => i.id)).toEqual(sortByLastActive(items).slice(0, n).map((i) => i.id));
+      }),
+    );
   });
 });

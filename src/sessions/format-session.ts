@@ -79,7 +79,24 @@ export function sessionMetaLine(entry: SessionEntry, now: Date, lang: Language):
 
 /** Sorts most recently active first (ties by id, so numbering is stable); parses each time once. */
 export function sortByLastActive<T extends { id: string; entry: SessionEntry }>(items: T[]): T[] {
+  return newestFirst(items, items.length);
+}
+
+/**
+ * The `limit` most recently active items, in `sortByLastActive` order, without sorting them all:
+ * `cc-linker list` shows 20 of possibly thousands, on every cold start.
+ */
+export function newestFirst<T extends { id: string; entry: SessionEntry }>(items: readonly T[], limit: number): T[] {
   const keyed = items.map((item) => ({ item, t: Date.parse(item.entry.last_active) || 0 }));
-  keyed.sort((a, b) => b.t - a.t || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0));
-  return keyed.map((k) => k.item);
+  const before = (a: { item: T; t: number }, b: { item: T; t: number }): number => b.t - a.t || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0);
+  if (limit * 4 >= keyed.length) return keyed.sort(before).slice(0, limit).map((k) => k.item);
+  const top: { item: T; t: number }[] = [];
+  for (const k of keyed) {
+    if (top.length === limit && before(k, top[limit - 1] as { item: T; t: number }) >= 0) continue;
+    let i = top.length;
+    while (i > 0 && before(k, top[i - 1] as { item: T; t: number }) < 0) i -= 1;
+    top.splice(i, 0, k);
+    if (top.length > limit) top.pop();
+  }
+  return top.map((k) => k.item);
 }

@@ -44,14 +44,12 @@ export const listCommand: CommandSpec = {
     const { registry, warnings } = await requireRegistry(ctx.paths);
     printWarnings(ctx.out, warnings, ctx.lang);
     const project = opts.project?.toLowerCase();
-    const all = fmt.sortByLastActive(
-      Object.entries(registry.sessions)
-        .map(([id, entry]) => ({ id, entry }))
-        .filter(({ entry }) => !opts.origin || entry.origin === opts.origin)
-        .filter(({ entry }) => !opts.status || (entry.status ?? 'active') === opts.status)
-        .filter(({ entry }) => !project || (entry.project_name ?? '').toLowerCase().includes(project) || entry.cwd.toLowerCase().includes(project)),
-    );
-    const shown = all.slice(0, opts.limit);
+    const all = Object.entries(registry.sessions)
+      .map(([id, entry]) => ({ id, entry }))
+      .filter(({ entry }) => !opts.origin || entry.origin === opts.origin)
+      .filter(({ entry }) => !opts.status || (entry.status ?? 'active') === opts.status)
+      .filter(({ entry }) => !project || (entry.project_name ?? '').toLowerCase().includes(project) || entry.cwd.toLowerCase().includes(project));
+    const shown = fmt.newestFirst(all, opts.limit);
     if (opts.json) {
       ctx.out.json(shown.map((s) => sessionJson(s.id, s.entry)));
       return 0;
