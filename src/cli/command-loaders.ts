@@ -1,11 +1,14 @@
 import type { CommandSpec } from './command-spec.js';
 
+/** A command's name and a loader for its declaration. */
+export type CommandLoader = readonly [name: string, load: () => Promise<CommandSpec>];
+
 /**
  * Every top-level `cc-linker` command in `--help` order, with a loader for the module that
  * declares it. Loaders are dynamic imports so a run of `cc-linker list` loads the `list` module
  * and nothing else: module loading is most of a cold start (issue 2's `list` goal).
  */
-export const COMMAND_LOADERS: ReadonlyArray<readonly [name: string, load: () => Promise<CommandSpec>]> = [
+export const COMMAND_LOADERS: readonly CommandLoader[] = [
   ['setup', async () => (await import('./commands/setup.js')).setupCommand],
   ['start', async () => (await import('./commands/start.js')).startCommand],
   ['stop', async () => (await import('./commands/stop.js')).stopCommand],

@@ -1,14 +1,14 @@
-import { COMMAND_LOADERS } from './command-loaders.js';
+import type { CommandLoader } from './command-loaders.js';
 import { fastParse } from './fast-parse.js';
 
 /**
- * Runs `cc-linker <command> …` without commander when the command line is plainly well formed
+ * Runs `cc-linker <command> …` (one of `loaders`) without commander when the command line is plainly well formed
  * (see `fastParse`); returns false — having done nothing — when commander must handle it (help,
  * a usage error, a subcommand group, anything unusual). Saves ≈ 12 ms of every cold start.
  */
-export async function tryFastRun(argv: readonly string[]): Promise<boolean> {
+export async function tryFastRun(argv: readonly string[], loaders: readonly CommandLoader[]): Promise<boolean> {
   const [name, ...rest] = argv;
-  const loader = COMMAND_LOADERS.find(([n]) => n === name);
+  const loader = loaders.find(([n]) => n === name);
   if (!loader) return false;
   let spec = await loader[1]();
   let args = rest;

@@ -1,7 +1,9 @@
 /**
- * A few session commands through the built binary (`node dist/cli/main.js`, as a user runs it):
- * exit codes, stdout/stderr separation, one-line errors without a stack trace. `npm test` builds
- * first; the test is skipped (and says so) while the program does not register the commands yet.
+ * A few session commands through the built binary (`dist/cli/cc-linker.cjs`, the package's `bin`,
+ * as a user runs it): exit codes, stdout/stderr separation, one-line errors without a stack trace,
+ * and the hand-over from the bundled first stage (`list`, `show`, `search`) to the full program
+ * for everything else. `npm test` builds first; the test is skipped (and says so) while the
+ * program does not register the commands yet.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCaseTree } from '../fixtures/claude-tree.js';
 
-const MAIN = path.resolve(__dirname, '..', '..', 'dist', 'cli', 'main.js');
+const MAIN = path.resolve(__dirname, '..', '..', 'dist', 'cli', 'cc-linker.cjs');
 const help = fs.existsSync(MAIN) ? spawnSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8', timeout: 20_000 }).stdout : '';
 const registered = /\binit\b/.test(help) && /\blist\b/.test(help);
 
@@ -50,5 +52,34 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
     expect(newer.status).toBe(65);
     expect(newer.stderr.trim().split('\n')).toHaveLength(1);
     expect(newer.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('the first stage hands help, usage errors, --version and other commands to the full program', () => {
+    const version = run('--version');
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const help = run('list', '--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--limit <n>');
+    const bad = run('list', '--limit', '0');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain("option '--limit <n>' argument '0' is invalid");
+    const unknown = run('lst');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('(Did you mean list?)');
+    const hook = run('hook', 'status', '--json');
+    expect(hook.status).toBe(0);
+    expect(JSON.parse(hook.stdout)).toHaveProperty('claude_code');
+  });
+
+  it('search through the first stage finds what the full program finds', () => {
+    fs.rmSync(env.CC_LINKER_HOME as string, { recursive: true, force: true });
+    expect(run('init').status).toBe(0);
+    const quick = run('search', 'README', '--json');
+    expect(quick.status).toBe(0);
+    const hits = JSON.parse(quick.stdout) as unknown[];
+    expect(hits.length).toBeGreaterThan(0);
+    const full = spawnSync(process.execPath, [path.join(path.dirname(MAIN), 'main.js'), 'search', 'README', '--json'], { env, encoding: 'utf8', timeout: 30_000 });
+    expect(JSON.parse(full.stdout)).toEqual(hits);
   });
 });

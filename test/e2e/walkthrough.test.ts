@@ -1,5 +1,5 @@
 /**
- * A new user's walk-through (issue 8 part 4), driving the BUILT binary (`node dist/cli/main.js`)
+ * A new user's walk-through (issue 8 part 4), driving the BUILT binary (`dist/cli/cc-linker.cjs`, the package's `bin`)
  * as a user would, on a clean HOME: no `CC_LINKER_HOME` / `CLAUDE_CONFIG_DIR` (so `~/.cc-linker`
  * and `~/.claude` are the defaults under that HOME) and no `claude` on PATH (so the Agent SDK's
  * bundled binary is the one used).
@@ -30,7 +30,7 @@ import { DEFAULT_APP_ID, newFeishuId, startFakeFeishuServer, textMessageEvent, t
 import { CLAUDE_BIN, replyFinished, replyTemplate, repliesTo, streamedReply } from './system-harness.js';
 
 const REPO = path.resolve(__dirname, '..', '..');
-const MAIN = path.join(REPO, 'dist', 'cli', 'main.js');
+const MAIN = path.join(REPO, 'dist', 'cli', 'cc-linker.cjs');
 const SECRET = 'Walk-s3cret-7d41c9e0b2a8f6';
 const OWNER = 'ou_walk';
 const APP_ID = DEFAULT_APP_ID; // cli_0123456789abcdef
