@@ -131,6 +131,7 @@ export function blocksText(content: unknown): string {
 /** Collapses whitespace and cuts to `max` characters (code points), adding `…` when cut. */
 export function preview(text: string, max: number): string {
   const flat = text.slice(0, max * 8).replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat; // no more code points than UTF-16 units
   const chars = Array.from(flat);
   return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
 }

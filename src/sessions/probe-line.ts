@@ -1,3 +1,5 @@
+import { BytePattern } from './byte-pattern.js';
+
 /**
  * A byte-level first look at one JSONL line, so the scanner only runs `JSON.parse` on the few
  * lines whose content it needs (human prompts, titles) and not on the bulk of a session file
@@ -23,70 +25,151 @@ export type Probe =
 /** Bytes looked at from each end of a line. */
 export const WINDOW = 2048;
 
-const b = (s: string): Buffer => Buffer.from(s, 'latin1');
-const TYPE_FIRST = b('{"type":"');
-const USER = b('"type":"user"');
-const ASSISTANT = b('"type":"assistant"');
-const TOOL_RESULT = b('"tool_result"');
-const SIDECHAIN_TRUE = b('"isSidechain":true');
-const MESSAGE_OPEN = b('"message":{');
-const ID = b('"id":"');
-const MODEL = b('"model":"');
-const TEXT_BLOCK = b('"type":"text"');
-const TIMESTAMP = b('"timestamp":"');
-const CWD = b('"cwd":"');
+const TYPE_FIRST = new BytePattern('{"type":"');
+const TYPE_KEY = new BytePattern('"type":"');
+const USER = new BytePattern('user"');
+const ASSISTANT = new BytePattern('assistant"');
+const TEXT = new BytePattern('text"');
+const TOOL_RESULT = new BytePattern('"tool_result"');
+const SIDECHAIN_TRUE = new BytePattern('"isSidechain":true');
+const MESSAGE_OPEN = new BytePattern('"message":{');
+const ID = new BytePattern('"id":"');
+const MODEL = new BytePattern('"model":"');
+const TEXT_BLOCK = new BytePattern('"type":"text"');
+const TIMESTAMP = new BytePattern('"timestamp":"');
+const CWD = new BytePattern('"cwd":"');
 
 /** Top-level types, written first by the CLI, that may be a message or a title: always parsed. */
-const PARSE_TYPES = new Set(['user', 'assistant', 'summary', 'custom-title', 'ai-title', 'title']);
+const PARSE_TYPE_NAMES = new Set(['user', 'assistant', 'summary', 'custom-title', 'ai-title', 'title']);
+const PARSE_TYPES = [...PARSE_TYPE_NAMES].map((t) => new BytePattern(`${t}"`));
 
-/** Probes `line[start, end)`. `truncated` lines (middle missing) are judged from their ends only. */
+/**
+ * The result of `probeInto`, one object reused for every line (the scanner probes tens of
+ * thousands of lines per second; no allocation per line). A plain timestamp (ASCII, no escape) is
+ * given as a byte range of the line's buffer so the caller can compare it without making a string;
+ * any other accepted spelling comes decoded in `timestamp`.
+ */
+export class LineProbe {
+  kind: Probe['kind'] = 'invalid';
+  /** The plain timestamp value is `buf[tsStart, tsEnd)`; -1 when there is none or it is in `timestamp`. */
+  tsStart = -1;
+  tsEnd = -1;
+  /** A timestamp that needed decoding (escapes, non-ASCII), else null. */
+  timestamp: string | null = null;
+  sidechain = false;
+  messageId = '';
+  model: string | null = null;
+  mayHaveText = false;
+
+  /** The timestamp as a string, whichever way it was found. */
+  timestampOf(buf: Buffer): string | null {
+    return this.tsStart >= 0 ? buf.toString('latin1', this.tsStart, this.tsEnd) : this.timestamp;
+  }
+}
+
+/** Probes `line[start, end)` (see `probeInto`), as a fresh `Probe`. */
 export function probeLine(buf: Buffer, start: number, end: number): Probe {
+  const p = probeInto(new LineProbe(), buf, start, end);
+  switch (p.kind) {
+    case 'invalid':
+    case 'parse':
+      return { kind: p.kind };
+    case 'skip':
+      return { kind: 'skip', timestamp: p.timestampOf(buf) };
+    case 'assistant':
+      return { kind: 'assistant', timestamp: p.timestampOf(buf), sidechain: p.sidechain, messageId: p.messageId, model: p.model, mayHaveText: p.mayHaveText };
+  }
+}
+
+/**
+ * Probes `line[start, end)` into `out` and returns it. `truncated` lines (middle missing) are
+ * judged from their ends only.
+ *
+ * Every line of every session passes through here, so it is written for speed: windows are ranges
+ * of `buf` (no copies), each window is searched once for `"type":"` and the values after the hits
+ * are compared in place (not one search per type), and strings are made only of returned values.
+ */
+export function probeInto(out: LineProbe, buf: Buffer, start: number, end: number): LineProbe {
+  out.tsStart = -1;
+  out.timestamp = null;
   const len = end - start;
-  if (len < 2 || buf[start] !== 0x7b || buf[end - 1] !== 0x7d) return { kind: 'invalid' };
+  if (len < 2 || buf[start] !== 0x7b || buf[end - 1] !== 0x7d) return kind(out, 'invalid');
   const short = len <= 2 * WINDOW;
-  const head = buf.subarray(start, short ? end : start + WINDOW);
-  const tail = short ? null : buf.subarray(end - WINDOW, end);
+  const headEnd = short ? end : start + WINDOW;
+  const tailStart = short ? -1 : end - WINDOW;
 
-  if (startsWith(head, TYPE_FIRST)) {
-    const type = readString(head, TYPE_FIRST.length, 64);
-    if (type === null || PARSE_TYPES.has(type)) return { kind: 'parse' };
-    return { kind: 'skip', timestamp: findTimestamp(head, tail) };
+  if (TYPE_FIRST.isAt(buf, start, headEnd)) {
+    const from = start + TYPE_FIRST.length;
+    const close = plainStringEnd(buf, from, Math.min(headEnd, from + 64));
+    if (close < 0) {
+      // Escaped, not ASCII or unterminated: decode it the slow way.
+      const type = readString(buf, from, Math.min(headEnd, from + 64));
+      if (type === null || PARSE_TYPE_NAMES.has(type)) return kind(out, 'parse');
+    } else if (PARSE_TYPES.some((t) => t.length === close + 1 - from && t.isAt(buf, from, headEnd))) return kind(out, 'parse');
+    return skip(out, buf, start, headEnd, tailStart, end);
   }
-  const isUser = head.indexOf(USER) >= 0 || (tail !== null && tail.indexOf(USER) >= 0);
-  const isAssistant = head.indexOf(ASSISTANT) >= 0 || (tail !== null && tail.indexOf(ASSISTANT) >= 0);
-  if (isUser && isAssistant) return { kind: 'parse' };
-  if (isUser) {
-    if (head.indexOf(TOOL_RESULT) >= 0) return { kind: 'skip', timestamp: findTimestamp(head, tail) };
-    return { kind: 'parse' };
-  }
-  if (!isAssistant) return { kind: 'skip', timestamp: findTimestamp(head, tail) };
+  const types = typeHits(buf, start, headEnd, short) | (short ? 0 : typeHits(buf, tailStart, end, false));
+  const isUser = (types & HIT_USER) !== 0;
+  const isAssistant = (types & HIT_ASSISTANT) !== 0;
+  if (isUser && isAssistant) return kind(out, 'parse');
+  if (isUser) return TOOL_RESULT.indexIn(buf, start, headEnd) >= 0 ? skip(out, buf, start, headEnd, tailStart, end) : kind(out, 'parse');
+  if (!isAssistant) return skip(out, buf, start, headEnd, tailStart, end);
 
-  const mo = head.indexOf(MESSAGE_OPEN);
-  if (mo < 0) return { kind: 'parse' };
-  const idAt = head.indexOf(ID, mo);
-  const messageId = idAt < 0 ? null : readString(head, idAt + ID.length, 200);
-  if (messageId === null || messageId.startsWith('toolu_')) return { kind: 'parse' };
-  const modelAt = head.indexOf(MODEL, mo);
-  const model = modelAt < 0 ? null : readString(head, modelAt + MODEL.length, 200);
-  const whole = buf.subarray(start, end);
-  return {
-    kind: 'assistant',
-    timestamp: findTimestamp(tail ?? head, null, true),
-    sidechain: head.indexOf(SIDECHAIN_TRUE) >= 0,
-    messageId,
-    model: model && model !== '<synthetic>' ? model : null,
-    mayHaveText: whole.indexOf(TEXT_BLOCK) >= 0,
-  };
+  const mo = MESSAGE_OPEN.indexIn(buf, start, headEnd);
+  if (mo < 0) return kind(out, 'parse');
+  const idAt = ID.indexIn(buf, mo, headEnd);
+  const messageId = idAt < 0 ? null : readString(buf, idAt + ID.length, Math.min(headEnd, idAt + ID.length + 200));
+  if (messageId === null || messageId.startsWith('toolu_')) return kind(out, 'parse');
+  const modelAt = MODEL.indexIn(buf, mo, headEnd);
+  const model = modelAt < 0 ? null : readString(buf, modelAt + MODEL.length, Math.min(headEnd, modelAt + MODEL.length + 200));
+  out.kind = 'assistant';
+  timestampIn(out, buf, short ? start : tailStart, end, true);
+  out.sidechain = SIDECHAIN_TRUE.indexIn(buf, start, headEnd) >= 0;
+  out.messageId = messageId;
+  out.model = model && model !== '<synthetic>' ? model : null;
+  out.mayHaveText = short ? (types & HIT_TEXT) !== 0 : TEXT_BLOCK.indexIn(buf, start, end) >= 0;
+  return out;
+}
+
+function kind(out: LineProbe, k: 'invalid' | 'parse'): LineProbe {
+  out.kind = k;
+  return out;
+}
+
+/** A `skip` with the first ISO timestamp of the head window, else of the tail window (`tailStart` -1: none). */
+function skip(out: LineProbe, buf: Buffer, start: number, headEnd: number, tailStart: number, end: number): LineProbe {
+  out.kind = 'skip';
+  if (!timestampIn(out, buf, start, headEnd, false) && tailStart >= 0) timestampIn(out, buf, tailStart, end, false);
+  return out;
+}
+
+const HIT_USER = 1;
+const HIT_ASSISTANT = 2;
+const HIT_TEXT = 4;
+
+/**
+ * Which of `"type":"user"`, `"type":"assistant"` and (with `text`) `"type":"text"` occur in
+ * `buf[from, to)`, as `HIT_*` bits: one search for `"type":"`, then a look after each hit.
+ */
+function typeHits(buf: Buffer, from: number, to: number, text: boolean): number {
+  let hits = 0;
+  for (let at = TYPE_KEY.indexIn(buf, from, to); at >= 0; at = TYPE_KEY.indexIn(buf, at + 1, to)) {
+    const v = at + TYPE_KEY.length;
+    if (USER.isAt(buf, v, to)) hits |= HIT_USER;
+    else if (ASSISTANT.isAt(buf, v, to)) hits |= HIT_ASSISTANT;
+    else if (text && TEXT.isAt(buf, v, to)) hits |= HIT_TEXT;
+  }
+  return hits;
 }
 
 /** The `cwd` string of a line, read from its two ends; null when not seen there. */
 export function probeCwd(buf: Buffer, start: number, end: number): string | null {
-  const len = end - start;
-  const windows = len <= 2 * WINDOW ? [buf.subarray(start, end)] : [buf.subarray(end - WINDOW, end), buf.subarray(start, start + WINDOW)];
-  for (const w of windows) {
-    const at = w.lastIndexOf(CWD);
+  const windows = end - start <= 2 * WINDOW ? [start, end] : [end - WINDOW, end, start, start + WINDOW];
+  for (let i = 0; i < windows.length; i += 2) {
+    const [from, to] = [windows[i] as number, windows[i + 1] as number];
+    const at = CWD.lastIndexIn(buf, from, to);
     if (at >= 0) {
-      const cwd = readString(w, at + CWD.length, 4096);
+      const cwd = readString(buf, at + CWD.length, Math.min(to, at + CWD.length + 4096));
       if (cwd) return cwd;
     }
   }
@@ -94,41 +177,65 @@ export function probeCwd(buf: Buffer, start: number, end: number): string | null
 }
 
 /**
- * The first ISO timestamp of `first` (or, with `fromEnd`, the last), else of `second`. Only
- * values shaped like `2026-05-05T…` are accepted.
+ * Sets `out`'s timestamp from the first (or, `fromEnd`, the last) `"timestamp":"` in
+ * `buf[from, to)` when its value is shaped like `2026-05-05T…`; false when there is none such.
  */
-function findTimestamp(first: Buffer, second: Buffer | null, fromEnd = false): string | null {
-  for (const w of second ? [first, second] : [first]) {
-    const at = fromEnd ? w.lastIndexOf(TIMESTAMP) : w.indexOf(TIMESTAMP);
-    if (at < 0) continue;
-    const value = readString(w, at + TIMESTAMP.length, 40);
-    if (value !== null && /^\d{4}-\d{2}-\d{2}T/.test(value)) return value;
+function timestampIn(out: LineProbe, buf: Buffer, from: number, to: number, fromEnd: boolean): boolean {
+  const at = fromEnd ? TIMESTAMP.lastIndexIn(buf, from, to) : TIMESTAMP.indexIn(buf, from, to);
+  if (at < 0) return false;
+  const v = at + TIMESTAMP.length;
+  const limit = Math.min(to, v + 40);
+  const close = plainStringEnd(buf, v, limit);
+  if (close < 0) {
+    const value = readString(buf, v, limit); // escaped (or unterminated): decode, then judge
+    if (value === null || !/^\d{4}-\d{2}-\d{2}T/.test(value)) return false;
+    out.timestamp = value;
+    return true;
   }
-  return null;
+  if (close - v < 11 || !isoDatePrefix(buf, v)) return false;
+  out.tsStart = v;
+  out.tsEnd = close;
+  return true;
 }
 
-function startsWith(w: Buffer, prefix: Buffer): boolean {
-  if (w.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i += 1) if (w[i] !== prefix[i]) return false;
-  return true;
+/** `dddd-dd-ddT` at `i` (on bytes, as `^\d{4}-\d{2}-\d{2}T` on the decoded value). */
+function isoDatePrefix(b: Buffer, i: number): boolean {
+  return isDigit(b[i]) && isDigit(b[i + 1]) && isDigit(b[i + 2]) && isDigit(b[i + 3]) && b[i + 4] === 0x2d && isDigit(b[i + 5]) && isDigit(b[i + 6]) && b[i + 7] === 0x2d && isDigit(b[i + 8]) && isDigit(b[i + 9]) && b[i + 10] === 0x54;
+}
+
+function isDigit(c: number | undefined): boolean {
+  return c !== undefined && c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * Where the JSON string value starting at `from` (just after its opening quote) ends: the index of
+ * its closing quote when that comes before `limit` with only plain ASCII and no escape before it
+ * (so the bytes are the value); else -1 (`readString` decides).
+ */
+function plainStringEnd(buf: Buffer, from: number, limit: number): number {
+  for (let i = from; i < limit; i += 1) {
+    const c = buf[i] as number;
+    if (c === 0x22) return i;
+    if (c === 0x5c || c >= 0x80) return -1;
+  }
+  return -1;
 }
 
 /**
  * Reads a JSON string value starting just after its opening quote; null when it does not end
- * within `max` bytes (or the window). Escapes are decoded by `JSON.parse`.
+ * before `limit`. Escapes are decoded by `JSON.parse`.
  */
-function readString(w: Buffer, from: number, max: number): string | null {
-  const limit = Math.min(w.length, from + max);
+function readString(buf: Buffer, from: number, limit: number): string | null {
   let escaped = false;
   for (let i = from; i < limit; i += 1) {
-    const c = w[i];
+    const c = buf[i];
     if (c === 0x5c) {
       escaped = true;
       i += 1;
     } else if (c === 0x22) {
-      if (!escaped) return w.toString('utf8', from, i);
+      if (!escaped) return buf.toString('utf8', from, i);
       try {
-        return JSON.parse(`"${w.toString('utf8', from, i)}"`) as string;
+        return JSON.parse(`"${buf.toString('utf8', from, i)}"`) as string;
       } catch {
         return null;
       }

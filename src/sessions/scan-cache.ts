@@ -47,7 +47,10 @@ export async function readScanCache(file: string, maxFileSize: number): Promise<
   }
 }
 
-/** Writes the cache atomically (0600). */
+/**
+ * Writes the cache atomically (0600), without fsyncs: a cache lost or torn by a power cut is read
+ * as empty (see `readScanCache`) and only costs one full rescan.
+ */
 export async function writeScanCache(file: string, cache: ScanCache): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(cache));
+  await writeFileAtomic(file, JSON.stringify(cache), { durable: false });
 }

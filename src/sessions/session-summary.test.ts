@@ -1,0 +1,70 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { LineView } from './read-jsonl-lines.js';
+import type { ScanWarning } from './scan-warning.js';
+import { SessionSummary } from './session-summary.js';
+
+const FILE = '/home/u/.claude/projects/-w/00000000-0000-4000-8000-000000000000.jsonl';
+const STAT = { size: 1, mtimeMs: Date.parse('2026-01-01T00:00:00.000Z'), birthtimeMs: 0 };
+
+/** Feeds `lines` through a summary, each as a view into a bigger shared buffer (as the reader gives them). */
+function summarise(lines: string[]) {
+  const summary = new SessionSummary(FILE, STAT);
+  let offset = 0;
+  const file = Buffer.from(lines.map((l) => `${l}\n`).join(''));
+  for (const line of lines) {
+    const buf = Buffer.from(`garbage before ${line} and after`);
+    const start = 'garbage before '.length;
+    const view: LineView = { buf, start, end: start + Buffer.byteLength(line), offset, length: Buffer.byteLength(line), truncated: false, last: false };
+    summary.line(view);
+    offset += view.length + 1;
+  }
+  const warnings: ScanWarning[] = [];
+  return summary.finish((at, length) => file.subarray(at, at + length), warnings).session;
+}
+
+const op = (timestamp: string) => JSON.stringify({ type: 'queue-operation', operation: 'enqueue', timestamp });
+const human = (timestamp: string, text = 'hi') => JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: text }, timestamp, cwd: '/w' });
+const assistant = (id: string, text = '') =>
+  JSON.stringify({ parentUuid: 'p', isSidechain: false, message: { id, type: 'message', role: 'assistant', model: 'm', content: [{ type: text ? 'text' : 'tool_use', text, id: 'toolu_x' }] }, type: 'assistant', timestamp: '2026-05-01T00:00:00.000Z' });
+
+describe('SessionSummary', () => {
+  it('keeps the first and the newest timestamp, whatever their spelling (property)', () => {
+    const instant = fc.integer({ min: Date.parse('2000-01-01'), max: Date.parse('2099-12-31') });
+    // Canonical (compared as bytes), other ISO spellings (through Date.parse), and from parsed lines.
+    const spelled = fc.tuple(instant, fc.constantFrom('canonical', 'seconds', 'offset', 'parsed')).map(([t, how]) => {
+      const iso = new Date(t).toISOString();
+      const spelling = how === 'seconds' ? iso.replace(/\.\d{3}Z$/, 'Z') : how === 'offset' ? iso.replace(/Z$/, '+00:00') : iso;
+      return { line: how === 'parsed' ? human(spelling) : op(spelling), iso: new Date(Date.parse(spelling)).toISOString() };
+    });
+    fc.assert(
+      fc.property(fc.array(spelled, { minLength: 1, maxLength: 30 }), (items) => {
+        const s = summarise(items.map((i) => i.line));
+        const isos = items.map((i) => i.iso);
+        expect(s.createdAt).toBe(isos[0]);
+        expect(s.lastActive).toBe([...isos].sort().at(-1));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('ignores timestamps that are not ISO dates and falls back to the file times', () => {
+    const s = summarise([op('yesterday'), op('2026-13-99T99:99Z')]);
+    expect(s.createdAt).toBe(new Date(STAT.mtimeMs).toISOString());
+    expect(s.lastActive).toBe(new Date(STAT.mtimeMs).toISOString());
+  });
+
+  it('counts an assistant message once across its lines, remembering the last 64 ids', () => {
+    const ids = Array.from({ length: 70 }, (_, i) => `msg_${i}`);
+    expect(summarise([assistant('msg_a'), assistant('msg_a'), human('2026-05-01T00:00:00.000Z'), assistant('msg_a')]).messageCount).toBe(2);
+    // msg_0 fell out of the ring after 64 newer ids: seen again, it counts again; msg_69 does not.
+    expect(summarise([...ids.map((id) => assistant(id)), assistant('msg_0'), assistant('msg_69')]).messageCount).toBe(71);
+  });
+
+  it('takes the newest assistant text that is not blank for the previews', () => {
+    const s = summarise([human('2026-05-01T00:00:00.000Z', 'question'), assistant('msg_1', 'the answer'), assistant('msg_2')]);
+    expect(s.lastAssistantPreview).toBe('the answer');
+    expect(s.lastMessagePreview).toBe('the answer');
+    expect(s.lastUserPreview).toBe('question');
+  });
+});

@@ -1,0 +1,274 @@
+import path from 'node:path';
+import { lineFacts, preview, type LineFacts } from './line-facts.js';
+import { LineProbe, probeCwd, probeInto } from './probe-line.js';
+import { encodeProjectDir } from './project-dir.js';
+import type { LineView } from './read-jsonl-lines.js';
+import type { ScanJsonlResult, ScannedSession } from './scan-jsonl.js';
+import type { ScanWarning } from './scan-warning.js';
+
+/** Preview lengths of the design (§2.1.4), in characters. */
+const PREVIEW_CHARS = { message: 100, user: 80, assistant: 80, title: 100 } as const;
+
+/** Assistant lines whose text may be needed for the preview: parsed text, or a place to re-read. */
+type TextSource = { text: string } | { offset: number; length: number };
+const TEXT_RING = 8;
+const ID_RING = 64;
+
+/** Reads `length` bytes at `offset` of the session file (for the assistant text preview). */
+export type Reread = (offset: number, length: number) => Buffer;
+
+/**
+ * The summary of one session file, built line by line (`line`) and completed by `finish`. It is
+ * the scanner's per-line hot path, so it is a class (no closures per file) that keeps strings out
+ * of the loop: lines are probed into one reused `LineProbe`, and timestamps are compared as bytes
+ * (a canonical ISO timestamp orders like the instant it names), made into strings once at the end.
+ *
+ * Message counting: the CLI writes one `assistant` line per content block, all sharing
+ * `message.id`; an API message counts once (ids are remembered over the last 64 assistant
+ * messages, which covers interleaved tool results).
+ *
+ * @example
+ *   const summary = new SessionSummary(file, stat);
+ *   await readJsonlLines(fdSource(fd), (l) => summary.line(l));
+ *   return summary.finish((offset, length) => readAt(fd, offset, length));
+ */
+export class SessionSummary {
+  private readonly session: ScannedSession;
+  private readonly probe = new LineProbe();
+  private firstCwd: string | null = null;
+  private matchedCwd = false;
+  private titleRank = 0;
+  private valid = 0;
+  private invalid = 0;
+  private partialLast = false;
+  private unreadableLong = 0;
+  private seq = 0;
+  private lastUserSeq = -1;
+  private lastUserText = '';
+  private lastId: string | null = null;
+  private readonly recentIds: string[] = [];
+  private readonly recentSet = new Set<string>();
+  private readonly textRing: { seq: number; source: TextSource }[] = [];
+  /** The newest timestamp so far: none, 24 ASCII bytes in `maxBytes`, or the string `maxString`. */
+  private maxKind: 0 | 1 | 2 = 0;
+  private readonly maxBytes = Buffer.alloc(24);
+  private maxString = '';
+
+  constructor(
+    private readonly file: string,
+    private readonly stat: { size: number; mtimeMs: number; birthtimeMs: number },
+  ) {
+    this.session = emptySession(file, stat.size, stat.mtimeMs);
+  }
+
+  /** Takes one line (see `readJsonlLines`); the view is only read during the call. */
+  line(l: LineView): void {
+    const p = probeInto(this.probe, l.buf, l.start, l.end);
+    const kind = p.kind;
+    if (kind === 'invalid') {
+      if (l.last) this.partialLast = true;
+      else this.invalid += 1;
+      return;
+    }
+    if (kind === 'parse') {
+      this.parsed(l);
+      return;
+    }
+    this.valid += 1;
+    if (!this.matchedCwd) this.noteCwd(probeCwd(l.buf, l.start, l.end));
+    if (p.tsStart >= 0) this.noteTimeBytes(l.buf, p.tsStart, p.tsEnd);
+    else this.noteTime(p.timestamp);
+    if (kind === 'assistant' && !p.sidechain) this.noteAssistant(p.messageId, p.model, p.mayHaveText && !l.truncated ? { offset: l.offset, length: l.length } : null);
+  }
+
+  /**
+   * The summary after the last line. `reread` fetches a probed assistant line again when its text
+   * is needed for the preview (at most a few per file).
+   */
+  finish(reread: Reread, warnings: ScanWarning[]): ScanJsonlResult & { session: ScannedSession } {
+    const { session, file, stat } = this;
+    if (!this.matchedCwd) session.cwd = this.firstCwd;
+    if (this.maxKind !== 0) session.lastActive = this.maxKind === 1 ? this.maxBytes.toString('latin1') : this.maxString;
+    const assistant = this.lastAssistantText(reread);
+    session.lastUserPreview = preview(this.lastUserText, PREVIEW_CHARS.user);
+    session.lastAssistantPreview = assistant ? preview(assistant.text, PREVIEW_CHARS.assistant) : '';
+    const lastText = assistant && assistant.seq > this.lastUserSeq ? assistant.text : this.lastUserText;
+    session.lastMessagePreview = preview(lastText, PREVIEW_CHARS.message);
+    if (session.lastActive === null) session.lastActive = new Date(stat.mtimeMs).toISOString();
+    if (session.createdAt === null) session.createdAt = new Date(stat.birthtimeMs || stat.mtimeMs).toISOString();
+
+    if (this.valid === 0 && (this.invalid > 0 || this.partialLast)) {
+      session.health = 'corrupted';
+      session.problem = 'not JSONL';
+      warnings.push({ code: 'not_jsonl', file });
+    } else if (this.invalid > 0) warnings.push({ code: 'invalid_lines', file, detail: this.invalid });
+    if (this.unreadableLong > 0) warnings.push({ code: 'long_lines', file, detail: this.unreadableLong });
+    return { session, skipped: null, warnings };
+  }
+
+  /** A line the probe could not judge: parsed whole (unless its middle is missing). */
+  private parsed(l: LineView): void {
+    if (l.truncated) {
+      this.unreadableLong += 1;
+      this.valid += 1;
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(l.buf.toString('utf8', l.start, l.end));
+    } catch {
+      if (l.last) this.partialLast = true;
+      else this.invalid += 1;
+      return;
+    }
+    this.valid += 1;
+    this.onFacts(lineFacts(value));
+  }
+
+  private onFacts(f: LineFacts): void {
+    const { session } = this;
+    this.noteTime(f.timestamp);
+    this.noteCwd(f.cwd);
+    if (f.sidechain) return;
+    if (f.kind === 'title' && f.title !== null && f.titleRank >= this.titleRank) {
+      this.titleRank = f.titleRank;
+      session.title = preview(f.title, PREVIEW_CHARS.title);
+    } else if (f.kind === 'human') {
+      this.seq += 1;
+      session.messageCount += 1;
+      this.lastUserSeq = this.seq;
+      this.lastUserText = f.text;
+      if (session.firstPrompt === null) session.firstPrompt = preview(f.text, PREVIEW_CHARS.title);
+    } else if (f.kind === 'assistant') {
+      this.noteAssistant(f.messageId, f.model, f.text.trim() ? { text: f.text } : null);
+    }
+  }
+
+  private noteCwd(cwd: string | null): void {
+    if (cwd === null || this.matchedCwd) return;
+    if (this.firstCwd === null) this.firstCwd = cwd;
+    if (encodeProjectDir(cwd) === this.session.projectDir) {
+      this.matchedCwd = true;
+      this.session.cwd = cwd;
+    }
+  }
+
+  private noteAssistant(messageId: string | null, model: string | null, source: TextSource | null): void {
+    this.seq += 1;
+    if (model) this.session.model = model;
+    if (messageId === null) this.session.messageCount += 1;
+    else if (messageId !== this.lastId && !this.recentSet.has(messageId)) {
+      this.session.messageCount += 1;
+      this.recentIds.push(messageId);
+      this.recentSet.add(messageId);
+      if (this.recentIds.length > ID_RING) this.recentSet.delete(this.recentIds.shift() as string);
+    }
+    if (messageId !== null) this.lastId = messageId;
+    if (source) {
+      this.textRing.push({ seq: this.seq, source });
+      if (this.textRing.length > TEXT_RING) this.textRing.shift();
+    }
+  }
+
+  // Times are kept as canonical ISO strings (`2026-05-05T10:30:00.000Z`), which order like the
+  // instants they name; only other spellings go through Date.parse.
+  private noteTime(ts: string | null): void {
+    if (ts === null) return;
+    const iso = ts.length === 24 && ts.charCodeAt(23) === 0x5a ? ts : canonicalIso(ts);
+    if (iso === null) return;
+    if (this.session.createdAt === null) this.session.createdAt = iso;
+    if (this.maxKind === 0 || (this.maxKind === 1 ? compareToBytes(iso, this.maxBytes) >= 0 : iso >= this.maxString)) {
+      this.maxKind = 2;
+      this.maxString = iso;
+    }
+  }
+
+  /** `noteTime` for a plain (ASCII) timestamp at `buf[at, end)`, without making a string when it is canonical. */
+  private noteTimeBytes(buf: Buffer, at: number, end: number): void {
+    if (end - at !== 24 || buf[at + 23] !== 0x5a) {
+      this.noteTime(buf.toString('latin1', at, end));
+      return;
+    }
+    if (this.session.createdAt === null) this.session.createdAt = buf.toString('latin1', at, end);
+    if (this.maxKind === 1 ? compareBytes(buf, at, this.maxBytes) < 0 : this.maxKind === 2 && compareToBytes(this.maxString, buf, at) > 0) return;
+    buf.copy(this.maxBytes, 0, at, end);
+    this.maxKind = 1;
+  }
+
+  /** The newest assistant text in the ring, re-reading probed lines when needed. */
+  private lastAssistantText(reread: Reread): { seq: number; text: string } | null {
+    const ring = this.textRing;
+    for (let i = ring.length - 1; i >= 0; i -= 1) {
+      const entry = ring[i];
+      if (!entry) continue;
+      const { source } = entry;
+      let text = '';
+      if ('text' in source) text = source.text;
+      else {
+        const bytes = reread(source.offset, source.length); // a read error fails the file, as any other
+        try {
+          text = lineFacts(JSON.parse(bytes.toString('utf8'))).text;
+        } catch {
+          text = '';
+        }
+      }
+      if (text.trim()) return { seq: entry.seq, text };
+    }
+    return null;
+  }
+}
+
+/** `buf[at, at + 24)` against the 24 bytes of `max`, like a string comparison (negative: smaller). */
+function compareBytes(buf: Buffer, at: number, max: Buffer): number {
+  for (let i = 0; i < 24; i += 1) {
+    const d = (buf[at + i] as number) - (max[i] as number);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The string `s` against the 24 ASCII bytes at `buf[at]`, as JavaScript compares strings (by UTF-16 unit). */
+function compareToBytes(s: string, buf: Buffer, at = 0): number {
+  const n = Math.min(s.length, 24);
+  for (let i = 0; i < n; i += 1) {
+    const d = s.charCodeAt(i) - (buf[at + i] as number);
+    if (d !== 0) return d;
+  }
+  return s.length - 24;
+}
+
+function canonicalIso(ts: string): string | null {
+  const t = Date.parse(ts);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+function emptySession(file: string, size: number, mtimeMs: number): ScannedSession {
+  return {
+    sessionId: path.basename(file, '.jsonl'),
+    jsonlPath: file,
+    projectDir: path.basename(path.dirname(file)),
+    cwd: null,
+    title: null,
+    firstPrompt: null,
+    messageCount: 0,
+    lastMessagePreview: '',
+    lastUserPreview: '',
+    lastAssistantPreview: '',
+    createdAt: null,
+    lastActive: null,
+    model: null,
+    size,
+    mtimeMs,
+    health: 'ok',
+    problem: null,
+  };
+}
+
+/** The session of a file that cannot be read (`problem`: an errno code). */
+export function corruptedSession(file: string, size: number, mtimeMs: number, problem: string): ScannedSession {
+  const s = emptySession(file, size, mtimeMs);
+  s.health = 'corrupted';
+  s.problem = problem;
+  if (mtimeMs > 0) s.lastActive = s.createdAt = new Date(mtimeMs).toISOString();
+  return s;
+}
