@@ -1,39 +1,49 @@
 #!/usr/bin/env node
-// Bundles the `cc-linker` binary's first stage (dist/cli/hot-main.js: `list`, `show`, `search`)
-// into one CommonJS file, dist/cli/cc-linker.cjs, so those commands start without Node's
-// ES-module loader (see src/cli/hot-commands.ts). Everything else is handed to dist/cli/main.js,
-// which stays external. The build fails when the bundle would reach a package or `import.meta`
-// (neither works, or is wanted, in this file).
+// Bundles the `cc-linker` binary's first stage: dist/cli/cc-linker.cjs (src/cli/hot-main.ts) and
+// one CommonJS file per hot command, dist/cli/hot/<name>.cjs (see src/cli/hot-commands.ts), so those
+// commands start without Node's ES-module loader. Everything else is handed to dist/cli/main.js,
+// which stays external. The build fails when a bundle would reach a package or `import.meta`
+// (neither works, or is wanted, in these files).
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outfile = path.join(root, 'dist', 'cli', 'cc-linker.cjs');
+const cliDir = path.join(root, 'dist', 'cli');
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+const { HOT_COMMANDS, hotBundlePath } = await import(pathToFileURL(path.join(cliDir, 'hot-commands.js')).href);
 
-const result = await build({
-  entryPoints: [path.join(root, 'dist', 'cli', 'hot-main.js')],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  external: ['./main.js'],
-  banner: { js: '#!/usr/bin/env node' },
-  metafile: true,
-  logLevel: 'silent',
-});
-const problems = result.warnings.map((w) => `${w.location?.file ?? '?'}: ${w.text}`);
-for (const output of Object.values(result.metafile.outputs)) {
-  for (const imp of output.imports) if (!builtins.has(imp.path) && imp.path !== './main.js') problems.push(`imports ${imp.path}`);
+const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', metafile: true, logLevel: 'silent' };
+const bundles = [
+  { outfile: path.join(cliDir, 'cc-linker.cjs'), entryPoints: [path.join(cliDir, 'hot-main.js')], external: ['./main.js'], banner: { js: '#!/usr/bin/env node' }, allowed: ['./main.js'] },
+  ...HOT_COMMANDS.map((c) => ({
+    outfile: path.join(cliDir, hotBundlePath(c.name)),
+    stdin: {
+      contents: `import { tryFastRun } from './fast-run.js';\nimport { ${c.spec} } from '${c.module}';\nmodule.exports = (argv) => tryFastRun(argv, [['${c.name}', async () => ${c.spec}]]);\n`,
+      resolveDir: cliDir,
+      sourcefile: `hot-${c.name}.js`,
+    },
+    allowed: [],
+  })),
+];
+
+const problems = [];
+let bytes = 0;
+for (const { allowed, ...options } of bundles) {
+  const result = await build({ ...common, ...options });
+  const name = path.relative(root, options.outfile);
+  for (const w of result.warnings) problems.push(`${name}: ${w.location?.file ?? '?'}: ${w.text}`);
+  for (const output of Object.values(result.metafile.outputs)) {
+    for (const imp of output.imports) if (!builtins.has(imp.path) && !allowed.includes(imp.path)) problems.push(`${name}: imports ${imp.path}`);
+  }
+  bytes += fs.statSync(options.outfile).size;
 }
 if (problems.length > 0) {
-  fs.rmSync(outfile, { force: true });
-  console.error(`bundle-cli: the hot commands must use only cc-linker's own code and Node built-ins:\n  ${problems.join('\n  ')}`);
+  for (const b of bundles) fs.rmSync(b.outfile, { force: true });
+  console.error(`bundle-cli: the first stage and the hot commands must use only cc-linker's own code and Node built-ins:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-fs.chmodSync(outfile, 0o755);
-console.log(`bundle-cli: ${path.relative(root, outfile)} (${fs.statSync(outfile).size} bytes, ${Object.keys(result.metafile.inputs).length} modules)`);
+fs.chmodSync(bundles[0].outfile, 0o755);
+console.log(`bundle-cli: ${path.relative(root, bundles[0].outfile)} + ${HOT_COMMANDS.length} hot commands (${bytes} bytes)`);

@@ -1,18 +1,23 @@
-import type { CommandLoader } from './command-loaders.js';
-import { listCommand } from './commands/list.js';
-import { searchCommand } from './commands/search.js';
-import { showCommand } from './commands/show.js';
-
 /**
- * The read-only session commands people run most and expect instantly: `list`, `show`,
- * `search`. Their whole closure is cc-linker's own code and Node built-ins, so
- * `scripts/bundle-cli.mjs` bundles them (from `hot-main.ts`) into the one CommonJS file the
- * `cc-linker` binary starts from: no ES-module loader, no 30-odd module files to resolve — about
- * a third of a cold start (issue 2's `list` goal). The build refuses the bundle if anything here
- * reaches a package or `import.meta`.
+ * The session commands people run most and expect at once — `list`, `show`, `search`, `sync`,
+ * `init` — with the module and export that declare each. Their whole closure is cc-linker's own
+ * code and Node built-ins, so `scripts/bundle-cli.mjs` bundles each into one CommonJS file
+ * (`dist/cli/hot/<name>.cjs`) that the binary's first stage (`hot-main.ts`) loads with `require`:
+ * no ES-module loader, no 30–70 module files to resolve — about a third of a cold start (issue 2's
+ * `list` and `sync` goals). The build refuses a bundle that reaches a package or `import.meta`.
  */
-export const HOT_COMMANDS: readonly CommandLoader[] = [
-  ['list', async () => listCommand],
-  ['show', async () => showCommand],
-  ['search', async () => searchCommand],
-];
+export const HOT_COMMANDS = [
+  { name: 'list', module: './commands/list.js', spec: 'listCommand' },
+  { name: 'show', module: './commands/show.js', spec: 'showCommand' },
+  { name: 'search', module: './commands/search.js', spec: 'searchCommand' },
+  { name: 'sync', module: './commands/sync.js', spec: 'syncCommand' },
+  { name: 'init', module: './commands/init.js', spec: 'initCommand' },
+] as const;
+
+/** What a hot bundle exports: runs the command if the line is plainly well formed (see `tryFastRun`). */
+export type HotRun = (argv: readonly string[]) => Promise<boolean>;
+
+/** Where the bundle of a hot command lives, relative to the first stage. */
+export function hotBundlePath(name: string): string {
+  return `./hot/${name}.cjs`;
+}

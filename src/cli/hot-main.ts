@@ -1,14 +1,17 @@
-import { tryFastRun } from './fast-run.js';
-import { HOT_COMMANDS } from './hot-commands.js';
+import { hotBundlePath, HOT_COMMANDS, type HotRun } from './hot-commands.js';
 
 /**
  * What the `cc-linker` binary runs first (bundled into `dist/cli/cc-linker.cjs`): a plainly
- * well-formed `list` / `show` / `search` runs right here; everything else — other commands, help,
- * usage errors — is handed to the full ES-module program (`main.js`), which reads `process.argv`
- * itself. Nothing has been loaded or decided when the hand-over happens.
+ * well-formed `list`, `show`, `search`, `sync` or `init` runs from that command's own bundle;
+ * everything else — other commands, help, usage errors — is handed to the full ES-module program
+ * (`main.js`), which reads `process.argv` itself. Nothing has been loaded or decided when the
+ * hand-over happens.
  */
 export async function hotMain(argv: readonly string[]): Promise<void> {
-  if (await tryFastRun(argv, HOT_COMMANDS)) return;
+  const hot = HOT_COMMANDS.find((c) => c.name === argv[0]);
+  // A plain CommonJS require (this file runs as CommonJS): the ES-module loader is what we avoid.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (hot && (await (require(hotBundlePath(hot.name)) as HotRun)(argv))) return;
   await import('./main.js');
 }
 
