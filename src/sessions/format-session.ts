@@ -29,7 +29,7 @@ export function formatRelativeTime(iso: string, now: Date, lang: Language): stri
 }
 
 /** The first column: the status when it is not plain active, else the origin (终端 / 飞书). */
-export function sessionLabel(entry: SessionEntry, lang: Language): string {
+export function sessionLabel(entry: Pick<SessionEntry, 'status' | 'origin'>, lang: Language): string {
   const t = sessionsMessages(lang);
   const status = statusOf(entry);
   if (status !== 'active') return t(`status_${status}`);
@@ -47,12 +47,12 @@ export function shortId(id: string): string {
 }
 
 /** The title, or "Untitled". */
-export function titleOf(entry: SessionEntry, lang: Language): string {
+export function titleOf(entry: Pick<SessionEntry, 'title'>, lang: Language): string {
   return entry.title && entry.title.trim() ? entry.title.trim() : sessionsMessages(lang)('untitled');
 }
 
 /** The project shown in lists: the registry's name, else the cwd's last segment. */
-export function projectOf(entry: SessionEntry): string {
+export function projectOf(entry: Pick<SessionEntry, 'project_name' | 'cwd'>): string {
   return entry.project_name ?? (path.basename(entry.cwd) || entry.cwd || '-');
 }
 
@@ -72,13 +72,13 @@ export function formatDateTime(iso: string, lang: Language): string {
 }
 
 /** `终端 | 230条 | 刚刚 | cc-linker`. */
-export function sessionMetaLine(entry: SessionEntry, now: Date, lang: Language): string {
+export function sessionMetaLine(entry: Pick<SessionEntry, 'status' | 'origin' | 'message_count' | 'last_active' | 'project_name' | 'cwd'>, now: Date, lang: Language): string {
   const count = sessionsMessages(lang)('messages_n', { n: entry.message_count });
   return `${sessionLabel(entry, lang)} | ${count} | ${formatRelativeTime(entry.last_active, now, lang)} | ${projectOf(entry)}`;
 }
 
 /** Sorts most recently active first (ties by id, so numbering is stable); parses each time once. */
-export function sortByLastActive<T extends { id: string; entry: SessionEntry }>(items: T[]): T[] {
+export function sortByLastActive<T extends { id: string; entry: Pick<SessionEntry, 'last_active'> }>(items: T[]): T[] {
   return newestFirst(items, items.length);
 }
 
@@ -86,7 +86,7 @@ export function sortByLastActive<T extends { id: string; entry: SessionEntry }>(
  * The `limit` most recently active items, in `sortByLastActive` order, without sorting them all:
  * `cc-linker list` shows 20 of possibly thousands, on every cold start.
  */
-export function newestFirst<T extends { id: string; entry: SessionEntry }>(items: readonly T[], limit: number): T[] {
+export function newestFirst<T extends { id: string; entry: Pick<SessionEntry, 'last_active'> }>(items: readonly T[], limit: number): T[] {
   const keyed = items.map((item) => ({ item, t: Date.parse(item.entry.last_active) || 0 }));
   const before = (a: { item: T; t: number }, b: { item: T; t: number }): number => b.t - a.t || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0);
   if (limit * 4 >= keyed.length) return keyed.sort(before).slice(0, limit).map((k) => k.item);

@@ -123,6 +123,6 @@ function normalizeEntry(raw: unknown): SessionEntry | null {
 }
 
 /** The status an entry is shown with (entries written without one are active). */
-export function statusOf(entry: SessionEntry): SessionStatus {
+export function statusOf(entry: Pick<SessionEntry, 'status'>): SessionStatus {
   return entry.status ?? 'active';
 }

@@ -3,6 +3,7 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import { withFileLock, type FileLockOptions } from '../store/file-lock.js';
 import { rotateBackups } from '../store/rolling-backup.js';
 import { readRegistry, registryStamp, type LoadedRegistry, type RegistryPaths } from './read-registry.js';
+import { writeListIndex } from './list-index.js';
 import { isUsableRegistry, type Registry, type SessionEntry } from './registry-schema.js';
 import { encodeProjectDir } from './scan-jsonl.js';
 import { SessionsError } from './sessions-error.js';
@@ -14,11 +15,13 @@ export const REGISTRY_BACKUPS = 5;
 
 /**
  * Replaces the registry: rotates the rolling backup (a broken current file is not rotated in),
- * then writes atomically (0600). The caller holds the registry lock (`modifyRegistry` does).
+ * then writes atomically (0600), then refreshes the list index (`list-index.ts`). The caller holds
+ * the registry lock (`modifyRegistry` does).
  */
 export async function writeRegistry(paths: RegistryPaths, registry: Registry): Promise<void> {
   await rotateBackups(paths.registryFile, paths.registryBackupDir, REGISTRY_BACKUPS, { validate: isUsableRegistry });
   await writeFileAtomic(paths.registryFile, `${JSON.stringify(registry, null, 2)}\n`);
+  await writeListIndex(paths.registryFile, registry, await registryStamp(paths.registryFile));
 }
 
 /** The inter-process lock every registry writer takes. */

@@ -92,6 +92,22 @@ describe('session commands (golden, zh)', () => {
     await expectGolden('list-bad-status', ['list', '--status', 'nope'], 1);
   });
 
+  it('list reads the small list index when it matches the registry, and prints the same as from the registry', async () => {
+    const index = path.join(ccHome, 'registry.list-index.json');
+    expect(fs.existsSync(index)).toBe(true); // written with the registry by init/sync
+    const fromIndex = await cli(['list', '--limit', '50']);
+    fs.rmSync(index);
+    const fromRegistry = await cli(['list', '--limit', '50']);
+    expect(fromRegistry).toEqual(fromIndex);
+    // …and the full read left an index behind for the next run.
+    expect(fs.existsSync(index)).toBe(true);
+    const stale = JSON.parse(fs.readFileSync(index, 'utf8')) as { registry: string; rows: unknown[][] };
+    stale.rows = stale.rows.map((r) => [r[0], r[1], r[2], 'STALE TITLE', ...r.slice(4)]);
+    stale.registry = 'not:the:registry';
+    fs.writeFileSync(index, JSON.stringify(stale));
+    expect((await cli(['list', '--limit', '50'])).stdout).not.toContain('STALE TITLE');
+  });
+
   it('show, an ambiguous prefix and an unknown id', async () => {
     await expectGolden('show', ['show', caseId('basic').slice(0, 8)]);
     await expectGolden('show-json', ['show', caseId('cjk'), '--json']);

@@ -1,3 +1,5 @@
+import type { ListEntry } from '../../sessions/list-index.js';
+import type { Registry, SessionEntry } from '../../sessions/registry-schema.js';
 import type { CommandSpec } from '../command-spec.js';
 import { commandMessages } from './command-messages.js';
 import { parsePositiveInt } from './option-parsers.js';
@@ -35,23 +37,37 @@ export const listCommand: CommandSpec = {
     { flags: '--json', description: 'print the sessions as JSON' },
   ],
   action: async (ctx, opts: ListOptions) => {
-    const [{ requireRegistry }, fmt, { sessionJson }, { printWarnings }] = await Promise.all([
+    const [{ requireRegistry }, { readListIndex, writeListIndex }, fmt, { sessionJson }, { printWarnings }] = await Promise.all([
       import('../../sessions/read-registry.js'),
+      import('../../sessions/list-index.js'),
       import('../../sessions/format-session.js'),
       import('../format/session-json.js'),
       import('../format/print-warnings.js'),
     ]);
-    const { registry, warnings } = await requireRegistry(ctx.paths);
-    printWarnings(ctx.out, warnings, ctx.lang);
+    // The human listing comes from the small list index when it matches the registry; --json
+    // prints whole entries, so it (and any doubt about the index) reads the registry itself.
+    const indexed = opts.json ? null : await readListIndex(ctx.paths.registryFile);
+    let sessions: { id: string; entry: ListEntry }[];
+    let full: Registry | null = null;
+    if (indexed) sessions = indexed;
+    else {
+      const { registry, warnings, stamp, recoveredFrom } = await requireRegistry(ctx.paths);
+      printWarnings(ctx.out, warnings, ctx.lang);
+      full = registry;
+      // No index yet for this registry (first run after an upgrade, or written by another tool):
+      // leave one for the next run. A cache write; a failure here changes nothing.
+      if (recoveredFrom === null) await writeListIndex(ctx.paths.registryFile, registry, stamp).catch(() => undefined);
+      sessions = Object.entries(registry.sessions).map(([id, entry]) => ({ id, entry }));
+    }
     const project = opts.project?.toLowerCase();
-    const all = Object.entries(registry.sessions)
-      .map(([id, entry]) => ({ id, entry }))
+    const all = sessions
       .filter(({ entry }) => !opts.origin || entry.origin === opts.origin)
       .filter(({ entry }) => !opts.status || (entry.status ?? 'active') === opts.status)
       .filter(({ entry }) => !project || (entry.project_name ?? '').toLowerCase().includes(project) || entry.cwd.toLowerCase().includes(project));
     const shown = fmt.newestFirst(all, opts.limit);
-    if (opts.json) {
-      ctx.out.json(shown.map((s) => sessionJson(s.id, s.entry)));
+    if (opts.json && full) {
+      const registry = full;
+      ctx.out.json(shown.map((s) => sessionJson(s.id, registry.sessions[s.id] as SessionEntry)));
       return 0;
     }
     const t = commandMessages(ctx.lang);
