@@ -211,4 +211,32 @@ for (let i = 0; i < Number(n); i++) {
     expect(Number(fs.readFileSync(counter, 'utf8'))).toBe(procs * perProc);
     expect(fs.existsSync(lockFile)).toBe(false);
   });
+
+  it('a holder SIGKILLed at any point while acquiring never leaves a lock that blocks others', async () => {
+    // Docs/chaos.md finding 2: a lock file created but not yet written (empty) could only be
+    // abandoned after staleMs (60 s), holding up every waiter. Kill a process hammering the lock
+    // at random moments; each time, the lock must be free or judged by its (dead) pid at once.
+    const script = path.join(tmp, 'hammer.mjs');
+    fs.writeFileSync(
+      script,
+      `import { withFileLock } from ${JSON.stringify(pathToFileURL(path.join(here, 'file-lock.ts')).href)};
+const [lockFile] = process.argv.slice(2);
+process.stdout.write('ready\\n');
+for (;;) await withFileLock(lockFile, async () => {});
+`,
+    );
+    for (let trial = 0; trial < 16; trial += 1) {
+      const c = spawn(process.execPath, ['--import', 'tsx', script, lockFile], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(c);
+      await new Promise((r) => c.stdout?.once('data', r));
+      await new Promise((r) => setTimeout(r, 5 + ((trial * 7) % 23)));
+      const exited = new Promise((r) => c.on('exit', r));
+      c.kill('SIGKILL');
+      await exited;
+      const lock = await acquireFileLock(lockFile, { timeoutMs: 2000, staleMs: 60_000 });
+      await lock.release();
+    }
+    // Temporary files of killed acquirers are the only trace, never a lock.
+    expect(fs.readdirSync(path.dirname(lockFile)).filter((f) => !f.endsWith('.new'))).toEqual([]);
+  }, 60_000);
 });

@@ -36,8 +36,8 @@ interface LockContent {
 type Inspection = { kind: 'gone' } | { kind: 'held' | 'stale'; holder: LockContent | null };
 
 /**
- * Takes an inter-process lock: creates `lockFile` with O_EXCL (0600, parent dir 0700) holding
- * `{pid, startTime, host, acquiredAt, token}`, retrying until `timeoutMs` and then throwing
+ * Takes an inter-process lock: creates `lockFile` atomically with its content (0600, parent dir
+ * 0700; see `tryCreate`) holding `{pid, startTime, host, acquiredAt, token}`, retrying until `timeoutMs` and then throwing
  * `StoreError` `STORE_LOCK_TIMEOUT` that names the holder. Not reentrant: a second acquire in the
  * same process waits like any other.
  *
@@ -107,14 +107,44 @@ function heldLock(file: string, content: string): FileLock {
   };
 }
 
-/** O_EXCL create with the full content; false when the file already exists. */
+/** Errors of `link` on filesystems without hard links: those fall back to an O_EXCL create. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+/**
+ * Creates `file` holding `content`; false when it already exists. The content goes to a private
+ * temporary file first, which is then hard-linked into place (`link` fails with EEXIST exactly like
+ * an O_EXCL create), so a lock file never exists empty: a holder killed while acquiring leaves no
+ * lock or a complete one, judged by its pid at once — not an empty file that only ages out after
+ * `staleMs` while every waiter (and Feishu's 3-second ack) waits (docs/chaos.md, finding 2).
+ */
 async function tryCreate(file: string, content: string): Promise<boolean> {
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.new`;
+  try {
+    if (!(await createExclusive(temp, content))) throw Object.assign(new Error(`${temp} exists`), { code: 'EEXIST' });
+  } catch (err) {
+    throw StoreError.io('lock', file, err);
+  }
+  try {
+    await fs.promises.link(temp, file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') return false;
+    if (NO_HARD_LINKS.has(code)) return createExclusive(file, content).catch((e: unknown) => Promise.reject(StoreError.io('lock', file, e)));
+    throw StoreError.io('lock', file, err);
+  } finally {
+    await fs.promises.rm(temp, { force: true }).catch(() => undefined);
+  }
+}
+
+/** O_EXCL create (0600, parent dir 0700) written with `content`; false when the file exists. */
+async function createExclusive(file: string, content: string): Promise<boolean> {
   let handle: fs.promises.FileHandle;
   try {
     handle = await openExclusive(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw StoreError.io('lock', file, err);
+    throw err;
   }
   try {
     await handle.writeFile(content);
@@ -122,7 +152,7 @@ async function tryCreate(file: string, content: string): Promise<boolean> {
   } catch (err) {
     await handle.close().catch(() => undefined);
     await fs.promises.rm(file, { force: true }).catch(() => undefined);
-    throw StoreError.io('lock', file, err);
+    throw err;
   }
   return true;
 }
