@@ -30,6 +30,8 @@ const TYPE_KEY = new BytePattern('"type":"');
 const USER = new BytePattern('user"');
 const ASSISTANT = new BytePattern('assistant"');
 const TEXT = new BytePattern('text"');
+/** Title line types (see `PARSE_TYPE_NAMES`), looked for when `type` is not the first key. */
+const TITLES = ['summary', 'custom-title', 'ai-title', 'title'].map((t) => new BytePattern(`${t}"`));
 const TOOL_RESULT = new BytePattern('"tool_result"');
 const SIDECHAIN_TRUE = new BytePattern('"isSidechain":true');
 const MESSAGE_OPEN = new BytePattern('"message":{');
@@ -109,6 +111,7 @@ export function probeInto(out: LineProbe, buf: Buffer, start: number, end: numbe
     return skip(out, buf, start, headEnd, tailStart, end);
   }
   const types = typeHits(buf, start, headEnd, short) | (short ? 0 : typeHits(buf, tailStart, end, false));
+  if ((types & HIT_TITLE) !== 0) return kind(out, 'parse');
   const isUser = (types & HIT_USER) !== 0;
   const isAssistant = (types & HIT_ASSISTANT) !== 0;
   if (isUser && isAssistant) return kind(out, 'parse');
@@ -146,10 +149,13 @@ function skip(out: LineProbe, buf: Buffer, start: number, headEnd: number, tailS
 const HIT_USER = 1;
 const HIT_ASSISTANT = 2;
 const HIT_TEXT = 4;
+const HIT_TITLE = 8;
 
 /**
- * Which of `"type":"user"`, `"type":"assistant"` and (with `text`) `"type":"text"` occur in
- * `buf[from, to)`, as `HIT_*` bits: one search for `"type":"`, then a look after each hit.
+ * Which of `"type":"user"`, `"type":"assistant"`, a title type and (with `text`) `"type":"text"`
+ * occur in `buf[from, to)`, as `HIT_*` bits: one search for `"type":"`, then a look after each
+ * hit. A title type anywhere means parse: a title line whose `type` is not its first key (another
+ * writer's key order) must not be skipped.
  */
 function typeHits(buf: Buffer, from: number, to: number, text: boolean): number {
   let hits = 0;
@@ -158,6 +164,7 @@ function typeHits(buf: Buffer, from: number, to: number, text: boolean): number 
     if (USER.isAt(buf, v, to)) hits |= HIT_USER;
     else if (ASSISTANT.isAt(buf, v, to)) hits |= HIT_ASSISTANT;
     else if (text && TEXT.isAt(buf, v, to)) hits |= HIT_TEXT;
+    else if (TITLES.some((t) => t.isAt(buf, v, to))) hits |= HIT_TITLE;
   }
   return hits;
 }
