@@ -236,7 +236,22 @@ for (;;) await withFileLock(lockFile, async () => {});
       const lock = await acquireFileLock(lockFile, { timeoutMs: 2000, staleMs: 60_000 });
       await lock.release();
     }
-    // Temporary files of killed acquirers are the only trace, never a lock.
-    expect(fs.readdirSync(path.dirname(lockFile)).filter((f) => !f.endsWith('.new'))).toEqual([]);
+    // No lock is left behind; the only possible trace is the temporary file of an acquirer killed
+    // before it linked it (swept the next time a stale lock is broken, see the next test).
+    expect(fs.readdirSync(path.dirname(lockFile)).filter((f) => !/\.\d+\.[0-9a-f]+\.new$/.test(f))).toEqual([]);
   }, 60_000);
+
+  it('breaking a stale lock sweeps the temporary files of dead acquirers, not of live ones', async () => {
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+    fs.writeFileSync(lockFile, holder({ pid: deadPid() }));
+    const dead = `${lockFile}.${deadPid()}.0a1b2c3d.new`;
+    const live = `${lockFile}.${process.pid}.0a1b2c3d.new`;
+    const other = path.join(path.dirname(lockFile), 'other.lock.1.00.new');
+    for (const f of [dead, live, other]) fs.writeFileSync(f, '');
+    const lock = await acquireFileLock(lockFile, { timeoutMs: 2000 });
+    await lock.release();
+    expect(fs.existsSync(dead)).toBe(false);
+    expect(fs.existsSync(live)).toBe(true);
+    expect(fs.existsSync(other)).toBe(true);
+  });
 });

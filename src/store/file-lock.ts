@@ -210,11 +210,29 @@ async function breakStale(file: string, staleMs: number): Promise<boolean> {
   }
   try {
     const again = await inspect(file, staleMs);
-    if (again.kind === 'stale') await fs.promises.rm(file, { force: true }).catch((err: unknown) => Promise.reject(StoreError.io('delete', file, err)));
+    if (again.kind === 'stale') {
+      await fs.promises.rm(file, { force: true }).catch((err: unknown) => Promise.reject(StoreError.io('delete', file, err)));
+      await removeDeadTemps(file);
+    }
   } finally {
     await removeIfContent(guard, guardContent);
   }
   return true;
+}
+
+/**
+ * Deletes the `<lock>.<pid>.<hex>.new` files (see `tryCreate`) of processes that are gone: a
+ * holder killed while acquiring leaves one behind. Done while breaking a stale lock — the moment
+ * after such a crash — and never touching a live process's file. Best effort.
+ */
+async function removeDeadTemps(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const m = name.startsWith(prefix) ? /^(\d+)\.[0-9a-f]+\.new$/.exec(name.slice(prefix.length)) : null;
+    if (m && !isProcessAlive(Number(m[1]))) await fs.promises.rm(path.join(dir, name), { force: true }).catch(() => undefined);
+  }
 }
 
 /**
