@@ -2,8 +2,9 @@
 // Bundles the `cc-linker` binary's first stage: dist/cli/cc-linker.cjs (src/cli/hot-main.ts) and
 // one CommonJS file per hot command, dist/cli/hot/<name>.cjs (see src/cli/hot-commands.ts), so those
 // commands start without Node's ES-module loader. Everything else is handed to dist/cli/main.js,
-// which stays external. The build fails when a bundle would reach a package or `import.meta`
-// (neither works, or is wanted, in these files).
+// which stays external. Pure-JS packages the hot commands use (smol-toml) are inlined; the build
+// fails when a bundle would still import a package at run time, or use `import.meta` (neither
+// works, or is wanted, in these files).
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -42,7 +43,7 @@ for (const { allowed, ...options } of bundles) {
 }
 if (problems.length > 0) {
   for (const b of bundles) fs.rmSync(b.outfile, { force: true });
-  console.error(`bundle-cli: the first stage and the hot commands must use only cc-linker's own code and Node built-ins:\n  ${problems.join('\n  ')}`);
+  console.error(`bundle-cli: the first stage and the hot commands may import only Node built-ins at run time (and use no import.meta):\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
 fs.chmodSync(bundles[0].outfile, 0o755);

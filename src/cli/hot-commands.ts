@@ -1,10 +1,12 @@
 /**
  * The session commands people run most and expect at once — `list`, `show`, `search`, `sync`,
  * `init` — with the module and export that declare each. Their whole closure is cc-linker's own
- * code and Node built-ins, so `scripts/bundle-cli.mjs` bundles each into one CommonJS file
+ * code, Node built-ins and small pure-JS packages (smol-toml, inlined), so
+ * `scripts/bundle-cli.mjs` bundles each into one CommonJS file
  * (`dist/cli/hot/<name>.cjs`) that the binary's first stage (`hot-main.ts`) loads with `require`:
  * no ES-module loader, no 30–70 module files to resolve — about a third of a cold start (issue 2's
- * `list` and `sync` goals). The build refuses a bundle that reaches a package or `import.meta`.
+ * `list` and `sync` goals). The build refuses a bundle that would still import a package at run
+ * time, or use `import.meta`.
  */
 export const HOT_COMMANDS = [
   { name: 'list', module: './commands/list.js', spec: 'listCommand' },
