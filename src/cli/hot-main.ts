@@ -9,10 +9,21 @@ import { hotBundlePath, HOT_COMMANDS, type HotRun } from './hot-commands.js';
  */
 export async function hotMain(argv: readonly string[]): Promise<void> {
   const hot = HOT_COMMANDS.find((c) => c.name === argv[0]);
-  // A plain CommonJS require (this file runs as CommonJS): the ES-module loader is what we avoid.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (hot && (await (require(hotBundlePath(hot.name)) as HotRun)(argv))) return;
+  const run = hot ? loadHot(hot.name) : null;
+  if (run && (await run(argv))) return;
   await import('./main.js');
+}
+
+/** The hot bundle of `name`, or null when it is missing (a partial build): the full program then runs it. */
+function loadHot(name: string): HotRun | null {
+  try {
+    // A plain CommonJS require (this file runs as CommonJS): the ES-module loader is what we avoid.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(hotBundlePath(name)) as HotRun;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return null;
+    throw err;
+  }
 }
 
 void hotMain(process.argv.slice(2));

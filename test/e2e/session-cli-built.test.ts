@@ -82,4 +82,15 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
     const full = spawnSync(process.execPath, [path.join(path.dirname(MAIN), 'main.js'), 'search', 'README', '--json'], { env, encoding: 'utf8', timeout: 30_000 });
     expect(JSON.parse(full.stdout)).toEqual(hits);
   });
+
+  it('a missing hot bundle (a partial build) hands the command to the full program instead of failing', () => {
+    const dir = path.join(tmp, 'partial', 'cli');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.copyFileSync(MAIN, path.join(dir, 'cc-linker.cjs'));
+    fs.writeFileSync(path.join(dir, 'main.js'), "console.log('full program: ' + process.argv.slice(2).join(' '));\n");
+    const r = spawnSync(process.execPath, [path.join(dir, 'cc-linker.cjs'), 'list', '--json'], { env, encoding: 'utf8', timeout: 30_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe('full program: list --json');
+  });
 });
