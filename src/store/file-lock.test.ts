@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,27 +6,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireFileLock, withFileLock } from './file-lock.js';
 import { ownProcessStartTime } from './process-start-time.js';
-import { StoreError } from './store-error.js';
+import { deadPid, storeRejection } from '../../test/helpers/store-test-helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 
-function deadPid(): number {
-  const r = spawnSync(process.execPath, ['-e', '0']);
-  return r.pid as number;
-}
-
 const holder = (over: Record<string, unknown>) =>
   JSON.stringify({ pid: process.pid, startTime: ownProcessStartTime(), host: os.hostname(), acquiredAt: new Date().toISOString(), ...over });
-
-async function rejection(p: Promise<unknown>): Promise<StoreError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(StoreError);
-  return e as StoreError;
-}
 
 describe('file lock', () => {
   let tmp: string;
@@ -58,7 +44,7 @@ describe('file lock', () => {
 
   it('a live holder makes others wait, then time out with STORE_LOCK_TIMEOUT naming file and holder', async () => {
     const lock = await acquireFileLock(lockFile);
-    const e = await rejection(acquireFileLock(lockFile, { timeoutMs: 120, retryMs: 10 }));
+    const e = await storeRejection(acquireFileLock(lockFile, { timeoutMs: 120, retryMs: 10 }));
     expect(e.code).toBe('STORE_LOCK_TIMEOUT');
     expect(e.userMessage).toContain(lockFile);
     expect(e.userMessage).toContain(`pid ${process.pid}`);
@@ -92,14 +78,14 @@ describe('file lock', () => {
   it('does not steal from a live process with the matching start time', async () => {
     fs.mkdirSync(path.dirname(lockFile), { recursive: true });
     fs.writeFileSync(lockFile, holder({}));
-    expect((await rejection(acquireFileLock(lockFile, { timeoutMs: 100, retryMs: 10 }))).code).toBe('STORE_LOCK_TIMEOUT');
+    expect((await storeRejection(acquireFileLock(lockFile, { timeoutMs: 100, retryMs: 10 }))).code).toBe('STORE_LOCK_TIMEOUT');
     expect(fs.existsSync(lockFile)).toBe(true);
   });
 
   it('an unparsable lock is held while young and abandoned once older than staleMs', async () => {
     fs.mkdirSync(path.dirname(lockFile), { recursive: true });
     fs.writeFileSync(lockFile, '');
-    expect((await rejection(acquireFileLock(lockFile, { timeoutMs: 100, retryMs: 10 }))).code).toBe('STORE_LOCK_TIMEOUT');
+    expect((await storeRejection(acquireFileLock(lockFile, { timeoutMs: 100, retryMs: 10 }))).code).toBe('STORE_LOCK_TIMEOUT');
     const old = new Date(Date.now() - 120_000);
     fs.utimesSync(lockFile, old, old);
     const lock = await acquireFileLock(lockFile, { timeoutMs: 2_000 });
@@ -124,7 +110,7 @@ describe('file lock', () => {
   it('never judges a holder on another host by its pid', async () => {
     fs.mkdirSync(path.dirname(lockFile), { recursive: true });
     fs.writeFileSync(lockFile, holder({ pid: deadPid(), host: 'some-other-host' }));
-    const e = await rejection(acquireFileLock(lockFile, { timeoutMs: 100, retryMs: 10 }));
+    const e = await storeRejection(acquireFileLock(lockFile, { timeoutMs: 100, retryMs: 10 }));
     expect(e.userMessage).toContain('@some-other-host');
   });
 

@@ -1,24 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireOwnerLock, assertNoLiveOwner, readOwnerLock, type OwnerLock } from './owner-lock.js';
 import { ownProcessStartTime, processStartTime } from './process-start-time.js';
-import { StoreError } from './store-error.js';
-
-function deadPid(): number {
-  return spawnSync(process.execPath, ['-e', '0']).pid as number;
-}
-
-async function rejection(p: Promise<unknown>): Promise<StoreError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(StoreError);
-  return e as StoreError;
-}
+import { deadPid, storeRejection } from '../../test/helpers/store-test-helpers.js';
 
 describe('runtime owner lock', () => {
   let tmp: string;
@@ -71,10 +58,10 @@ describe('runtime owner lock', () => {
     const other = await otherLiveProcess();
     writeLock({ pid: other.pid, startTime: other.startTime });
     expect(await readOwnerLock(file)).toMatchObject({ pid: other.pid, startTime: other.startTime, alive: true });
-    const e = await rejection(acquireOwnerLock(file));
+    const e = await storeRejection(acquireOwnerLock(file));
     expect(e.code).toBe('STORE_OWNER_LOCKED');
     expect(e.userMessage).toContain(String(other.pid));
-    const s = await rejection(assertNoLiveOwner(file, 'cc-linker sync'));
+    const s = await storeRejection(assertNoLiveOwner(file, 'cc-linker sync'));
     expect(s.code).toBe('STORE_OWNER_LOCKED');
     expect(s.userMessage).toBe(`无法执行 cc-linker sync：cc-linker start 正在运行（pid ${other.pid}），请先停止它（cc-linker stop）后再执行`);
     expect(s.localize('en')).toContain(`(pid ${other.pid})`);
@@ -82,7 +69,7 @@ describe('runtime owner lock', () => {
     fs.rmSync(file);
     held.push(await acquireOwnerLock(file));
     await expect(assertNoLiveOwner(file, 'cc-linker sync')).resolves.toBeUndefined();
-    expect((await rejection(acquireOwnerLock(file))).code).toBe('STORE_OWNER_LOCKED');
+    expect((await storeRejection(acquireOwnerLock(file))).code).toBe('STORE_OWNER_LOCKED');
   });
 
   it('takes over a lock left by a dead pid and says so', async () => {
@@ -118,7 +105,7 @@ describe('runtime owner lock', () => {
   it('an owner on another host is assumed alive and named with its host', async () => {
     writeLock({ pid: deadPid(), startTime: null, host: 'build-box' });
     expect(await readOwnerLock(file)).toMatchObject({ alive: true, host: 'build-box' });
-    const e = await rejection(assertNoLiveOwner(file, 'cc-linker sync'));
+    const e = await storeRejection(assertNoLiveOwner(file, 'cc-linker sync'));
     expect(e.localize('en')).toContain('on host build-box');
   });
 

@@ -1,13 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive, ownProcessStartTime, processStartTime } from './process-start-time.js';
+import { deadPid } from '../../test/helpers/store-test-helpers.js';
 
 /** A pid that certainly existed and is now gone (its process exited and was reaped). */
-function deadPid(): number {
-  const r = spawnSync(process.execPath, ['-e', '0']);
-  expect(r.status).toBe(0);
-  return r.pid as number;
-}
 
 describe('processStartTime / isProcessAlive', () => {
   it('our own process: alive, with a stable start time', () => {
