@@ -9,6 +9,7 @@ import {
 } from '../../../test/fakes/fake-llm/fake-openai-server.js';
 import type { ChatMessage, ModelProvider, ProviderEvent, ToolSpec } from './canonical.js';
 import { createOpenAIProvider, type OpenAIProviderConfig } from './openai-provider.js';
+import { collectEvents, streamFailure } from '../../../test/helpers/provider-stream.js';
 import { ProviderError } from './provider-error.js';
 
 const KEY = 'sk-fake-openai-test-key-0123456789abcdef';
@@ -38,28 +39,12 @@ function provider(over: Partial<OpenAIProviderConfig> = {}): ModelProvider {
   return createOpenAIProvider({ id: 'test', kind: 'openai-compatible', baseURL: fake.baseURL, apiKey: KEY, model: 'gpt-fake', contextLimit: 64_000, tools: true, ...over });
 }
 
-async function collect(events: AsyncIterable<ProviderEvent>): Promise<ProviderEvent[]> {
-  const out: ProviderEvent[] = [];
-  for await (const ev of events) out.push(ev);
-  return out;
-}
-
-async function failure(events: AsyncIterable<ProviderEvent>): Promise<ProviderError> {
-  try {
-    await collect(events);
-  } catch (err) {
-    if (err instanceof ProviderError) return err;
-    throw err;
-  }
-  throw new Error('the stream did not fail');
-}
-
 const lastBody = (): Record<string, unknown> => fake.requests.at(-1)?.body as Record<string, unknown>;
 
 describe('createOpenAIProvider against a fake chat.completions server', () => {
   it('streams text deltas, usage and stop; sends the key as a Bearer token and the request as OpenAI expects', async () => {
     fake.enqueue(openaiTextTurn('你有', '三条', '笔记'));
-    const events = await collect(provider().stream(ask, [tool]));
+    const events = await collectEvents(provider().stream(ask, [tool]));
     expect(events).toEqual([
       { type: 'text', delta: '你有' },
       { type: 'text', delta: '三条' },
@@ -84,7 +69,7 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
 
   it('rebuilds a tool call streamed in 3 fragments, after the prefix text', async () => {
     fake.enqueue(openaiToolCallTurn({ id: 'call_abc', name: 'cc_exec', prefix: '我帮你查一下', argPieces: ['{"command":"no', 'te","subargs":["li', 'st"]}'] }));
-    const events = await collect(provider().stream(ask, [tool]));
+    const events = await collectEvents(provider().stream(ask, [tool]));
     expect(events).toEqual([
       { type: 'text', delta: '我帮你查一下' },
       { type: 'tool_call', call: { id: 'call_abc', name: 'cc_exec', arguments: '{"command":"note","subargs":["list"]}' } },
@@ -95,7 +80,7 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
 
   it('takes the Doubao single-chunk call (content "\\n", full arguments, finish_reason in the same chunk)', async () => {
     fake.enqueue(doubaoSingleChunkToolCallTurn({ id: 'call_doubao', name: 'cc_exec', arguments: '{"command":"skill","subargs":["list","--json"]}' }));
-    const events = await collect(provider({ kind: 'doubao', id: 'doubao' }).stream(ask, [tool]));
+    const events = await collectEvents(provider({ kind: 'doubao', id: 'doubao' }).stream(ask, [tool]));
     expect(events).toEqual([
       { type: 'tool_call', call: { id: 'call_doubao', name: 'cc_exec', arguments: '{"command":"skill","subargs":["list","--json"]}' } },
       { type: 'usage', inputTokens: 30, outputTokens: 9 },
@@ -112,7 +97,7 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
         { kind: 'finish', reason: 'stop' },
       ],
     });
-    const events = await collect(provider({ kind: 'doubao' }).stream(ask, []));
+    const events = await collectEvents(provider({ kind: 'doubao' }).stream(ask, []));
     expect(events).toEqual([
       { type: 'reasoning', delta: '用户想看笔记，' },
       { type: 'reasoning', delta: '先调用工具。' },
@@ -132,7 +117,7 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
         { kind: 'finish', reason: 'tool_calls' },
       ],
     });
-    const calls = (await collect(provider().stream(ask, [tool]))).filter((e) => e.type === 'tool_call');
+    const calls = (await collectEvents(provider().stream(ask, [tool]))).filter((e) => e.type === 'tool_call');
     expect(calls).toEqual([
       { type: 'tool_call', call: { id: 'call_late', name: 'cc_exec', arguments: '{"command":"status"}' } },
       { type: 'tool_call', call: { id: 'call_obj', name: 'cc_exec', arguments: '{"command":"note","subargs":["list"]}' } },
@@ -143,7 +128,7 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
   it('sends the assistant tool_calls and the tool reply back on the next request', async () => {
     fake.enqueue(openaiToolCallTurn({ id: 'call_rt', name: 'cc_exec', argPieces: ['{"command":"status"}'] }), openaiTextTurn('运行正常'));
     const p = provider();
-    const first = await collect(p.stream(ask, [tool]));
+    const first = await collectEvents(p.stream(ask, [tool]));
     const call = first.find((e) => e.type === 'tool_call');
     if (call?.type !== 'tool_call') throw new Error('no tool call');
     const history: ChatMessage[] = [
@@ -151,7 +136,7 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
       { role: 'assistant', content: '', toolCalls: [call.call] },
       { role: 'tool', toolCallId: call.call.id, name: call.call.name, content: 'exitCode=0\nduration=12ms\nstdout:\nok' },
     ];
-    const second = await collect(p.stream(history, [tool]));
+    const second = await collectEvents(p.stream(history, [tool]));
     expect(second.filter((e) => e.type === 'text')).toEqual([{ type: 'text', delta: '运行正常' }]);
     expect((lastBody().messages as unknown[]).slice(2)).toEqual([
       { role: 'assistant', content: null, tool_calls: [{ id: 'call_rt', type: 'function', function: { name: 'cc_exec', arguments: '{"command":"status"}' } }] },
@@ -163,7 +148,7 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
     fake.enqueue(openaiTextTurn('请切换模型'));
     const p = provider({ tools: false });
     expect(p.supportsTools).toBe(false);
-    await collect(p.stream(ask, [tool]));
+    await collectEvents(p.stream(ask, [tool]));
     expect('tools' in lastBody()).toBe(false);
   });
 
@@ -189,7 +174,7 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
   });
 
   it('fails with PROVIDER_ABORTED before any request when the signal is already aborted', async () => {
-    const err = await failure(provider().stream(ask, [tool], AbortSignal.abort()));
+    const err = await streamFailure(provider().stream(ask, [tool], AbortSignal.abort()));
     expect(err.kind).toBe('aborted');
     expect(fake.requests).toHaveLength(0);
   });
@@ -208,7 +193,7 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
 
   it('maps 401 to PROVIDER_AUTH without the key, even when the server echoes it', async () => {
     fake.enqueue(openaiHttpError(401, `Incorrect API key provided: ${KEY}. You can find your API key at …`, 'invalid_request_error'));
-    const err = await failure(provider({ apiKeyEnv: 'OPENAI_API_KEY' }).stream(ask, [tool]));
+    const err = await streamFailure(provider({ apiKeyEnv: 'OPENAI_API_KEY' }).stream(ask, [tool]));
     expect(err.code).toBe('PROVIDER_AUTH');
     expect(err.status).toBe(401);
     expect(err.userMessage).toContain('OPENAI_API_KEY');
@@ -219,48 +204,48 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
 
   it('maps 429 to PROVIDER_RATE_LIMIT (retryable)', async () => {
     fake.enqueue(openaiHttpError(429, 'Rate limit reached for requests', 'rate_limit_exceeded'));
-    const err = await failure(provider().stream(ask, [tool]));
+    const err = await streamFailure(provider().stream(ask, [tool]));
     expect(err.code).toBe('PROVIDER_RATE_LIMIT');
     expect(err.retryable).toBe(true);
   });
 
   it('retries a 500 once (maxRetries: 1) and then succeeds', async () => {
     fake.enqueue(openaiHttpError(500, 'boom', 'server_error', true), openaiTextTurn('ok'));
-    const events = await collect(provider().stream(ask, []));
+    const events = await collectEvents(provider().stream(ask, []));
     expect(events[0]).toEqual({ type: 'text', delta: 'ok' });
     expect(fake.requests).toHaveLength(2);
   });
 
   it('gives up after one retry: two 500s become PROVIDER_SERVER', async () => {
     fake.enqueue(openaiHttpError(500, 'boom', 'server_error', true), openaiHttpError(503, 'still down', 'server_error', true));
-    const err = await failure(provider().stream(ask, []));
+    const err = await streamFailure(provider().stream(ask, []));
     expect(err.code).toBe('PROVIDER_SERVER');
     expect(fake.requests).toHaveLength(2);
   });
 
   it('maps 404 (a wrong Doubao endpoint id) to PROVIDER_MODEL_NOT_FOUND naming the model', async () => {
     fake.enqueue(openaiHttpError(404, 'The model or endpoint ep-x does not exist', 'NotFound'));
-    const err = await failure(provider({ model: 'ep-x', language: 'en' }).stream(ask, []));
+    const err = await streamFailure(provider({ model: 'ep-x', language: 'en' }).stream(ask, []));
     expect(err.code).toBe('PROVIDER_MODEL_NOT_FOUND');
     expect(err.userMessage).toContain('ep-x');
   });
 
   it('maps the Doubao 400 for tools on a model without tool support to PROVIDER_BAD_REQUEST with the tools hint', async () => {
     fake.enqueue(openaiHttpError(400, 'One or more parameters specified in the request are not valid', 'BadRequest'));
-    const err = await failure(provider({ language: 'en' }).stream(ask, [tool]));
+    const err = await streamFailure(provider({ language: 'en' }).stream(ask, [tool]));
     expect(err.code).toBe('PROVIDER_BAD_REQUEST');
     expect(err.userMessage).toContain('tools = false');
   });
 
   it('turns an error event inside the stream into a ProviderError', async () => {
     fake.enqueue({ events: [{ kind: 'text', text: 'x' }, { kind: 'error', message: 'upstream overloaded', type: 'server_error' }] });
-    const err = await failure(provider().stream(ask, []));
+    const err = await streamFailure(provider().stream(ask, []));
     expect(err.code).toBe('PROVIDER_SERVER');
     expect(err.userMessage).toContain('upstream overloaded');
   });
 
   it('maps a refused connection to PROVIDER_NETWORK', async () => {
-    const err = await failure(provider({ baseURL: 'http://127.0.0.1:1/v1' }).stream(ask, []));
+    const err = await streamFailure(provider({ baseURL: 'http://127.0.0.1:1/v1' }).stream(ask, []));
     expect(err.code).toBe('PROVIDER_NETWORK');
     expect(err.userMessage).toContain('http://127.0.0.1:1/v1');
   });
