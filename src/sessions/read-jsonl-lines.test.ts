@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fdSource, handleSource, LONG_LINE_WINDOW, readJsonlLines, type LineView } from './read-jsonl-lines.js';
+import { fdSource, handleSource, LONG_LINE_WINDOW, readJsonlLines, readJsonlLinesSync, type LineView } from './read-jsonl-lines.js';
 
 let tmp: string;
 beforeAll(() => {
@@ -11,19 +11,19 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** Reads `text` back through readJsonlLines, alternately with the sync and the async source. */
-let flip = false;
+/** Reads `text` back through readJsonlLines (sync and async sources) and readJsonlLinesSync, in turn. */
+let turn = 0;
 async function collect(text: string | Buffer, opts: { chunkSize?: number; maxLineBytes?: number; knownSize?: boolean } = {}) {
   const file = path.join(tmp, `f-${Math.random()}.jsonl`);
   fs.writeFileSync(file, text);
   const lines: { text: string; offset: number; length: number; truncated: boolean; last: boolean }[] = [];
   const sink = (l: LineView) => lines.push({ text: l.buf.toString('utf8', l.start, l.end), offset: l.offset, length: l.length, truncated: l.truncated, last: l.last });
   const options = { buffer: Buffer.alloc(opts.chunkSize ?? 1024 * 1024), maxLineBytes: opts.maxLineBytes, size: opts.knownSize ? fs.statSync(file).size : undefined };
-  flip = !flip;
-  if (flip) {
+  turn = (turn + 1) % 3;
+  if (turn !== 0) {
     const fd = fs.openSync(file, 'r');
     try {
-      return { lines, stats: await readJsonlLines(fdSource(fd), sink, options) };
+      return { lines, stats: turn === 1 ? await readJsonlLines(fdSource(fd), sink, options) : readJsonlLinesSync(fdSource(fd), sink, options) };
     } finally {
       fs.closeSync(fd);
       fs.rmSync(file);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { emptyScanCache, readScanCache, writeScanCache, type ScanCache } from './scan-cache.js';
 import { DEFAULT_CHUNK } from './read-jsonl-lines.js';
-import { scanJsonl, type ScanJsonlResult, type ScannedSession } from './scan-jsonl.js';
+import { scanJsonlFile, type ScanJsonlResult, type ScannedSession } from './scan-jsonl.js';
 import type { ScanWarning } from './scan-warning.js';
 
 /** Progress of a scan, for the `init` progress bar. Byte totals are the sizes of files to read. */
@@ -80,7 +80,7 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
     try {
       st = fs.statSync(file);
     } catch {
-      toRead.push({ file, size: 0, mtimeMs: 0 }); // scanJsonl reports why (broken link, EACCES…)
+      toRead.push({ file, size: 0, mtimeMs: 0 }); // scanJsonlFile reports why (broken link, EACCES…)
       continue;
     }
     const hit = cache.entries[file];
@@ -103,7 +103,7 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
   let lastYield = performance.now();
   for (const c of toRead) {
     if (opts.signal?.aborted) break;
-    const result = await scanJsonl(c.file, { maxFileSize: opts.maxFileSize, signal: opts.signal, buffer, stat: stats.get(c.file) });
+    const result = scanJsonlFile(c.file, { maxFileSize: opts.maxFileSize, signal: opts.signal, buffer, stat: stats.get(c.file) });
     results.set(c.file, result);
     if (result.session || result.skipped === 'too_large') {
       const size = result.session?.size ?? c.size;
@@ -119,7 +119,7 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
     progress.filesDone += 1;
     progress.bytesDone += read;
     opts.onProgress?.({ ...progress });
-    // Reads are synchronous (see scanJsonl): let timers and sockets run every ~20 ms.
+    // Reads are synchronous (see scanJsonlFile): let timers and sockets run every ~20 ms.
     if (performance.now() - lastYield > 20) {
       await new Promise((resolve) => setImmediate(resolve));
       lastYield = performance.now();

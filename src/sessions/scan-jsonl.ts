@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { fdSource, readJsonlLines } from './read-jsonl-lines.js';
+import { fdSource, readJsonlLinesSync } from './read-jsonl-lines.js';
 import type { ScanWarning } from './scan-warning.js';
 import { corruptedSession, SessionSummary } from './session-summary.js';
 
@@ -69,10 +69,15 @@ export interface ScanJsonlResult {
  * lines, unknown line types, empty files, broken symlinks and binary garbage. The summary itself
  * is `SessionSummary`'s.
  *
+ * Reads are synchronous on purpose: for many small files they cost about what `wc -l` costs, while
+ * thread-pool reads double it, and a promise per file is measurable over thousands of files. A
+ * caller scanning many files yields between them (see `scanClaudeProjects`); `scanJsonl` is the
+ * same for callers that await.
+ *
  * @example
- *   const { session, warnings } = await scanJsonl('/home/me/.claude/projects/-tmp-x/8c4b….jsonl', { maxFileSize: 100 << 20 });
+ *   const { session, warnings } = scanJsonlFile('/home/me/.claude/projects/-tmp-x/8c4b….jsonl', { maxFileSize: 100 << 20 });
  */
-export async function scanJsonl(file: string, opts: ScanJsonlOptions): Promise<ScanJsonlResult> {
+export function scanJsonlFile(file: string, opts: ScanJsonlOptions): ScanJsonlResult {
   const warnings: ScanWarning[] = [];
   let st: FileStat;
   try {
@@ -101,8 +106,6 @@ export async function scanJsonl(file: string, opts: ScanJsonlOptions): Promise<S
     warnings.push({ code: 'too_large', file, detail: st.size });
     return { session: null, skipped: 'too_large', warnings };
   }
-  // Reads are synchronous on purpose: for many small files they cost about what `wc -l` costs,
-  // while thread-pool reads double it. The caller yields between files.
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -112,7 +115,7 @@ export async function scanJsonl(file: string, opts: ScanJsonlOptions): Promise<S
     return { session: corruptedSession(file, st.size, st.mtimeMs, code), skipped: null, warnings };
   }
   try {
-    return await summarise(fd, file, st, opts, warnings);
+    return summarise(fd, file, st, opts, warnings);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : 'EIO');
     warnings.push({ code: 'unreadable', file, detail: code });
@@ -122,9 +125,14 @@ export async function scanJsonl(file: string, opts: ScanJsonlOptions): Promise<S
   }
 }
 
-async function summarise(fd: number, file: string, st: FileStat, opts: ScanJsonlOptions, warnings: ScanWarning[]): Promise<ScanJsonlResult> {
+/** `scanJsonlFile` for callers that await (one file now and then: `repair`, `clean`). */
+export async function scanJsonl(file: string, opts: ScanJsonlOptions): Promise<ScanJsonlResult> {
+  return scanJsonlFile(file, opts);
+}
+
+function summarise(fd: number, file: string, st: FileStat, opts: ScanJsonlOptions, warnings: ScanWarning[]): ScanJsonlResult {
   const summary = new SessionSummary(file, st);
-  await readJsonlLines(fdSource(fd), (l) => summary.line(l), { maxLineBytes: opts.maxLineBytes, signal: opts.signal, buffer: opts.buffer, size: st.size });
+  readJsonlLinesSync(fdSource(fd), (l) => summary.line(l), { maxLineBytes: opts.maxLineBytes, signal: opts.signal, buffer: opts.buffer, size: st.size });
   return summary.finish((offset, length) => {
     const buf = Buffer.allocUnsafe(length);
     return buf.subarray(0, fs.readSync(fd, buf, 0, length, offset));

@@ -29,7 +29,7 @@ export type Reread = (offset: number, length: number) => Buffer;
  *
  * @example
  *   const summary = new SessionSummary(file, stat);
- *   await readJsonlLines(fdSource(fd), (l) => summary.line(l));
+ *   readJsonlLinesSync(fdSource(fd), (l) => summary.line(l));
  *   return summary.finish((offset, length) => readAt(fd, offset, length));
  */
 export class SessionSummary {
