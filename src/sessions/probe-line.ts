@@ -34,6 +34,11 @@ const TEXT = new BytePattern('text"');
 const TITLES = ['summary', 'custom-title', 'ai-title', 'title'].map((t) => new BytePattern(`${t}"`));
 const TOOL_RESULT = new BytePattern('"tool_result"');
 const SIDECHAIN_TRUE = new BytePattern('"isSidechain":true');
+const SIDECHAIN_KEY = new BytePattern('"isSidechain":');
+const TRUE = new BytePattern('true');
+const TOOLU = new BytePattern('toolu_');
+/** The CLI's placeholder model, with the closing quote (a whole value). */
+const SYNTHETIC = new BytePattern('<synthetic>"');
 const MESSAGE_OPEN = new BytePattern('"message":{');
 const ID = new BytePattern('"id":"');
 const MODEL = new BytePattern('"model":"');
@@ -59,13 +64,29 @@ export class LineProbe {
   /** A timestamp that needed decoding (escapes, non-ASCII), else null. */
   timestamp: string | null = null;
   sidechain = false;
+  /** A plain (ASCII, unescaped) `message.id` is `buf[idStart, idEnd)`; else idStart is -1 and it is in `messageId`. */
+  idStart = -1;
+  idEnd = -1;
   messageId = '';
+  /** A plain `message.model` is `buf[modelStart, modelEnd)`; else modelStart is -1 and it is in `model` (null: none). */
+  modelStart = -1;
+  modelEnd = -1;
   model: string | null = null;
   mayHaveText = false;
 
   /** The timestamp as a string, whichever way it was found. */
   timestampOf(buf: Buffer): string | null {
     return this.tsStart >= 0 ? buf.toString('latin1', this.tsStart, this.tsEnd) : this.timestamp;
+  }
+
+  /** An assistant line's `message.id`, whichever way it was found. */
+  messageIdOf(buf: Buffer): string {
+    return this.idStart >= 0 ? buf.toString('latin1', this.idStart, this.idEnd) : this.messageId;
+  }
+
+  /** An assistant line's model (null: none, or the CLI's `<synthetic>`), whichever way it was found. */
+  modelOf(buf: Buffer): string | null {
+    return this.modelStart >= 0 ? buf.toString('latin1', this.modelStart, this.modelEnd) : this.model;
   }
 }
 
@@ -79,7 +100,7 @@ export function probeLine(buf: Buffer, start: number, end: number): Probe {
     case 'skip':
       return { kind: 'skip', timestamp: p.timestampOf(buf) };
     case 'assistant':
-      return { kind: 'assistant', timestamp: p.timestampOf(buf), sidechain: p.sidechain, messageId: p.messageId, model: p.model, mayHaveText: p.mayHaveText };
+      return { kind: 'assistant', timestamp: p.timestampOf(buf), sidechain: p.sidechain, messageId: p.messageIdOf(buf), model: p.modelOf(buf), mayHaveText: p.mayHaveText };
   }
 }
 
@@ -120,18 +141,65 @@ export function probeInto(out: LineProbe, buf: Buffer, start: number, end: numbe
 
   const mo = MESSAGE_OPEN.indexIn(buf, start, headEnd);
   if (mo < 0) return kind(out, 'parse');
+  // message.id and message.model are read as byte ranges when plain (the common case: no string
+  // per line), decoded only when escaped or not ASCII.
   const idAt = ID.indexIn(buf, mo, headEnd);
-  const messageId = idAt < 0 ? null : readString(buf, idAt + ID.length, Math.min(headEnd, idAt + ID.length + 200));
-  if (messageId === null || messageId.startsWith('toolu_')) return kind(out, 'parse');
+  if (idAt < 0) return kind(out, 'parse');
+  const idFrom = idAt + ID.length;
+  const idLimit = Math.min(headEnd, idFrom + 200);
+  const idClose = plainStringEnd(buf, idFrom, idLimit);
+  if (idClose >= 0) {
+    if (TOOLU.isAt(buf, idFrom, idClose)) return kind(out, 'parse');
+    out.idStart = idFrom;
+    out.idEnd = idClose;
+  } else {
+    const messageId = readString(buf, idFrom, idLimit);
+    if (messageId === null || messageId.startsWith('toolu_')) return kind(out, 'parse');
+    out.idStart = -1;
+    out.messageId = messageId;
+  }
+  out.modelStart = -1;
+  out.model = null;
   const modelAt = MODEL.indexIn(buf, mo, headEnd);
-  const model = modelAt < 0 ? null : readString(buf, modelAt + MODEL.length, Math.min(headEnd, modelAt + MODEL.length + 200));
+  if (modelAt >= 0) {
+    const from = modelAt + MODEL.length;
+    const limit = Math.min(headEnd, from + 200);
+    const close = plainStringEnd(buf, from, limit);
+    if (close >= 0) {
+      if (!SYNTHETIC.isAt(buf, from, close + 1) && close > from) {
+        out.modelStart = from;
+        out.modelEnd = close;
+      }
+    } else {
+      const model = readString(buf, from, limit);
+      out.model = model && model !== '<synthetic>' ? model : null;
+    }
+  }
   out.kind = 'assistant';
   timestampIn(out, buf, short ? start : tailStart, end, true);
-  out.sidechain = SIDECHAIN_TRUE.indexIn(buf, start, headEnd) >= 0;
-  out.messageId = messageId;
-  out.model = model && model !== '<synthetic>' ? model : null;
+  out.sidechain = isSidechain(buf, start, headEnd);
   out.mayHaveText = short ? (types & HIT_TEXT) !== 0 : TEXT_BLOCK.indexIn(buf, start, end) >= 0;
   return out;
+}
+
+/**
+ * `isSidechain` of a line: read after the first `"isSidechain":` when that key is at the top level
+ * (no bracket before it; the CLI writes it second), else whether `"isSidechain":true` occurs
+ * anywhere in the head window.
+ */
+function isSidechain(buf: Buffer, start: number, headEnd: number): boolean {
+  const at = SIDECHAIN_KEY.indexIn(buf, start + 1, headEnd);
+  if (at >= 0 && !hasBracket(buf, start + 1, at)) return TRUE.isAt(buf, at + SIDECHAIN_KEY.length, headEnd);
+  return SIDECHAIN_TRUE.indexIn(buf, start, headEnd) >= 0;
+}
+
+/** Whether `buf[from, to)` holds a `{` or a `[`. */
+function hasBracket(buf: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i += 1) {
+    const c = buf[i];
+    if (c === 0x7b || c === 0x5b) return true;
+  }
+  return false;
 }
 
 function kind(out: LineProbe, k: 'invalid' | 'parse'): LineProbe {

@@ -23,7 +23,7 @@ async function collect(text: string | Buffer, opts: { chunkSize?: number; maxLin
   if (turn !== 0) {
     const fd = fs.openSync(file, 'r');
     try {
-      return { lines, stats: turn === 1 ? await readJsonlLines(fdSource(fd), sink, options) : readJsonlLinesSync(fdSource(fd), sink, options) };
+      return { lines, stats: turn === 1 ? await readJsonlLines(fdSource(fd), sink, options) : readJsonlLinesSync(fd, { line: sink }, options) };
     } finally {
       fs.closeSync(fd);
       fs.rmSync(file);

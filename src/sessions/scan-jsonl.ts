@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { fdSource, readJsonlLinesSync } from './read-jsonl-lines.js';
+import { readJsonlLinesSync } from './read-jsonl-lines.js';
 import type { ScanWarning } from './scan-warning.js';
 import { corruptedSession, SessionSummary } from './session-summary.js';
 
@@ -132,7 +132,7 @@ export async function scanJsonl(file: string, opts: ScanJsonlOptions): Promise<S
 
 function summarise(fd: number, file: string, st: FileStat, opts: ScanJsonlOptions, warnings: ScanWarning[]): ScanJsonlResult {
   const summary = new SessionSummary(file, st);
-  readJsonlLinesSync(fdSource(fd), (l) => summary.line(l), { maxLineBytes: opts.maxLineBytes, signal: opts.signal, buffer: opts.buffer, size: st.size });
+  readJsonlLinesSync(fd, summary, { maxLineBytes: opts.maxLineBytes, signal: opts.signal, buffer: opts.buffer, size: st.size });
   return summary.finish((offset, length) => {
     const buf = Buffer.allocUnsafe(length);
     return buf.subarray(0, fs.readSync(fd, buf, 0, length, offset));

@@ -61,6 +61,17 @@ describe('SessionSummary', () => {
     expect(summarise([...ids.map((id) => assistant(id)), assistant('msg_0'), assistant('msg_69')]).messageCount).toBe(71);
   });
 
+  it('keeps the model of the newest assistant message and matches ids however they are spelled', () => {
+    const withModel = (id: string, model: string) => assistant(id).replace('"model":"m"', `"model":${JSON.stringify(model)}`);
+    const models = summarise([withModel('msg_a', 'claude-a'), withModel('msg_a', 'claude-a'), withModel('msg_b', 'claude-b'), withModel('msg_c', '<synthetic>')]);
+    expect(models.model).toBe('claude-b');
+    expect(models.messageCount).toBe(3);
+    // One message whose id is once plain, once escaped, and ids that are not ASCII.
+    const escaped = assistant('msg_a').replace('"id":"msg_a"', '"id":"msg\\u005fa"');
+    expect(summarise([assistant('msg_a'), escaped, assistant('msg_a')]).messageCount).toBe(1);
+    expect(summarise([assistant('msg_é'), assistant('msg_é'), assistant('msg_x'), assistant('msg_é')]).messageCount).toBe(2);
+  });
+
   it('takes the newest assistant text that is not blank for the previews', () => {
     const s = summarise([human('2026-05-01T00:00:00.000Z', 'question'), assistant('msg_1', 'the answer'), assistant('msg_2')]);
     expect(s.lastAssistantPreview).toBe('the answer');

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { lineFacts, preview, type LineFacts } from './line-facts.js';
 import { LineProbe, probeCwd, probeInto } from './probe-line.js';
 import { encodeProjectDir } from './project-dir.js';
-import type { LineView } from './read-jsonl-lines.js';
+import type { LineSink, LineView } from './read-jsonl-lines.js';
 import type { ScanJsonlResult, ScannedSession } from './scan-jsonl.js';
 import type { ScanWarning } from './scan-warning.js';
 
@@ -29,10 +29,10 @@ export type Reread = (offset: number, length: number) => Buffer;
  *
  * @example
  *   const summary = new SessionSummary(file, stat);
- *   readJsonlLinesSync(fdSource(fd), (l) => summary.line(l));
+ *   readJsonlLinesSync(fd, summary);
  *   return summary.finish((offset, length) => readAt(fd, offset, length));
  */
-export class SessionSummary {
+export class SessionSummary implements LineSink {
   private readonly session: ScannedSession;
   private readonly probe = new LineProbe();
   private firstCwd: string | null = null;
@@ -46,6 +46,9 @@ export class SessionSummary {
   private lastUserSeq = -1;
   private lastUserText = '';
   private lastId: string | null = null;
+  /** The bytes of `lastId` when it came from a probed line (see `noteProbedAssistant`). */
+  private readonly lastIdBytes = new ByteString();
+  private readonly lastModel = new ByteString();
   private readonly recentIds: string[] = [];
   private readonly recentSet = new Set<string>();
   private readonly textRing: { seq: number; source: TextSource }[] = [];
@@ -78,7 +81,7 @@ export class SessionSummary {
     if (!this.matchedCwd) this.noteCwd(probeCwd(l.buf, l.start, l.end));
     if (p.tsStart >= 0) this.noteTimeBytes(l.buf, p.tsStart, p.tsEnd);
     else this.noteTime(p.timestamp);
-    if (kind === 'assistant' && !p.sidechain) this.noteAssistant(p.messageId, p.model, p.mayHaveText && !l.truncated ? { offset: l.offset, length: l.length } : null);
+    if (kind === 'assistant' && !p.sidechain) this.noteProbedAssistant(l, p);
   }
 
   /**
@@ -141,6 +144,7 @@ export class SessionSummary {
       if (session.firstPrompt === null) session.firstPrompt = preview(f.text, PREVIEW_CHARS.title);
     } else if (f.kind === 'assistant') {
       this.noteAssistant(f.messageId, f.model, f.text.trim() ? { text: f.text } : null);
+      this.lastIdBytes.clear();
     }
   }
 
@@ -151,6 +155,31 @@ export class SessionSummary {
       this.matchedCwd = true;
       this.session.cwd = cwd;
     }
+  }
+
+  /**
+   * `noteAssistant` for a probed line, without making strings in the common case: a line of the
+   * same API message as the previous one (the CLI writes one line per content block) has the same
+   * id bytes, and the model rarely changes within a session.
+   */
+  private noteProbedAssistant(l: LineView, p: LineProbe): void {
+    const buf = l.buf;
+    let model: string | null;
+    if (p.modelStart >= 0) {
+      if (!this.lastModel.matches(buf, p.modelStart, p.modelEnd)) this.lastModel.set(buf, p.modelStart, p.modelEnd);
+      model = this.lastModel.text;
+    } else model = p.model;
+    const source = p.mayHaveText && !l.truncated ? { offset: l.offset, length: l.length } : null;
+    if (p.idStart >= 0 && this.lastIdBytes.matches(buf, p.idStart, p.idEnd)) {
+      // The same message as the last assistant line: counted already.
+      this.seq += 1;
+      if (model) this.session.model = model;
+      this.keepText(source);
+      return;
+    }
+    const id = p.idStart >= 0 ? this.lastIdBytes.set(buf, p.idStart, p.idEnd) : p.messageId;
+    this.noteAssistant(id, model, source);
+    if (p.idStart < 0) this.lastIdBytes.clear();
   }
 
   private noteAssistant(messageId: string | null, model: string | null, source: TextSource | null): void {
@@ -164,10 +193,13 @@ export class SessionSummary {
       if (this.recentIds.length > ID_RING) this.recentSet.delete(this.recentIds.shift() as string);
     }
     if (messageId !== null) this.lastId = messageId;
-    if (source) {
-      this.textRing.push({ seq: this.seq, source });
-      if (this.textRing.length > TEXT_RING) this.textRing.shift();
-    }
+    this.keepText(source);
+  }
+
+  private keepText(source: TextSource | null): void {
+    if (!source) return;
+    this.textRing.push({ seq: this.seq, source });
+    if (this.textRing.length > TEXT_RING) this.textRing.shift();
   }
 
   // Times are kept as canonical ISO strings (`2026-05-05T10:30:00.000Z`), which order like the
@@ -190,8 +222,20 @@ export class SessionSummary {
       return;
     }
     if (this.session.createdAt === null) this.session.createdAt = buf.toString('latin1', at, end);
-    if (this.maxKind === 1 ? compareBytes(buf, at, this.maxBytes) < 0 : this.maxKind === 2 && compareToBytes(this.maxString, buf, at) > 0) return;
-    buf.copy(this.maxBytes, 0, at, end);
+    if (this.maxKind === 2) {
+      if (compareToBytes(this.maxString, buf, at) > 0) return;
+      buf.copy(this.maxBytes, 0, at, end);
+      this.maxKind = 1;
+      return;
+    }
+    const max = this.maxBytes;
+    let i = 0;
+    if (this.maxKind === 1) {
+      // Lines come in time order: usually only the last few bytes differ, and only those are copied.
+      while (i < 24 && buf[at + i] === max[i]) i += 1;
+      if (i === 24 || (buf[at + i] as number) < (max[i] as number)) return;
+    }
+    for (; i < 24; i += 1) max[i] = buf[at + i] as number;
     this.maxKind = 1;
   }
 
@@ -218,13 +262,36 @@ export class SessionSummary {
   }
 }
 
-/** `buf[at, at + 24)` against the 24 bytes of `max`, like a string comparison (negative: smaller). */
-function compareBytes(buf: Buffer, at: number, max: Buffer): number {
-  for (let i = 0; i < 24; i += 1) {
-    const d = (buf[at + i] as number) - (max[i] as number);
-    if (d !== 0) return d;
+/**
+ * A short plain (ASCII) value kept as bytes and as the string made of them, so a line repeating
+ * the previous value is recognised by a byte comparison instead of making a string.
+ */
+class ByteString {
+  private bytes = Buffer.alloc(64);
+  private length = -1;
+  text = '';
+
+  matches(buf: Buffer, start: number, end: number): boolean {
+    const n = end - start;
+    if (n !== this.length) return false;
+    const bytes = this.bytes;
+    for (let i = 0; i < n; i += 1) if (bytes[i] !== buf[start + i]) return false;
+    return true;
   }
-  return 0;
+
+  /** Keeps `buf[start, end)` and returns it as a string. */
+  set(buf: Buffer, start: number, end: number): string {
+    const n = end - start;
+    if (n > this.bytes.length) this.bytes = Buffer.alloc(n);
+    for (let i = 0; i < n; i += 1) this.bytes[i] = buf[start + i] as number;
+    this.length = n;
+    this.text = buf.toString('latin1', start, end);
+    return this.text;
+  }
+
+  clear(): void {
+    this.length = -1;
+  }
 }
 
 /** The string `s` against the 24 ASCII bytes at `buf[at]`, as JavaScript compares strings (by UTF-16 unit). */
