@@ -178,7 +178,9 @@ async function listSessionFiles(projectsDir: string, warnings: ScanWarning[], un
         unlistedDirs.push(dir);
         return;
       }
-      for (const name of names) if (name.endsWith('.jsonl') && !name.startsWith('agent-')) out.push(path.join(dir, name));
+      // `dir` is already normal and a name has no separator: no path.join (2,000 normalisations) needed.
+      const prefix = dir + path.sep;
+      for (const name of names) if (name.endsWith('.jsonl') && !name.startsWith('agent-')) out.push(prefix + name);
     },
   );
   return out.sort();
