@@ -1,6 +1,7 @@
 // The session scanner and the CLI, measured against baselines taken in the same run on a generated
 // ~/.claude tree (test/fixtures/claude-tree.ts, ≥ 2,000 sessions, ≥ 500 MB, deleted afterwards):
-//  1. full `cc-linker init` (cold scan cache, warm page cache) as a ratio to `wc -l` over the same files;
+//  1. full `cc-linker init` (cold scan cache, warm page cache) as a ratio to `wc -l` over the same files
+//     (median of the ratios of interleaved pairs);
 //  2. `cc-linker sync` with nothing changed, median wall time;
 //  3. `cc-linker list` cold start as a ratio to `node -e 0`;
 //  4. peak RSS of `init` (/usr/bin/time -f %M, else polling /proc/<pid>/status VmHWM);
@@ -19,6 +20,8 @@ const BYTES = Number(process.env.BENCH_MB ?? 512) * 1024 * 1024;
 const CLI = path.resolve(process.env.CC_LINKER_BENCH_CLI ?? path.join(import.meta.dirname, '..', 'dist', 'cli', 'cc-linker.cjs'));
 const node = process.execPath;
 const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+/** Interleaved `wc -l` / `init` pairs (each init ≈ 0.5 s on the default tree). */
+const INIT_RUNS = 9;
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -78,7 +81,9 @@ async function main(): Promise<void> {
     spawnSync('wc', ['-l', ...files], { stdio: 'ignore' });
     const wcRuns: number[] = [];
     const initRuns: { ms: number; rssKb: number | null }[] = [];
-    for (let i = 0; i < 3; i += 1) {
+    // Interleaved pairs, judged by the median of the per-pair ratios: a slow phase of the machine
+    // then slows both sides of a pair instead of skewing one median.
+    for (let i = 0; i < INIT_RUNS; i += 1) {
       const w = await timed(['wc', '-l', ...files], env);
       wcRuns.push(w.ms);
       fs.rmSync(path.join(home, '.cc-linker'), { recursive: true, force: true });
@@ -106,6 +111,7 @@ async function main(): Promise<void> {
 
     const wc = median(wcRuns);
     const init = median(initRuns.map((r) => r.ms));
+    const initRatio = median(initRuns.map((r, i) => r.ms / (wcRuns[i] as number)));
     const rss = Math.max(...initRuns.map((r) => r.rssKb ?? 0));
     const sync = median(syncRuns);
     const list = median(listRuns);
@@ -115,13 +121,13 @@ async function main(): Promise<void> {
     console.log(`\nSessions benchmark: ${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB, ${os.cpus().length} CPUs, Node ${process.version}\n`);
     console.log('| figure | value | goal | baseline (same run) |');
     console.log('|---|---|---|---|');
-    console.log(row('full `init` / `wc -l`', `${(init / wc).toFixed(2)}x (${init.toFixed(0)} ms)`, '≤ 2.0x', `wc -l ${wc.toFixed(0)} ms`));
+    console.log(row('full `init` / `wc -l`', `${initRatio.toFixed(2)}x (${init.toFixed(0)} ms)`, '≤ 2.0x', `wc -l ${wc.toFixed(0)} ms`));
     console.log(row('`sync`, nothing changed', `${sync.toFixed(0)} ms`, '≤ 150 ms', `node -e 0 ${bare.toFixed(0)} ms`));
     console.log(row('`list` cold start / `node -e 0`', `${(list / bare).toFixed(2)}x (${list.toFixed(0)} ms)`, '≤ 2.5x', `node -e 0 ${bare.toFixed(0)} ms`));
     console.log(row('`--version` cold start / `node -e 0` (the CLI\'s module-load floor, for reference)', `${(version / bare).toFixed(2)}x (${version.toFixed(0)} ms)`, '-', `node -e 0 ${bare.toFixed(0)} ms`));
     console.log(row('peak RSS of `init`', rss ? `${(rss / 1024).toFixed(0)} MB` : 'n/a', '≤ 150 MB', TIME ? '/usr/bin/time -f %M' : '/proc VmHWM polling'));
     const tree = `${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB`;
-    emitFigure({ figure: `full \`init\` / \`wc -l\` over the same files (${tree})`, value: round(init / wc), unit: '×', goal: '≤ 2.0×', baseline: `wc -l: ${wc.toFixed(0)} ms`, met: atMost(init / wc, 2), note: `init ${init.toFixed(0)} ms, median of ${initRuns.length}` });
+    emitFigure({ figure: `full \`init\` / \`wc -l\` over the same files (${tree})`, value: round(initRatio), unit: '×', goal: '≤ 2.0×', baseline: `wc -l: ${wc.toFixed(0)} ms`, met: atMost(initRatio, 2), note: `median of ${initRuns.length} interleaved pairs' ratios; init ${init.toFixed(0)} ms` });
     emitFigure({ figure: `\`sync\` with nothing changed (${tree})`, value: round(sync), unit: 'ms', goal: '≤ 150 ms', baseline: `node -e 0: ${bare.toFixed(0)} ms`, met: atMost(sync, 150), note: `median of ${syncRuns.length}` });
     emitFigure({ figure: '`cc-linker list` cold start / `node -e 0`', value: round(list / bare), unit: '×', goal: '≤ 2.5×', baseline: `node -e 0: ${bare.toFixed(0)} ms`, met: atMost(list / bare, 2.5), note: `list ${list.toFixed(0)} ms, \`--version\` ${(version / bare).toFixed(2)}× (${version.toFixed(0)} ms); median of ${listRuns.length}` });
     emitFigure({ figure: `peak RSS of \`init\` (${tree})`, value: rss ? round(rss / 1024) : null, unit: 'MB', goal: '≤ 150 MB', baseline: null, met: rss ? atMost(rss / 1024, 150) : null, note: TIME ? '/usr/bin/time -f %M' : '/proc VmHWM polling' });
