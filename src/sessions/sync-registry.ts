@@ -141,8 +141,12 @@ async function readSyncState(file: string): Promise<SyncState | null> {
   }
 }
 
+/**
+ * Written without fsyncs, like the scan cache: it is only a hint (its stamps must match the
+ * registry's), so one lost or torn by a power cut just means one full sync.
+ */
 async function writeSyncState(file: string, state: SyncState): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(state));
+  await writeFileAtomic(file, JSON.stringify(state), { durable: false });
 }
 
 async function existing(files: readonly string[]): Promise<string[]> {
