@@ -119,4 +119,20 @@ describe('syncRegistry', () => {
     await syncRegistry({ paths, maxFileSize: MAX, now: later });
     expect((await readRegistry(paths)).registry.sessions[tree.sessions.basic.id]).toBeDefined();
   });
+
+  it('treats a torn or empty sync state (it is written without fsync) as none: one full sync', async () => {
+    const paths = freshPaths();
+    const tree = writeCaseTree(paths.claudeDir, NOW);
+    await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    const before = (await readRegistry(paths)).registry.sessions;
+    const stateFile = paths.scanCacheFile.replace(/\.json$/, '.sync.json');
+    for (const torn of ['', '{"registryStamp":"', 'null', '{"stats":{}}']) {
+      fs.writeFileSync(stateFile, torn);
+      const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+      expect(r.stats.total).toBe(14);
+      expect((await readRegistry(paths)).registry.sessions).toEqual(before);
+      expect(JSON.parse(fs.readFileSync(stateFile, 'utf8'))).toMatchObject({ extraFiles: [] });
+    }
+    expect(before[tree.sessions.basic.id]).toBeDefined();
+  });
 });
