@@ -256,16 +256,27 @@ const MODULES: Array<[string, string]> = [
   ['gpt-tokenizer', "m.encode('hello');"],
 ];
 
-/** RSS a bare node process gains by importing `spec` (and running `use`), in MB. */
-async function moduleRss(spec: string, use: string): Promise<BenchFigure> {
-  const script = `const b = process.memoryUsage().rss; const m = await import(${JSON.stringify(spec)}); ${use} globalThis.gc?.(); console.log(process.memoryUsage().rss - b);`;
-  const out = await new Promise<string>((resolve, reject) => {
+/** RSS in bytes a bare node process gains by loading `spec` with `require` or `import()` (and running `use`). */
+function rssAfterLoading(spec: string, use: string, how: 'require' | 'import'): Promise<number> {
+  const load = how === 'require' ? `(await import('node:module')).createRequire(process.cwd() + '/')(${JSON.stringify(spec)})` : `await import(${JSON.stringify(spec)})`;
+  const script = `const b = process.memoryUsage().rss; const m = ${load}; ${use} globalThis.gc?.(); console.log(process.memoryUsage().rss - b);`;
+  return new Promise<number>((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
     child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`importing ${spec} failed (${code})`))));
+    child.on('close', (code) => (code === 0 ? resolve(Number(text.trim())) : reject(new Error(`loading ${spec} failed (${code})`))));
   });
-  return { figure: `RSS added by loading \`${spec}\` (reference for the idle RSS)`, value: round(Number(out.trim()) / 1024 / 1024), unit: 'MB', goal: null, baseline: 'a bare node process before the import', met: null };
+}
+
+/**
+ * RSS a bare node process gains by loading `spec` the way cc-linker does (`require`, on first
+ * use), with what an ES `import()` of the same package would cost for comparison.
+ */
+async function moduleRss(spec: string, use: string): Promise<BenchFigure> {
+  const required = await rssAfterLoading(spec, use, 'require');
+  const imported = await rssAfterLoading(spec, use, 'import');
+  const mb = (n: number) => round(n / 1024 / 1024);
+  return { figure: `RSS added by loading \`${spec}\` (reference for the idle RSS)`, value: mb(required), unit: 'MB', goal: null, baseline: 'a bare node process before the load', met: null, note: `with require, as cc-linker loads it; an ES import() would add ${mb(imported)} MB` };
 }
 
 async function main(): Promise<void> {

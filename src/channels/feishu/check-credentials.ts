@@ -1,4 +1,5 @@
-import * as Lark from '@larksuiteoapi/node-sdk';
+import type * as Lark from '@larksuiteoapi/node-sdk';
+import { httpWithTimeout, larkDomain, larkSdk } from './lark-sdk.js';
 
 /**
  * The shape Feishu gives every app id, and the one the SDK's `WSClient.start()` silently requires
@@ -25,28 +26,6 @@ const RATE_LIMITED = 99991400;
 
 /** The SDK logs failed requests with the whole axios error (request body included): keep it silent. */
 const silent: Lark.Logger = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined, trace: () => undefined };
-
-function sdkDomain(domain: string): Lark.Domain | string {
-  if (domain === 'feishu') return Lark.Domain.Feishu;
-  if (domain === 'lark') return Lark.Domain.Lark;
-  return domain.replace(/\/+$/, '');
-}
-
-/** The SDK's own HTTP instance with a request timeout, so a dead host cannot hold the process. */
-function httpWithTimeout(timeoutMs: number): Lark.HttpInstance {
-  const base = Lark.defaultHttpInstance as unknown as Lark.HttpInstance;
-  const t = <D>(opts?: Lark.HttpRequestOptions<D>): Lark.HttpRequestOptions<D> => ({ ...opts, timeout: timeoutMs });
-  return {
-    request: (opts) => base.request(t(opts)),
-    get: (url, opts) => base.get(url, t(opts)),
-    delete: (url, opts) => base.delete(url, t(opts)),
-    head: (url, opts) => base.head(url, t(opts)),
-    options: (url, opts) => base.options(url, t(opts)),
-    post: (url, data, opts) => base.post(url, data, t(opts)),
-    put: (url, data, opts) => base.put(url, data, t(opts)),
-    patch: (url, data, opts) => base.patch(url, data, t(opts)),
-  };
-}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
@@ -107,7 +86,7 @@ export async function checkFeishuCredentials(input: CredentialCheckInput): Promi
   const scrub = (r: CredentialCheckResult): CredentialCheckResult => (r.ok || input.appSecret.length < 6 ? r : { ...r, detail: r.detail.split(input.appSecret).join('***') });
   let client: Lark.Client;
   try {
-    client = new Lark.Client({ appId, appSecret: input.appSecret, domain: sdkDomain(input.domain), disableTokenCache: true, logger: silent, httpInstance: httpWithTimeout(timeoutMs) });
+    client = new (larkSdk().Client)({ appId, appSecret: input.appSecret, domain: larkDomain(input.domain), disableTokenCache: true, logger: silent, httpInstance: httpWithTimeout(timeoutMs) });
   } catch (err) {
     return scrub({ ok: false, reason: 'rejected', detail: err instanceof Error ? err.message.slice(0, 200) : 'the SDK refused the credentials' });
   }

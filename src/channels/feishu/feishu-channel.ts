@@ -1,5 +1,5 @@
 import path from 'node:path';
-import * as Lark from '@larksuiteoapi/node-sdk';
+import type * as Lark from '@larksuiteoapi/node-sdk';
 import type { AcceptResult, BridgeInbound, Channel, ChannelStatus } from '../../bridge/channel.js';
 import type { InboundMessage } from '../../bridge/inbound-message.js';
 import type { Config } from '../../core/config-schema.js';
@@ -9,7 +9,9 @@ import { registerSecret } from '../../core/redact.js';
 import type { RetryPolicy } from './call-feishu.js';
 import { callbackAnswer, parseCardClick, type CardCallbackAnswer } from './card-action-event.js';
 import { cleanupImages, downloadImages } from './download-images.js';
+import { FEISHU_APP_ID_PATTERN } from './check-credentials.js';
 import { FeishuApi } from './feishu-api.js';
+import { httpWithTimeout, larkDomain, larkSdk } from './lark-sdk.js';
 import { FeishuApiError } from './feishu-api-error.js';
 import { feishuMessages } from './feishu-messages.js';
 import { createFeishuOutbox } from './feishu-outbox.js';
@@ -50,30 +52,6 @@ export interface FeishuChannel extends Channel {
 const ACTION_DEADLINE_MS = 2_500;
 const CLEANUP_EVERY_MS = 3_600_000;
 
-function larkDomain(domain: string): Lark.Domain | string {
-  if (domain === 'feishu') return Lark.Domain.Feishu;
-  if (domain === 'lark') return Lark.Domain.Lark;
-  return domain.replace(/\/+$/, '');
-}
-
-/** The SDK's HTTP client with a per-request timeout, so a hung request cannot stall a reply forever. */
-function httpWithTimeout(timeoutMs: number): Lark.HttpInstance {
-  // The SDK types it as the axios instance it is; its response interceptor returns the body, which
-  // is what `HttpInstance` (the type the SDK accepts back) promises.
-  const http = Lark.defaultHttpInstance as unknown as Lark.HttpInstance;
-  const t = <D>(o?: Lark.HttpRequestOptions<D>): Lark.HttpRequestOptions<D> => ({ timeout: timeoutMs, ...o });
-  return {
-    request: (o) => http.request(t(o)),
-    get: (url, o) => http.get(url, t(o)),
-    delete: (url, o) => http.delete(url, t(o)),
-    head: (url, o) => http.head(url, t(o)),
-    options: (url, o) => http.options(url, t(o)),
-    post: (url, data, o) => http.post(url, data, t(o)),
-    put: (url, data, o) => http.put(url, data, t(o)),
-    patch: (url, data, o) => http.patch(url, data, t(o)),
-  };
-}
-
 /**
  * The Feishu/Lark channel (issue 5): the official SDK's long connection (`WSClient` +
  * `EventDispatcher`) for inbound events and `Client` for everything outbound.
@@ -94,7 +72,7 @@ function httpWithTimeout(timeoutMs: number): Lark.HttpInstance {
  */
 export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
   // The SDK's WSClient silently does nothing for an app id of another shape.
-  if (!/^cli_[0-9a-fA-F]{16}$/.test(opts.appId) || opts.appSecret === '') {
+  if (!FEISHU_APP_ID_PATTERN.test(opts.appId) || opts.appSecret === '') {
     const msg = 'feishu_bot.app_id (cli_ + 16 hex digits) and feishu_bot.app_secret are required';
     throw new FeishuApiError('credentials', { kind: 'rejected', msg }, 0, opts.lang);
   }
@@ -102,18 +80,19 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
   const log = opts.logger.child('feishu');
   const t = feishuMessages(opts.lang);
   const now = opts.now ?? (() => new Date());
+  const sdk = larkSdk();
   const domain = larkDomain(opts.domain);
   const larkLogger = sdkLogger(log);
   const httpInstance = httpWithTimeout(opts.requestTimeoutMs ?? 15_000);
   const tokenCache = createTokenCache();
-  const client = new Lark.Client({
+  const client = new sdk.Client({
     appId: opts.appId,
     appSecret: opts.appSecret,
     domain,
     cache: tokenCache,
     httpInstance,
     logger: larkLogger,
-    loggerLevel: Lark.LoggerLevel.error,
+    loggerLevel: sdk.LoggerLevel.error,
   });
   const api = new FeishuApi({ client, logger: log, lang: opts.lang, refreshToken: () => tokenCache.clear(), ...(opts.retryPolicy ? { policy: opts.retryPolicy } : {}) });
   const store = new StreamCardStore(opts.runtimeDir ? path.join(opts.runtimeDir, 'feishu-stream-cards.json') : undefined, log);
@@ -186,7 +165,7 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
 
     async start(bridge) {
       stopped = false;
-      const dispatcher = new Lark.EventDispatcher({ logger: larkLogger, loggerLevel: Lark.LoggerLevel.error }).register<{
+      const dispatcher = new sdk.EventDispatcher({ logger: larkLogger, loggerLevel: sdk.LoggerLevel.error }).register<{
         'card.action.trigger': (data: unknown) => Promise<CardCallbackAnswer>;
       }>({
         'im.message.receive_v1': (data: unknown) => onMessage(bridge, data),
@@ -196,13 +175,13 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
       const firstConnect = new Promise<void>((resolve, reject) => {
         settle = (err) => (err ? reject(err) : resolve());
       });
-      ws = new Lark.WSClient({
+      ws = new sdk.WSClient({
         appId: opts.appId,
         appSecret: opts.appSecret,
         domain,
         httpInstance,
         logger: larkLogger,
-        loggerLevel: Lark.LoggerLevel.error,
+        loggerLevel: sdk.LoggerLevel.error,
         onReady: () => {
           log.info('long connection ready');
           settle();
