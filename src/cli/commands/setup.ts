@@ -1,20 +1,9 @@
 import { redact } from '../../core/redact.js';
 import type { CommandSpec } from '../command-spec.js';
+import type { SetupFlags } from '../setup/setup-answers.js';
 
-/** Commander's view of the options (see `registerSetupCommand`). */
-interface SetupOptions {
-  appId?: string;
-  appSecret?: string;
-  domain?: string;
-  owner?: string;
-  autoBindOwner?: boolean;
-  defaultCwd?: string;
-  allowedRoot?: string[];
-  language?: string;
-  check: boolean;
-  yes?: boolean;
-  skipFeishu?: boolean;
-}
+/** The parsed options: `SetupFlags`, except that the two switches are absent when not given. */
+type SetupOptions = Omit<SetupFlags, 'yes' | 'skipFeishu'> & Partial<Pick<SetupFlags, 'yes' | 'skipFeishu'>>;
 
 /**
  * `cc-linker setup`: writes `~/.cc-linker/config.toml` — Feishu/Lark app id and secret (checked
@@ -46,23 +35,8 @@ export const setupCommand: CommandSpec = {
     const [{ runSetup }, { SetupError }] = await Promise.all([import('../setup/run-setup.js'), import('../setup/setup-error.js')]);
     const terminal = Boolean(process.stdin.isTTY);
     try {
-      await runSetup(
-        ctx,
-        {
-          appId: opts.appId,
-          appSecret: opts.appSecret,
-          domain: opts.domain,
-          owner: opts.owner,
-          autoBindOwner: opts.autoBindOwner,
-          defaultCwd: opts.defaultCwd,
-          allowedRoot: opts.allowedRoot,
-          language: opts.language,
-          check: opts.check,
-          yes: opts.yes === true,
-          skipFeishu: opts.skipFeishu === true,
-        },
-        { input: process.stdin, output: process.stdout, terminal, interactive: terminal },
-      );
+      const flags: SetupFlags = { ...opts, yes: opts.yes === true, skipFeishu: opts.skipFeishu === true };
+      await runSetup(ctx, flags, { input: process.stdin, output: process.stdout, terminal, interactive: terminal });
       return 0;
     } catch (err) {
       // Shown here rather than by withContext: it is already in the language chosen during setup.
