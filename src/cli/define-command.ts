@@ -38,7 +38,8 @@ export function withContext<A extends unknown[]>(fn: (ctx: CliContext, ...args: 
       setExit(typeof code === 'number' ? code : 0);
     } catch (err) {
       if (isAppError(err)) {
-        out.progress(`✖ ${redact(lang ? err.localize(lang) : err.userMessage)}`);
+        // A message may hold several problems, one a line (e.g. every bad config key): mark each.
+        out.progress(redact(lang ? err.localize(lang) : err.userMessage).split('\n').map((line) => `✖ ${line}`).join('\n'));
         setExit(err.exitCode);
         return;
       }

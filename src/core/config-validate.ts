@@ -10,8 +10,12 @@ export interface ConfigIssue {
   expected: string;
 }
 
-function checkField(spec: FieldSpec, value: unknown, key: string): { ok: true; value: unknown } | { ok: false; issue: ConfigIssue } {
-  const bad = (expected: string) => ({ ok: false as const, issue: { key, value, expected } });
+/** Checks one value against its spec: the value to keep, or undefined after recording an issue. */
+function checkField(spec: FieldSpec, value: unknown, key: string, issues: ConfigIssue[]): unknown {
+  const bad = (expected: string): undefined => {
+    issues.push({ key, value, expected });
+    return undefined;
+  };
   switch (spec.t) {
     case 'string':
       if (typeof value !== 'string') return bad('expected a string');
@@ -19,35 +23,35 @@ function checkField(spec: FieldSpec, value: unknown, key: string): { ok: true; v
         const problem = spec.check(value);
         if (problem) return bad(problem);
       }
-      return { ok: true, value };
+      return value;
     case 'int':
       if (typeof value !== 'number' || !Number.isInteger(value)) return bad(`expected an integer${spec.min === 1 ? ' ≥ 1' : spec.min === 0 ? ' ≥ 0' : ''}`);
-      if (value < spec.min || (spec.max !== undefined && value > spec.max)) return bad(`expected an integer from ${spec.min} to ${spec.max ?? 'any size'}`);
-      return { ok: true, value };
+      if (value < spec.min || (spec.max !== undefined && value > spec.max)) return bad(spec.max === undefined ? `expected an integer ≥ ${spec.min}` : `expected an integer from ${spec.min} to ${spec.max}`);
+      return value;
     case 'bool':
-      return typeof value === 'boolean' ? { ok: true, value } : bad('expected true or false');
+      return typeof value === 'boolean' ? value : bad('expected true or false');
     case 'enum':
-      return typeof value === 'string' && spec.values.includes(value) ? { ok: true, value } : bad(`expected one of ${spec.values.map((v) => `"${v}"`).join(', ')}`);
+      return typeof value === 'string' && spec.values.includes(value) ? value : bad(`expected one of ${spec.values.map((v) => `"${v}"`).join(', ')}`);
     case 'strings':
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return bad('expected a list of strings, e.g. ["a", "b"]');
       if (spec.minItems && value.length < spec.minItems) return bad(`expected at least ${spec.minItems} item(s)`);
-      return { ok: true, value: [...value] };
+      return [...value];
     case 'map':
       if (!isPlain(value) || Object.values(value).some((v) => typeof v !== 'string')) return bad('expected a table of strings, e.g. { sonnet = "claude-sonnet-4-5" }');
-      return { ok: true, value: { ...value } };
+      return { ...value };
     case 'tables': {
       if (!isPlain(value)) return bad('expected a table of tables');
       const out: Plain = {};
       for (const [name, item] of Object.entries(value)) {
-        if (!isPlain(item)) return { ok: false, issue: { key: `${key}.${name}`, value: item, expected: 'expected a table' } };
-        for (const req of spec.required) {
-          if (!(req in item)) return { ok: false, issue: { key: `${key}.${name}.${req}`, value: undefined, expected: 'is required' } };
+        if (!isPlain(item)) {
+          issues.push({ key: `${key}.${name}`, value: item, expected: 'expected a table' });
+          continue;
         }
-        const section = checkSection(spec.item, item, `${key}.${name}`);
-        if (!section.ok) return section;
-        out[name] = section.value;
+        const missing = spec.required.filter((req) => !(req in item));
+        for (const req of missing) issues.push({ key: `${key}.${name}.${req}`, value: undefined, expected: 'is required' });
+        if (missing.length === 0) out[name] = checkSection(spec.item, item, `${key}.${name}`, issues);
       }
-      return { ok: true, value: out };
+      return out;
     }
   }
 }
@@ -65,36 +69,35 @@ function defaultOf(spec: FieldSpec): unknown {
   }
 }
 
-function checkSection(spec: SectionSpec, raw: Plain, prefix: string): { ok: true; value: Plain } | { ok: false; issue: ConfigIssue } {
+function checkSection(spec: SectionSpec, raw: Plain, prefix: string, issues: ConfigIssue[]): Plain {
   const out: Plain = {};
   for (const [name, field] of Object.entries(spec)) {
-    const key = `${prefix}.${name}`;
     if (raw[name] === undefined) {
       const d = defaultOf(field);
       if (d !== undefined) out[name] = d;
       continue;
     }
-    const r = checkField(field, raw[name], key);
-    if (!r.ok) return r;
-    out[name] = r.value;
+    const value = checkField(field, raw[name], `${prefix}.${name}`, issues);
+    if (value !== undefined) out[name] = value;
   }
-  return { ok: true, value: out };
+  return out;
 }
 
 /**
  * Validates raw TOML data (after environment overrides) against `CONFIG_SPEC` and fills in
- * defaults. Unknown keys are ignored here (`findUnknownKeys` reports them as warnings).
+ * defaults. Every bad key is reported (in schema order), so one run shows all there is to fix.
+ * Unknown keys are ignored here (`findUnknownKeys` reports them as warnings).
  */
-export function validateConfig(raw: Plain): { ok: true; config: Config } | { ok: false; issue: ConfigIssue } {
+export function validateConfig(raw: Plain): { ok: true; config: Config } | { ok: false; issues: [ConfigIssue, ...ConfigIssue[]] } {
   const out: Plain = {};
+  const issues: ConfigIssue[] = [];
   for (const [section, spec] of Object.entries(CONFIG_SPEC)) {
     const value = raw[section] ?? {};
-    if (!isPlain(value)) return { ok: false, issue: { key: section, value, expected: 'expected a table ([section])' } };
-    const r = checkSection(spec, value, section);
-    if (!r.ok) return r;
-    out[section] = r.value;
+    if (!isPlain(value)) issues.push({ key: section, value, expected: 'expected a table ([section])' });
+    else out[section] = checkSection(spec, value, section, issues);
   }
-  return { ok: true, config: out as unknown as Config };
+  const [first, ...rest] = issues;
+  return first ? { ok: false, issues: [first, ...rest] } : { ok: true, config: out as unknown as Config };
 }
 
 /** Dotted keys present in `raw` that the schema does not know, with a near-miss suggestion. */

@@ -127,6 +127,20 @@ describe('loadConfig', () => {
     expect(config.ccexec.providers.deepseek?.tools).toBeUndefined();
   });
 
+  it('names every bad key in one run, each with where it came from, and leaves the file as it was', async () => {
+    const text = '[general]\nlanguage = 5\n[scanner]\nmax_file_size = "big"\n[ccexec.providers.mine]\nmodel = "m"\n';
+    await write(text);
+    const err = await failure({ CC_LINKER_MAX_CONCURRENT_SESSIONS: '0' });
+    const lines = err.userMessage.split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toBe(`${paths.configFile}: general.language = 5 is invalid: expected one of "zh", "en"`);
+    expect(lines[1]).toBe('environment CC_LINKER_MAX_CONCURRENT_SESSIONS: runtime.max_concurrent_sessions = 0 is invalid: expected an integer ≥ 1');
+    expect(lines[2]).toMatch(/: scanner\.max_file_size = "big" is invalid: expected an integer/);
+    expect(lines[3]).toContain('ccexec.providers.mine.kind');
+    expect(err.exitCode).toBe(78);
+    expect(await fs.readFile(paths.configFile, 'utf8')).toBe(text);
+  });
+
   it('requires kind in a provider table and names the full key', async () => {
     await write('[ccexec.providers.mine]\nmodel = "m"\n');
     const err = await failure();

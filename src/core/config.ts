@@ -109,9 +109,12 @@ export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEn
 
   const result = validateConfig(raw);
   if (!result.ok) {
-    const { key, value, expected } = result.issue;
-    const where = sources.get(key) ? `environment ${sources.get(key)}` : file;
-    throw new ConfigError(`${where}: ${key} = ${describeValue(key, value)} is invalid: ${expected}`);
+    // One line per bad key, each naming where it came from: all of them, not only the first.
+    const lines = result.issues.map(({ key, value, expected }) => {
+      const where = sources.get(key) ? `environment ${sources.get(key)}` : file;
+      return `${where}: ${key} = ${describeValue(key, value)} is invalid: ${expected}`;
+    });
+    throw new ConfigError(lines.join('\n'));
   }
   const config = result.config;
 

@@ -7,6 +7,6 @@ import { validateConfig } from './config-validate.js';
  */
 export function defaultConfig(): Config {
   const r = validateConfig({});
-  if (!r.ok) throw new Error(`built-in defaults are invalid at ${r.issue.key}`);
+  if (!r.ok) throw new Error(`built-in defaults are invalid at ${r.issues[0].key}`);
   return r.config;
 }

@@ -8,7 +8,7 @@ import { renderConfigToml } from './render-config-toml.js';
 
 const readBack = (text: string) => {
   const r = validateConfig(parseToml(text) as Record<string, unknown>);
-  if (!r.ok) throw new Error(`${r.issue.key}: ${r.issue.expected}`);
+  if (!r.ok) throw new Error(`${r.issues[0].key}: ${r.issues[0].expected}`);
   return r.config;
 };
 

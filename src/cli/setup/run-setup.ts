@@ -63,7 +63,7 @@ async function readExisting(file: string, lang: Language): Promise<{ text: strin
     }
   }
   const r = validateConfig(raw);
-  if (!r.ok) throw fail(`${r.issue.key}: ${r.issue.expected}`);
+  if (!r.ok) throw fail(r.issues.map((i) => `${i.key}: ${i.expected}`).join('; '));
   return { text, raw, config: r.config };
 }
 
@@ -179,12 +179,12 @@ export async function runSetup(ctx: SetupContext, flags: SetupFlags, io: SetupIo
 
     const next = applyAnswers(existing.raw, answers);
     const validated = validateConfig(next);
-    if (!validated.ok) throw new Error(`setup produced an invalid ${validated.issue.key}: ${validated.issue.expected}`);
+    if (!validated.ok) throw new Error(`setup produced an invalid ${validated.issues[0].key}: ${validated.issues[0].expected}`);
     config = validated.config;
     text = renderConfigToml(config, { lang, raw: next });
     // Never write a file cc-linker could not read back.
     const reread = validateConfig(parseToml(text) as Plain);
-    if (!reread.ok) throw new Error(`rendered config.toml does not validate at ${reread.issue.key}`);
+    if (!reread.ok) throw new Error(`rendered config.toml does not validate at ${reread.issues[0].key}`);
     warnEnvOverrides(s, config);
     if (full) {
       s.note(summary(s, config, answers, shownFile));
