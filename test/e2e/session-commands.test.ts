@@ -120,6 +120,8 @@ describe('session commands (golden, zh)', () => {
     await expectGolden('search-json', ['search', 'README', '--json']);
     await expectGolden('search-content', ['search', 'quick start', '--content']);
     await expectGolden('search-none', ['search', 'no-such-text']);
+    await expectGolden('search-limit', ['search', 'a', '--limit', '2']);
+    await expectGolden('search-bad-limit', ['search', 'a', '--limit', '0'], 1);
   });
 
   it('export in the three formats, to stdout and to a file', async () => {
