@@ -38,6 +38,11 @@ export interface CommandSpec {
   subcommands?: readonly CommandSpec[];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command types its own positionals and options
   action?: (ctx: CliContext, ...args: any[]) => Promise<number | void>;
+  /**
+   * Runs on the embedded defaults when the config cannot be loaded, with the error in
+   * `ctx.configError` (`doctor`: a broken config is what it is there to report, next to the rest).
+   */
+  survivesBadConfig?: boolean;
 }
 
 /** The facts of one option's flags, parsed once from commander's syntax. */

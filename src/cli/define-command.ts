@@ -26,13 +26,13 @@ export function setCliRuntime(next: CliRuntime): void {
  * line on stderr with its exit code — never a stack trace. Unexpected errors print a short
  * "internal error" line (redacted) and exit 70; set `CC_LINKER_DEBUG=1` to see the stack.
  */
-export function withContext<A extends unknown[]>(fn: (ctx: CliContext, ...args: A) => Promise<number | void>): (...args: A) => Promise<void> {
+export function withContext<A extends unknown[]>(fn: (ctx: CliContext, ...args: A) => Promise<number | void>, options: { survivesBadConfig?: boolean } = {}): (...args: A) => Promise<void> {
   return async (...args: A) => {
     const out = runtime.out ?? processOutput();
     const setExit = runtime.setExitCode ?? ((code: number) => (process.exitCode = code));
     let lang: Language | undefined;
     try {
-      const ctx = await loadCliContext({ env: runtime.env, out, now: runtime.now });
+      const ctx = await loadCliContext({ env: runtime.env, out, now: runtime.now, survivesBadConfig: options.survivesBadConfig });
       lang = ctx.lang;
       const code = await fn(ctx, ...args);
       setExit(typeof code === 'number' ? code : 0);
@@ -55,5 +55,5 @@ export function withContext<A extends unknown[]>(fn: (ctx: CliContext, ...args: 
 /** Runs a command's action (positionals, then options) under `withContext`. */
 export async function runAction(spec: CommandSpec, values: unknown[]): Promise<void> {
   if (!spec.action) throw new Error(`${spec.name} has no action`);
-  await withContext(spec.action)(...values);
+  await withContext(spec.action, { survivesBadConfig: spec.survivesBadConfig })(...values);
 }

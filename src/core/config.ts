@@ -62,11 +62,12 @@ function expandPath(value: string, paths: Paths): string {
 
 /**
  * Loads `config.toml` (missing file = embedded defaults), applies environment overrides, validates,
- * and expands `~` in path keys. Errors are `ConfigError`s whose message names the file (or the
+ * and expands `~` in path keys (`ignoreFile`: the embedded defaults, as if there were no file).
+ * Errors are `ConfigError`s whose message names the file (or the
  * environment variable), the key, the bad value (hidden for secrets) and what is expected.
  * Secret values are registered with the redactor so they never reach a log line.
  */
-export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEnv }): Promise<LoadedConfig> {
+export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEnv; ignoreFile?: boolean }): Promise<LoadedConfig> {
   const { paths } = options;
   const env = options.env ?? process.env;
   const file = paths.configFile;
@@ -74,8 +75,10 @@ export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEn
   let fileExists = false;
   let text: string | null = null;
   try {
-    text = await fs.readFile(file, 'utf8');
-    fileExists = true;
+    if (!options.ignoreFile) {
+      text = await fs.readFile(file, 'utf8');
+      fileExists = true;
+    }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') throw new ConfigError(`${file}: is a directory, expected a TOML file`, { cause: err });

@@ -202,6 +202,21 @@ describe('session commands (golden, zh)', () => {
     await expectGolden('doctor', ['doctor']);
     await expectGolden('doctor-json', ['doctor', '--json']);
   });
+
+  it('doctor reports a config it cannot use and runs the other checks on the defaults', async () => {
+    const configFile = path.join(ccHome, 'config.toml');
+    fs.writeFileSync(configFile, '[general]\nlanguage = 5\n[scanner]\nmax_file_size = "big"\n');
+    try {
+      const r = await expectGolden('doctor-bad-config', ['doctor'], 1);
+      expect(r.stdout).toContain('Node.js');
+      expect(r.stdout).toContain('general.language = 5');
+      expect(r.stdout).toContain('scanner.max_file_size = "big"');
+      // Any other command still stops on the config, with exit 78.
+      expect((await cli(['status'])).code).toBe(78);
+    } finally {
+      fs.rmSync(configFile);
+    }
+  });
 });
 
 describe('session commands (golden, en)', () => {

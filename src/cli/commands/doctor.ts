@@ -1,5 +1,6 @@
 import type { CliContext } from '../cli-context.js';
 import type { CommandSpec } from '../command-spec.js';
+import { redact } from '../../core/redact.js';
 import { commandMessages } from './command-messages.js';
 
 /** One doctor check: ok, a warning (works, but limited) or a failure. */
@@ -13,7 +14,8 @@ const REQUIRED_NODE = '20.19';
 const ICON = { ok: '✅', warn: '⚠️ ', fail: '❌' } as const;
 
 /**
- * `cc-linker doctor`: checks what cc-linker needs — the config (loading it already validated it),
+ * `cc-linker doctor`: checks what cc-linker needs — the config (a config that cannot be loaded is a
+ * failed check, and the other checks run on the defaults),
  * Node's version, a `claude` binary and its version, writable state directories, Claude's session
  * directory, Feishu credentials (present or not; never printed), and the hook. Exits 1 when a
  * check fails; warnings do not fail.
@@ -24,6 +26,7 @@ export const doctorCommand: CommandSpec = {
   options: [
     { flags: '--json', description: 'print the checks as JSON' },
   ],
+  survivesBadConfig: true,
   action: async (ctx, opts: { json?: boolean }) => {
     const checks = await runChecks(ctx);
     const failed = checks.filter((c) => c.level === 'fail').length;
@@ -55,11 +58,17 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
   const checks: Check[] = [];
 
   const configExists = fs.existsSync(ctx.paths.configFile);
-  checks.push({
-    name: 'config',
-    level: ctx.warnings.length > 0 ? 'warn' : 'ok',
-    text: !configExists ? t('doctorConfigDefault', { file: show(ctx.paths.configFile) }) : ctx.warnings.length > 0 ? t('doctorConfigWarnings', { file: show(ctx.paths.configFile), n: ctx.warnings.length }) : t('doctorConfig', { file: show(ctx.paths.configFile) }),
-  });
+  if (ctx.configError) {
+    // Every problem on its own line under the check; the other checks ran on the defaults.
+    const problems = redact(ctx.configError.userMessage).split('\n').map((line) => `\n   ${line}`).join('');
+    checks.push({ name: 'config', level: 'fail', text: `${t('doctorConfigInvalid')}${problems}` });
+  } else {
+    checks.push({
+      name: 'config',
+      level: ctx.warnings.length > 0 ? 'warn' : 'ok',
+      text: !configExists ? t('doctorConfigDefault', { file: show(ctx.paths.configFile) }) : ctx.warnings.length > 0 ? t('doctorConfigWarnings', { file: show(ctx.paths.configFile), n: ctx.warnings.length }) : t('doctorConfig', { file: show(ctx.paths.configFile) }),
+    });
+  }
 
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const [reqMajor = 0, reqMinor = 0] = REQUIRED_NODE.split('.').map(Number);
