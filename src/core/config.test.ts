@@ -127,6 +127,18 @@ describe('loadConfig', () => {
     expect(config.ccexec.providers.deepseek?.tools).toBeUndefined();
   });
 
+  it('says so when cc-linker\'s directory is a file', async () => {
+    const home = path.join(dir, 'not-a-dir');
+    await fs.writeFile(home, 'x');
+    const err = await loadConfig({ paths: resolvePaths({ HOME: dir, CC_LINKER_HOME: home }), env: {} }).then(
+      () => null,
+      (e: unknown) => e as ConfigError,
+    );
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err?.userMessage).toBe(`${home} is a file, expected cc-linker's directory (move it away, or set CC_LINKER_HOME)`);
+    expect(await fs.readFile(home, 'utf8')).toBe('x');
+  });
+
   it('names every bad key in one run, each with where it came from, and leaves the file as it was', async () => {
     const text = '[general]\nlanguage = 5\n[scanner]\nmax_file_size = "big"\n[ccexec.providers.mine]\nmodel = "m"\n';
     await write(text);

@@ -82,6 +82,7 @@ export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEn
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') throw new ConfigError(`${file}: is a directory, expected a TOML file`, { cause: err });
+    if (code === 'ENOTDIR') throw new ConfigError(`${path.dirname(file)} is a file, expected cc-linker's directory (move it away, or set CC_LINKER_HOME)`, { cause: err });
     if (code !== 'ENOENT') throw new ConfigError(`${file}: cannot be read (${code ?? 'error'})`, { cause: err });
   }
   if (text !== null) {
