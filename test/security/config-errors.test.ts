@@ -1,6 +1,6 @@
 /**
  * Security review, check 1 (config errors): a broken config.toml whose bad value IS a secret, read
- * by the real CLI (`cc-linker doctor` / `start`) with secrets also in the environment. The one-line
+ * by the real CLI (`cc-linker doctor` / `status` / `start`) with secrets also in the environment. The one-line
  * error names the file and the key and stays useful, but never shows a secret.
  */
 import fs from 'node:fs';
@@ -45,11 +45,18 @@ describe('config errors never show a secret', () => {
 
   for (const c of cases) {
     it(`${c.name}: one clear line naming the key, no secret`, async () => {
+      // doctor reports a config it cannot use as a failed check (exit 1); any other command stops (78).
       const r = await withConfig(c.name, c.toml);
-      if (c.code !== undefined) expect(r.code).toBe(c.code);
+      if (c.code !== undefined) expect(r.code).toBe(1);
       expect(r.stdout + r.stderr).toMatch(c.key);
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
       expect(findSecrets(r.stdout + r.stderr, s)).toEqual([]);
+      if (c.code === undefined) return;
+      const status = await withConfig(`${c.name}-status`, c.toml, ['status']);
+      expect(status.code).toBe(c.code);
+      expect(status.stderr).toMatch(c.key);
+      expect(status.stderr).not.toMatch(/\n\s+at /);
+      expect(findSecrets(status.stdout + status.stderr, s)).toEqual([]);
     });
   }
 
