@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../store/atomic-write.js';
 import { registryStamp } from './read-registry.js';
 import { SESSION_STATUSES, type Registry, type SessionEntry, type SessionStatus } from './registry-schema.js';
 
@@ -34,6 +33,9 @@ export async function writeListIndex(registryFile: string, registry: Registry, s
   if (stamp === null) return;
   const rows = Object.entries(registry.sessions).map(([id, e]): Row => [id, e.origin, e.status ?? null, e.title, e.message_count, e.last_active, e.project_name, e.cwd]);
   const index: ListIndexFile = { version: 1, registry: stamp, rows };
+  // Loaded here, not at the top: `list` reads this module on every cold start and writes an index
+  // only after a full read; the writer's module pulls in node:crypto (~4 ms of a ~60 ms start).
+  const { writeFileAtomic } = await import('../store/atomic-write.js');
   await writeFileAtomic(listIndexFile(registryFile), `${JSON.stringify(index)}\n`, { durable: false });
 }
 
