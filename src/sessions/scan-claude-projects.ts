@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { emptyScanCache, readScanCache, writeScanCache, type ScanCache } from './scan-cache.js';
+import { emptyScanCache, readScanCache, readScanCacheStamps, writeScanCache, type ScanCache } from './scan-cache.js';
 import { DEFAULT_CHUNK } from './read-jsonl-lines.js';
 import { scanJsonlFile, type ScanJsonlResult, type ScannedSession } from './scan-jsonl.js';
 import type { ScanWarning } from './scan-warning.js';
@@ -62,12 +62,8 @@ interface Candidate {
  *   const scan = await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, cacheFile: paths.scanCacheFile, maxFileSize });
  */
 export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<ProjectsScan> {
-  const warnings: ScanWarning[] = [];
-  const unlistedDirs: string[] = [];
-  const files = await listSessionFiles(opts.projectsDir, warnings, unlistedDirs);
-  for (const extra of opts.extraFiles ?? []) if (!files.includes(extra)) files.push(extra);
-
-  const cache = opts.cacheFile && opts.incremental !== false ? await readScanCache(opts.cacheFile, opts.maxFileSize) : emptyScanCache(opts.maxFileSize);
+  const { files, stats: listed, warnings, unlistedDirs } = await statSessionFiles(opts.projectsDir, opts.extraFiles);
+  const cache = opts.cacheFile && opts.incremental !== false ? readScanCache(opts.cacheFile, opts.maxFileSize) : emptyScanCache(opts.maxFileSize);
   const next: ScanCache = emptyScanCache(opts.maxFileSize);
   const results = new Map<string, ScanJsonlResult>();
   const fromCache = new Set<string>();
@@ -76,10 +72,8 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
 
   const stats = new Map<string, fs.Stats>();
   for (const file of files) {
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(file);
-    } catch {
+    const st = listed.get(file);
+    if (!st) {
       toRead.push({ file, size: 0, mtimeMs: 0 }); // scanJsonlFile reports why (broken link, EACCES…)
       continue;
     }
@@ -147,6 +141,46 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
     await writeScanCache(opts.cacheFile, next);
   }
   return { sessions: [...byId.values()], unscannedIds, unlistedDirs, warnings, stats: { files: files.length, read: toRead.length, cached, bytesRead }, changed: dirty || unlistedDirs.length > 0 };
+}
+
+/**
+ * The scan's statistics when no session file was added, removed or changed since the cached scan
+ * (every file listed has the cached size and mtime, every cached file is still listed); null
+ * otherwise, or when that cannot be told cheaply (no cache, a directory or a file that cannot be
+ * read): the caller then runs `scanClaudeProjects`. Reads only the cache's header, not the
+ * summaries — what makes an unchanged `sync` cheap.
+ *
+ * @example
+ *   const same = await unchangedSinceLastScan({ projectsDir, cacheFile, maxFileSize, extraFiles });
+ */
+export async function unchangedSinceLastScan(opts: { projectsDir: string; cacheFile: string; maxFileSize: number; extraFiles?: string[] }): Promise<ProjectsScan['stats'] | null> {
+  const stamps = readScanCacheStamps(opts.cacheFile, opts.maxFileSize);
+  if (!stamps) return null;
+  const { files, stats, unlistedDirs } = await statSessionFiles(opts.projectsDir, opts.extraFiles);
+  if (unlistedDirs.length > 0 || files.length !== stamps.size) return null;
+  for (const file of files) {
+    const st = stats.get(file);
+    const stamp = stamps.get(file);
+    if (!st || !stamp || stamp[0] !== st.size || stamp[1] !== st.mtimeMs) return null;
+  }
+  return { files: files.length, read: 0, cached: files.length, bytesRead: 0 };
+}
+
+/** The session files (`listSessionFiles` plus `extraFiles`) and the stats of those that could be stat'ed. */
+async function statSessionFiles(projectsDir: string, extraFiles: readonly string[] = []): Promise<{ files: string[]; stats: Map<string, fs.Stats>; warnings: ScanWarning[]; unlistedDirs: string[] }> {
+  const warnings: ScanWarning[] = [];
+  const unlistedDirs: string[] = [];
+  const files = await listSessionFiles(projectsDir, warnings, unlistedDirs);
+  for (const extra of extraFiles) if (!files.includes(extra)) files.push(extra);
+  const stats = new Map<string, fs.Stats>();
+  for (const file of files) {
+    try {
+      stats.set(file, fs.statSync(file));
+    } catch {
+      // not stat'ed: the scan reads it to say why
+    }
+  }
+  return { files, stats, warnings, unlistedDirs };
 }
 
 /** `<projectsDir>/<dir>/<name>.jsonl` paths, sorted for a stable order. */

@@ -120,6 +120,29 @@ describe('syncRegistry', () => {
     expect((await readRegistry(paths)).registry.sessions[tree.sessions.basic.id]).toBeDefined();
   });
 
+  it('answers an unchanged sync from the scan cache\'s header alone, and still sees a changed file', async () => {
+    const paths = freshPaths();
+    const start = new Date(NOW.getTime() - 60_000);
+    const a = writeSession(paths.claudeDir, { id: 'abcdef01-0000-4000-8000-00000000000a', cwd: '/w/quick', start, turns: [{ prompt: 'first', answer: 'one' }] }, createRng(2));
+    writeSession(paths.claudeDir, { id: 'abcdef01-0000-4000-8000-00000000000b', cwd: '/w/quick', start, turns: [{ prompt: 'second', answer: 'two' }] }, createRng(3));
+    await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    // Spoil the summaries line: an unchanged sync must not need it.
+    const [header] = fs.readFileSync(paths.scanCacheFile, 'utf8').split('\n');
+    fs.writeFileSync(paths.scanCacheFile, `${header}\n{"spoilt`);
+    const quiet = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0 });
+    // A changed file is seen; with the summaries unusable, both files are read again.
+    fs.appendFileSync(a.file, `${JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: 'and a third' }, uuid: 'u3', timestamp: NOW.toISOString(), cwd: '/w/quick' })}\n`);
+    const changed = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    expect(changed.scan.read).toBe(2);
+    expect((await readRegistry(paths)).registry.sessions['abcdef01-0000-4000-8000-00000000000a']).toMatchObject({ last_user_preview: 'and a third' });
+    // A removed file is seen too.
+    fs.rmSync(a.file);
+    const removed = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    expect(removed.scan.files).toBe(1);
+    expect(removed.scan.read).toBe(0);
+  });
+
   it('treats a torn or empty sync state (it is written without fsync) as none: one full sync', async () => {
     const paths = freshPaths();
     const tree = writeCaseTree(paths.claudeDir, NOW);

@@ -7,7 +7,7 @@ import { mergeRegistry, type MergeStats } from './merge-registry.js';
 import { registryStamp } from './read-registry.js';
 import { modifyRegistry, readRegistry } from './registry.js';
 import { ARCHIVE_AFTER_MS } from './registry-schema.js';
-import { scanClaudeProjects, type ProjectsScan, type ScanProgress } from './scan-claude-projects.js';
+import { scanClaudeProjects, unchangedSinceLastScan, type ProjectsScan, type ScanProgress } from './scan-claude-projects.js';
 import type { ScanWarning } from './scan-warning.js';
 import { readSessionEvents, removeSessionEvents, type SessionEventsRead } from './session-events.js';
 import { readMappedSessions } from './user-mapping-view.js';
@@ -62,7 +62,10 @@ export async function syncRegistry(opts: SyncOptions): Promise<SyncResult> {
   // from the sync state without reading or rewriting the registry.
   const state = opts.incremental === false || events.files.length > 0 ? null : await readSyncState(stateFile);
   if (state && state.registryStamp !== null && state.registryStamp === (await registryStamp(paths.registryFile)) && state.mappingStamp === (await registryStamp(paths.userMappingFile)) && (state.nextChangeAt === null || now.getTime() < state.nextChangeAt)) {
-    const scan = await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, maxFileSize: opts.maxFileSize, cacheFile: paths.scanCacheFile, extraFiles: await existing(state.extraFiles), onProgress: opts.onProgress, signal: opts.signal });
+    const extraFiles = await existing(state.extraFiles);
+    const same = await unchangedSinceLastScan({ projectsDir: paths.claudeProjectsDir, cacheFile: paths.scanCacheFile, maxFileSize: opts.maxFileSize, extraFiles });
+    if (same) return { stats: state.stats, scan: same, warnings: events.warnings, created: false, events: 0 };
+    const scan = await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, maxFileSize: opts.maxFileSize, cacheFile: paths.scanCacheFile, extraFiles, onProgress: opts.onProgress, signal: opts.signal });
     if (!scan.changed) return { stats: state.stats, scan: scan.stats, warnings: [...scan.warnings, ...events.warnings], created: false, events: 0 };
     return slowSync(opts, now, stateFile, events, eventFiles, scan);
   }
