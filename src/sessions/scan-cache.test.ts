@@ -26,12 +26,7 @@ describe('scan cache', () => {
     const file = path.join(dir, 'round.json');
     await writeScanCache(file, sample());
     expect(readScanCache(file, MAX)).toEqual(sample());
-    expect(readScanCacheStamps(file, MAX)).toEqual(
-      new Map([
-        ['/p/a.jsonl', [10, 1.5]],
-        ['/p/项目 b.jsonl', [20, 2]],
-      ]),
-    );
+    expect(readScanCacheStamps(file, MAX)).toMatchObject({ files: ['/p/a.jsonl', '/p/项目 b.jsonl'], sizes: [10, 20], mtimes: [1.5, 2] });
     expect(fs.readFileSync(file, 'utf8').split('\n')).toHaveLength(3); // header, summaries, final newline
   });
 
@@ -40,7 +35,7 @@ describe('scan cache', () => {
     await writeScanCache(file, sample());
     const [header] = fs.readFileSync(file, 'utf8').split('\n');
     fs.writeFileSync(file, `${header}\n{"/p/a.jsonl": tor`);
-    expect(readScanCacheStamps(file, MAX)?.size).toBe(2);
+    expect(readScanCacheStamps(file, MAX)?.files).toHaveLength(2);
     expect(readScanCache(file, MAX)).toEqual(emptyScanCache(MAX));
   });
 
@@ -48,7 +43,7 @@ describe('scan cache', () => {
     const file = path.join(dir, 'other.json');
     expect(readScanCacheStamps(file, MAX)).toBeNull();
     expect(readScanCache(file, MAX)).toEqual(emptyScanCache(MAX));
-    for (const text of ['', 'garbage\n', `${JSON.stringify({ scannerVersion: 1, maxFileSize: MAX, entries: {} })}`, '{"format":2,"scannerVersion":1,"maxFileSize":1000,"stamps":{"/x":[1]}}\n{}\n']) {
+    for (const text of ['', 'garbage\n', `${JSON.stringify({ scannerVersion: 1, maxFileSize: MAX, entries: {} })}`, '{"format":2,"scannerVersion":1,"maxFileSize":1000,"files":["/x"],"sizes":[1],"mtimes":[]}\n{}\n']) {
       fs.writeFileSync(file, text);
       expect(readScanCacheStamps(file, MAX)).toBeNull();
       expect(readScanCache(file, MAX)).toEqual(emptyScanCache(MAX));

@@ -22,7 +22,7 @@ export interface ScanCacheEntry {
  * `scanner.max_file_size` must re-judge files that were skipped as too large.
  *
  * On disk it is two JSON lines, written in one atomic write: a header with the settings and every
- * file's `[size, mtimeMs]`, then the summaries. An unchanged `sync` reads the header alone
+ * file's size and mtime, then the summaries. An unchanged `sync` reads the header alone
  * (`readScanCacheStamps`) — about a sixth of the bytes — and never parses the summaries.
  */
 export interface ScanCache {
@@ -31,12 +31,25 @@ export interface ScanCache {
   entries: Record<string, ScanCacheEntry>;
 }
 
-/** The first line of the file. */
+/**
+ * The first line of the file: the settings, and the cached files (sorted) with their sizes and
+ * mtimes as three parallel arrays — a handful of objects to parse and collect however many
+ * sessions there are.
+ */
 interface CacheHeader {
   format: typeof CACHE_FORMAT;
   scannerVersion: number;
   maxFileSize: number;
-  stamps: Record<string, [size: number, mtimeMs: number]>;
+  files: string[];
+  sizes: number[];
+  mtimes: number[];
+}
+
+/** Sizes and mtimes of the cached files, from the header (`files` sorted). */
+export interface CacheStamps {
+  files: readonly string[];
+  sizes: readonly number[];
+  mtimes: readonly number[];
 }
 
 /** The on-disk layout (the two lines); a file in any other layout reads as an empty cache. */
@@ -57,10 +70,10 @@ export function readScanCache(file: string, maxFileSize: number): ScanCache {
     const results = JSON.parse(text.slice(nl + 1)) as Record<string, ScanJsonlResult> | null;
     if (typeof results !== 'object' || results === null) return emptyScanCache(maxFileSize);
     const cache = emptyScanCache(maxFileSize);
-    for (const [f, [size, mtimeMs]] of Object.entries(header.stamps)) {
+    header.files.forEach((f, i) => {
       const result = results[f];
-      if (result) cache.entries[f] = { size, mtimeMs, result };
-    }
+      if (result) cache.entries[f] = { size: header.sizes[i] as number, mtimeMs: header.mtimes[i] as number, result };
+    });
     return cache;
   } catch {
     return emptyScanCache(maxFileSize);
@@ -68,10 +81,10 @@ export function readScanCache(file: string, maxFileSize: number): ScanCache {
 }
 
 /**
- * Only the `[size, mtimeMs]` of every cached file, from the header line; null when there is no
+ * Only the files, sizes and mtimes of the cache, from its header line; null when there is no
  * usable cache for these settings. Never throws.
  */
-export function readScanCacheStamps(file: string, maxFileSize: number): Map<string, [number, number]> | null {
+export function readScanCacheStamps(file: string, maxFileSize: number): CacheStamps | null {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
@@ -79,8 +92,7 @@ export function readScanCacheStamps(file: string, maxFileSize: number): Map<stri
     return null;
   }
   const nl = bytes.indexOf(0x0a);
-  const header = nl > 0 ? parseHeader(bytes.toString('utf8', 0, nl), maxFileSize) : null;
-  return header ? new Map(Object.entries(header.stamps)) : null;
+  return nl > 0 ? parseHeader(bytes.toString('utf8', 0, nl), maxFileSize) : null;
 }
 
 /**
@@ -88,10 +100,13 @@ export function readScanCacheStamps(file: string, maxFileSize: number): Map<stri
  * as empty (see `readScanCache`) and only costs one full rescan.
  */
 export async function writeScanCache(file: string, cache: ScanCache): Promise<void> {
-  const header: CacheHeader = { format: CACHE_FORMAT, scannerVersion: cache.scannerVersion, maxFileSize: cache.maxFileSize, stamps: {} };
+  const files = Object.keys(cache.entries).sort();
+  const header: CacheHeader = { format: CACHE_FORMAT, scannerVersion: cache.scannerVersion, maxFileSize: cache.maxFileSize, files, sizes: [], mtimes: [] };
   const results: Record<string, ScanJsonlResult> = {};
-  for (const [f, e] of Object.entries(cache.entries)) {
-    header.stamps[f] = [e.size, e.mtimeMs];
+  for (const f of files) {
+    const e = cache.entries[f] as ScanCacheEntry;
+    header.sizes.push(e.size);
+    header.mtimes.push(e.mtimeMs);
     results[f] = e.result;
   }
   // JSON.stringify escapes every newline inside strings: the first newline ends the header.
@@ -110,8 +125,9 @@ function parseHeader(line: string, maxFileSize: number): CacheHeader | null {
   try {
     const h = JSON.parse(line) as Partial<CacheHeader> | null;
     if (typeof h !== 'object' || h === null || h.format !== CACHE_FORMAT || h.scannerVersion !== SCANNER_VERSION || h.maxFileSize !== maxFileSize) return null;
-    if (typeof h.stamps !== 'object' || h.stamps === null) return null;
-    for (const v of Object.values(h.stamps)) if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'number' || typeof v[1] !== 'number') return null;
+    const { files, sizes, mtimes } = h;
+    if (!Array.isArray(files) || !Array.isArray(sizes) || !Array.isArray(mtimes) || sizes.length !== files.length || mtimes.length !== files.length) return null;
+    for (let i = 0; i < files.length; i += 1) if (typeof files[i] !== 'string' || typeof sizes[i] !== 'number' || typeof mtimes[i] !== 'number') return null;
     return h as CacheHeader;
   } catch {
     return null;

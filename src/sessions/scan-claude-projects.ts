@@ -62,7 +62,7 @@ interface Candidate {
  *   const scan = await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, cacheFile: paths.scanCacheFile, maxFileSize });
  */
 export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<ProjectsScan> {
-  const { files, stats: listed, warnings, unlistedDirs } = await statSessionFiles(opts.projectsDir, opts.extraFiles);
+  const { files, stats: listed, warnings, unlistedDirs } = statSessionFiles(opts.projectsDir, opts.extraFiles);
   const cache = opts.cacheFile && opts.incremental !== false ? readScanCache(opts.cacheFile, opts.maxFileSize) : emptyScanCache(opts.maxFileSize);
   const next: ScanCache = emptyScanCache(opts.maxFileSize);
   const results = new Map<string, ScanJsonlResult>();
@@ -151,26 +151,27 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
  * summaries — what makes an unchanged `sync` cheap.
  *
  * @example
- *   const same = await unchangedSinceLastScan({ projectsDir, cacheFile, maxFileSize, extraFiles });
+ *   const same = unchangedSinceLastScan({ projectsDir, cacheFile, maxFileSize, extraFiles });
  */
-export async function unchangedSinceLastScan(opts: { projectsDir: string; cacheFile: string; maxFileSize: number; extraFiles?: string[] }): Promise<ProjectsScan['stats'] | null> {
+export function unchangedSinceLastScan(opts: { projectsDir: string; cacheFile: string; maxFileSize: number; extraFiles?: string[] }): ProjectsScan['stats'] | null {
   const stamps = readScanCacheStamps(opts.cacheFile, opts.maxFileSize);
   if (!stamps) return null;
-  const { files, stats, unlistedDirs } = await statSessionFiles(opts.projectsDir, opts.extraFiles);
-  if (unlistedDirs.length > 0 || files.length !== stamps.size) return null;
-  for (const file of files) {
+  const { files, stats, unlistedDirs } = statSessionFiles(opts.projectsDir, opts.extraFiles);
+  if (unlistedDirs.length > 0 || files.length !== stamps.files.length) return null;
+  const sorted = [...files].sort();
+  for (let i = 0; i < sorted.length; i += 1) {
+    const file = sorted[i] as string;
     const st = stats.get(file);
-    const stamp = stamps.get(file);
-    if (!st || !stamp || stamp[0] !== st.size || stamp[1] !== st.mtimeMs) return null;
+    if (!st || stamps.files[i] !== file || stamps.sizes[i] !== st.size || stamps.mtimes[i] !== st.mtimeMs) return null;
   }
   return { files: files.length, read: 0, cached: files.length, bytesRead: 0 };
 }
 
 /** The session files (`listSessionFiles` plus `extraFiles`) and the stats of those that could be stat'ed. */
-async function statSessionFiles(projectsDir: string, extraFiles: readonly string[] = []): Promise<{ files: string[]; stats: Map<string, fs.Stats>; warnings: ScanWarning[]; unlistedDirs: string[] }> {
+function statSessionFiles(projectsDir: string, extraFiles: readonly string[] = []): { files: string[]; stats: Map<string, fs.Stats>; warnings: ScanWarning[]; unlistedDirs: string[] } {
   const warnings: ScanWarning[] = [];
   const unlistedDirs: string[] = [];
-  const files = await listSessionFiles(projectsDir, warnings, unlistedDirs);
+  const files = listSessionFiles(projectsDir, warnings, unlistedDirs);
   for (const extra of extraFiles) if (!files.includes(extra)) files.push(extra);
   const stats = new Map<string, fs.Stats>();
   for (const file of files) {
@@ -183,11 +184,14 @@ async function statSessionFiles(projectsDir: string, extraFiles: readonly string
   return { files, stats, warnings, unlistedDirs };
 }
 
-/** `<projectsDir>/<dir>/<name>.jsonl` paths, sorted for a stable order. */
-async function listSessionFiles(projectsDir: string, warnings: ScanWarning[], unlistedDirs: string[]): Promise<string[]> {
+/**
+ * `<projectsDir>/<dir>/<name>.jsonl` paths, sorted for a stable order. Listed synchronously: a few
+ * dozen directory reads cost far less than a thread-pool round trip each.
+ */
+function listSessionFiles(projectsDir: string, warnings: ScanWarning[], unlistedDirs: string[]): string[] {
   let dirs: fs.Dirent[];
   try {
-    dirs = await fs.promises.readdir(projectsDir, { withFileTypes: true });
+    dirs = fs.readdirSync(projectsDir, { withFileTypes: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
@@ -197,38 +201,22 @@ async function listSessionFiles(projectsDir: string, warnings: ScanWarning[], un
     return [];
   }
   const out: string[] = [];
-  await mapLimit(
-    dirs.filter((d) => d.isDirectory() || d.isSymbolicLink()),
-    16,
-    async (d) => {
-      const dir = path.join(projectsDir, d.name);
-      let names: string[];
-      try {
-        names = await fs.promises.readdir(dir);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOTDIR' || code === 'ENOENT') return;
-        warnings.push({ code: 'unreadable_dir', file: dir, detail: code ?? 'EIO' });
-        unlistedDirs.push(dir);
-        return;
-      }
-      // `dir` is already normal and a name has no separator: no path.join (2,000 normalisations) needed.
-      const prefix = dir + path.sep;
-      for (const name of names) if (name.endsWith('.jsonl') && !name.startsWith('agent-')) out.push(prefix + name);
-    },
-  );
-  return out.sort();
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight. */
-async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let i = 0;
-  const worker = async (): Promise<void> => {
-    while (i < items.length) {
-      const item = items[i] as T;
-      i += 1;
-      await fn(item);
+  for (const d of dirs) {
+    if (!d.isDirectory() && !d.isSymbolicLink()) continue;
+    const dir = path.join(projectsDir, d.name);
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR' || code === 'ENOENT') continue;
+      warnings.push({ code: 'unreadable_dir', file: dir, detail: code ?? 'EIO' });
+      unlistedDirs.push(dir);
+      continue;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+    // `dir` is already normal and a name has no separator: no path.join (2,000 normalisations) needed.
+    const prefix = dir + path.sep;
+    for (const name of names) if (name.endsWith('.jsonl') && !name.startsWith('agent-')) out.push(prefix + name);
+  }
+  return out.sort();
 }

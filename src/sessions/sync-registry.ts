@@ -63,7 +63,7 @@ export async function syncRegistry(opts: SyncOptions): Promise<SyncResult> {
   const state = opts.incremental === false || events.files.length > 0 ? null : await readSyncState(stateFile);
   if (state && state.registryStamp !== null && state.registryStamp === (await registryStamp(paths.registryFile)) && state.mappingStamp === (await registryStamp(paths.userMappingFile)) && (state.nextChangeAt === null || now.getTime() < state.nextChangeAt)) {
     const extraFiles = await existing(state.extraFiles);
-    const same = await unchangedSinceLastScan({ projectsDir: paths.claudeProjectsDir, cacheFile: paths.scanCacheFile, maxFileSize: opts.maxFileSize, extraFiles });
+    const same = unchangedSinceLastScan({ projectsDir: paths.claudeProjectsDir, cacheFile: paths.scanCacheFile, maxFileSize: opts.maxFileSize, extraFiles });
     if (same) return { stats: state.stats, scan: same, warnings: events.warnings, created: false, events: 0 };
     const scan = await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, maxFileSize: opts.maxFileSize, cacheFile: paths.scanCacheFile, extraFiles, onProgress: opts.onProgress, signal: opts.signal });
     if (!scan.changed) return { stats: state.stats, scan: scan.stats, warnings: [...scan.warnings, ...events.warnings], created: false, events: 0 };
