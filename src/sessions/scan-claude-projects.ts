@@ -147,7 +147,7 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
  * The scan's statistics when no session file was added, removed or changed since the cached scan
  * (every file listed has the cached size and mtime, every cached file is still listed); null
  * otherwise, or when that cannot be told cheaply (no cache, a directory or a file that cannot be
- * read): the caller then runs `scanClaudeProjects`. Reads only the cache's header, not the
+ * read, a session id in two directories): the caller then runs `scanClaudeProjects`. Reads only the cache's header, not the
  * summaries — what makes an unchanged `sync` cheap.
  *
  * @example
@@ -159,11 +159,15 @@ export function unchangedSinceLastScan(opts: { projectsDir: string; cacheFile: s
   const { files, stats, unlistedDirs } = statSessionFiles(opts.projectsDir, opts.extraFiles);
   if (unlistedDirs.length > 0 || files.length !== stamps.files.length) return null;
   const sorted = [...files].sort();
+  const ids = new Set<string>();
   for (let i = 0; i < sorted.length; i += 1) {
     const file = sorted[i] as string;
     const st = stats.get(file);
     if (!st || stamps.files[i] !== file || stamps.sizes[i] !== st.size || stamps.mtimes[i] !== st.mtimeMs) return null;
+    ids.add(path.basename(file));
   }
+  // A session id in two directories is warned about on every scan: leave that to the full scan.
+  if (ids.size !== sorted.length) return null;
   return { files: files.length, read: 0, cached: files.length, bytesRead: 0 };
 }
 

@@ -143,6 +143,19 @@ describe('syncRegistry', () => {
     expect(removed.scan.read).toBe(0);
   });
 
+  it('warns about a session id found in two directories on every sync, the unchanged ones too', async () => {
+    const paths = freshPaths();
+    const start = new Date(NOW.getTime() - 60_000);
+    const id = 'abcdef01-0000-4000-8000-00000000000d';
+    writeSession(paths.claudeDir, { id, cwd: '/w/one', start, turns: [{ prompt: 'here', answer: 'a' }] }, createRng(4));
+    writeSession(paths.claudeDir, { id, cwd: '/w/two', start, turns: [{ prompt: 'there', answer: 'b' }] }, createRng(5));
+    for (let i = 0; i < 2; i += 1) {
+      const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+      expect(r.warnings.filter((w) => w.code === 'duplicate_session')).toHaveLength(1);
+      expect(r.stats.total).toBe(1);
+    }
+  });
+
   it('treats a torn or empty sync state (it is written without fsync) as none: one full sync', async () => {
     const paths = freshPaths();
     const tree = writeCaseTree(paths.claudeDir, NOW);
