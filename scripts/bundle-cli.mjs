@@ -4,17 +4,18 @@
 // commands start without Node's ES-module loader. Everything else is handed to dist/cli/main.js,
 // which stays external. Pure-JS packages the hot commands use (smol-toml) are inlined; the build
 // fails when a bundle would still import a package at run time, or use `import.meta` (neither
-// works, or is wanted, in these files).
+// works, or is wanted, in these files). Each hot bundle gets a V8 code cache beside it.
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cliDir = path.join(root, 'dist', 'cli');
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-const { HOT_COMMANDS, hotBundlePath } = await import(pathToFileURL(path.join(cliDir, 'hot-commands.js')).href);
+const { HOT_COMMANDS, hotBundlePath, commonJsWrapper, CODE_CACHE_SUFFIX } = await import(pathToFileURL(path.join(cliDir, 'hot-commands.js')).href);
 
 const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', metafile: true, logLevel: 'silent' };
 const bundles = [
@@ -47,4 +48,11 @@ if (problems.length > 0) {
   process.exit(1);
 }
 fs.chmodSync(bundles[0].outfile, 0o755);
+// A V8 code cache beside each hot bundle, for this Node: the first stage compiles the bundle with
+// it (~2 ms instead of 4–6 ms). Made from the same wrapped text the first stage compiles; nothing
+// in the bundle runs here.
+for (const b of bundles.slice(1)) {
+  const script = new vm.Script(commonJsWrapper(fs.readFileSync(b.outfile, 'utf8')), { filename: b.outfile });
+  fs.writeFileSync(`${b.outfile}${CODE_CACHE_SUFFIX}`, script.createCachedData());
+}
 console.log(`bundle-cli: ${path.relative(root, bundles[0].outfile)} + ${HOT_COMMANDS.length} hot commands (${bytes} bytes)`);

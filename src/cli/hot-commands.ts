@@ -23,3 +23,15 @@ export type HotRun = (argv: readonly string[]) => Promise<boolean>;
 export function hotBundlePath(name: string): string {
   return `./hot/${name}.cjs`;
 }
+
+/** The V8 code cache of a hot bundle is `<bundle><CODE_CACHE_SUFFIX>`, written by the build. */
+export const CODE_CACHE_SUFFIX = '.cache';
+
+/**
+ * `source` wrapped as Node wraps a CommonJS file: the build compiles this exact text to make the
+ * code cache, and the first stage compiles it again with that cache (V8 accepts a cache only for
+ * the same source).
+ */
+export function commonJsWrapper(source: string): string {
+  return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+}

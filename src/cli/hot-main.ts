@@ -1,4 +1,8 @@
-import { hotBundlePath, HOT_COMMANDS, type HotRun } from './hot-commands.js';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+import { CODE_CACHE_SUFFIX, commonJsWrapper, hotBundlePath, HOT_COMMANDS, type HotRun } from './hot-commands.js';
 
 /**
  * What the `cc-linker` binary runs first (bundled into `dist/cli/cc-linker.cjs`): a plainly
@@ -14,16 +18,33 @@ export async function hotMain(argv: readonly string[]): Promise<void> {
   await import('./main.js');
 }
 
-/** The hot bundle of `name`, or null when it is missing (a partial build): the full program then runs it. */
+/**
+ * The hot bundle of `name`, or null when it is missing (a partial build): the full program then
+ * runs it. Compiled with the V8 code cache the build wrote beside it (`<bundle>.cache`, see
+ * `scripts/bundle-cli.mjs`) when there is one: about 2 ms instead of 4–6 ms of a ~55 ms cold
+ * start. A cache V8 rejects (another Node version) or a missing one only costs that compile.
+ */
 function loadHot(name: string): HotRun | null {
+  const file = path.join(__dirname, hotBundlePath(name));
+  let source: string;
   try {
-    // A plain CommonJS require (this file runs as CommonJS): the ES-module loader is what we avoid.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(hotBundlePath(name)) as HotRun;
+    source = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return null;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = fs.readFileSync(`${file}${CODE_CACHE_SUFFIX}`);
+  } catch {
+    cachedData = undefined;
+  }
+  // What Node's CommonJS loader does for a file, with the cached compilation added.
+  const script = new vm.Script(commonJsWrapper(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const module = { exports: {} as unknown };
+  const init = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
+  init(module.exports, createRequire(file), module, file, path.dirname(file));
+  return module.exports as HotRun;
 }
 
 void hotMain(process.argv.slice(2));

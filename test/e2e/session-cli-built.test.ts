@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCaseTree } from '../fixtures/claude-tree.js';
 
@@ -81,6 +82,33 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
     expect(hits.length).toBeGreaterThan(0);
     const full = spawnSync(process.execPath, [path.join(path.dirname(MAIN), 'main.js'), 'search', 'README', '--json'], { env, encoding: 'utf8', timeout: 30_000 });
     expect(JSON.parse(full.stdout)).toEqual(hits);
+  });
+
+  it('each hot bundle has a V8 code cache that V8 accepts for the text the first stage compiles', async () => {
+    const { HOT_COMMANDS, hotBundlePath, commonJsWrapper, CODE_CACHE_SUFFIX } = await import('../../src/cli/hot-commands.js');
+    for (const c of HOT_COMMANDS) {
+      const file = path.join(path.dirname(MAIN), hotBundlePath(c.name));
+      const script = new vm.Script(commonJsWrapper(fs.readFileSync(file, 'utf8')), { filename: file, cachedData: fs.readFileSync(`${file}${CODE_CACHE_SUFFIX}`) });
+      expect(script.cachedDataRejected, c.name).toBe(false);
+    }
+  });
+
+  it('a code cache V8 rejects, or none, changes nothing but the compile time', () => {
+    const dir = path.join(tmp, 'cache', 'cli');
+    fs.mkdirSync(path.join(dir, 'hot'), { recursive: true });
+    fs.copyFileSync(MAIN, path.join(dir, 'cc-linker.cjs'));
+    fs.copyFileSync(path.join(path.dirname(MAIN), 'hot', 'list.cjs'), path.join(dir, 'hot', 'list.cjs'));
+    fs.writeFileSync(path.join(dir, 'main.js'), "console.log('full program');\n");
+    const expected = run('list', '--json').stdout;
+    expect(JSON.parse(expected)).toHaveLength(14);
+    fs.writeFileSync(path.join(dir, 'hot', 'list.cjs.cache'), 'not a V8 code cache');
+    for (let i = 0; i < 2; i += 1) {
+      const r = spawnSync(process.execPath, [path.join(dir, 'cc-linker.cjs'), 'list', '--json'], { env, encoding: 'utf8', timeout: 30_000 });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(expected);
+      fs.rmSync(path.join(dir, 'hot', 'list.cjs.cache'), { force: true });
+    }
   });
 
   it('a missing hot bundle (a partial build) hands the command to the full program instead of failing', () => {
