@@ -23,13 +23,19 @@ const registry = (): Registry => ({
 });
 
 describe('list index', () => {
-  it('is written with the registry and gives back exactly what list shows', async () => {
+  it('is written with the registry and gives back exactly what list shows, newest first', async () => {
     await writeRegistry(paths, registry());
     expect(fs.statSync(listIndexFile(paths.registryFile)).mode & 0o777).toBe(0o600);
-    expect(await readListIndex(paths.registryFile)).toEqual([
-      { id: 'a', entry: { origin: 'cli', title: 'T', message_count: 3, last_active: '2026-05-02T00:00:00.000Z', project_name: 'p', cwd: '/w/p' } },
-      { id: 'b', entry: { origin: 'feishu', status: 'degraded', title: null, message_count: 0, last_active: '2026-05-02T00:00:00.000Z', project_name: null, cwd: '/w/p' } },
-    ]);
+    const c = { id: 'c', entry: { origin: 'cli' as const, title: 'newer', message_count: 1, last_active: '2026-05-03T00:00:00.000Z', project_name: 'p', cwd: '/w/p' } };
+    const a = { id: 'a', entry: { origin: 'cli' as const, title: 'T', message_count: 3, last_active: '2026-05-02T00:00:00.000Z', project_name: 'p', cwd: '/w/p' } };
+    const b = { id: 'b', entry: { origin: 'feishu' as const, status: 'degraded' as const, title: null, message_count: 0, last_active: '2026-05-02T00:00:00.000Z', project_name: null, cwd: '/w/p' } };
+    const withNewer = registry();
+    withNewer.sessions.c = entry({ title: 'newer', message_count: 1, last_active: '2026-05-03T00:00:00.000Z' });
+    await writeRegistry(paths, withNewer);
+    expect(await readListIndex(paths.registryFile)).toEqual({ total: 3, sessions: [c, a, b] });
+    // The first rows alone, with the total of all: what a plain `list --limit 2` reads.
+    expect(await readListIndex(paths.registryFile, 2)).toEqual({ total: 3, sessions: [c, a] });
+    expect(await readListIndex(paths.registryFile, 9)).toEqual({ total: 3, sessions: [c, a, b] });
   });
 
   it('is ignored once the registry was replaced by something that did not rewrite it', async () => {
@@ -45,7 +51,8 @@ describe('list index', () => {
     await writeRegistry(paths, registry());
     const file = listIndexFile(paths.registryFile);
     const good = fs.readFileSync(file, 'utf8');
-    for (const bad of [good.slice(0, good.length / 2), good.replace('"version":1', '"version":2'), good.replace('"degraded"', '"sleeping"'), good.replace('"feishu"', '"web"'), '']) {
+    const lines = good.split('\n');
+    for (const bad of [good.slice(0, good.length / 2), good.replace('"version":2', '"version":1'), good.replace('"degraded"', '"sleeping"'), good.replace('"feishu"', '"web"'), '', `${lines[0]}\n${lines[1]}\n`, `${good}["extra"]\n`]) {
       fs.writeFileSync(file, bad);
       expect(await readListIndex(paths.registryFile), bad.slice(0, 40)).toBeNull();
     }
@@ -56,7 +63,7 @@ describe('list index', () => {
     fs.rmSync(listIndexFile(paths.registryFile));
     const stamp = await registryStamp(paths.registryFile);
     await writeListIndex(paths.registryFile, registry(), stamp);
-    expect(await readListIndex(paths.registryFile)).toHaveLength(2);
+    expect((await readListIndex(paths.registryFile))?.sessions).toHaveLength(2);
     await writeListIndex(paths.registryFile, registry(), 'an:older:stamp');
     expect(await readListIndex(paths.registryFile)).toBeNull();
   });

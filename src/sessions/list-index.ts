@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { registryStamp } from './read-registry.js';
+import { newestFirst } from './format-session.js';
 import { SESSION_STATUSES, type Registry, type SessionEntry, type SessionStatus } from './registry-schema.js';
 
 /** What `cc-linker list` shows and filters on for one session (a subset of `SessionEntry`). */
@@ -9,11 +10,19 @@ export type ListEntry = Pick<SessionEntry, 'origin' | 'status' | 'title' | 'mess
 /** One row on disk: `[id, origin, status, title, message_count, last_active, project_name, cwd]`. */
 type Row = [string, 'cli' | 'feishu', SessionStatus | null, string | null, number, string, string | null, string];
 
-interface ListIndexFile {
-  version: 1;
+/** The first line of the file. */
+interface ListIndexHeader {
+  version: 2;
   /** `registryStamp` of the registry file this index was made from. */
   registry: string;
-  rows: Row[];
+  /** How many rows follow. */
+  count: number;
+}
+
+/** What `readListIndex` gives: how many sessions there are, and (the first of) them, newest first. */
+export interface ListIndexRead {
+  total: number;
+  sessions: { id: string; entry: ListEntry }[];
 }
 
 /** `registry.list-index.json` beside the registry. */
@@ -23,39 +32,54 @@ export function listIndexFile(registryFile: string): string {
 
 /**
  * Writes the list index of `registry`, the content of `registryFile` when it had identity `stamp`
- * (`registryStamp`, taken after writing it or before reading it): the eight fields
- * `list` needs per session, about a quarter of the registry's bytes, so a cold `cc-linker list`
- * does not parse every preview and path of thousands of sessions (issue 2's cold-start goal).
- * It is a cache: written without fsync, tagged with the registry file's identity, and ignored by
+ * (`registryStamp`, taken after writing it or before reading it): the eight fields `list` needs
+ * per session, one session a line, newest first (the order `list` shows), after a header line
+ * with the count. A cold `cc-linker list` then parses the header and its first 20 lines instead
+ * of every preview and path of thousands of sessions (issue 2's cold-start goal). It is a cache:
+ * written without fsync, tagged with the registry file's identity, and ignored by
  * `readListIndex` as soon as the registry is replaced by anything that does not rewrite it.
  */
 export async function writeListIndex(registryFile: string, registry: Registry, stamp: string | null): Promise<void> {
   if (stamp === null) return;
-  const rows = Object.entries(registry.sessions).map(([id, e]): Row => [id, e.origin, e.status ?? null, e.title, e.message_count, e.last_active, e.project_name, e.cwd]);
-  const index: ListIndexFile = { version: 1, registry: stamp, rows };
+  const sessions = Object.entries(registry.sessions).map(([id, entry]) => ({ id, entry }));
+  const lines = newestFirst(sessions, sessions.length).map(({ id, entry: e }) => JSON.stringify([id, e.origin, e.status ?? null, e.title, e.message_count, e.last_active, e.project_name, e.cwd] satisfies Row));
+  const header: ListIndexHeader = { version: 2, registry: stamp, count: lines.length };
   // Loaded here, not at the top: `list` reads this module on every cold start and writes an index
   // only after a full read; the writer's module pulls in node:crypto (~4 ms of a ~60 ms start).
   const { writeFileAtomic } = await import('../store/atomic-write.js');
-  await writeFileAtomic(listIndexFile(registryFile), `${JSON.stringify(index)}\n`, { durable: false });
+  await writeFileAtomic(listIndexFile(registryFile), `${[JSON.stringify(header), ...lines].join('\n')}\n`, { durable: false });
 }
 
 /**
- * The sessions of the list index, or null when there is no usable index for the registry file as
- * it is now (missing, torn, another version, or made from an earlier registry): the caller then
- * reads the registry itself. Never throws.
+ * The sessions of the list index, newest first — only the first `limit` when given (the total is
+ * still the count of all) — or null when there is no usable index for the registry file as it is
+ * now (missing, torn, another version, or made from an earlier registry): the caller then reads
+ * the registry itself. Never throws.
  */
-export async function readListIndex(registryFile: string): Promise<{ id: string; entry: ListEntry }[] | null> {
+export async function readListIndex(registryFile: string, limit?: number): Promise<ListIndexRead | null> {
   try {
-    const [stamp, text] = await Promise.all([registryStamp(registryFile), fs.promises.readFile(listIndexFile(registryFile), 'utf8')]);
-    const index = JSON.parse(text) as Partial<ListIndexFile>;
-    if (stamp === null || index.version !== 1 || index.registry !== stamp || !Array.isArray(index.rows)) return null;
-    const out: { id: string; entry: ListEntry }[] = [];
-    for (const row of index.rows) {
+    // One synchronous read, like the registry's (see readJsonFile): a thread-pool round trip costs more.
+    const bytes = fs.readFileSync(listIndexFile(registryFile));
+    const stamp = await registryStamp(registryFile);
+    let end = bytes.indexOf(0x0a);
+    if (stamp === null || end < 0) return null;
+    const header = JSON.parse(bytes.toString('utf8', 0, end)) as Partial<ListIndexHeader>;
+    if (header.version !== 2 || header.registry !== stamp || !Number.isInteger(header.count)) return null;
+    const total = header.count as number;
+    const wanted = Math.min(total, limit ?? total);
+    const sessions: { id: string; entry: ListEntry }[] = [];
+    while (sessions.length < wanted) {
+      const start = end + 1;
+      end = bytes.indexOf(0x0a, start);
+      if (end < 0) return null;
+      const row = JSON.parse(bytes.toString('utf8', start, end)) as unknown;
       const entry = rowEntry(row);
       if (!entry) return null;
-      out.push({ id: row[0], entry });
+      sessions.push({ id: (row as Row)[0], entry });
     }
-    return out;
+    // Read whole, the file must hold exactly `count` rows (a torn copy does not).
+    if (limit === undefined && end + 1 !== bytes.length) return null;
+    return { total, sessions };
   } catch {
     return null;
   }

@@ -95,16 +95,23 @@ describe('session commands (golden, zh)', () => {
   it('list reads the small list index when it matches the registry, and prints the same as from the registry', async () => {
     const index = path.join(ccHome, 'registry.list-index.json');
     expect(fs.existsSync(index)).toBe(true); // written with the registry by init/sync
-    const fromIndex = await cli(['list', '--limit', '50']);
-    fs.rmSync(index);
-    const fromRegistry = await cli(['list', '--limit', '50']);
-    expect(fromRegistry).toEqual(fromIndex);
-    // …and the full read left an index behind for the next run.
-    expect(fs.existsSync(index)).toBe(true);
-    const stale = JSON.parse(fs.readFileSync(index, 'utf8')) as { registry: string; rows: unknown[][] };
-    stale.rows = stale.rows.map((r) => [r[0], r[1], r[2], 'STALE TITLE', ...r.slice(4)]);
-    stale.registry = 'not:the:registry';
-    fs.writeFileSync(index, JSON.stringify(stale));
+    // The same output from the index and from the registry: all rows, the first rows only (no
+    // filter: only those are read), and with a filter (all rows read, then filtered).
+    for (const args of [['list', '--limit', '50'], ['list', '--limit', '3'], ['list', '--origin', 'cli', '--limit', '3']]) {
+      const fromIndex = await cli(args);
+      fs.rmSync(index);
+      const fromRegistry = await cli(args);
+      expect(fromRegistry, args.join(' ')).toEqual(fromIndex);
+      // …and the full read left an index behind for the next run.
+      expect(fs.existsSync(index)).toBe(true);
+    }
+    const [header, ...rows] = fs.readFileSync(index, 'utf8').trimEnd().split('\n');
+    const stale = { ...(JSON.parse(header as string) as object), registry: 'not:the:registry' };
+    const staleRows = rows.map((line) => {
+      const r = JSON.parse(line) as unknown[];
+      return JSON.stringify([r[0], r[1], r[2], 'STALE TITLE', ...r.slice(4)]);
+    });
+    fs.writeFileSync(index, `${[JSON.stringify(stale), ...staleRows].join('\n')}\n`);
     expect((await cli(['list', '--limit', '50'])).stdout).not.toContain('STALE TITLE');
   });
 

@@ -44,12 +44,14 @@ export const listCommand: CommandSpec = {
       import('../format/session-json.js'),
       import('../format/print-warnings.js'),
     ]);
-    // The human listing comes from the small list index when it matches the registry; --json
-    // prints whole entries, so it (and any doubt about the index) reads the registry itself.
-    const indexed = opts.json ? null : await readListIndex(ctx.paths.registryFile);
+    // The human listing comes from the small list index when it matches the registry (without a
+    // filter, only its first `limit` rows are read: they are newest first); --json prints whole
+    // entries, so it (and any doubt about the index) reads the registry itself.
+    const filtered = Boolean(opts.origin || opts.status || opts.project);
+    const indexed = opts.json ? null : await readListIndex(ctx.paths.registryFile, filtered ? undefined : opts.limit);
     let sessions: { id: string; entry: ListEntry }[];
     let full: Registry | null = null;
-    if (indexed) sessions = indexed;
+    if (indexed) sessions = indexed.sessions;
     else {
       const { registry, warnings, stamp, recoveredFrom } = await requireRegistry(ctx.paths);
       printWarnings(ctx.out, warnings, ctx.lang);
@@ -65,6 +67,7 @@ export const listCommand: CommandSpec = {
       .filter(({ entry }) => !opts.status || (entry.status ?? 'active') === opts.status)
       .filter(({ entry }) => !project || (entry.project_name ?? '').toLowerCase().includes(project) || entry.cwd.toLowerCase().includes(project));
     const shown = fmt.newestFirst(all, opts.limit);
+    const total = indexed && !filtered ? indexed.total : all.length;
     if (opts.json && full) {
       const registry = full;
       ctx.out.json(shown.map((s) => sessionJson(s.id, registry.sessions[s.id] as SessionEntry)));
@@ -72,12 +75,12 @@ export const listCommand: CommandSpec = {
     }
     const t = commandMessages(ctx.lang);
     const now = ctx.now();
-    const lines = [t('listHeader', { n: all.length })];
-    if (all.length === 0) lines.push('', t('listEmpty'));
+    const lines = [t('listHeader', { n: total })];
+    if (total === 0) lines.push('', t('listEmpty'));
     shown.forEach(({ id, entry }, i) => {
       lines.push('', `${i + 1}. ${fmt.truncate(fmt.titleOf(entry, ctx.lang), 30)}`, `   ID: ${fmt.shortId(id)}`, `   ${fmt.sessionMetaLine(entry, now, ctx.lang)}`);
     });
-    if (all.length > shown.length) lines.push('', t('listMore', { n: all.length - shown.length }));
+    if (total > shown.length) lines.push('', t('listMore', { n: total - shown.length }));
     ctx.out.print(lines.join('\n'));
     return 0;
   },
