@@ -41,6 +41,9 @@ for (const { allowed, ...options } of bundles) {
     for (const imp of output.imports) if (!builtins.has(imp.path) && !allowed.includes(imp.path)) problems.push(`${name}: imports ${imp.path}`);
   }
   bytes += fs.statSync(options.outfile).size;
+  // The first stage compiles hot bundles with vm.Script (for the code cache), where a dynamic
+  // import() that esbuild left in place would fail at run time.
+  if (options.outfile !== bundles[0].outfile && /\bimport\(/.test(fs.readFileSync(options.outfile, 'utf8'))) problems.push(`${name}: a dynamic import() remains`);
 }
 if (problems.length > 0) {
   for (const b of bundles) fs.rmSync(b.outfile, { force: true });
