@@ -1,4 +1,5 @@
 import { BytePattern } from './byte-pattern.js';
+import { WasmLineProbe } from './wasm-line-probe.js';
 
 /**
  * A byte-level first look at one JSONL line, so the scanner only runs `JSON.parse` on the few
@@ -108,11 +109,22 @@ export function probeLine(buf: Buffer, start: number, end: number): Probe {
  * Probes `line[start, end)` into `out` and returns it. `truncated` lines (middle missing) are
  * judged from their ends only.
  *
- * Every line of every session passes through here, so it is written for speed: windows are ranges
- * of `buf` (no copies), each window is searched once for `"type":"` and the values after the hits
- * are compared in place (not one search per type), and strings are made only of returned values.
+ * Every line of every session passes through here. A line in the WebAssembly probe's buffer (the
+ * scanner reads into it, see `WasmLineProbe`) is probed there — the same answers, compiled from the
+ * first line on; any other line, and one whose values need decoding, is probed here in JavaScript.
  */
 export function probeInto(out: LineProbe, buf: Buffer, start: number, end: number): LineProbe {
+  const wasm = WasmLineProbe.loaded();
+  if (wasm !== null && buf === wasm.buffer && wasm.probeInto(out, start, end)) return out;
+  return probeInJs(out, buf, start, end);
+}
+
+/**
+ * `probeInto` in JavaScript, for any buffer and any line. Written for speed: windows are ranges of
+ * `buf` (no copies), each window is searched once for `"type":"` and the values after the hits are
+ * compared in place (not one search per type), and strings are made only of returned values.
+ */
+export function probeInJs(out: LineProbe, buf: Buffer, start: number, end: number): LineProbe {
   out.tsStart = -1;
   out.timestamp = null;
   const len = end - start;

@@ -111,6 +111,18 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
     }
   });
 
+  it('without WebAssembly (node --jitless) init registers the same sessions with the JavaScript probe', () => {
+    const listAfterInit = (nodeFlags: string[], home: string) => {
+      const e = { ...env, CC_LINKER_HOME: path.join(tmp, home) };
+      const init = spawnSync(process.execPath, [...nodeFlags, MAIN, 'init'], { env: e, encoding: 'utf8', timeout: 60_000 });
+      expect(init.status, init.stderr).toBe(0);
+      return spawnSync(process.execPath, [MAIN, 'list', '--json', '--limit', '100'], { env: e, encoding: 'utf8', timeout: 30_000 }).stdout;
+    };
+    const withWasm = listAfterInit([], 'with-wasm');
+    expect(JSON.parse(withWasm)).toHaveLength(14);
+    expect(listAfterInit(['--jitless'], 'jitless')).toBe(withWasm);
+  });
+
   it('a missing hot bundle (a partial build) hands the command to the full program instead of failing', () => {
     const dir = path.join(tmp, 'partial', 'cli');
     fs.mkdirSync(dir, { recursive: true });
