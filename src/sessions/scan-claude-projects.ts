@@ -4,6 +4,7 @@ import { emptyScanCache, readScanCache, readScanCacheStamps, writeScanCache, typ
 import { DEFAULT_CHUNK } from './read-jsonl-lines.js';
 import { scanJsonlFile, type ScanJsonlResult, type ScannedSession } from './scan-jsonl.js';
 import type { ScanWarning } from './scan-warning.js';
+import { WasmLineProbe } from './wasm-line-probe.js';
 
 /** Progress of a scan, for the `init` progress bar. Byte totals are the sizes of files to read. */
 export interface ScanProgress {
@@ -93,8 +94,8 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
   opts.onProgress?.({ ...progress });
   let bytesRead = 0;
   let dirty = Object.keys(cache.entries).some((k) => !results.has(k));
-  const buffer = Buffer.allocUnsafe(DEFAULT_CHUNK);
-  let lastYield = performance.now();
+  const buffer = WasmLineProbe.shared()?.buffer ?? Buffer.allocUnsafe(DEFAULT_CHUNK);
+  let lastYield = Date.now(); // not performance.now(): its first use loads perf_hooks (~2 ms)
   for (const c of toRead) {
     if (opts.signal?.aborted) break;
     const result = scanJsonlFile(c.file, { maxFileSize: opts.maxFileSize, signal: opts.signal, buffer, stat: stats.get(c.file) });
@@ -114,9 +115,9 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
     progress.bytesDone += read;
     opts.onProgress?.({ ...progress });
     // Reads are synchronous (see scanJsonlFile): let timers and sockets run every ~20 ms.
-    if (performance.now() - lastYield > 20) {
+    if (Date.now() - lastYield > 20) {
       await new Promise((resolve) => setImmediate(resolve));
-      lastYield = performance.now();
+      lastYield = Date.now();
     }
   }
 
