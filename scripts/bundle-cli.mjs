@@ -5,8 +5,10 @@
 // which stays external. Pure-JS packages the hot commands use (smol-toml) are inlined; the build
 // fails when a bundle would still import a package at run time, or use `import.meta` (neither
 // works, or is wanted, in these files). Each hot bundle gets a V8 code cache beside it.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
@@ -52,10 +54,62 @@ if (problems.length > 0) {
 }
 fs.chmodSync(bundles[0].outfile, 0o755);
 // A V8 code cache beside each hot bundle, for this Node: the first stage compiles the bundle with
-// it (~2 ms instead of 4–6 ms). Made from the same wrapped text the first stage compiles; nothing
-// in the bundle runs here.
-for (const b of bundles.slice(1)) {
-  const script = new vm.Script(commonJsWrapper(fs.readFileSync(b.outfile, 'utf8')), { filename: b.outfile });
-  fs.writeFileSync(`${b.outfile}${CODE_CACHE_SUFFIX}`, script.createCachedData());
+// it. Made by running each command once on a small throw-away session tree
+// (scripts/warm-code-cache.mjs), so it also holds the functions the command calls: `init` starts
+// ~12 ms sooner than with a cache of the top level alone, which is what is written if that run fails.
+const warmHome = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-linker-build-'));
+try {
+  const claudeDir = writeWarmUpTree(warmHome);
+  const env = { PATH: process.env.PATH, HOME: warmHome, CC_LINKER_HOME: path.join(warmHome, '.cc-linker'), CLAUDE_CONFIG_DIR: claudeDir, LANG: 'C' };
+  const runs = {
+    init: [['init']],
+    sync: [['sync'], ['sync']],
+    list: [['list'], ['list', '--json']],
+    show: [['show', 'a1b2'], ['show', 'a1b2', '--json']],
+    search: [['search', 'README'], ['search', 'README', '--json']],
+  };
+  for (const c of HOT_COMMANDS) {
+    const bundle = path.join(cliDir, hotBundlePath(c.name));
+    if (c.name === 'init' || c.name === 'sync') fs.rmSync(env.CC_LINKER_HOME, { recursive: true, force: true });
+    const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'warm-code-cache.mjs'), bundle, JSON.stringify(runs[c.name] ?? [])], { env, encoding: 'utf8', timeout: 60_000 });
+    if (r.status !== 0) {
+      console.warn(`bundle-cli: ${c.name} did not run for its code cache (${(r.stderr || r.error?.message || '').trim().split('\n')[0]}); caching its top level only`);
+      const script = new vm.Script(commonJsWrapper(fs.readFileSync(bundle, 'utf8')), { filename: bundle });
+      fs.writeFileSync(`${bundle}${CODE_CACHE_SUFFIX}`, script.createCachedData());
+    }
+  }
+} finally {
+  fs.rmSync(warmHome, { recursive: true, force: true });
 }
 console.log(`bundle-cli: ${path.relative(root, bundles[0].outfile)} + ${HOT_COMMANDS.length} hot commands (${bytes} bytes)`);
+
+/**
+ * A small Claude Code tree for the code-cache runs: two projects, the line types a scan meets (a
+ * title, prompts, assistant text and tool use, a tool result longer than the probe's windows, a
+ * queue operation, a sidechain). Returns the tree's directory.
+ */
+function writeWarmUpTree(home) {
+  const claudeDir = path.join(home, '.claude');
+  const sessions = [
+    { id: 'a1b2c3d4-0000-4000-8000-000000000001', cwd: '/tmp/warm/app', title: 'Improve README' },
+    { id: 'b2c3d4e5-0000-4000-8000-000000000002', cwd: '/tmp/warm/lib', title: null },
+  ];
+  for (const [n, s] of sessions.entries()) {
+    const dir = path.join(claudeDir, 'projects', s.cwd.replace(/[^a-zA-Z0-9]/g, '-'));
+    fs.mkdirSync(dir, { recursive: true });
+    const at = (i) => new Date(Date.UTC(2026, 4, 5, 10, n, i)).toISOString();
+    const env = (i, uuid) => ({ parentUuid: null, isSidechain: false, userType: 'external', cwd: s.cwd, sessionId: s.id, version: '2.0.0', uuid, timestamp: at(i) });
+    const lines = [
+      { type: 'queue-operation', operation: 'enqueue', timestamp: at(0), sessionId: s.id },
+      { ...env(1, 'u1'), type: 'user', message: { role: 'user', content: `Update the README of ${s.cwd}` } },
+      { ...env(2, 'a1'), type: 'assistant', message: { id: `msg_${n}1`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Reading it first.' }] } },
+      { ...env(3, 'a2'), type: 'assistant', message: { id: `msg_${n}1`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: `toolu_${n}1`, name: 'Read', input: { file_path: `${s.cwd}/README.md` } }] } },
+      { ...env(4, 'u2'), type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${n}1`, content: '# README\n'.repeat(1000) }] } },
+      { ...env(5, 's1'), isSidechain: true, type: 'assistant', message: { id: `msg_${n}s`, type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'side' }] } },
+      { ...env(6, 'a3'), type: 'assistant', message: { id: `msg_${n}2`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Done: the README has a quick start.' }] } },
+      ...(s.title ? [{ type: 'summary', summary: s.title, leafUuid: 'a3' }] : []),
+    ];
+    fs.writeFileSync(path.join(dir, `${s.id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  }
+  return claudeDir;
+}
