@@ -222,9 +222,9 @@ for (;;) await withFileLock(lockFile, async () => {});
       const lock = await acquireFileLock(lockFile, { timeoutMs: 2000, staleMs: 60_000 });
       await lock.release();
     }
-    // No lock is left behind; the only possible trace is the temporary file of an acquirer killed
-    // before it linked it (swept the next time a stale lock is broken, see the next test).
-    expect(fs.readdirSync(path.dirname(lockFile)).filter((f) => !/\.\d+\.[0-9a-f]+\.new$/.test(f))).toEqual([]);
+    // Nothing is left behind: no lock, and no temporary file of an acquirer killed before it
+    // linked it (the last release swept those).
+    expect(fs.readdirSync(path.dirname(lockFile))).toEqual([]);
   }, 60_000);
 
   it('breaking a stale lock sweeps the temporary files of dead acquirers, not of live ones', async () => {
@@ -239,5 +239,18 @@ for (;;) await withFileLock(lockFile, async () => {});
     expect(fs.existsSync(dead)).toBe(false);
     expect(fs.existsSync(live)).toBe(true);
     expect(fs.existsSync(other)).toBe(true);
+  });
+
+  it('a release sweeps the temporary file of an acquirer killed before it linked it (no lock to break)', async () => {
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+    const dead = `${lockFile}.${deadPid()}.0a1b2c3d.new`;
+    const live = `${lockFile}.${process.pid}.0a1b2c3d.new`;
+    for (const f of [dead, live]) fs.writeFileSync(f, holder({ pid: deadPid() }));
+    const lock = await acquireFileLock(lockFile, { timeoutMs: 2000 });
+    expect(fs.existsSync(dead)).toBe(true); // acquiring found no stale lock, so swept nothing yet
+    await lock.release();
+    expect(fs.existsSync(dead)).toBe(false);
+    expect(fs.existsSync(live)).toBe(true);
+    expect(fs.existsSync(lockFile)).toBe(false);
   });
 });

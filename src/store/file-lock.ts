@@ -103,6 +103,7 @@ function heldLock(file: string, content: string): FileLock {
       if (released) return;
       released = true;
       await removeIfContent(file, content);
+      await removeDeadTemps(file);
     },
   };
 }
@@ -221,9 +222,10 @@ async function breakStale(file: string, staleMs: number): Promise<boolean> {
 }
 
 /**
- * Deletes the `<lock>.<pid>.<hex>.new` files (see `tryCreate`) of processes that are gone: a
- * holder killed while acquiring leaves one behind. Done while breaking a stale lock — the moment
- * after such a crash — and never touching a live process's file. Best effort.
+ * Deletes the `<lock>.<pid>.<hex>.new` files (see `tryCreate`) of processes that are gone: an
+ * acquirer killed between writing its temporary file and linking it leaves one behind, and no lock
+ * to break. Done on every release and while breaking a stale lock, never touching a live process's
+ * file (a readdir of the few files in the locks directory). Best effort.
  */
 async function removeDeadTemps(file: string): Promise<void> {
   const dir = path.dirname(file);
