@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { isGroupGone, killGroups, removeFakeChildren, waitGroupGone, writeFakeChildren, type FakeChildren } from '../../test/fakes/fake-children.js';
 import { silentLogger } from '../core/logger.js';
 import { createChildTracker, killLeftovers, type ChildRecord } from './child-tracker.js';
-import { processStartTime } from './process-start-time.js';
+import { processStartTime } from '../core/proc-stat.js';
 
 const linux = process.platform === 'linux';
 let fake: FakeChildren;

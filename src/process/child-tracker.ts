@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../core/logger.js';
-import { processStartTime, readProcStat } from './process-start-time.js';
+import { processStartTime, readProcStat } from '../core/proc-stat.js';
 import { DEFAULT_KILL_GRACE_MS } from './run-process.js';
 import { isGroupAlive, terminateGroup } from './terminate-group.js';
 

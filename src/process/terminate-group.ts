@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readProcStat, type ProcStat } from './process-start-time.js';
+import { readProcStat, type ProcStat } from '../core/proc-stat.js';
 
 /** How often a group is checked during the grace period. */
 const GRACE_POLL_MS = 20;

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { readProcStat } from '../core/proc-stat.js';
 
 /**
  * A stable identifier of when process `pid` started, or `null` when no such process exists (or
@@ -7,13 +8,15 @@ import fs from 'node:fs';
  * the kernel reuses pids, so "pid alive AND same start time" is what "the holder is still running"
  * means.
  *
- * Linux: field 22 (`starttime`, clock ticks since boot) of `/proc/<pid>/stat`. Elsewhere (macOS):
- * `ps -o lstart= -p <pid>` in the C locale. The string is opaque: compare it, do not parse it.
+ * Linux: field 22 (`starttime`, clock ticks since boot) of `/proc/<pid>/stat` (`readProcStat`).
+ * Elsewhere (macOS): `ps -o lstart= -p <pid>` in the C locale. The string is opaque: compare it, do not parse it.
  */
 export function processStartTime(pid: number): string | null {
   if (!Number.isInteger(pid) || pid <= 0) return null;
-  const stat = readProcStat(pid);
-  if (stat !== undefined) return stat === null ? null : (stat.fields[19] ?? null);
+  if (procAvailable()) {
+    const stat = readProcStat(pid);
+    return stat === null ? null : String(stat.startTime);
+  }
   try {
     const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
       encoding: 'utf8',
@@ -39,7 +42,7 @@ export function isProcessAlive(pid: number): boolean {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  const stat = readProcStat(pid);
+  const stat = procAvailable() ? readProcStat(pid) : null;
   return !(stat && stat.state === 'Z');
 }
 
@@ -51,26 +54,9 @@ export function ownProcessStartTime(): string | null {
   return ownStartTime;
 }
 
-/**
- * Parsed `/proc/<pid>/stat`: `undefined` when there is no `/proc` (not Linux), `null` when the
- * process does not exist. `fields` starts at field 3 (state), after the parenthesised command name,
- * which may itself contain spaces and parentheses.
- */
-function readProcStat(pid: number): { state: string; fields: string[] } | null | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ESRCH') return procAvailable() ? null : undefined;
-    return undefined;
-  }
-  const fields = text.slice(text.lastIndexOf(')') + 2).trim().split(/\s+/);
-  return { state: fields[0] ?? '', fields };
-}
-
 let hasProc: boolean | undefined;
+/** Whether this is Linux with `/proc` mounted: then `/proc/<pid>/stat` is the truth. */
 function procAvailable(): boolean {
-  if (hasProc === undefined) hasProc = fs.existsSync('/proc/self/stat');
+  if (hasProc === undefined) hasProc = process.platform === 'linux' && fs.existsSync('/proc/self/stat');
   return hasProc;
 }

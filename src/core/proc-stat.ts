@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 
-/** The few fields of `/proc/<pid>/stat` the runner needs. */
+/**
+ * The few fields of `/proc/<pid>/stat` cc-linker needs: the process runner (groups, start times of
+ * its children) and the store's locks (is the holder alive, and still the same process).
+ */
 export interface ProcStat {
   /** One-letter state: R, S, D, T, Z (zombie), X (dead), … */
   readonly state: string;

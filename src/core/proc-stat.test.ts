@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { parseProcStat, processStartTime, readProcStat } from './process-start-time.js';
+import { parseProcStat, processStartTime, readProcStat } from './proc-stat.js';
 
 /** A real-looking stat line: pid 4242, comm with spaces and parentheses, state S, pgrp 4240, starttime 987654. */
 const line = (comm: string): string =>
