@@ -34,8 +34,8 @@ export interface ReadLinesOptions {
   maxLineBytes?: number;
   /** The file size when known: reading stops there without an extra end-of-file read. */
   size?: number;
-  /** Stops reading between chunks. */
-  signal?: AbortSignal;
+  /** Stops reading between chunks once `aborted` (an `AbortSignal`, or any object with that flag). */
+  signal?: { readonly aborted: boolean };
 }
 
 /**

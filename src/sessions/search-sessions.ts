@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { sortByLastActive } from './format-session.js';
 import { lineFacts } from './line-facts.js';
-import { probeLine } from './probe-line.js';
-import { handleSource, readJsonlLines } from './read-jsonl-lines.js';
+import { LineProbe, probeInto } from './probe-line.js';
+import { DEFAULT_CHUNK, readJsonlLinesSync, type LineSink, type LineView } from './read-jsonl-lines.js';
 import type { Registry } from './registry-schema.js';
 import type { SessionRef } from './resolve-session.js';
+import { WasmLineProbe } from './wasm-line-probe.js';
 
 /** Where a query matched. */
 export type MatchField = 'title' | 'preview' | 'project' | 'cwd' | 'content';
@@ -57,9 +58,18 @@ export async function searchContent(registry: Registry, query: string, opts: Con
   const byId = new Map(searchSessions(registry, query).map((h) => [h.id, h]));
   const entries = Object.entries(registry.sessions).filter(([, e]) => e.jsonl_path);
   let done = 0;
+  const buffer = WasmLineProbe.shared()?.buffer ?? Buffer.allocUnsafe(DEFAULT_CHUNK);
+  let lastYield = Date.now();
   for (const [id, entry] of entries) {
     if (opts.signal?.aborted) break;
-    const snippet = await firstContentMatch(entry.jsonl_path as string, q, opts);
+    // Reads are synchronous (thread-pool reads left the process idle half the time): let timers
+    // and signals run every ~20 ms.
+    if (Date.now() - lastYield > 20) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = Date.now();
+      if (opts.signal?.aborted) break;
+    }
+    const snippet = firstContentMatch(entry.jsonl_path as string, q, opts.maxFileSize, buffer);
     done += 1;
     opts.onProgress?.(done, entries.length);
     if (snippet === null) continue;
@@ -71,46 +81,58 @@ export async function searchContent(registry: Registry, query: string, opts: Con
   return sortByLastActive([...byId.values()]);
 }
 
-async function firstContentMatch(file: string, q: string, opts: ContentSearchOptions): Promise<string | null> {
-  let fh: fs.promises.FileHandle;
+/**
+ * The first human prompt or assistant text of `file` (not tool output, not sidechains) that holds
+ * `q`, as a snippet; null when none does or the file cannot be read. Read synchronously into the
+ * shared `buffer` (so lines there are probed in WebAssembly, see `WasmLineProbe`) and abandoned at
+ * the first match.
+ */
+function firstContentMatch(file: string, q: string, maxFileSize: number, buffer: Buffer): string | null {
+  let fd: number;
+  let size: number;
   try {
-    if ((await fs.promises.stat(file)).size > opts.maxFileSize) return null;
-    fh = await fs.promises.open(file, 'r');
+    size = fs.statSync(file).size;
+    if (size > maxFileSize) return null;
+    fd = fs.openSync(file, 'r');
   } catch {
     return null;
   }
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  opts.signal?.addEventListener('abort', onAbort);
-  let found: string | null = null;
+  const matcher = new ContentMatcher(q);
   try {
-    await readJsonlLines(
-      handleSource(fh),
-      (l) => {
-        if (found !== null || l.truncated) return;
-        const p = probeLine(l.buf, l.start, l.end);
-        if (p.kind === 'invalid' || p.kind === 'skip' || (p.kind === 'assistant' && (!p.mayHaveText || p.sidechain))) return;
-        let facts;
-        try {
-          facts = lineFacts(JSON.parse(l.buf.toString('utf8', l.start, l.end)));
-        } catch {
-          return;
-        }
-        if (facts.sidechain || (facts.kind !== 'human' && facts.kind !== 'assistant')) return;
-        const at = facts.text.toLowerCase().indexOf(q);
-        if (at < 0) return;
-        found = snippetAround(facts.text, at, q.length);
-        stop.abort();
-      },
-      { signal: stop.signal },
-    );
+    readJsonlLinesSync(fd, matcher, { buffer, size, signal: matcher });
   } catch {
     return null;
   } finally {
-    opts.signal?.removeEventListener('abort', onAbort);
-    await fh.close().catch(() => undefined);
+    fs.closeSync(fd);
   }
-  return found;
+  return matcher.found;
+}
+
+/** The line sink of `firstContentMatch`; `aborted` (its stop signal for the reader) once it has found. */
+class ContentMatcher implements LineSink {
+  found: string | null = null;
+  private readonly probe = new LineProbe();
+
+  constructor(private readonly q: string) {}
+
+  get aborted(): boolean {
+    return this.found !== null;
+  }
+
+  line(l: LineView): void {
+    if (this.found !== null || l.truncated) return;
+    const p = probeInto(this.probe, l.buf, l.start, l.end);
+    if (p.kind === 'invalid' || p.kind === 'skip' || (p.kind === 'assistant' && (!p.mayHaveText || p.sidechain))) return;
+    let facts;
+    try {
+      facts = lineFacts(JSON.parse(l.buf.toString('utf8', l.start, l.end)));
+    } catch {
+      return;
+    }
+    if (facts.sidechain || (facts.kind !== 'human' && facts.kind !== 'assistant')) return;
+    const at = facts.text.toLowerCase().indexOf(this.q);
+    if (at >= 0) this.found = snippetAround(facts.text, at, this.q.length);
+  }
 }
 
 /** ~30 characters either side of the match, on one line. */
