@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { emptyScanCache, readScanCache, readScanCacheStamps, writeScanCache, type ScanCache } from './scan-cache.js';
-import { DEFAULT_CHUNK } from './read-jsonl-lines.js';
 import { scanJsonlFile, type ScanJsonlResult, type ScannedSession } from './scan-jsonl.js';
 import type { ScanWarning } from './scan-warning.js';
-import { WasmLineProbe } from './wasm-line-probe.js';
 
 /** Progress of a scan, for the `init` progress bar. Byte totals are the sizes of files to read. */
 export interface ScanProgress {
@@ -94,11 +92,10 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
   opts.onProgress?.({ ...progress });
   let bytesRead = 0;
   let dirty = Object.keys(cache.entries).some((k) => !results.has(k));
-  const buffer = WasmLineProbe.shared()?.buffer ?? Buffer.allocUnsafe(DEFAULT_CHUNK);
   let lastYield = Date.now(); // not performance.now(): its first use loads perf_hooks (~2 ms)
   for (const c of toRead) {
     if (opts.signal?.aborted) break;
-    const result = scanJsonlFile(c.file, { maxFileSize: opts.maxFileSize, signal: opts.signal, buffer, stat: stats.get(c.file) });
+    const result = scanJsonlFile(c.file, { maxFileSize: opts.maxFileSize, signal: opts.signal, stat: stats.get(c.file) });
     results.set(c.file, result);
     if (result.session || result.skipped === 'too_large') {
       const size = result.session?.size ?? c.size;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { readJsonlLinesSync } from './read-jsonl-lines.js';
 import type { ScanWarning } from './scan-warning.js';
 import { corruptedSession, SessionSummary } from './session-summary.js';
-import { WasmLineProbe } from './wasm-line-probe.js';
+import { scanReadBuffer } from './wasm-line-probe.js';
 
 export { encodeProjectDir } from './project-dir.js';
 
@@ -45,7 +45,7 @@ export interface ScanJsonlOptions {
   maxFileSize: number;
   /** Longest line read whole (default 8 MiB); longer lines are judged from their ends. */
   maxLineBytes?: number;
-  /** A read buffer (see `readJsonlLines`); by default the WebAssembly probe's (see `WasmLineProbe`). */
+  /** A read buffer (see `readJsonlLines`); by default the shared one (see `scanReadBuffer`). */
   buffer?: Buffer;
   /** The file's stats when the caller already has them (saves a stat). */
   stat?: FileStat;
@@ -133,10 +133,8 @@ export async function scanJsonl(file: string, opts: ScanJsonlOptions): Promise<S
 
 function summarise(fd: number, file: string, st: FileStat, opts: ScanJsonlOptions, warnings: ScanWarning[]): ScanJsonlResult {
   const summary = new SessionSummary(file, st);
-  // The WebAssembly probe's buffer when there is one (lines read into it are probed there); it is
-  // free to borrow, as this pass is synchronous from the first read to the last line.
-  const buffer = opts.buffer ?? WasmLineProbe.shared()?.buffer;
-  readJsonlLinesSync(fd, summary, { maxLineBytes: opts.maxLineBytes, signal: opts.signal, buffer, size: st.size });
+  // This pass is synchronous from the first read to the last line: the shared buffer is free.
+  readJsonlLinesSync(fd, summary, { maxLineBytes: opts.maxLineBytes, signal: opts.signal, buffer: opts.buffer ?? scanReadBuffer(), size: st.size });
   return summary.finish((offset, length) => {
     const buf = Buffer.allocUnsafe(length);
     return buf.subarray(0, fs.readSync(fd, buf, 0, length, offset));

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import { sortByLastActive } from './format-session.js';
 import { lineFacts } from './line-facts.js';
 import { LineProbe, probeInto } from './probe-line.js';
-import { DEFAULT_CHUNK, readJsonlLinesSync, type LineSink, type LineView } from './read-jsonl-lines.js';
+import { readJsonlLinesSync, type LineSink, type LineView } from './read-jsonl-lines.js';
 import type { Registry } from './registry-schema.js';
 import type { SessionRef } from './resolve-session.js';
-import { WasmLineProbe } from './wasm-line-probe.js';
+import { scanReadBuffer } from './wasm-line-probe.js';
 
 /** Where a query matched. */
 export type MatchField = 'title' | 'preview' | 'project' | 'cwd' | 'content';
@@ -58,7 +58,7 @@ export async function searchContent(registry: Registry, query: string, opts: Con
   const byId = new Map(searchSessions(registry, query).map((h) => [h.id, h]));
   const entries = Object.entries(registry.sessions).filter(([, e]) => e.jsonl_path);
   let done = 0;
-  const buffer = WasmLineProbe.shared()?.buffer ?? Buffer.allocUnsafe(DEFAULT_CHUNK);
+  const buffer = scanReadBuffer();
   let lastYield = Date.now();
   for (const [id, entry] of entries) {
     if (opts.signal?.aborted) break;

@@ -19,6 +19,18 @@ interface Exports {
   probe(start: number, end: number): number;
 }
 
+let plainBuffer: Buffer | undefined;
+
+/**
+ * The read buffer of the synchronous scans (`scanJsonlFile`, `searchContent`): the WebAssembly
+ * probe's, so the lines read into it are probed there, or — where WebAssembly is unavailable — one
+ * plain buffer of the same size. One per process: borrow it only for a synchronous pass over one
+ * file (nothing else can run in between).
+ */
+export function scanReadBuffer(): Buffer {
+  return WasmLineProbe.shared()?.buffer ?? (plainBuffer ??= Buffer.allocUnsafe(DEFAULT_CHUNK));
+}
+
 /**
  * The scanner's line probe compiled to WebAssembly (assembly/line-probe.ts), with the read buffer
  * it probes inside its memory. Why: `init` probes every line of every session, and JavaScript
