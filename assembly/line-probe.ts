@@ -21,8 +21,19 @@ const K_SLOW = 4;
 /** Bytes looked at from each end of a long line (`WINDOW` in probe-line.ts). */
 const WINDOW: usize = 2048;
 
-/** Results of the last `probe`, as i32 offsets relative to the buffer: see `RESULT_*`. */
+/**
+ * Results of the last `probe`: eight i32 slots, byte offsets relative to the buffer (-1: none) or
+ * flags (0/1). The JavaScript side reads them in this order (src/sessions/wasm-line-probe.ts).
+ */
 const RESULT = memory.data(32, 16);
+const R_TS_START = 0;
+const R_TS_END = 4;
+const R_ID_START = 8;
+const R_ID_END = 12;
+const R_MODEL_START = 16;
+const R_MODEL_END = 20;
+const R_SIDECHAIN = 24;
+const R_MAY_HAVE_TEXT = 28;
 /** Where the line buffer starts (set by `reserve`). */
 let base: usize = 0;
 
@@ -71,6 +82,7 @@ const TOOLU_LEN = 6;
 /** `<synthetic>"` */
 const SYNTHETIC = memory.data<u8>([0x3c, 0x73, 0x79, 0x6e, 0x74, 0x68, 0x65, 0x74, 0x69, 0x63, 0x3e, 0x22]);
 const SYNTHETIC_LEN = 12;
+/** `"message":{` */
 /** `"message":{` */
 const MESSAGE_OPEN = memory.data<u8>([0x22, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x22, 0x3a, 0x7b]);
 const MESSAGE_OPEN_LEN = 11;
@@ -193,8 +205,8 @@ function timestampIn(from: usize, to: usize, fromEnd: bool): i32 {
   const close = plainStringEnd(v, limit);
   if (close < 0) return TS_SLOW;
   if (<usize>close - v < 11 || !isoDatePrefix(v)) return TS_NONE;
-  store<i32>(RESULT, <i32>(v - base));
-  store<i32>(RESULT, <i32>(<usize>close - base), 4);
+  store<i32>(RESULT, <i32>(v - base), R_TS_START);
+  store<i32>(RESULT, <i32>(<usize>close - base), R_TS_END);
   return TS_FOUND;
 }
 
@@ -254,7 +266,7 @@ function isParseType(from: usize, close: usize): bool {
 export function probe(s: usize, e: usize): i32 {
   const start = base + s;
   const end = base + e;
-  store<i32>(RESULT, -1);
+  store<i32>(RESULT, -1, R_TS_START);
   if (e < s + 2 || at(start) != 0x7b || at(end - 1) != 0x7d) return K_INVALID;
   const short = e - s <= 2 * WINDOW;
   const headEnd = short ? end : start + WINDOW;
@@ -283,21 +295,21 @@ export function probe(s: usize, e: usize): i32 {
   const idClose = plainStringEnd(idFrom, min(headEnd, idFrom + 200));
   if (idClose < 0) return K_SLOW;
   if (isAt(TOOLU, TOOLU_LEN, idFrom, <usize>idClose)) return K_PARSE;
-  store<i32>(RESULT, <i32>(idFrom - base), 8);
-  store<i32>(RESULT, <i32>(<usize>idClose - base), 12);
-  store<i32>(RESULT, -1, 16);
+  store<i32>(RESULT, <i32>(idFrom - base), R_ID_START);
+  store<i32>(RESULT, <i32>(<usize>idClose - base), R_ID_END);
+  store<i32>(RESULT, -1, R_MODEL_START);
   const modelAt = find(MODEL, MODEL_LEN, <usize>mo, headEnd);
   if (modelAt >= 0) {
     const from = <usize>modelAt + MODEL_LEN;
     const close = plainStringEnd(from, min(headEnd, from + 200));
     if (close < 0) return K_SLOW;
     if (!isAt(SYNTHETIC, SYNTHETIC_LEN, from, <usize>close + 1) && <usize>close > from) {
-      store<i32>(RESULT, <i32>(from - base), 16);
-      store<i32>(RESULT, <i32>(<usize>close - base), 20);
+      store<i32>(RESULT, <i32>(from - base), R_MODEL_START);
+      store<i32>(RESULT, <i32>(<usize>close - base), R_MODEL_END);
     }
   }
   if (timestampIn(short ? start : tailStart, end, true) == TS_SLOW) return K_SLOW;
-  store<i32>(RESULT, isSidechain(start, headEnd) ? 1 : 0, 24);
-  store<i32>(RESULT, (short ? (types & HIT_TEXT) != 0 : find(TEXT_BLOCK, TEXT_BLOCK_LEN, start, end) >= 0) ? 1 : 0, 28);
+  store<i32>(RESULT, isSidechain(start, headEnd) ? 1 : 0, R_SIDECHAIN);
+  store<i32>(RESULT, (short ? (types & HIT_TEXT) != 0 : find(TEXT_BLOCK, TEXT_BLOCK_LEN, start, end) >= 0) ? 1 : 0, R_MAY_HAVE_TEXT);
   return K_ASSISTANT;
 }

@@ -92,12 +92,14 @@ export class WasmLineProbe {
   probeInto(out: LineProbe, start: number, end: number): boolean {
     const kind = this.probe(start, end);
     if (kind === SLOW) return false;
+    // The module's result slots (R_* in assembly/line-probe.ts): timestamp, message id and model
+    // ranges, then the sidechain and may-have-text flags.
     const r = this.results;
     out.kind = KINDS[kind] as LineProbe['kind'];
     out.timestamp = null;
     out.tsStart = r[0] as number;
     out.tsEnd = r[1] as number;
-    if (kind === 3) {
+    if (out.kind === 'assistant') {
       out.idStart = r[2] as number;
       out.idEnd = r[3] as number;
       out.modelStart = r[4] as number;
