@@ -23,7 +23,7 @@ async function collect(text: string | Buffer, opts: { chunkSize?: number; maxLin
   if (turn !== 0) {
     const fd = fs.openSync(file, 'r');
     try {
-      return { lines, stats: turn === 1 ? await readJsonlLines(fdSource(fd), sink, options) : readJsonlLinesSync(fd, { line: sink }, options) };
+      return { lines, buffer: options.buffer, stats: turn === 1 ? await readJsonlLines(fdSource(fd), sink, options) : readJsonlLinesSync(fd, { line: sink }, options) };
     } finally {
       fs.closeSync(fd);
       fs.rmSync(file);
@@ -31,7 +31,7 @@ async function collect(text: string | Buffer, opts: { chunkSize?: number; maxLin
   }
   const fh = await fs.promises.open(file, 'r');
   try {
-    return { lines, stats: await readJsonlLines(handleSource(fh), sink, options) };
+    return { lines, buffer: options.buffer, stats: await readJsonlLines(handleSource(fh), sink, options) };
   } finally {
     await fh.close();
     fs.rmSync(file);
@@ -46,10 +46,16 @@ describe('readJsonlLines', () => {
         fc.boolean(),
         async (raw, trailingNewline) => {
         const text = raw.join('\n') + (trailingNewline ? '\n' : '');
-        const { lines } = await collect(text, { chunkSize: 64 * 1024, knownSize: raw.length % 2 === 0 });
+        const { lines, buffer, stats } = await collect(text, { chunkSize: 64 * 1024, knownSize: raw.length % 2 === 0 });
         const expected = text.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l.length > 0);
         expect(lines.map((l) => l.text)).toEqual(expected);
-        for (const l of lines) expect(Buffer.from(text).toString('utf8', l.offset, l.offset + Buffer.byteLength(l.text))).toBe(l.text);
+        const bytes = Buffer.from(text);
+        for (const l of lines) expect(bytes.toString('utf8', l.offset, l.offset + Buffer.byteLength(l.text))).toBe(l.text);
+        // What the pass says is still in the buffer is the file's bytes there, and it holds the
+        // last line whenever that fits in the buffer (what SessionSummary re-reads from it).
+        expect(buffer.subarray(0, stats.tailLength).equals(bytes.subarray(stats.tailOffset, stats.tailOffset + stats.tailLength))).toBe(true);
+        const last = lines.at(-1);
+        if (last && last.length < buffer.length) expect(last.offset >= stats.tailOffset && last.offset + last.length <= stats.tailOffset + stats.tailLength).toBe(true);
         },
       ),
       { numRuns: 40 },

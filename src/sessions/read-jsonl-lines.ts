@@ -62,6 +62,13 @@ export interface ReadLinesStats {
   lines: number;
   bytes: number;
   truncatedLines: number;
+  /**
+   * After the pass, the read buffer still holds the file's bytes `[tailOffset, tailOffset +
+   * tailLength)` at its start (the last chunk read): a caller that wants a line again can take it
+   * from there instead of reading the file (`SessionSummary`'s preview of the newest answer).
+   */
+  tailOffset: number;
+  tailLength: number;
 }
 
 /**
@@ -116,7 +123,7 @@ export function readJsonlLinesSync(fd: number, sink: LineSink, options: ReadLine
 class LineSplitter {
   readonly buf: Buffer;
   fill = 0;
-  readonly stats: ReadLinesStats = { lines: 0, bytes: 0, truncatedLines: 0 };
+  readonly stats: ReadLinesStats = { lines: 0, bytes: 0, truncatedLines: 0, tailOffset: 0, tailLength: 0 };
   /** File offset of buf[0]. */
   private fileOffset = 0;
   private readonly maxLine: number;
@@ -147,6 +154,7 @@ class LineSplitter {
     const eof = got === 0;
     this.fill += got;
     const fill = this.fill;
+    if (got > 0) this.markTail();
     let pos = 0;
     // A long line in progress ends at the first newline of this chunk.
     if (this.long) {
@@ -183,10 +191,22 @@ class LineSplitter {
       this.fill = 0;
       return false;
     }
-    if (rest > 0) buf.copy(buf, 0, pos, fill);
     this.fileOffset += pos;
     this.fill = rest;
+    if (rest > 0) {
+      buf.copy(buf, 0, pos, fill);
+      this.markTail();
+    }
     return false;
+  }
+
+  /**
+   * Notes that `buf[0, fill)` holds the file's bytes from `fileOffset` on; it stays so until bytes
+   * are moved to the front (a new mark) — reads only append — which `finalStats` reports.
+   */
+  private markTail(): void {
+    this.stats.tailOffset = this.fileOffset;
+    this.stats.tailLength = this.fill;
   }
 
   private emit(b: Buffer, s: number, e: number, offset: number, length: number, truncated: boolean, last: boolean): void {

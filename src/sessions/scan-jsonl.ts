@@ -134,8 +134,11 @@ export async function scanJsonl(file: string, opts: ScanJsonlOptions): Promise<S
 function summarise(fd: number, file: string, st: FileStat, opts: ScanJsonlOptions, warnings: ScanWarning[]): ScanJsonlResult {
   const summary = new SessionSummary(file, st);
   // This pass is synchronous from the first read to the last line: the shared buffer is free.
-  readJsonlLinesSync(fd, summary, { maxLineBytes: opts.maxLineBytes, signal: opts.signal, buffer: opts.buffer ?? scanReadBuffer(), size: st.size });
+  const buffer = opts.buffer ?? scanReadBuffer();
+  const { tailOffset, tailLength } = readJsonlLinesSync(fd, summary, { maxLineBytes: opts.maxLineBytes, signal: opts.signal, buffer, size: st.size });
   return summary.finish((offset, length) => {
+    // The newest answer is usually still in the buffer (the whole file, when it fits): no read.
+    if (offset >= tailOffset && offset + length <= tailOffset + tailLength) return buffer.subarray(offset - tailOffset, offset - tailOffset + length);
     const buf = Buffer.allocUnsafe(length);
     return buf.subarray(0, fs.readSync(fd, buf, 0, length, offset));
   }, warnings);
