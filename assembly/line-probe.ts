@@ -22,10 +22,10 @@ const K_SLOW = 4;
 const WINDOW: usize = 2048;
 
 /**
- * Results of the last `probe`: eight i32 slots, byte offsets relative to the buffer (-1: none) or
+ * Results of the last `probe`: nine i32 slots, byte offsets relative to the buffer (-1: none) or
  * flags (0/1). The JavaScript side reads them in this order (src/sessions/wasm-line-probe.ts).
  */
-const RESULT = memory.data(32, 16);
+const RESULT = memory.data(48, 16);
 const R_TS_START = 0;
 const R_TS_END = 4;
 const R_ID_START = 8;
@@ -34,6 +34,27 @@ const R_MODEL_START = 16;
 const R_MODEL_END = 20;
 const R_SIDECHAIN = 24;
 const R_MAY_HAVE_TEXT = 28;
+/** 1 when the line's timestamp was taken into `NEWEST` (so the JavaScript side need not compare it). */
+const R_TS_IN_NEWEST = 32;
+
+/**
+ * The newest canonical timestamp (`2026-05-05T10:30:00.000Z`, 24 bytes, which order like their
+ * instants) of the probed lines since `beginFile`: the session's last activity, kept here so that
+ * the per-line comparison runs compiled too. Other timestamps are left to the JavaScript side,
+ * which takes the larger of both at the end (a maximum does not depend on the order it is taken in).
+ */
+const NEWEST = memory.data(24);
+let newestSet = false;
+
+/** Starts a file: forgets the newest timestamp. */
+export function beginFile(): void {
+  newestSet = false;
+}
+
+/** Where the newest timestamp since `beginFile` is (24 bytes), or 0 when there is none. */
+export function newest(): usize {
+  return newestSet ? NEWEST : 0;
+}
 /** Where the line buffer starts (set by `reserve`). */
 let base: usize = 0;
 
@@ -261,9 +282,34 @@ function isParseType(from: usize, close: usize): bool {
 /**
  * Probes the line at buffer offsets `[s, e)`: returns its kind and leaves the ranges the kind
  * needs in the results (timestamp; for an assistant line also message id, model, sidechain and
- * whether it may hold text). Offsets in the results are relative to the buffer; -1 is none.
+ * whether it may hold text). Offsets in the results are relative to the buffer; -1 is none. A
+ * canonical timestamp of a line it judged is also taken into `NEWEST`.
  */
 export function probe(s: usize, e: usize): i32 {
+  const kind = probeLine(s, e);
+  store<i32>(RESULT, 0, R_TS_IN_NEWEST);
+  if (kind == K_SKIP || kind == K_ASSISTANT) {
+    const ts = load<i32>(RESULT, R_TS_START);
+    if (ts >= 0 && load<i32>(RESULT, R_TS_END) - ts == 24 && at(base + <usize>ts + 23) == 0x5a) {
+      takeNewest(base + <usize>ts);
+      store<i32>(RESULT, 1, R_TS_IN_NEWEST);
+    }
+  }
+  return kind;
+}
+
+/** Keeps the 24 bytes at `ts` in `NEWEST` when they are later (compare as bytes = as instants). */
+function takeNewest(ts: usize): void {
+  let i: usize = 0;
+  if (newestSet) {
+    while (i < 24 && load<u8>(ts + i) == load<u8>(NEWEST + i)) i++;
+    if (i == 24 || load<u8>(ts + i) < load<u8>(NEWEST + i)) return;
+  }
+  memory.copy(NEWEST + i, ts + i, 24 - i);
+  newestSet = true;
+}
+
+function probeLine(s: usize, e: usize): i32 {
   const start = base + s;
   const end = base + e;
   store<i32>(RESULT, -1, R_TS_START);

@@ -64,6 +64,11 @@ export class LineProbe {
   tsEnd = -1;
   /** A timestamp that needed decoding (escapes, non-ASCII), else null. */
   timestamp: string | null = null;
+  /**
+   * The plain timestamp was already compared with the file's newest one by the WebAssembly probe
+   * (see `WasmLineProbe.beginFile`); the JavaScript probe never sets it.
+   */
+  tsInNewest = false;
   sidechain = false;
   /** A plain (ASCII, unescaped) `message.id` is `buf[idStart, idEnd)`; else idStart is -1 and it is in `messageId`. */
   idStart = -1;
@@ -127,6 +132,7 @@ export function probeInto(out: LineProbe, buf: Buffer, start: number, end: numbe
 export function probeInJs(out: LineProbe, buf: Buffer, start: number, end: number): LineProbe {
   out.tsStart = -1;
   out.timestamp = null;
+  out.tsInNewest = false;
   const len = end - start;
   if (len < 2 || buf[start] !== 0x7b || buf[end - 1] !== 0x7d) return kind(out, 'invalid');
   const short = len <= 2 * WINDOW;

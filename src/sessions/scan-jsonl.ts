@@ -132,9 +132,9 @@ export async function scanJsonl(file: string, opts: ScanJsonlOptions): Promise<S
 }
 
 function summarise(fd: number, file: string, st: FileStat, opts: ScanJsonlOptions, warnings: ScanWarning[]): ScanJsonlResult {
-  const summary = new SessionSummary(file, st);
   // This pass is synchronous from the first read to the last line: the shared buffer is free.
   const buffer = opts.buffer ?? scanReadBuffer();
+  const summary = new SessionSummary(file, st);
   const { tailOffset, tailLength } = readJsonlLinesSync(fd, summary, { maxLineBytes: opts.maxLineBytes, signal: opts.signal, buffer, size: st.size });
   return summary.finish((offset, length) => {
     // The newest answer is usually still in the buffer (the whole file, when it fits): no read.

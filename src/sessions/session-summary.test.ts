@@ -1,11 +1,16 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { LineView } from './read-jsonl-lines.js';
 import type { ScanWarning } from './scan-warning.js';
 import { SessionSummary } from './session-summary.js';
+import { WasmLineProbe } from './wasm-line-probe.js';
 
 const FILE = '/home/u/.claude/projects/-w/00000000-0000-4000-8000-000000000000.jsonl';
 const STAT = { size: 1, mtimeMs: Date.parse('2026-01-01T00:00:00.000Z'), birthtimeMs: 0 };
+
+const wasm = WasmLineProbe.shared();
+/** Whether `summarise` puts the lines in the WebAssembly probe's buffer (probed there) or in plain buffers. */
+let viaWasm = false;
 
 /** Feeds `lines` through a summary, each as a view into a bigger shared buffer (as the reader gives them). */
 function summarise(lines: string[]) {
@@ -13,8 +18,10 @@ function summarise(lines: string[]) {
   let offset = 0;
   const file = Buffer.from(lines.map((l) => `${l}\n`).join(''));
   for (const line of lines) {
-    const buf = Buffer.from(`garbage before ${line} and after`);
-    const start = 'garbage before '.length;
+    const text = Buffer.from(`garbage before ${line} and after`);
+    const buf = viaWasm && wasm ? wasm.buffer : text;
+    if (buf !== text) text.copy(buf, 100);
+    const start = (buf !== text ? 100 : 0) + 'garbage before '.length;
     const view: LineView = { buf, start, end: start + Buffer.byteLength(line), offset, length: Buffer.byteLength(line), truncated: false, last: false };
     summary.line(view);
     offset += view.length + 1;
@@ -28,7 +35,17 @@ const human = (timestamp: string, text = 'hi') => JSON.stringify({ parentUuid: n
 const assistant = (id: string, text = '') =>
   JSON.stringify({ parentUuid: 'p', isSidechain: false, message: { id, type: 'message', role: 'assistant', model: 'm', content: [{ type: text ? 'text' : 'tool_use', text, id: 'toolu_x' }] }, type: 'assistant', timestamp: '2026-05-01T00:00:00.000Z' });
 
-describe('SessionSummary', () => {
+// Every case twice: lines probed in JavaScript, and in WebAssembly (which also keeps the newest
+// timestamp itself, merged back at the end).
+describe.each([
+  ['in plain buffers', false],
+  ['in the WebAssembly probe\'s buffer', true],
+])('SessionSummary, lines %s', (_name, wasmBuffer) => {
+  beforeEach(() => {
+    if (wasmBuffer && !wasm) throw new Error('no WebAssembly here');
+    viaWasm = wasmBuffer;
+  });
+
   it('keeps the first and the newest timestamp, whatever their spelling (property)', () => {
     const instant = fc.integer({ min: Date.parse('2000-01-01'), max: Date.parse('2099-12-31') });
     // Canonical (compared as bytes), other ISO spellings (through Date.parse), and from parsed lines.

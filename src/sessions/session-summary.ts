@@ -5,6 +5,7 @@ import { encodeProjectDir } from './project-dir.js';
 import type { LineSink, LineView } from './read-jsonl-lines.js';
 import type { ScanJsonlResult, ScannedSession } from './scan-jsonl.js';
 import type { ScanWarning } from './scan-warning.js';
+import { WasmLineProbe } from './wasm-line-probe.js';
 
 /** Preview lengths of the design (§2.1.4), in characters. */
 const PREVIEW_CHARS = { message: 100, user: 80, assistant: 80, title: 100 } as const;
@@ -56,12 +57,15 @@ export class SessionSummary implements LineSink {
   private maxKind: 0 | 1 | 2 = 0;
   private readonly maxBytes = Buffer.alloc(24);
   private maxString = '';
+  /** Some timestamps went into the WebAssembly probe's newest one instead (see `WasmLineProbe.beginFile`). */
+  private wasmNewest = false;
 
   constructor(
     private readonly file: string,
     private readonly stat: { size: number; mtimeMs: number; birthtimeMs: number },
   ) {
     this.session = emptySession(file, stat.size, stat.mtimeMs);
+    WasmLineProbe.loaded()?.beginFile();
   }
 
   /** Takes one line (see `readJsonlLines`); the view is only read during the call. */
@@ -79,7 +83,11 @@ export class SessionSummary implements LineSink {
     }
     this.valid += 1;
     if (!this.matchedCwd) this.noteCwd(probeCwd(l.buf, l.start, l.end));
-    if (p.tsStart >= 0) this.noteTimeBytes(l.buf, p.tsStart, p.tsEnd);
+    if (p.tsInNewest) {
+      // Compared with the newest already, by the WebAssembly probe (taken back in `finish`).
+      this.wasmNewest = true;
+      if (this.session.createdAt === null) this.session.createdAt = l.buf.toString('latin1', p.tsStart, p.tsEnd);
+    } else if (p.tsStart >= 0) this.noteTimeBytes(l.buf, p.tsStart, p.tsEnd);
     else this.noteTime(p.timestamp);
     if (kind === 'assistant' && !p.sidechain) this.noteProbedAssistant(l, p);
   }
@@ -90,6 +98,7 @@ export class SessionSummary implements LineSink {
    */
   finish(reread: Reread, warnings: ScanWarning[]): ScanJsonlResult & { session: ScannedSession } {
     const { session, file, stat } = this;
+    if (this.wasmNewest) this.noteTime(WasmLineProbe.loaded()?.newest() ?? null);
     if (!this.matchedCwd) session.cwd = this.firstCwd;
     if (this.maxKind !== 0) session.lastActive = this.maxKind === 1 ? this.maxBytes.toString('latin1') : this.maxString;
     const assistant = this.lastAssistantText(reread);

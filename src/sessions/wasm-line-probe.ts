@@ -17,6 +17,8 @@ interface Exports {
   reserve(size: number): number;
   results(): number;
   probe(start: number, end: number): number;
+  beginFile(): void;
+  newest(): number;
 }
 
 let plainBuffer: Buffer | undefined;
@@ -52,13 +54,15 @@ export class WasmLineProbe {
   readonly buffer: Buffer;
   private readonly probe: (start: number, end: number) => number;
   private readonly results: Int32Array;
+  private readonly exports: Exports;
 
   private constructor(exports: Exports) {
     const start = exports.reserve(DEFAULT_CHUNK);
     const memory = exports.memory.buffer;
     this.buffer = Buffer.from(memory, start, DEFAULT_CHUNK);
-    this.results = new Int32Array(memory, exports.results(), 8);
+    this.results = new Int32Array(memory, exports.results(), 9);
     this.probe = exports.probe;
+    this.exports = exports;
   }
 
   private static instance: WasmLineProbe | null | undefined;
@@ -86,6 +90,21 @@ export class WasmLineProbe {
   }
 
   /**
+   * Starts a file: the module keeps the newest canonical timestamp of the lines it probes (the
+   * per-line comparison, compiled) until `newest` is asked for; a line whose timestamp it took has
+   * `tsInNewest` set. Call before the first line of each file.
+   */
+  beginFile(): void {
+    this.exports.beginFile();
+  }
+
+  /** The newest timestamp the module took since `beginFile`, or null. */
+  newest(): string | null {
+    const at = this.exports.newest();
+    return at === 0 ? null : Buffer.from(this.exports.memory.buffer, at, 24).toString('latin1');
+  }
+
+  /**
    * Probes `buffer[start, end)` into `out` as `probeInto` would; false (`out` untouched) when
    * the line holds a value that needs decoding and the JavaScript probe must take it.
    */
@@ -99,6 +118,7 @@ export class WasmLineProbe {
     out.timestamp = null;
     out.tsStart = r[0] as number;
     out.tsEnd = r[1] as number;
+    out.tsInNewest = r[8] !== 0;
     if (out.kind === 'assistant') {
       out.idStart = r[2] as number;
       out.idEnd = r[3] as number;
