@@ -3,7 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { createRng, sessionLines } from '../../test/fixtures/claude-tree.js';
 import { probeSpecArb, shuffledKeys } from '../../test/fixtures/probe-specs.js';
 import { lineFacts } from './line-facts.js';
-import { LineProbe, probeInto, probeLine } from './probe-line.js';
+import { LineProbe, probeInto, type Probe } from './probe-line.js';
+
+/** Probes `line[start, end)` with `probeInto`, as a fresh `Probe` (a plain object to compare). */
+function probeLine(buf: Buffer, start: number, end: number): Probe {
+  const p = probeInto(new LineProbe(), buf, start, end);
+  switch (p.kind) {
+    case 'invalid':
+    case 'parse':
+      return { kind: p.kind };
+    case 'skip':
+      return { kind: 'skip', timestamp: p.timestampOf(buf) };
+    case 'assistant':
+      return { kind: 'assistant', timestamp: p.timestampOf(buf), sidechain: p.sidechain, messageId: p.messageIdOf(buf), model: p.modelOf(buf), mayHaveText: p.mayHaveText };
+  }
+}
 
 describe('probeLine', () => {
   it('agrees with JSON.parse + lineFacts whenever it does not ask for a parse (property)', () => {

@@ -96,20 +96,6 @@ export class LineProbe {
   }
 }
 
-/** Probes `line[start, end)` (see `probeInto`), as a fresh `Probe`. */
-export function probeLine(buf: Buffer, start: number, end: number): Probe {
-  const p = probeInto(new LineProbe(), buf, start, end);
-  switch (p.kind) {
-    case 'invalid':
-    case 'parse':
-      return { kind: p.kind };
-    case 'skip':
-      return { kind: 'skip', timestamp: p.timestampOf(buf) };
-    case 'assistant':
-      return { kind: 'assistant', timestamp: p.timestampOf(buf), sidechain: p.sidechain, messageId: p.messageIdOf(buf), model: p.modelOf(buf), mayHaveText: p.mayHaveText };
-  }
-}
-
 /**
  * Probes `line[start, end)` into `out` and returns it. `truncated` lines (middle missing) are
  * judged from their ends only.
