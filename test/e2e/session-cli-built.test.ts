@@ -121,7 +121,14 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
     const withWasm = listAfterInit([], 'with-wasm');
     expect(JSON.parse(withWasm)).toHaveLength(14);
     expect(listAfterInit(['--jitless'], 'jitless')).toBe(withWasm);
-  });
+    // doctor says which probe the scanner uses
+    const scanner = (nodeFlags: string[]) => {
+      const r = spawnSync(process.execPath, [...nodeFlags, MAIN, 'doctor', '--json'], { env, encoding: 'utf8', timeout: 60_000 });
+      return (JSON.parse(r.stdout) as { checks: { name: string; level: string }[] }).checks.find((c) => c.name === 'scanner')?.level;
+    };
+    expect(scanner([])).toBe('ok');
+    expect(scanner(['--jitless'])).toBe('warn');
+  }, 120_000);
 
   it('a missing hot bundle (a partial build) hands the command to the full program instead of failing', () => {
     const dir = path.join(tmp, 'partial', 'cli');
