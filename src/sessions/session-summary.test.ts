@@ -89,6 +89,18 @@ describe.each([
     expect(summarise([assistant('msg_é'), assistant('msg_é'), assistant('msg_x'), assistant('msg_é')]).messageCount).toBe(2);
   });
 
+  it('a message id seen again after 64 others counts again, whichever probe read the lines between', () => {
+    const line = (id: string, model: string) =>
+      JSON.stringify({ parentUuid: 'p', isSidechain: false, message: { id, type: 'message', role: 'assistant', model, content: [{ type: 'tool_use', id: 'toolu_x' }] }, type: 'assistant', timestamp: '2026-05-01T00:00:00.000Z' });
+    // A model that is not ASCII: the WebAssembly probe leaves these lines to the JavaScript one.
+    const between = Array.from({ length: 64 }, (_, i) => line(`msg_${i}`, '模型'));
+    expect(summarise([line('msg_a', 'm'), ...between, line('msg_a', 'm')]).messageCount).toBe(66);
+    const plain = Array.from({ length: 64 }, (_, i) => line(`msg_${i}`, 'm'));
+    expect(summarise([line('msg_x', '模型'), ...plain, line('msg_x', '模型')]).messageCount).toBe(66);
+    expect(summarise([line('msg_a', 'm'), line('msg_a', '模型'), line('msg_a', 'm')]).messageCount).toBe(1);
+    expect(summarise([line('msg_a', 'm'), line('msg_b', '模型'), line('msg_a', 'm'), line('msg_b', 'x')]).messageCount).toBe(2);
+  });
+
   it('takes the newest assistant text that is not blank for the previews', () => {
     const s = summarise([human('2026-05-01T00:00:00.000Z', 'question'), assistant('msg_1', 'the answer'), assistant('msg_2')]);
     expect(s.lastAssistantPreview).toBe('the answer');
