@@ -11,7 +11,8 @@ import { ActivityWatchdog } from './activity-watchdog.js';
 import { EngineError, failureDetail } from './engine-error.js';
 import type { ClaudeEngine, EngineEvent, EngineMode, EngineRequest, EngineResult, EngineSendOptions, PermissionHandler } from './engine-types.js';
 import type { PermissionPolicy, RuleSet } from './permission-policy.js';
-import { preview, resolveJsonlPath, type SessionOrigin, type SessionRecorder } from './session-recorder.js';
+import { preview } from '../sessions/preview.js';
+import { resolveJsonlPath, type SessionOrigin, type SessionRecorder } from './session-recorder.js';
 import type { Release, Semaphore, SessionLocks } from './session-lock.js';
 
 /** The longest prompt accepted (seed §4.3.1 item 12). */

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Logger } from '../core/logger.js';
 import { upsertSession, updateSession, type RegistryPaths } from '../sessions/registry.js';
 import { SessionsError } from '../sessions/sessions-error.js';
-import { preview, type SessionRecorder } from './session-recorder.js';
+import { preview } from '../sessions/preview.js';
+import { type SessionRecorder } from './session-recorder.js';
 
 /** Registry preview limits (registry-schema.ts). */
 const USER_PREVIEW = 80;

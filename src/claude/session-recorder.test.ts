@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { preview, resolveJsonlPath } from './session-recorder.js';
+import { resolveJsonlPath } from './session-recorder.js';
 
 let projects: string;
 beforeEach(() => {
@@ -40,12 +40,5 @@ describe('resolveJsonlPath', () => {
     const p = resolveJsonlPath(projects, 'missing', '/w', { delaysMs: [10_000], signal: ac.signal });
     ac.abort();
     expect(await p).toBeNull();
-  });
-});
-
-describe('preview', () => {
-  it('one line, cut with an ellipsis', () => {
-    expect(preview('a\n b  c', 10)).toBe('a b c');
-    expect(preview('abcdefghijkl', 5)).toBe('abcd…');
   });
 });

@@ -53,9 +53,3 @@ export async function resolveJsonlPath(
     }
   }
 }
-
-/** A prompt or reply cut to `max` characters on one line, for registry previews. */
-export function preview(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}

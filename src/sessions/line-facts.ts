@@ -114,7 +114,7 @@ export function humanText(content: unknown): string | null {
   } else return null;
   const trimmed = raw.trimStart();
   if (WRAPPER_PREFIXES.some((p) => trimmed.startsWith(p))) return null;
-  const text = raw.replace(REMINDER, '').trim();
+  const text = (raw.includes('<system-reminder>') ? raw.replace(REMINDER, '') : raw).trim();
   if (text.length > 0) return images > 0 ? `${text} ${'[image]'.repeat(images)}` : text;
   return images > 0 ? '[image]'.repeat(images) : null;
 }
@@ -126,12 +126,4 @@ export function blocksText(content: unknown): string {
   const parts: string[] = [];
   for (const b of content) if (isObj(b) && b.type === 'text' && typeof b.text === 'string') parts.push(b.text);
   return parts.join('\n');
-}
-
-/** Collapses whitespace and cuts to `max` characters (code points), adding `…` when cut. */
-export function preview(text: string, max: number): string {
-  const flat = text.slice(0, max * 8).replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat; // no more code points than UTF-16 units
-  const chars = Array.from(flat);
-  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
 }
