@@ -1,22 +1,18 @@
 import path from 'node:path';
-import { lineFacts, preview, type LineFacts } from './line-facts.js';
+import { lineFacts, type LineFacts } from './line-facts.js';
+import { preview } from './preview.js';
 import { LineProbe, probeCwd, probeInto } from './probe-line.js';
 import { encodeProjectDir } from './project-dir.js';
 import type { LineSink, LineView } from './read-jsonl-lines.js';
 import type { ScanJsonlResult, ScannedSession } from './scan-jsonl.js';
 import type { ScanWarning } from './scan-warning.js';
+import { TextRing, type Reread } from './text-ring.js';
 import { WasmLineProbe } from './wasm-line-probe.js';
 
 /** Preview lengths of the design (§2.1.4), in characters. */
 const PREVIEW_CHARS = { message: 100, user: 80, assistant: 80, title: 100 } as const;
 
-/** Assistant lines whose text may be needed for the preview: parsed text, or a place to re-read. */
-type TextSource = { text: string } | { offset: number; length: number };
-const TEXT_RING = 8;
 const ID_RING = 64;
-
-/** Reads `length` bytes at `offset` of the session file (for the assistant text preview). */
-export type Reread = (offset: number, length: number) => Buffer;
 
 /**
  * The summary of one session file, built line by line (`line`) and completed by `finish`. It is
@@ -47,15 +43,13 @@ export class SessionSummary implements LineSink {
   private lastUserSeq = -1;
   private lastUserText = '';
   private lastId: string | null = null;
-  /** The bytes of `lastId` when it came from a probed line (see `noteProbedAssistant`). */
-  private readonly lastIdBytes = new ByteString();
-  private readonly lastModel = new ByteString();
   private readonly recentIds: string[] = [];
   private readonly recentSet = new Set<string>();
-  private readonly textRing: { seq: number; source: TextSource }[] = [];
+  private readonly textRing = new TextRing();
   /** The newest timestamp so far: none, 24 ASCII bytes in `maxBytes`, or the string `maxString`. */
   private maxKind: 0 | 1 | 2 = 0;
-  private readonly maxBytes = Buffer.alloc(24);
+  /** Made on first use: files the WebAssembly probe reads never need it (see `noteTimeBytes`). */
+  private maxBytes = NO_BYTES;
   private maxString = '';
   /** Some timestamps went into the WebAssembly probe's newest one instead (see `WasmLineProbe.beginFile`). */
   private wasmNewest = false;
@@ -101,7 +95,7 @@ export class SessionSummary implements LineSink {
     if (this.wasmNewest) this.noteTime(WasmLineProbe.loaded()?.newest() ?? null);
     if (!this.matchedCwd) session.cwd = this.firstCwd;
     if (this.maxKind !== 0) session.lastActive = this.maxKind === 1 ? this.maxBytes.toString('latin1') : this.maxString;
-    const assistant = this.lastAssistantText(reread);
+    const assistant = this.textRing.newest(reread);
     session.lastUserPreview = preview(this.lastUserText, PREVIEW_CHARS.user);
     session.lastAssistantPreview = assistant ? preview(assistant.text, PREVIEW_CHARS.assistant) : '';
     const lastText = assistant && assistant.seq > this.lastUserSeq ? assistant.text : this.lastUserText;
@@ -152,8 +146,8 @@ export class SessionSummary implements LineSink {
       this.lastUserText = f.text;
       if (session.firstPrompt === null) session.firstPrompt = preview(f.text, PREVIEW_CHARS.title);
     } else if (f.kind === 'assistant') {
-      this.noteAssistant(f.messageId, f.model, f.text.trim() ? { text: f.text } : null);
-      this.lastIdBytes.clear();
+      this.noteAssistant(f.messageId, f.model);
+      if (f.text.trim()) this.textRing.addText(this.seq, f.text);
     }
   }
 
@@ -167,31 +161,19 @@ export class SessionSummary implements LineSink {
   }
 
   /**
-   * `noteAssistant` for a probed line, without making strings in the common case: a line of the
-   * same API message as the previous one (the CLI writes one line per content block) has the same
-   * id bytes, and the model rarely changes within a session.
+   * `noteAssistant` for a probed line. The id and model are made into strings with
+   * `latin1Slice` (plain ASCII values, see `LineProbe`) and compared as strings: a cold scan runs
+   * mostly in V8's interpreter, where native slicing and comparison beat comparing the bytes in a
+   * JavaScript loop (docs/performance.md).
    */
   private noteProbedAssistant(l: LineView, p: LineProbe): void {
-    const buf = l.buf;
-    let model: string | null;
-    if (p.modelStart >= 0) {
-      if (!this.lastModel.matches(buf, p.modelStart, p.modelEnd)) this.lastModel.set(buf, p.modelStart, p.modelEnd);
-      model = this.lastModel.text;
-    } else model = p.model;
-    const source = p.mayHaveText && !l.truncated ? { offset: l.offset, length: l.length } : null;
-    if (p.idStart >= 0 && this.lastIdBytes.matches(buf, p.idStart, p.idEnd)) {
-      // The same message as the last assistant line: counted already.
-      this.seq += 1;
-      if (model) this.session.model = model;
-      this.keepText(source);
-      return;
-    }
-    const id = p.idStart >= 0 ? this.lastIdBytes.set(buf, p.idStart, p.idEnd) : p.messageId;
-    this.noteAssistant(id, model, source);
-    if (p.idStart < 0) this.lastIdBytes.clear();
+    const buf = l.buf as LatinBuffer;
+    const model = p.modelStart >= 0 ? buf.latin1Slice(p.modelStart, p.modelEnd) : p.model;
+    this.noteAssistant(p.idStart >= 0 ? buf.latin1Slice(p.idStart, p.idEnd) : p.messageId, model);
+    if (p.mayHaveText && !l.truncated) this.textRing.addLine(this.seq, l.offset, l.length);
   }
 
-  private noteAssistant(messageId: string | null, model: string | null, source: TextSource | null): void {
+  private noteAssistant(messageId: string | null, model: string | null): void {
     this.seq += 1;
     if (model) this.session.model = model;
     if (messageId === null) this.session.messageCount += 1;
@@ -202,13 +184,6 @@ export class SessionSummary implements LineSink {
       if (this.recentIds.length > ID_RING) this.recentSet.delete(this.recentIds.shift() as string);
     }
     if (messageId !== null) this.lastId = messageId;
-    this.keepText(source);
-  }
-
-  private keepText(source: TextSource | null): void {
-    if (!source) return;
-    this.textRing.push({ seq: this.seq, source });
-    if (this.textRing.length > TEXT_RING) this.textRing.shift();
   }
 
   // Times are kept as canonical ISO strings (`2026-05-05T10:30:00.000Z`), which order like the
@@ -231,6 +206,7 @@ export class SessionSummary implements LineSink {
       return;
     }
     if (this.session.createdAt === null) this.session.createdAt = buf.toString('latin1', at, end);
+    if (this.maxBytes === NO_BYTES) this.maxBytes = Buffer.alloc(24);
     if (this.maxKind === 2) {
       if (compareToBytes(this.maxString, buf, at) > 0) return;
       buf.copy(this.maxBytes, 0, at, end);
@@ -247,61 +223,10 @@ export class SessionSummary implements LineSink {
     for (; i < 24; i += 1) max[i] = buf[at + i] as number;
     this.maxKind = 1;
   }
-
-  /** The newest assistant text in the ring, re-reading probed lines when needed. */
-  private lastAssistantText(reread: Reread): { seq: number; text: string } | null {
-    const ring = this.textRing;
-    for (let i = ring.length - 1; i >= 0; i -= 1) {
-      const entry = ring[i];
-      if (!entry) continue;
-      const { source } = entry;
-      let text = '';
-      if ('text' in source) text = source.text;
-      else {
-        const bytes = reread(source.offset, source.length); // a read error fails the file, as any other
-        try {
-          text = lineFacts(JSON.parse(bytes.toString('utf8'))).text;
-        } catch {
-          text = '';
-        }
-      }
-      if (text.trim()) return { seq: entry.seq, text };
-    }
-    return null;
-  }
 }
 
-/**
- * A short plain (ASCII) value kept as bytes and as the string made of them, so a line repeating
- * the previous value is recognised by a byte comparison instead of making a string.
- */
-class ByteString {
-  private bytes = Buffer.alloc(64);
-  private length = -1;
-  text = '';
-
-  matches(buf: Buffer, start: number, end: number): boolean {
-    const n = end - start;
-    if (n !== this.length) return false;
-    const bytes = this.bytes;
-    for (let i = 0; i < n; i += 1) if (bytes[i] !== buf[start + i]) return false;
-    return true;
-  }
-
-  /** Keeps `buf[start, end)` and returns it as a string. */
-  set(buf: Buffer, start: number, end: number): string {
-    const n = end - start;
-    if (n > this.bytes.length) this.bytes = Buffer.alloc(n);
-    for (let i = 0; i < n; i += 1) this.bytes[i] = buf[start + i] as number;
-    this.length = n;
-    this.text = buf.toString('latin1', start, end);
-    return this.text;
-  }
-
-  clear(): void {
-    this.length = -1;
-  }
-}
+/** `Buffer#latin1Slice`: what `toString('latin1', start, end)` calls, without its argument handling. */
+type LatinBuffer = Buffer & { latin1Slice(start: number, end: number): string };
 
 /** The string `s` against the 24 ASCII bytes at `buf[at]`, as JavaScript compares strings (by UTF-16 unit). */
 function compareToBytes(s: string, buf: Buffer, at = 0): number {
@@ -312,6 +237,9 @@ function compareToBytes(s: string, buf: Buffer, at = 0): number {
   }
   return s.length - 24;
 }
+
+/** `SessionSummary.maxBytes` before it is needed. */
+const NO_BYTES = Buffer.alloc(0);
 
 function canonicalIso(ts: string): string | null {
   const t = Date.parse(ts);
