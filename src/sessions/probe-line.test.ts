@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng, sessionLines } from '../../test/fixtures/claude-tree.js';
 import { probeSpecArb, shuffledKeys } from '../../test/fixtures/probe-specs.js';
 import { lineFacts } from './line-facts.js';
-import { LineProbe, probeInto, type Probe } from './probe-line.js';
+import { LineProbe, probeCwd, probeInto, WINDOW, type Probe } from './probe-line.js';
 
 /** Probes `line[start, end)` with `probeInto`, as a fresh `Probe` (a plain object to compare). */
 function probeLine(buf: Buffer, start: number, end: number): Probe {
@@ -78,5 +78,33 @@ describe('probeLine', () => {
       ['{"type":"user"', 'invalid'],
     ];
     for (const [line, kind] of cases) expect(probeLine(Buffer.from(line), 0, Buffer.byteLength(line)).kind).toBe(kind);
+  });
+});
+
+describe('probeCwd', () => {
+  const cwdOf = (line: string): string | null => {
+    const buf = Buffer.from(`[1,2]\n${line}\n{"cwd":"/elsewhere"}`); // bytes around the line must not count
+    return probeCwd(buf, 6, 6 + Buffer.byteLength(line));
+  };
+
+  it('reads a plain, a non-ASCII and an escaped cwd like JSON.parse', () => {
+    for (const cwd of ['/home/me/app', '/home/我/项目 一', 'C:\\Users\\me\\app', '/tmp/say "hi"', '/tmp/tab\there']) {
+      const line = JSON.stringify({ type: 'user', cwd, sessionId: 's' });
+      expect(cwdOf(line)).toBe(cwd);
+    }
+  });
+
+  it('takes the last cwd of a short line, and looks only at the two ends of a long one', () => {
+    expect(cwdOf('{"cwd":"/first","x":{"cwd":"/second"}}')).toBe('/second');
+    const pad = 'x'.repeat(3 * WINDOW);
+    expect(cwdOf(JSON.stringify({ cwd: '/head', tool: pad }))).toBe('/head');
+    expect(cwdOf(JSON.stringify({ tool: pad, cwd: '/tail' }))).toBe('/tail');
+    expect(cwdOf(JSON.stringify({ a: pad, cwd: '/middle', b: pad }))).toBeNull();
+  });
+
+  it('gives null when there is no cwd or its value does not end in the window', () => {
+    expect(cwdOf('{"type":"queue-operation","operation":"enqueue"}')).toBeNull();
+    expect(cwdOf('{"cwd":"/unterminated')).toBeNull();
+    expect(cwdOf('{"cwd":3}')).toBeNull();
   });
 });

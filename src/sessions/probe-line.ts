@@ -45,7 +45,7 @@ const ID = new BytePattern('"id":"');
 const MODEL = new BytePattern('"model":"');
 const TEXT_BLOCK = new BytePattern('"type":"text"');
 const TIMESTAMP = new BytePattern('"timestamp":"');
-const CWD = new BytePattern('"cwd":"');
+const CWD_KEY = Buffer.from('"cwd":"');
 
 /** Top-level types, written first by the CLI, that may be a message or a title: always parsed. */
 const PARSE_TYPE_NAMES = new Set(['user', 'assistant', 'summary', 'custom-title', 'ai-title', 'title']);
@@ -241,18 +241,26 @@ function typeHits(buf: Buffer, from: number, to: number, text: boolean): number 
   return hits;
 }
 
-/** The `cwd` string of a line, read from its two ends; null when not seen there. */
+/**
+ * The `cwd` string of a line, read from its two ends; null when not seen there. Called for the
+ * first lines of every file (until one names the project's directory), so it searches with the
+ * native `lastIndexOf`/`indexOf`: during a cold scan JavaScript byte loops still run in V8's
+ * interpreter.
+ */
 export function probeCwd(buf: Buffer, start: number, end: number): string | null {
-  const windows = end - start <= 2 * WINDOW ? [start, end] : [end - WINDOW, end, start, start + WINDOW];
-  for (let i = 0; i < windows.length; i += 2) {
-    const [from, to] = [windows[i] as number, windows[i + 1] as number];
-    const at = CWD.lastIndexIn(buf, from, to);
-    if (at >= 0) {
-      const cwd = readString(buf, at + CWD.length, Math.min(to, at + CWD.length + 4096));
-      if (cwd) return cwd;
-    }
-  }
-  return null;
+  if (end - start <= 2 * WINDOW) return cwdIn(buf, start, end);
+  return cwdIn(buf, end - WINDOW, end) ?? cwdIn(buf, start, start + WINDOW);
+}
+
+function cwdIn(buf: Buffer, from: number, to: number): string | null {
+  const found = buf.subarray(from, to).lastIndexOf(CWD_KEY);
+  if (found < 0) return null;
+  const v = from + found + CWD_KEY.length;
+  const limit = Math.min(to, v + 4096);
+  const close = buf.indexOf(0x22, v);
+  if (close < 0 || close >= limit) return null;
+  const cwd = buf.toString('utf8', v, close);
+  return cwd.includes('\\') ? readString(buf, v, limit) : cwd; // escapes: decode them
 }
 
 /**
