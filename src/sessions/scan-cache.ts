@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import type { ScanJsonlResult } from './scan-jsonl.js';
+import type { ScanJsonlResult, ScannedSession } from './scan-jsonl.js';
+import { blankSession } from './session-summary.js';
 
 /**
  * Bump when the scanner's output changes meaning (new field, different counting), so every cache
@@ -22,8 +23,9 @@ export interface ScanCacheEntry {
  * `scanner.max_file_size` must re-judge files that were skipped as too large.
  *
  * On disk it is two JSON lines, written in one atomic write: a header with the settings and every
- * file's size and mtime, then the summaries. An unchanged `sync` reads the header alone
- * (`readScanCacheStamps`) — about a sixth of the bytes — and never parses the summaries.
+ * file's size and mtime, then the summaries as compact rows in the header's order (`Row`). An
+ * unchanged `sync` reads the header alone (`readScanCacheStamps`) and never parses the rows.
+ * Warnings are not kept: they are shown when a file is read, not for a file served from here.
  */
 export interface ScanCache {
   scannerVersion: number;
@@ -52,8 +54,17 @@ export interface CacheStamps {
   mtimes: readonly number[];
 }
 
-/** The on-disk layout (the two lines); a file in any other layout reads as an empty cache. */
-const CACHE_FORMAT = 2;
+/**
+ * The on-disk layout (the two lines); a file in any other layout reads as an empty cache.
+ * 3: rows instead of the summaries as objects keyed by path (half the bytes to write on `init`).
+ */
+const CACHE_FORMAT = 3;
+
+/**
+ * One cached file on the second line: a session's fields in this order — what the path, size
+ * and mtime (in the header) do not already say — or why the file was skipped.
+ */
+type Row = [cwd: string | null, title: string | null, firstPrompt: string | null, messageCount: number, lastMessagePreview: string, lastUserPreview: string, lastAssistantPreview: string, createdAt: string | null, lastActive: string | null, model: string | null, health: ScannedSession['health'], problem: string | null] | NonNullable<ScanJsonlResult['skipped']>;
 
 /** An empty cache for these settings. */
 export function emptyScanCache(maxFileSize: number): ScanCache {
@@ -67,13 +78,16 @@ export function readScanCache(file: string, maxFileSize: number): ScanCache {
   const header = text && nl > 0 ? parseHeader(text.slice(0, nl), maxFileSize) : null;
   if (!text || !header) return emptyScanCache(maxFileSize);
   try {
-    const results = JSON.parse(text.slice(nl + 1)) as Record<string, ScanJsonlResult> | null;
-    if (typeof results !== 'object' || results === null) return emptyScanCache(maxFileSize);
+    const rows = JSON.parse(text.slice(nl + 1)) as unknown;
+    if (!Array.isArray(rows) || rows.length !== header.files.length) return emptyScanCache(maxFileSize);
     const cache = emptyScanCache(maxFileSize);
-    header.files.forEach((f, i) => {
-      const result = results[f];
-      if (result) cache.entries[f] = { size: header.sizes[i] as number, mtimeMs: header.mtimes[i] as number, result };
-    });
+    for (let i = 0; i < rows.length; i += 1) {
+      const file = header.files[i] as string;
+      const size = header.sizes[i] as number;
+      const mtimeMs = header.mtimes[i] as number;
+      const result = fromRow(file, size, mtimeMs, rows[i]);
+      if (result) cache.entries[file] = { size, mtimeMs, result }; // a row it cannot read: that file is scanned again
+    }
     return cache;
   } catch {
     return emptyScanCache(maxFileSize);
@@ -102,15 +116,37 @@ export function readScanCacheStamps(file: string, maxFileSize: number): CacheSta
 export async function writeScanCache(file: string, cache: ScanCache): Promise<void> {
   const files = Object.keys(cache.entries).sort();
   const header: CacheHeader = { format: CACHE_FORMAT, scannerVersion: cache.scannerVersion, maxFileSize: cache.maxFileSize, files, sizes: [], mtimes: [] };
-  const results: Record<string, ScanJsonlResult> = {};
+  const rows: (Row | null)[] = [];
   for (const f of files) {
     const e = cache.entries[f] as ScanCacheEntry;
     header.sizes.push(e.size);
     header.mtimes.push(e.mtimeMs);
-    results[f] = e.result;
+    rows.push(toRow(e.result));
   }
   // JSON.stringify escapes every newline inside strings: the first newline ends the header.
-  await writeFileAtomic(file, `${JSON.stringify(header)}\n${JSON.stringify(results)}\n`, { durable: false });
+  await writeFileAtomic(file, `${JSON.stringify(header)}\n${JSON.stringify(rows)}\n`, { durable: false });
+}
+
+function toRow({ session: s, skipped }: ScanJsonlResult): Row | null {
+  if (s) return [s.cwd, s.title, s.firstPrompt, s.messageCount, s.lastMessagePreview, s.lastUserPreview, s.lastAssistantPreview, s.createdAt, s.lastActive, s.model, s.health, s.problem];
+  return skipped;
+}
+
+/** The result a row stands for, or null when it is not a row this version writes. */
+function fromRow(file: string, size: number, mtimeMs: number, row: unknown): ScanJsonlResult | null {
+  if (row === 'too_large' || row === 'not_a_file' || row === 'missing') return { session: null, skipped: row, warnings: [] };
+  if (!Array.isArray(row) || row.length !== 12) return null;
+  const [cwd, title, firstPrompt, messageCount, lastMessagePreview, lastUserPreview, lastAssistantPreview, createdAt, lastActive, model, health, problem] = row as unknown[];
+  if (!isText(cwd) || !isText(title) || !isText(firstPrompt) || typeof messageCount !== 'number' || typeof lastMessagePreview !== 'string' || typeof lastUserPreview !== 'string' || typeof lastAssistantPreview !== 'string') return null;
+  if (!isText(createdAt) || !isText(lastActive) || !isText(model) || (health !== 'ok' && health !== 'corrupted') || !isText(problem)) return null;
+  const session = blankSession(file, size, mtimeMs);
+  Object.assign(session, { cwd, title, firstPrompt, messageCount, lastMessagePreview, lastUserPreview, lastAssistantPreview, createdAt, lastActive, model, health, problem });
+  return { session, skipped: null, warnings: [] };
+}
+
+/** A string or null (the nullable text fields of a session). */
+function isText(v: unknown): v is string | null {
+  return v === null || typeof v === 'string';
 }
 
 function readText(file: string): string | null {

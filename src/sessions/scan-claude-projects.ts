@@ -43,6 +43,12 @@ export interface ProjectsScan {
   stats: { files: number; read: number; cached: number; bytesRead: number };
   /** False when every session file was unchanged since the cached scan (none added, changed or removed). */
   changed: boolean;
+  /**
+   * The scan cache's write, started but not awaited, so its file I/O overlaps the caller's next
+   * steps (the registry merge and write); await it before reporting the scan done. Rejects with
+   * the write's `StoreError`.
+   */
+  cacheWritten: Promise<void>;
 }
 
 interface Candidate {
@@ -135,10 +141,9 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
     } else byId.set(s.sessionId, s);
   }
 
-  if (opts.cacheFile && dirty) {
-    await writeScanCache(opts.cacheFile, next);
-  }
-  return { sessions: [...byId.values()], unscannedIds, unlistedDirs, warnings, stats: { files: files.length, read: toRead.length, cached, bytesRead }, changed: dirty || unlistedDirs.length > 0 };
+  const cacheWritten = opts.cacheFile && dirty ? writeScanCache(opts.cacheFile, next) : Promise.resolve();
+  cacheWritten.catch(() => undefined); // handled by whoever awaits it; never an unhandled rejection
+  return { sessions: [...byId.values()], unscannedIds, unlistedDirs, warnings, stats: { files: files.length, read: toRead.length, cached, bytesRead }, changed: dirty || unlistedDirs.length > 0, cacheWritten };
 }
 
 /**

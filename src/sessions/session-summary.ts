@@ -58,7 +58,7 @@ export class SessionSummary implements LineSink {
     private readonly file: string,
     private readonly stat: { size: number; mtimeMs: number; birthtimeMs: number },
   ) {
-    this.session = emptySession(file, stat.size, stat.mtimeMs);
+    this.session = blankSession(file, stat.size, stat.mtimeMs);
     WasmLineProbe.loaded()?.beginFile();
   }
 
@@ -246,7 +246,12 @@ function canonicalIso(ts: string): string | null {
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
-function emptySession(file: string, size: number, mtimeMs: number): ScannedSession {
+/**
+ * The session of `file` before any line is read: its id, path and project directory come from
+ * the path (as Claude Code names them), everything else is empty. Also what the scan cache fills
+ * in again from its compact rows.
+ */
+export function blankSession(file: string, size: number, mtimeMs: number): ScannedSession {
   return {
     sessionId: path.basename(file, '.jsonl'),
     jsonlPath: file,
@@ -270,7 +275,7 @@ function emptySession(file: string, size: number, mtimeMs: number): ScannedSessi
 
 /** The session of a file that cannot be read (`problem`: an errno code). */
 export function corruptedSession(file: string, size: number, mtimeMs: number, problem: string): ScannedSession {
-  const s = emptySession(file, size, mtimeMs);
+  const s = blankSession(file, size, mtimeMs);
   s.health = 'corrupted';
   s.problem = problem;
   if (mtimeMs > 0) s.lastActive = s.createdAt = new Date(mtimeMs).toISOString();

@@ -66,7 +66,10 @@ export async function syncRegistry(opts: SyncOptions): Promise<SyncResult> {
     const same = unchangedSinceLastScan({ projectsDir: paths.claudeProjectsDir, cacheFile: paths.scanCacheFile, maxFileSize: opts.maxFileSize, extraFiles });
     if (same) return { stats: state.stats, scan: same, warnings: events.warnings, created: false, events: 0 };
     const scan = await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, maxFileSize: opts.maxFileSize, cacheFile: paths.scanCacheFile, extraFiles, onProgress: opts.onProgress, signal: opts.signal });
-    if (!scan.changed) return { stats: state.stats, scan: scan.stats, warnings: [...scan.warnings, ...events.warnings], created: false, events: 0 };
+    if (!scan.changed) {
+      await scan.cacheWritten;
+      return { stats: state.stats, scan: scan.stats, warnings: [...scan.warnings, ...events.warnings], created: false, events: 0 };
+    }
     return slowSync(opts, now, stateFile, events, eventFiles, scan);
   }
   return slowSync(opts, now, stateFile, events, eventFiles, null);
@@ -81,8 +84,10 @@ async function slowSync(opts: SyncOptions, now: Date, stateFile: string, events:
     if (entry.jsonl_path && !entry.jsonl_path.startsWith(projectsPrefix)) outside.add(entry.jsonl_path);
   }
   const extraFiles = await existing([...outside]);
+  const reuse = earlierScan && extraFiles.every((f) => earlierScan.sessions.some((s) => s.jsonlPath === f));
+  if (earlierScan && !reuse) await earlierScan.cacheWritten; // before the next scan writes the cache again
   const scan =
-    earlierScan && extraFiles.every((f) => earlierScan.sessions.some((s) => s.jsonlPath === f))
+    earlierScan && reuse
       ? earlierScan
       : await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, maxFileSize: opts.maxFileSize, cacheFile: paths.scanCacheFile, incremental: opts.incremental, extraFiles, onProgress: opts.onProgress, signal: opts.signal });
   const mapping = await readMappedSessions(paths.userMappingFile);
@@ -96,6 +101,7 @@ async function slowSync(opts: SyncOptions, now: Date, stateFile: string, events:
     { reuse: before },
   );
   await removeSessionEvents(events.files);
+  await scan.cacheWritten;
   const sessions = Object.values(result.next.sessions);
   await writeSyncState(stateFile, {
     registryStamp: await registryStamp(paths.registryFile),
