@@ -31,6 +31,18 @@ describe('writeFileAtomic', () => {
     expect(fs.readdirSync(path.dirname(file))).toEqual(['state.json']);
   });
 
+  it('writes strings as UTF-8 exactly as Buffer.from does (CJK, emoji, lone surrogates, empty, large)', async () => {
+    const texts = ['', 'ascii', '为什么 完成。', '😀 𝒳', 'lone \ud800 and \udc00 halves', `${'项目'.repeat(300_000)}end`];
+    for (const [i, text] of texts.entries()) {
+      const a = path.join(tmp, `a${i}.txt`);
+      const b = path.join(tmp, `b${i}.txt`);
+      await writeFileAtomic(a, text);
+      writeFileAtomicSync(b, text);
+      expect(fs.readFileSync(a).equals(Buffer.from(text))).toBe(true);
+      expect(fs.readFileSync(b).equals(Buffer.from(text))).toBe(true);
+    }
+  });
+
   it('turns a loose existing file into 0600 and honours an explicit mode, whatever the umask', async () => {
     const file = path.join(tmp, 'f');
     fs.writeFileSync(file, 'old', { mode: 0o644 });
