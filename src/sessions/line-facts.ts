@@ -42,23 +42,54 @@ const WRAPPER_PREFIXES = ['<command-name>', '<command-message>', '<command-args>
 const REMINDER = /<system-reminder>[\s\S]*?(<\/system-reminder>|$)/g;
 
 /** Title line types and their rank (a `/rename` beats an AI title, which beats an old summary). */
-const TITLE_FIELDS: Record<string, { fields: string[]; rank: number }> = {
-  'custom-title': { fields: ['customTitle', 'title'], rank: 3 },
-  'ai-title': { fields: ['aiTitle', 'title'], rank: 2 },
-  title: { fields: ['title'], rank: 2 },
-  summary: { fields: ['summary'], rank: 1 },
-};
+const TITLE_FIELDS = new Map<string, { fields: string[]; rank: number }>([
+  ['custom-title', { fields: ['customTitle', 'title'], rank: 3 }],
+  ['ai-title', { fields: ['aiTitle', 'title'], rank: 2 }],
+  ['title', { fields: ['title'], rank: 2 }],
+  ['summary', { fields: ['summary'], rank: 1 }],
+]);
 
-/** Classifies one parsed JSONL value (anything `JSON.parse` returned). Never throws. */
+/**
+ * Classifies one parsed JSONL value (anything `JSON.parse` returned). Never throws — whatever
+ * the line's `type` is (`constructor`, `__proto__` …).
+ *
+ * Written as straight-line checks, the common types first: a cold scan runs it thousands of
+ * times while V8 still interprets it, where every property read and call counts.
+ */
 export function lineFacts(value: unknown): LineFacts {
   const facts: LineFacts = { kind: 'other', sidechain: false, timestamp: null, cwd: null, text: '', messageId: null, model: null, title: null, titleRank: 0 };
   if (!isObj(value)) return facts;
   facts.sidechain = value.isSidechain === true;
-  facts.timestamp = str(value.timestamp);
-  facts.cwd = str(value.cwd);
-  const type = str(value.type);
-  if (type === null) return facts;
-  const titleSpec = TITLE_FIELDS[type];
+  const { timestamp, cwd, type, message } = value;
+  if (typeof timestamp === 'string') facts.timestamp = timestamp;
+  if (typeof cwd === 'string') facts.cwd = cwd;
+  if (type === 'user') {
+    if (!isObj(message) || value.isMeta === true || value.isCompactSummary === true || value.isVisibleInTranscriptOnly === true) return facts;
+    const content = message.content;
+    if (Array.isArray(content)) {
+      for (const b of content) {
+        if (isObj(b) && b.type === 'tool_result') {
+          facts.kind = 'tool_result';
+          return facts;
+        }
+      }
+    }
+    const text = humanText(content);
+    if (text === null) return facts;
+    facts.kind = 'human';
+    facts.text = text;
+    return facts;
+  }
+  if (type === 'assistant') {
+    if (!isObj(message)) return facts;
+    facts.kind = 'assistant';
+    const { id, model } = message;
+    facts.messageId = typeof id === 'string' ? id : str(value.uuid);
+    facts.model = typeof model === 'string' && model !== '<synthetic>' ? model : null;
+    facts.text = blocksText(message.content);
+    return facts;
+  }
+  const titleSpec = typeof type === 'string' ? TITLE_FIELDS.get(type) : undefined;
   if (titleSpec) {
     for (const f of titleSpec.fields) {
       const t = str(value[f]);
@@ -69,28 +100,6 @@ export function lineFacts(value: unknown): LineFacts {
         break;
       }
     }
-    return facts;
-  }
-  const message = isObj(value.message) ? value.message : null;
-  if (type === 'user' && message) {
-    if (value.isMeta === true || value.isCompactSummary === true || value.isVisibleInTranscriptOnly === true) return facts;
-    const content = message.content;
-    if (Array.isArray(content) && content.some((b) => isObj(b) && b.type === 'tool_result')) {
-      facts.kind = 'tool_result';
-      return facts;
-    }
-    const text = humanText(content);
-    if (text === null) return facts;
-    facts.kind = 'human';
-    facts.text = text;
-    return facts;
-  }
-  if (type === 'assistant' && message) {
-    facts.kind = 'assistant';
-    facts.messageId = str(message.id) ?? str(value.uuid);
-    const model = str(message.model);
-    facts.model = model && model !== '<synthetic>' ? model : null;
-    facts.text = blocksText(message.content);
   }
   return facts;
 }
