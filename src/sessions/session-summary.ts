@@ -1,8 +1,9 @@
-import path from 'node:path';
+import { latin1 } from './latin1.js';
 import { lineFacts, type LineFacts } from './line-facts.js';
 import { preview } from './preview.js';
 import { LineProbe, probeCwd, probeInto } from './probe-line.js';
 import { encodeProjectDir } from './project-dir.js';
+import { fileStem, parentName } from './path-parts.js';
 import type { LineSink, LineView } from './read-jsonl-lines.js';
 import type { ScanJsonlResult, ScannedSession } from './scan-jsonl.js';
 import type { ScanWarning } from './scan-warning.js';
@@ -80,7 +81,7 @@ export class SessionSummary implements LineSink {
     if (p.tsInNewest) {
       // Compared with the newest already, by the WebAssembly probe (taken back in `finish`).
       this.wasmNewest = true;
-      if (this.session.createdAt === null) this.session.createdAt = l.buf.toString('latin1', p.tsStart, p.tsEnd);
+      if (this.session.createdAt === null) this.session.createdAt = latin1(l.buf, p.tsStart, p.tsEnd);
     } else if (p.tsStart >= 0) this.noteTimeBytes(l.buf, p.tsStart, p.tsEnd);
     else this.noteTime(p.timestamp);
     if (kind === 'assistant' && !p.sidechain) this.noteProbedAssistant(l, p);
@@ -161,15 +162,15 @@ export class SessionSummary implements LineSink {
   }
 
   /**
-   * `noteAssistant` for a probed line. The id and model are made into strings with
-   * `latin1Slice` (plain ASCII values, see `LineProbe`) and compared as strings: a cold scan runs
+   * `noteAssistant` for a probed line. The id and model are made into strings with `latin1`
+   * (plain ASCII values, see `LineProbe`) and compared as strings: a cold scan runs
    * mostly in V8's interpreter, where native slicing and comparison beat comparing the bytes in a
    * JavaScript loop (docs/performance.md).
    */
   private noteProbedAssistant(l: LineView, p: LineProbe): void {
-    const buf = l.buf as LatinBuffer;
-    const model = p.modelStart >= 0 ? buf.latin1Slice(p.modelStart, p.modelEnd) : p.model;
-    this.noteAssistant(p.idStart >= 0 ? buf.latin1Slice(p.idStart, p.idEnd) : p.messageId, model);
+    const buf = l.buf;
+    const model = p.modelStart >= 0 ? latin1(buf, p.modelStart, p.modelEnd) : p.model;
+    this.noteAssistant(p.idStart >= 0 ? latin1(buf, p.idStart, p.idEnd) : p.messageId, model);
     if (p.mayHaveText && !l.truncated) this.textRing.addLine(this.seq, l.offset, l.length);
   }
 
@@ -202,10 +203,10 @@ export class SessionSummary implements LineSink {
   /** `noteTime` for a plain (ASCII) timestamp at `buf[at, end)`, without making a string when it is canonical. */
   private noteTimeBytes(buf: Buffer, at: number, end: number): void {
     if (end - at !== 24 || buf[at + 23] !== 0x5a) {
-      this.noteTime(buf.toString('latin1', at, end));
+      this.noteTime(latin1(buf, at, end));
       return;
     }
-    if (this.session.createdAt === null) this.session.createdAt = buf.toString('latin1', at, end);
+    if (this.session.createdAt === null) this.session.createdAt = latin1(buf, at, end);
     if (this.maxBytes === NO_BYTES) this.maxBytes = Buffer.alloc(24);
     if (this.maxKind === 2) {
       if (compareToBytes(this.maxString, buf, at) > 0) return;
@@ -224,9 +225,6 @@ export class SessionSummary implements LineSink {
     this.maxKind = 1;
   }
 }
-
-/** `Buffer#latin1Slice`: what `toString('latin1', start, end)` calls, without its argument handling. */
-type LatinBuffer = Buffer & { latin1Slice(start: number, end: number): string };
 
 /** The string `s` against the 24 ASCII bytes at `buf[at]`, as JavaScript compares strings (by UTF-16 unit). */
 function compareToBytes(s: string, buf: Buffer, at = 0): number {
@@ -253,9 +251,9 @@ function canonicalIso(ts: string): string | null {
  */
 export function blankSession(file: string, size: number, mtimeMs: number): ScannedSession {
   return {
-    sessionId: path.basename(file, '.jsonl'),
+    sessionId: fileStem(file),
     jsonlPath: file,
-    projectDir: path.basename(path.dirname(file)),
+    projectDir: parentName(file),
     cwd: null,
     title: null,
     firstPrompt: null,

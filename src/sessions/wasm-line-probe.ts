@@ -1,3 +1,4 @@
+import { latin1 } from './latin1.js';
 import type { LineProbe } from './probe-line.js';
 import { DEFAULT_CHUNK } from './read-jsonl-lines.js';
 import { LINE_PROBE_WASM } from './wasm-line-probe-module.js';
@@ -55,11 +56,14 @@ export class WasmLineProbe {
   private readonly probe: (start: number, end: number) => number;
   private readonly results: Int32Array;
   private readonly exports: Exports;
+  /** All of the module's memory (it does not grow after `reserve`), for reading results without a view per call. */
+  private readonly memory: Buffer;
 
   private constructor(exports: Exports) {
     const start = exports.reserve(DEFAULT_CHUNK);
     const memory = exports.memory.buffer;
     this.buffer = Buffer.from(memory, start, DEFAULT_CHUNK);
+    this.memory = Buffer.from(memory);
     this.results = new Int32Array(memory, exports.results(), 9);
     this.probe = exports.probe;
     this.exports = exports;
@@ -101,7 +105,7 @@ export class WasmLineProbe {
   /** The newest timestamp the module took since `beginFile`, or null. */
   newest(): string | null {
     const at = this.exports.newest();
-    return at === 0 ? null : Buffer.from(this.exports.memory.buffer, at, 24).toString('latin1');
+    return at === 0 ? null : latin1(this.memory, at, at + 24);
   }
 
   /**

@@ -1,0 +1,12 @@
+/** `Buffer#latin1Slice`: Node's native decoder behind `toString('latin1', …)`, not in the typings. */
+type LatinBuffer = Buffer & { latin1Slice(start: number, end: number): string };
+
+/**
+ * `buf.toString('latin1', start, end)` as one native call, without `toString`'s argument
+ * handling and encoding lookup. For the scanner's plain ASCII values (timestamps, message ids,
+ * models), made per line or per file during a cold scan, where that JavaScript wrapper still runs
+ * in V8's interpreter. `start`/`end` must lie within `buf`.
+ */
+export function latin1(buf: Buffer, start: number, end: number): string {
+  return (buf as LatinBuffer).latin1Slice(start, end);
+}
