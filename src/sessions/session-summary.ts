@@ -97,10 +97,12 @@ export class SessionSummary implements LineSink {
     if (!this.matchedCwd) session.cwd = this.firstCwd;
     if (this.maxKind !== 0) session.lastActive = this.maxKind === 1 ? this.maxBytes.toString('latin1') : this.maxString;
     const assistant = this.textRing.newest(reread);
-    session.lastUserPreview = preview(this.lastUserText, PREVIEW_CHARS.user);
-    session.lastAssistantPreview = assistant ? preview(assistant.text, PREVIEW_CHARS.assistant) : '';
-    const lastText = assistant && assistant.seq > this.lastUserSeq ? assistant.text : this.lastUserText;
-    session.lastMessagePreview = preview(lastText, PREVIEW_CHARS.message);
+    // The newest message's two previews: the shorter is cut from the longer (same result, see `preview`).
+    const answerNewer = assistant !== null && assistant.seq > this.lastUserSeq;
+    const message = preview(answerNewer ? assistant.text : this.lastUserText, PREVIEW_CHARS.message);
+    session.lastMessagePreview = message;
+    session.lastUserPreview = preview(answerNewer ? this.lastUserText : message, PREVIEW_CHARS.user);
+    session.lastAssistantPreview = assistant === null ? '' : preview(answerNewer ? message : assistant.text, PREVIEW_CHARS.assistant);
     if (session.lastActive === null) session.lastActive = new Date(stat.mtimeMs).toISOString();
     if (session.createdAt === null) session.createdAt = new Date(stat.birthtimeMs || stat.mtimeMs).toISOString();
 
