@@ -124,7 +124,7 @@ function fromScan(s: ScannedSession, before: SessionEntry | undefined, nowMs: nu
     last_assistant_preview: s.lastAssistantPreview,
     lastKnownProvider: before?.lastKnownProvider ?? s.model ?? null,
   };
-  delete entry.pending_jsonl_resolve;
+  if (entry.pending_jsonl_resolve !== undefined) delete entry.pending_jsonl_resolve; // a delete makes V8 turn the object into a slow dictionary
   if (s.health === 'corrupted') {
     entry.status = 'corrupted';
     entry.last_error = s.problem;
@@ -137,7 +137,7 @@ function fromScan(s: ScannedSession, before: SessionEntry | undefined, nowMs: nu
     return entry;
   }
   if (wasWaitingForFile || wasBrokenFile) entry.last_error = null;
-  entry.status = idleStatus(entry.last_active, nowMs);
+  entry.status = 'active'; // or archived: mergeRegistry's withIdleStatus judges every entry's age once
   return entry;
 }
 

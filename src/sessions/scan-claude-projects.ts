@@ -24,7 +24,8 @@ export interface ScanProjectsOptions {
   incremental?: boolean;
   /** More session files to scan wherever they are (e.g. `transcript_path` of hook events). */
   extraFiles?: string[];
-  onProgress?: (p: ScanProgress) => void;
+  /** Called before the first file and after each; the object is the scan's own, updated in place (read it during the call). */
+  onProgress?: (p: Readonly<ScanProgress>) => void;
   signal?: AbortSignal;
 }
 
@@ -95,7 +96,8 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
   }
 
   const progress: ScanProgress = { filesDone: 0, filesTotal: toRead.length, bytesDone: 0, bytesTotal: toRead.reduce((n, c) => n + (c.size <= opts.maxFileSize ? c.size : 0), 0) };
-  opts.onProgress?.({ ...progress });
+  const onProgress = opts.onProgress;
+  onProgress?.(progress);
   let bytesRead = 0;
   let dirty = Object.keys(cache.entries).some((k) => !results.has(k));
   let lastYield = Date.now(); // not performance.now(): its first use loads perf_hooks (~2 ms)
@@ -116,7 +118,7 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
     bytesRead += read;
     progress.filesDone += 1;
     progress.bytesDone += read;
-    opts.onProgress?.({ ...progress });
+    onProgress?.(progress);
     // Reads are synchronous (see scanJsonlFile): let timers and sockets run every ~20 ms.
     if (Date.now() - lastYield > 20) {
       await new Promise((resolve) => setImmediate(resolve));
@@ -129,7 +131,7 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
   for (const file of files) {
     const r = results.get(file);
     if (!r) continue;
-    if (!fromCache.has(file)) warnings.push(...r.warnings); // an unchanged file's warnings were shown when it was read
+    if (r.warnings.length > 0 && !fromCache.has(file)) warnings.push(...r.warnings); // an unchanged file's warnings were shown when it was read
     if (r.skipped === 'too_large') unscannedIds.push(path.basename(file, '.jsonl'));
     const s = r.session;
     if (!s) continue;

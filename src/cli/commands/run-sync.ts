@@ -1,6 +1,7 @@
 import type { CliContext } from '../cli-context.js';
 import { printWarnings } from '../format/print-warnings.js';
 import { createProgressBar } from '../format/progress-bar.js';
+import type { ScanProgress } from '../../sessions/scan-claude-projects.js';
 import type { SyncResult } from '../../sessions/sync-registry.js';
 
 /** A scan this big gets a progress bar on an interactive terminal. */
@@ -21,10 +22,15 @@ export async function runSync(ctx: CliContext, opts: { action: string; increment
     maxFileSize: ctx.config.scanner.max_file_size,
     incremental: opts.incremental && ctx.config.scanner.incremental,
     now: ctx.now(),
-    onProgress: (p) => {
-      if (bar === null && ctx.out.isTTY && p.filesDone === 0 && (p.filesTotal >= BAR_MIN_FILES || p.bytesTotal >= BAR_MIN_BYTES)) bar = createProgressBar((s) => process.stderr.write(s));
-      bar?.update(p);
-    },
+    // Off a terminal there is no bar to draw: no callback per file at all.
+    ...(ctx.out.isTTY
+      ? {
+          onProgress: (p: Readonly<ScanProgress>) => {
+            if (bar === null && p.filesDone === 0 && (p.filesTotal >= BAR_MIN_FILES || p.bytesTotal >= BAR_MIN_BYTES)) bar = createProgressBar((s) => process.stderr.write(s));
+            bar?.update(p);
+          },
+        }
+      : {}),
   }).finally(() => (bar as ReturnType<typeof createProgressBar> | null)?.done());
   printWarnings(ctx.out, result.warnings, ctx.lang);
   return result;

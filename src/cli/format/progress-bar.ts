@@ -3,7 +3,7 @@ import { formatBytes } from '../../sessions/scan-warning.js';
 
 /** A one-line progress bar redrawn in place (`\r`), for interactive terminals only. */
 export interface ProgressBar {
-  update(p: ScanProgress): void;
+  update(p: Readonly<ScanProgress>): void;
   /** Clears the bar line. */
   done(): void;
 }
