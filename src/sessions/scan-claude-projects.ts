@@ -68,8 +68,12 @@ interface Candidate {
  *   const scan = await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, cacheFile: paths.scanCacheFile, maxFileSize });
  */
 export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<ProjectsScan> {
-  const { files, stats: listed, warnings, unlistedDirs } = statSessionFiles(opts.projectsDir, opts.extraFiles);
   const cache = opts.cacheFile && opts.incremental !== false ? readScanCache(opts.cacheFile, opts.maxFileSize) : emptyScanCache(opts.maxFileSize);
+  // Files are stat'ed up front only when that decides something before reading (which files the
+  // cache covers; the byte total of a progress bar). Otherwise each file is fstat'ed once open:
+  // no second path lookup, and no Stats object per file kept alive through the whole scan.
+  const statFirst = opts.onProgress !== undefined || Object.keys(cache.entries).length > 0;
+  const { files, stats: listed, warnings, unlistedDirs } = statSessionFiles(opts.projectsDir, opts.extraFiles, statFirst);
   const next: ScanCache = emptyScanCache(opts.maxFileSize);
   const results = new Map<string, ScanJsonlResult>();
   const fromCache = new Set<string>();
@@ -80,7 +84,7 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
   for (const file of files) {
     const st = listed.get(file);
     if (!st) {
-      toRead.push({ file, size: 0, mtimeMs: 0 }); // scanJsonlFile reports why (broken link, EACCES…)
+      toRead.push({ file, size: 0, mtimeMs: 0 }); // not stat'ed, or could not be: scanJsonlFile says why (broken link, EACCES…)
       continue;
     }
     const hit = cache.entries[file];
@@ -106,8 +110,9 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
     const result = scanJsonlFile(c.file, { maxFileSize: opts.maxFileSize, signal: opts.signal, stat: stats.get(c.file) });
     results.set(c.file, result);
     if (result.session || result.skipped === 'too_large') {
-      const size = result.session?.size ?? c.size;
-      const mtimeMs = result.session?.mtimeMs ?? c.mtimeMs;
+      const st = result.session ?? (statFirst ? c : statQuietly(c.file)); // a too large file was not read: its size and mtime
+      const size = st?.size ?? c.size;
+      const mtimeMs = st?.mtimeMs ?? c.mtimeMs;
       // Unreadable files are not cached: fixing permissions does not change their mtime.
       if (result.session?.health !== 'corrupted' || result.session.problem === 'not JSONL') {
         next.entries[c.file] = { size, mtimeMs, result };
@@ -176,13 +181,14 @@ export function unchangedSinceLastScan(opts: { projectsDir: string; cacheFile: s
   return { files: files.length, read: 0, cached: files.length, bytesRead: 0 };
 }
 
-/** The session files (`listSessionFiles` plus `extraFiles`) and the stats of those that could be stat'ed. */
-function statSessionFiles(projectsDir: string, extraFiles: readonly string[] = []): { files: string[]; stats: Map<string, fs.Stats>; warnings: ScanWarning[]; unlistedDirs: string[] } {
+/** The session files (`listSessionFiles` plus `extraFiles`) and, with `stat`, the stats of those that could be stat'ed. */
+function statSessionFiles(projectsDir: string, extraFiles: readonly string[] = [], stat = true): { files: string[]; stats: Map<string, fs.Stats>; warnings: ScanWarning[]; unlistedDirs: string[] } {
   const warnings: ScanWarning[] = [];
   const unlistedDirs: string[] = [];
   const files = listSessionFiles(projectsDir, warnings, unlistedDirs);
   for (const extra of extraFiles) if (!files.includes(extra)) files.push(extra);
   const stats = new Map<string, fs.Stats>();
+  if (!stat) return { files, stats, warnings, unlistedDirs };
   for (const file of files) {
     try {
       stats.set(file, fs.statSync(file));
@@ -228,4 +234,12 @@ function listSessionFiles(projectsDir: string, warnings: ScanWarning[], unlisted
     for (const name of names) if (name.endsWith('.jsonl') && !name.startsWith('agent-')) out.push(prefix + name);
   }
   return out.sort();
+}
+
+function statQuietly(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return undefined;
+  }
 }

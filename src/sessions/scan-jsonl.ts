@@ -80,49 +80,77 @@ export interface ScanJsonlResult {
  */
 export function scanJsonlFile(file: string, opts: ScanJsonlOptions): ScanJsonlResult {
   const warnings: ScanWarning[] = [];
-  let st: FileStat;
-  try {
-    st = opts.stat ?? fs.statSync(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-    if (code === 'ENOENT') {
-      const isLink = (() => {
-        try {
-          return fs.lstatSync(file).isSymbolicLink();
-        } catch {
-          return false;
-        }
-      })();
-      if (isLink) warnings.push({ code: 'broken_link', file });
-      return { session: null, skipped: 'missing', warnings };
-    }
-    warnings.push({ code: 'unreadable', file, detail: code });
-    return { session: corruptedSession(file, 0, 0, code), skipped: null, warnings };
-  }
-  if (!st.isFile()) {
-    warnings.push({ code: 'not_a_file', file });
-    return { session: null, skipped: 'not_a_file', warnings };
-  }
-  if (st.size > opts.maxFileSize) {
-    warnings.push({ code: 'too_large', file, detail: st.size });
-    return { session: null, skipped: 'too_large', warnings };
+  const known = opts.stat;
+  if (known) {
+    // Judged from the caller's stats first: an odd or too large file is never opened.
+    const skipped = judge(file, known.isFile(), known.size, opts, warnings);
+    if (skipped) return skipped;
   }
   let fd: number;
   try {
-    fd = fs.openSync(file, 'r');
+    // Non-blocking: a FIFO named x.jsonl must not hang the scan (regular files read the same).
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-    warnings.push({ code: 'unreadable', file, detail: code });
-    return { session: corruptedSession(file, st.size, st.mtimeMs, code), skipped: null, warnings };
+    return openFailed(file, known, err, warnings);
   }
   try {
+    let st: FileStat | fs.Stats | undefined = known;
+    if (!st) {
+      // One fstat of the open file instead of a stat by path beforehand: no second path lookup
+      // (and no Stats object per file kept alive through a whole scan).
+      const own = fs.fstatSync(fd);
+      const skipped = judge(file, (own.mode & fs.constants.S_IFMT) === fs.constants.S_IFREG, own.size, opts, warnings);
+      if (skipped) return skipped;
+      st = own;
+    }
     return summarise(fd, file, st, opts, warnings);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : 'EIO');
     warnings.push({ code: 'unreadable', file, detail: code });
-    return { session: corruptedSession(file, st.size, st.mtimeMs, code), skipped: null, warnings };
+    return { session: corruptedSession(file, known?.size ?? 0, known?.mtimeMs ?? 0, code), skipped: null, warnings };
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/** Why a file is not summarised at all (not a regular file, over `maxFileSize`), or null. */
+function judge(file: string, regular: boolean, size: number, opts: ScanJsonlOptions, warnings: ScanWarning[]): ScanJsonlResult | null {
+  if (!regular) {
+    warnings.push({ code: 'not_a_file', file });
+    return { session: null, skipped: 'not_a_file', warnings };
+  }
+  if (size > opts.maxFileSize) {
+    warnings.push({ code: 'too_large', file, detail: size });
+    return { session: null, skipped: 'too_large', warnings };
+  }
+  return null;
+}
+
+/** A file that could not be opened: gone (a broken link says so), or unreadable (`corrupted`). */
+function openFailed(file: string, known: FileStat | undefined, err: unknown, warnings: ScanWarning[]): ScanJsonlResult {
+  const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+  if (code === 'EISDIR') return judge(file, false, 0, { maxFileSize: 0 }, warnings) as ScanJsonlResult; // Windows will not open a directory
+  if (code === 'ENOENT') {
+    if (isSymlink(file)) warnings.push({ code: 'broken_link', file });
+    return { session: null, skipped: 'missing', warnings };
+  }
+  let st: { size: number; mtimeMs: number } | undefined = known;
+  if (!st) {
+    try {
+      st = fs.statSync(file); // for the entry's size and time (EACCES still lets stat through)
+    } catch {
+      st = undefined;
+    }
+  }
+  warnings.push({ code: 'unreadable', file, detail: code });
+  return { session: corruptedSession(file, st?.size ?? 0, st?.mtimeMs ?? 0, code), skipped: null, warnings };
+}
+
+function isSymlink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,6 +94,29 @@ describe('syncRegistry', () => {
     expect(second.scan.read).toBe(3); // basic + the two uncacheable odd entries (x.jsonl dir, dangling link)
     const reg = (await readRegistry(paths)).registry;
     expect(reg.sessions[tree.sessions.basic.id]).toMatchObject({ message_count: 6, last_user_preview: 'one more' });
+  });
+
+  it('caches a too large file with its real size and time on a full scan (the next sync reads nothing)', async () => {
+    const paths = freshPaths();
+    const big = writeSession(paths.claudeDir, { id: 'abcdef01-0000-4000-8000-0000000000b1', cwd: '/w/big', start: NOW, turns: [{ prompt: 'p'.repeat(4000), answer: 'a' }] }, createRng(4));
+    writeSession(paths.claudeDir, { id: 'abcdef01-0000-4000-8000-0000000000b2', cwd: '/w/big', start: NOW, turns: [{ prompt: 'small', answer: 'a' }] }, createRng(5));
+    const first = await syncRegistry({ paths, maxFileSize: 2000, now: NOW, incremental: false });
+    expect(first.warnings).toContainEqual({ code: 'too_large', file: big.file, detail: fs.statSync(big.file).size });
+    const quiet = await syncRegistry({ paths, maxFileSize: 2000, now: NOW });
+    expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0 });
+    expect(quiet.warnings).toEqual([]);
+  });
+
+  it.skipIf(process.platform === 'win32')('reports a FIFO named like a session file without ever blocking on it', async () => {
+    const paths = freshPaths();
+    writeSession(paths.claudeDir, { id: 'abcdef01-0000-4000-8000-0000000000c1', cwd: '/w/fifo', start: NOW, turns: [{ prompt: 'hi', answer: 'a' }] }, createRng(6));
+    const fifo = path.join(paths.claudeProjectsDir, '-w-fifo', 'abcdef01-0000-4000-8000-0000000000c2.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    for (const incremental of [false, true, true]) {
+      const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental });
+      expect(r.stats.scanned).toBe(1);
+      if (r.scan.read > 0) expect(r.warnings).toContainEqual({ code: 'not_a_file', file: fifo });
+    }
   });
 
   it('answers an unchanged sync from the sync state, but notices age, mapping and registry changes', async () => {
