@@ -65,6 +65,14 @@ describe.each([
     );
   });
 
+  it('takes the cwd and the first time from bookkeeping lines too (the probe\'s quiet lines)', () => {
+    const system = (fields: Record<string, string>) => JSON.stringify({ type: 'system', subtype: 'info', ...fields });
+    const first = summarise([system({ cwd: '/w' }), op('2026-05-01T00:00:01.000Z'), op('2026-05-01T00:00:05.000Z')]);
+    expect(first).toMatchObject({ cwd: '/w', createdAt: '2026-05-01T00:00:01.000Z', lastActive: '2026-05-01T00:00:05.000Z' });
+    const late = summarise([op('2026-05-01T00:00:01.000Z'), op('2026-05-01T00:00:02.000Z'), system({ cwd: '/w', timestamp: '2026-05-01T00:00:03.000Z' }), op('2026-05-01T00:00:04.000Z')]);
+    expect(late).toMatchObject({ cwd: '/w', createdAt: '2026-05-01T00:00:01.000Z', lastActive: '2026-05-01T00:00:04.000Z' });
+  });
+
   it('ignores timestamps that are not ISO dates and falls back to the file times', () => {
     const s = summarise([op('yesterday'), op('2026-13-99T99:99Z')]);
     expect(s.createdAt).toBe(new Date(STAT.mtimeMs).toISOString());

@@ -1,14 +1,14 @@
 import { latin1 } from './latin1.js';
 import { lineFacts, type LineFacts } from './line-facts.js';
 import { preview } from './preview.js';
-import { LineProbe, probeCwd, probeInto } from './probe-line.js';
+import { LineProbe, probeCwd, probeInJs } from './probe-line.js';
 import { encodeProjectDir } from './project-dir.js';
 import { fileStem, parentName } from './path-parts.js';
 import type { LineSink, LineView } from './read-jsonl-lines.js';
 import type { ScanJsonlResult, ScannedSession } from './scan-jsonl.js';
 import type { ScanWarning } from './scan-warning.js';
 import { TextRing, type Reread } from './text-ring.js';
-import { WasmLineProbe } from './wasm-line-probe.js';
+import { QUIET, WasmLineProbe } from './wasm-line-probe.js';
 
 /** Preview lengths of the design (§2.1.4), in characters. */
 const PREVIEW_CHARS = { message: 100, user: 80, assistant: 80, title: 100 } as const;
@@ -54,18 +54,33 @@ export class SessionSummary implements LineSink {
   private maxString = '';
   /** Some timestamps went into the WebAssembly probe's newest one instead (see `WasmLineProbe.beginFile`). */
   private wasmNewest = false;
+  private readonly wasm = WasmLineProbe.loaded();
 
   constructor(
     private readonly file: string,
     private readonly stat: { size: number; mtimeMs: number; birthtimeMs: number },
   ) {
     this.session = blankSession(file, stat.size, stat.mtimeMs);
-    WasmLineProbe.loaded()?.beginFile();
+    this.wasm?.beginFile();
   }
 
-  /** Takes one line (see `readJsonlLines`); the view is only read during the call. */
+  /**
+   * Takes one line (see `readJsonlLines`); the view is only read during the call. A line in the
+   * WebAssembly probe's buffer that leaves nothing to do (`QUIET`: most tool results and
+   * bookkeeping lines) costs one call and a counter, once the file's cwd and first time are known.
+   */
   line(l: LineView): void {
-    const p = probeInto(this.probe, l.buf, l.start, l.end);
+    const wasm = this.wasm;
+    const p = this.probe;
+    if (wasm !== null && l.buf === wasm.buffer) {
+      const code = wasm.probeCode(l.start, l.end);
+      if (code === QUIET && this.matchedCwd && this.session.createdAt !== null) {
+        this.valid += 1;
+        this.wasmNewest = true;
+        return;
+      }
+      if (!wasm.fill(p, code)) probeInJs(p, l.buf, l.start, l.end);
+    } else probeInJs(p, l.buf, l.start, l.end);
     const kind = p.kind;
     if (kind === 'invalid') {
       if (l.last) this.partialLast = true;
@@ -93,7 +108,7 @@ export class SessionSummary implements LineSink {
    */
   finish(reread: Reread, warnings: ScanWarning[]): ScanJsonlResult & { session: ScannedSession } {
     const { session, file, stat } = this;
-    if (this.wasmNewest) this.noteTime(WasmLineProbe.loaded()?.newest() ?? null);
+    if (this.wasmNewest) this.noteTime(this.wasm?.newest() ?? null);
     if (!this.matchedCwd) session.cwd = this.firstCwd;
     if (this.maxKind !== 0) session.lastActive = this.maxKind === 1 ? this.maxBytes.toString('latin1') : this.maxString;
     const assistant = this.textRing.newest(reread);
