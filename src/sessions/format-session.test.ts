@@ -40,12 +40,30 @@ describe('format-session', () => {
     expect(sortByLastActive(items).map((i) => i.id)).toEqual(['c', 'a', 'b']);
   });
 
-  it('newestFirst takes the same first n as a full sort, for any times, ties and n', () => {
-    fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 30 }), fc.constantFrom('x', 'not a date')), { maxLength: 60 }), fc.integer({ min: 1, max: 70 }), (rows, n) => {
-        const items = rows.map(([minutes, kind], i) => ({ id: `s${(i * 7) % 11}-${i}`, entry: entry({ last_active: kind === 'x' ? ago(minutes * 60_000) : kind }) }));
-        expect(newestFirst(items, n).map((i) => i.id)).toEqual(sortByLastActive(items).slice(0, n).map((i) => i.id));
-      }),
+  it('newestFirst and sortByLastActive order like the plain comparator, for any times, ids, ties and n', () => {
+    /** Newer first (unparsable times count as 0), then by id, stable. */
+    const reference = <T extends { id: string; entry: { last_active: string } }>(items: T[]) =>
+      items
+        .map((item) => ({ item, t: Date.parse(item.entry.last_active) || 0 }))
+        .sort((a, b) => b.t - a.t || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0))
+        .map((k) => k.item);
+    const time = fc.oneof(
+      fc.integer({ min: 0, max: 30 }).map((m) => ago(m * 60_000)),
+      fc.integer({ min: -8.64e15, max: 8.64e15 }).map((t) => new Date(t).toISOString()),
+      fc.constantFrom('not a date', '', '1969-12-31T23:59:59.999Z', '2026-05-05T10:00:00+08:00'),
     );
+    const id = fc.oneof(fc.constantFrom('a', 'ab', 'a\u0000', 'a\u0000b', 'b', '😀', 'Z'), fc.string({ maxLength: 4 }), fc.string({ unit: 'binary', maxLength: 3 }));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(id, time), { maxLength: 60 }), fc.integer({ min: 1, max: 70 }), (rows, n) => {
+        const items = rows.map(([i, t]) => ({ id: i, entry: entry({ last_active: t }) }));
+        const want = reference(items);
+        expect(sortByLastActive(items)).toEqual(want);
+        expect(newestFirst(items, n)).toEqual(want.slice(0, n));
+      }),
+      { numRuns: 500 },
+    );
+    // An id holding the sort key's separator still sorts like the ids (a prefix first).
+    const same = ago(0);
+    expect(sortByLastActive([{ id: 'a\u0000', entry: entry({ last_active: same }) }, { id: 'a', entry: entry({ last_active: same }) }]).map((i) => i.id)).toEqual(['a', 'a\u0000']);
   });
 });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { isInside } from './is-inside.js';
+import { baseName } from './path-parts.js';
 import { ARCHIVE_AFTER_MS, REGISTRY_SCHEMA, type Registry, type SessionEntry, type SessionStatus } from './registry-schema.js';
 import { encodeProjectDir, type ScannedSession } from './scan-jsonl.js';
 import type { DiscoveryEvent } from './session-events.js';
@@ -112,7 +113,7 @@ function fromScan(s: ScannedSession, before: SessionEntry | undefined, nowMs: nu
     ...before,
     origin: before?.origin === 'feishu' ? 'feishu' : 'cli',
     cwd,
-    project_name: cwd ? path.basename(cwd) || null : (before?.project_name ?? null),
+    project_name: cwd ? baseName(cwd) || null : (before?.project_name ?? null),
     jsonl_path: s.jsonlPath,
     project_dir: s.projectDir,
     created_at: s.createdAt ?? before?.created_at ?? lastActive,

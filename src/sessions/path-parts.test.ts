@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileStem, parentName } from './path-parts.js';
+import { baseName, fileStem, parentName } from './path-parts.js';
 
-describe('fileStem / parentName', () => {
+describe('fileStem / parentName / baseName', () => {
   it('name a session file and its project directory', () => {
     expect(fileStem('/h/.claude/projects/-tmp-app/8c4b.jsonl')).toBe('8c4b');
     expect(parentName('/h/.claude/projects/-tmp-app/8c4b.jsonl')).toBe('-tmp-app');
@@ -19,6 +19,7 @@ describe('fileStem / parentName', () => {
       fc.property(somePath, (p) => {
         expect(fileStem(p)).toBe(path.basename(p, '.jsonl'));
         expect(parentName(p)).toBe(path.basename(path.dirname(p)));
+        expect(baseName(p)).toBe(path.basename(p));
       }),
       { numRuns: 5000 },
     );

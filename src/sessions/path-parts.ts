@@ -28,3 +28,9 @@ function plainLastSep(file: string): number {
   const i = file.lastIndexOf('/');
   return i > 0 && i < file.length - 1 && file[i - 1] !== '/' ? i : -1;
 }
+
+/** `path.basename(p)` (a cwd's last segment, for `project_name`); see `fileStem`. */
+export function baseName(p: string): string {
+  if (path.sep !== '/' || p.length === 0 || p.endsWith('/')) return path.basename(p);
+  return p.slice(p.lastIndexOf('/') + 1);
+}
