@@ -20,8 +20,8 @@ const BYTES = Number(process.env.BENCH_MB ?? 512) * 1024 * 1024;
 const CLI = path.resolve(process.env.CC_LINKER_BENCH_CLI ?? path.join(import.meta.dirname, '..', 'dist', 'cli', 'cc-linker.cjs'));
 const node = process.execPath;
 const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
-/** Interleaved `wc -l` / `init` pairs (each init ≈ 0.5 s on the default tree). */
-const INIT_RUNS = 9;
+/** Interleaved `wc -l` / `init` pairs (each init ≈ 0.35 s on the default tree); the machine's noise needs more than 9. */
+const INIT_RUNS = 15;
 /** Interleaved `node -e 0` / `--version` / `list` rounds. */
 const LIST_RUNS = 15;
 
@@ -79,7 +79,9 @@ async function main(): Promise<void> {
     const { files, bytes } = writeBenchTree(claudeDir, { sessions: SESSIONS, totalBytes: BYTES });
     process.stderr.write(`generated ${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB in ${((performance.now() - g0) / 1000).toFixed(1)} s\n`);
 
-    // Warm the page cache for both contestants, then interleave runs.
+    // Let the kernel write the new tree back first (its writeback would otherwise run during the
+    // first pairs), warm the page cache for both contestants, then interleave runs.
+    spawnSync('sync', [], { stdio: 'ignore' });
     spawnSync('wc', ['-l', ...files], { stdio: 'ignore' });
     const wcRuns: number[] = [];
     const initRuns: { ms: number; rssKb: number | null }[] = [];
