@@ -107,15 +107,17 @@ describe('syncRegistry', () => {
     expect(quiet.warnings).toEqual([]);
   });
 
-  it.skipIf(process.platform === 'win32')('reports a FIFO named like a session file without ever blocking on it', async () => {
+  it.skipIf(process.platform === 'win32')('reports a FIFO (or a link to one) named like a session file without ever blocking on it', async () => {
     const paths = freshPaths();
     writeSession(paths.claudeDir, { id: 'abcdef01-0000-4000-8000-0000000000c1', cwd: '/w/fifo', start: NOW, turns: [{ prompt: 'hi', answer: 'a' }] }, createRng(6));
     const fifo = path.join(paths.claudeProjectsDir, '-w-fifo', 'abcdef01-0000-4000-8000-0000000000c2.jsonl');
     execFileSync('mkfifo', [fifo]);
+    const link = path.join(paths.claudeProjectsDir, '-w-fifo', 'abcdef01-0000-4000-8000-0000000000c3.jsonl');
+    fs.symlinkSync(fifo, link);
     for (const incremental of [false, true, true]) {
       const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental });
       expect(r.stats.scanned).toBe(1);
-      if (r.scan.read > 0) expect(r.warnings).toContainEqual({ code: 'not_a_file', file: fifo });
+      if (r.scan.read > 0) expect(r.warnings).toEqual(expect.arrayContaining([{ code: 'not_a_file', file: fifo }, { code: 'not_a_file', file: link }]));
     }
   });
 
