@@ -1,5 +1,8 @@
 /** `Buffer#latin1Slice`: Node's native decoder behind `toString('latin1', …)`, not in the typings. */
-type LatinBuffer = Buffer & { latin1Slice(start: number, end: number): string };
+type LatinBuffer = Buffer & { latin1Slice?: (start: number, end: number) => string };
+
+/** Whether this runtime's buffers have it (every Node since long before 20; checked once). */
+const NATIVE = typeof (Buffer.prototype as LatinBuffer).latin1Slice === 'function';
 
 /**
  * `buf.toString('latin1', start, end)` as one native call, without `toString`'s argument
@@ -8,5 +11,5 @@ type LatinBuffer = Buffer & { latin1Slice(start: number, end: number): string };
  * in V8's interpreter. `start`/`end` must lie within `buf`.
  */
 export function latin1(buf: Buffer, start: number, end: number): string {
-  return (buf as LatinBuffer).latin1Slice(start, end);
+  return NATIVE ? (buf as Required<LatinBuffer>).latin1Slice(start, end) : buf.toString('latin1', start, end);
 }
