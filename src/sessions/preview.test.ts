@@ -2,6 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { preview } from './preview.js';
 
+/** The rule spelled plainly: what the skipped replace must not change. */
+function reference(text: string, max: number): string {
+  const flat = text.slice(0, 1024).replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
+}
+
 /** Every character `\s` matches, and some that look like it but are not. */
 const SPACES = [' ', '\t', '\n', '\v', '\f', '\r', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
 const NOT_SPACES = ['\u200b', '\u180e', '\u0085', '\u001f', '\u00ad'];
@@ -37,6 +44,15 @@ describe('preview', () => {
   it('looks at the first 1,024 units only', () => {
     expect(preview(`${' '.repeat(1024)}hello`, 10)).toBe('');
     expect(preview(`${' '.repeat(1020)}hello`, 10)).toBe('hell');
+  });
+
+  it('agrees with the plain spelling on any text (the replace is skipped when it would change nothing)', () => {
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 128 }), (s, max) => {
+        expect(preview(s, max)).toBe(reference(s, max));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('a shorter preview of a preview is the shorter preview of the text', () => {

@@ -1,3 +1,6 @@
+/** A whitespace character other than a plain space, or two spaces in a row: what `\s+` → ' ' would change. */
+const NEEDS_COLLAPSE = /[^\S ]| {2}/;
+
 /** How much of a text a preview looks at, in UTF-16 units: whitespace runs collapse, so more than `max`. */
 const LOOK_AT = 1024;
 
@@ -16,7 +19,9 @@ const LOOK_AT = 1024;
  *   preview('  fix\n\nthe   build  ', 80) // 'fix the build'
  */
 export function preview(text: string, max: number): string {
-  const flat = text.slice(0, LOOK_AT).replace(/\s+/g, ' ').trim();
+  const head = text.slice(0, LOOK_AT);
+  // Most texts have only single plain spaces: then the replace (a new string) changes nothing.
+  const flat = (NEEDS_COLLAPSE.test(head) ? head.replace(/\s+/g, ' ') : head).trim();
   if (flat.length <= max) return flat; // no more code points than UTF-16 units
   const chars = Array.from(flat);
   return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
