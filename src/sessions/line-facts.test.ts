@@ -8,7 +8,11 @@ describe('lineFacts', () => {
     expect(lineFacts({ ...env, type: 'user', message: { role: 'user', content: ' fix it ' } })).toMatchObject({ kind: 'human', text: 'fix it', timestamp: env.timestamp, cwd: env.cwd });
     expect(lineFacts({ ...env, type: 'user', message: { content: [{ type: 'text', text: 'a' }, { type: 'tool_result', tool_use_id: 't', content: 'x' }] } }).kind).toBe('tool_result');
     expect(lineFacts({ ...env, type: 'user', isMeta: true, message: { content: 'meta' } }).kind).toBe('other');
-    expect(lineFacts({ ...env, type: 'user', message: { content: '<command-name>/clear</command-name>' } }).kind).toBe('other');
+    for (const wrapper of ['<command-name>/clear</command-name>', '  <local-command-stdout>ok</local-command-stdout>', '[Request interrupted by user for tool use]', '\n<command-message>m</command-message>']) {
+      expect(lineFacts({ ...env, type: 'user', message: { content: wrapper } }).kind).toBe('other');
+      expect(lineFacts({ ...env, type: 'user', message: { content: [{ type: 'text', text: wrapper }] } }).kind).toBe('other');
+    }
+    expect(lineFacts({ ...env, type: 'user', message: { content: 'see <command-name> in the docs' } })).toMatchObject({ kind: 'human' });
     expect(lineFacts({ ...env, type: 'user', message: { content: '<system-reminder>x</system-reminder> real ask' } })).toMatchObject({ kind: 'human', text: 'real ask' });
     expect(lineFacts({ ...env, type: 'user', message: 'not an object' }).kind).toBe('other');
     expect(lineFacts({ ...env, type: 'assistant', uuid: 'u1', message: { model: '<synthetic>', content: [{ type: 'text', text: 'hi' }, { type: 'tool_use' }, { type: 'text', text: 'there' }] } })).toMatchObject({ kind: 'assistant', messageId: 'u1', model: null, text: 'hi\nthere' });

@@ -67,7 +67,8 @@ export function lineFacts(value: unknown): LineFacts {
     if (!isObj(message) || value.isMeta === true || value.isCompactSummary === true || value.isVisibleInTranscriptOnly === true) return facts;
     const content = message.content;
     if (Array.isArray(content)) {
-      for (const b of content) {
+      for (let i = 0; i < content.length; i += 1) {
+        const b: unknown = content[i];
         if (isObj(b) && b.type === 'tool_result') {
           facts.kind = 'tool_result';
           return facts;
@@ -122,17 +123,24 @@ export function humanText(content: unknown): string | null {
     raw = parts.join('\n');
   } else return null;
   const trimmed = raw.trimStart();
-  if (WRAPPER_PREFIXES.some((p) => trimmed.startsWith(p))) return null;
+  const first = trimmed.charCodeAt(0); // every wrapper starts with `<` or `[`
+  if ((first === 0x3c || first === 0x5b) && WRAPPER_PREFIXES.some((p) => trimmed.startsWith(p))) return null;
   const text = (raw.includes('<system-reminder>') ? raw.replace(REMINDER, '') : raw).trim();
   if (text.length > 0) return images > 0 ? `${text} ${'[image]'.repeat(images)}` : text;
   return images > 0 ? '[image]'.repeat(images) : null;
 }
 
-/** The `text` blocks of an assistant message content, joined by newlines. */
+/** The `text` blocks of an assistant message content, joined by newlines (usually one: no join). */
 export function blocksText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  const parts: string[] = [];
-  for (const b of content) if (isObj(b) && b.type === 'text' && typeof b.text === 'string') parts.push(b.text);
-  return parts.join('\n');
+  let text: string | null = null;
+  let parts: string[] | null = null;
+  for (let i = 0; i < content.length; i += 1) {
+    const b: unknown = content[i];
+    if (!isObj(b) || b.type !== 'text' || typeof b.text !== 'string') continue;
+    if (text === null) text = b.text;
+    else (parts ??= [text]).push(b.text);
+  }
+  return parts ? parts.join('\n') : (text ?? '');
 }

@@ -1,4 +1,4 @@
-import { latin1 } from './latin1.js';
+import { latin1, utf8 } from './buffer-text.js';
 import { lineFacts, type LineFacts } from './line-facts.js';
 import { preview } from './preview.js';
 import { LineProbe, probeCwd, probeInJs } from './probe-line.js';
@@ -139,7 +139,7 @@ export class SessionSummary implements LineSink {
     }
     let value: unknown;
     try {
-      value = JSON.parse(l.buf.toString('utf8', l.start, l.end));
+      value = JSON.parse(utf8(l.buf, l.start, l.end));
     } catch {
       if (l.last) this.partialLast = true;
       else this.invalid += 1;

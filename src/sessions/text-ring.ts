@@ -1,3 +1,4 @@
+import { utf8 } from './buffer-text.js';
 import { lineFacts } from './line-facts.js';
 
 /** How many recent assistant lines are remembered. */
@@ -44,7 +45,7 @@ export class TextRing {
       if (text === null) {
         const bytes = reread(this.offsets[i] as number, this.lengths[i] as number); // a read error fails the file, as any other
         try {
-          text = lineFacts(JSON.parse(bytes.toString('utf8'))).text;
+          text = lineFacts(JSON.parse(utf8(bytes, 0, bytes.length))).text;
         } catch {
           text = '';
         }

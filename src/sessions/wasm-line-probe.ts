@@ -1,4 +1,4 @@
-import { latin1 } from './latin1.js';
+import { latin1 } from './buffer-text.js';
 import type { LineProbe } from './probe-line.js';
 import { DEFAULT_CHUNK } from './read-jsonl-lines.js';
 import { LINE_PROBE_WASM } from './wasm-line-probe-module.js';
