@@ -17,12 +17,14 @@ const K_PARSE = 1;
 const K_SKIP = 2;
 const K_ASSISTANT = 3;
 const K_SLOW = 4;
+/** A typed prompt whose text is a plain range of the line (see `prompt`). */
+const K_HUMAN = 5;
 
 /** Bytes looked at from each end of a long line (`WINDOW` in probe-line.ts). */
 const WINDOW: usize = 2048;
 
 /**
- * Results of the last `probe`: nine i32 slots, byte offsets relative to the buffer (-1: none) or
+ * Results of the last `probe`: twelve i32 slots, byte offsets relative to the buffer (-1: none) or
  * flags (0/1). The JavaScript side reads them in this order (src/sessions/wasm-line-probe.ts).
  */
 const RESULT = memory.data(48, 16);
@@ -36,6 +38,10 @@ const R_SIDECHAIN = 24;
 const R_MAY_HAVE_TEXT = 28;
 /** 1 when the line's timestamp was taken into `NEWEST` (so the JavaScript side need not compare it). */
 const R_TS_IN_NEWEST = 32;
+/** A prompt's text (between its quotes), and 1 when it holds escapes. */
+const R_TEXT_START = 36;
+const R_TEXT_END = 40;
+const R_TEXT_ESCAPED = 44;
 
 /**
  * The newest canonical timestamp (`2026-05-05T10:30:00.000Z`, 24 bytes, which order like their
@@ -119,6 +125,24 @@ const TEXT_BLOCK_LEN = 13;
 /** `"timestamp":"` */
 const TIMESTAMP = memory.data<u8>([0x22, 0x74, 0x69, 0x6d, 0x65, 0x73, 0x74, 0x61, 0x6d, 0x70, 0x22, 0x3a, 0x22]);
 const TIMESTAMP_LEN = 13;
+/** `"message":{"role":"user","content":"` */
+const PROMPT_OPEN = memory.data<u8>([0x22, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x22, 0x3a, 0x7b, 0x22, 0x72, 0x6f, 0x6c, 0x65, 0x22, 0x3a, 0x22, 0x75, 0x73, 0x65, 0x72, 0x22, 0x2c, 0x22, 0x63, 0x6f, 0x6e, 0x74, 0x65, 0x6e, 0x74, 0x22, 0x3a, 0x22]);
+const PROMPT_OPEN_LEN = 36;
+/** `"message":` */
+const MESSAGE_KEY = memory.data<u8>([0x22, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x22, 0x3a]);
+const MESSAGE_KEY_LEN = 10;
+/** `"isMeta":` */
+const IS_META = memory.data<u8>([0x22, 0x69, 0x73, 0x4d, 0x65, 0x74, 0x61, 0x22, 0x3a]);
+const IS_META_LEN = 9;
+/** `"isCompactSummary":` */
+const IS_COMPACT = memory.data<u8>([0x22, 0x69, 0x73, 0x43, 0x6f, 0x6d, 0x70, 0x61, 0x63, 0x74, 0x53, 0x75, 0x6d, 0x6d, 0x61, 0x72, 0x79, 0x22, 0x3a]);
+const IS_COMPACT_LEN = 19;
+/** `"isVisibleInTranscriptOnly":` */
+const IS_VISIBLE = memory.data<u8>([0x22, 0x69, 0x73, 0x56, 0x69, 0x73, 0x69, 0x62, 0x6c, 0x65, 0x49, 0x6e, 0x54, 0x72, 0x61, 0x6e, 0x73, 0x63, 0x72, 0x69, 0x70, 0x74, 0x4f, 0x6e, 0x6c, 0x79, 0x22, 0x3a]);
+const IS_VISIBLE_LEN = 28;
+/** `<system-reminder>` */
+const REMINDER = memory.data<u8>([0x3c, 0x73, 0x79, 0x73, 0x74, 0x65, 0x6d, 0x2d, 0x72, 0x65, 0x6d, 0x69, 0x6e, 0x64, 0x65, 0x72, 0x3e]);
+const REMINDER_LEN = 17;
 
 /** Reserves the line buffer (`size` bytes) once, and returns where it starts. */
 export function reserve(size: usize): usize {
@@ -288,7 +312,7 @@ function isParseType(from: usize, close: usize): bool {
 export function probe(s: usize, e: usize): i32 {
   const kind = probeLine(s, e);
   store<i32>(RESULT, 0, R_TS_IN_NEWEST);
-  if (kind == K_SKIP || kind == K_ASSISTANT) {
+  if (kind == K_SKIP || kind == K_ASSISTANT || kind == K_HUMAN) {
     const ts = load<i32>(RESULT, R_TS_START);
     if (ts >= 0 && load<i32>(RESULT, R_TS_END) - ts == 24 && at(base + <usize>ts + 23) == 0x5a) {
       takeNewest(base + <usize>ts);
@@ -322,6 +346,7 @@ function probeLine(s: usize, e: usize): i32 {
     const from = start + TYPE_FIRST_LEN;
     const close = plainStringEnd(from, min(headEnd, from + 64));
     if (close < 0) return K_SLOW;
+    if (<usize>close + 1 - from == USER_LEN && same(from, USER, USER_LEN)) return prompt(start, end, short);
     if (isParseType(from, <usize>close)) return K_PARSE;
     return skip(start, headEnd, tailStart, end);
   }
@@ -330,7 +355,7 @@ function probeLine(s: usize, e: usize): i32 {
   const isUser = (types & HIT_USER) != 0;
   const isAssistant = (types & HIT_ASSISTANT) != 0;
   if (isUser && isAssistant) return K_PARSE;
-  if (isUser) return find(TOOL_RESULT, TOOL_RESULT_LEN, start, headEnd) >= 0 ? skip(start, headEnd, tailStart, end) : K_PARSE;
+  if (isUser) return find(TOOL_RESULT, TOOL_RESULT_LEN, start, headEnd) >= 0 ? skip(start, headEnd, tailStart, end) : prompt(start, end, short);
   if (!isAssistant) return skip(start, headEnd, tailStart, end);
 
   const mo = find(MESSAGE_OPEN, MESSAGE_OPEN_LEN, start, headEnd);
@@ -358,4 +383,66 @@ function probeLine(s: usize, e: usize): i32 {
   store<i32>(RESULT, isSidechain(start, headEnd) ? 1 : 0, R_SIDECHAIN);
   store<i32>(RESULT, (short ? (types & HIT_TEXT) != 0 : find(TEXT_BLOCK, TEXT_BLOCK_LEN, start, end) >= 0) ? 1 : 0, R_MAY_HAVE_TEXT);
   return K_ASSISTANT;
+}
+
+/**
+ * A user line as the CLI writes a typed prompt — one `"type":"user"` key, `"message":{"role":
+ * "user","content":"<text>"}` and no other `"message":`, no `isMeta` / `isCompactSummary` /
+ * `isVisibleInTranscriptOnly` key, a text without `\u` escapes or raw control bytes whose first
+ * character past whitespace is neither `<` nor `[` (no slash-command wrapper, no interruption
+ * notice) nor non-ASCII whitespace, and that holds no `<system-reminder>` — is K_HUMAN, its text between
+ * R_TEXT_START and R_TEXT_END; anything else is K_PARSE. Lines up to two windows long only.
+ * (`probeJsPrompt` in probe-line.ts is the same in JavaScript.)
+ */
+function prompt(start: usize, end: usize, short: bool): i32 {
+  if (!short) return K_PARSE;
+  const t = find(TYPE_KEY, TYPE_KEY_LEN, start, end);
+  if (t < 0 || find(TYPE_KEY, TYPE_KEY_LEN, <usize>t + 1, end) >= 0 || !isAt(USER, USER_LEN, <usize>t + TYPE_KEY_LEN, end)) return K_PARSE;
+  const open = find(PROMPT_OPEN, PROMPT_OPEN_LEN, start, end);
+  if (open < 0 || find(MESSAGE_KEY, MESSAGE_KEY_LEN, start, <usize>open) >= 0 || find(MESSAGE_KEY, MESSAGE_KEY_LEN, <usize>open + 1, end) >= 0) return K_PARSE;
+  if (find(IS_META, IS_META_LEN, start, end) >= 0 || find(IS_COMPACT, IS_COMPACT_LEN, start, end) >= 0 || find(IS_VISIBLE, IS_VISIBLE_LEN, start, end) >= 0) return K_PARSE;
+  const from = <usize>open + PROMPT_OPEN_LEN;
+  let escaped = false;
+  let i = from;
+  for (; i < end; i++) {
+    const c = at(i);
+    if (c == 0x22) break;
+    if (c < 0x20) return K_PARSE;
+    if (c == 0x5c) {
+      if (i + 1 >= end || at(i + 1) == 0x75) return K_PARSE;
+      escaped = true;
+      i++;
+    }
+  }
+  if (i + 1 >= end || at(i + 1) != 0x7d) return K_PARSE;
+  const close = i;
+  let j = from;
+  while (j < close) {
+    const c = at(j);
+    if (c == 0x20) j++;
+    else if (c == 0x5c && (at(j + 1) == 0x6e || at(j + 1) == 0x74 || at(j + 1) == 0x72 || at(j + 1) == 0x66)) j += 2;
+    else break;
+  }
+  if (j >= close) return K_PARSE;
+  const first = at(j);
+  if (first == 0x3c || first == 0x5b || first == 0x5c || isWideSpace(j)) return K_PARSE;
+  if (find(REMINDER, REMINDER_LEN, from, close) >= 0) return K_PARSE;
+  if (timestampIn(start, end, false) == TS_SLOW) return K_SLOW;
+  store<i32>(RESULT, isSidechain(start, end) ? 1 : 0, R_SIDECHAIN);
+  store<i32>(RESULT, <i32>(from - base), R_TEXT_START);
+  store<i32>(RESULT, <i32>(close - base), R_TEXT_END);
+  store<i32>(RESULT, escaped ? 1 : 0, R_TEXT_ESCAPED);
+  return K_HUMAN;
+}
+
+/** Whether the UTF-8 character at `i` is whitespace `trim()` removes beyond ASCII (see probe-line.ts). */
+function isWideSpace(i: usize): bool {
+  const c = at(i);
+  const d = at(i + 1);
+  const e = at(i + 2);
+  if (c == 0xc2) return d == 0xa0;
+  if (c == 0xe1) return d == 0x9a && e == 0x80;
+  if (c == 0xe2) return (d == 0x80 && ((e >= 0x80 && e <= 0x8a) || e == 0xa8 || e == 0xa9 || e == 0xaf)) || (d == 0x81 && e == 0x9f);
+  if (c == 0xe3) return d == 0x80 && e == 0x80;
+  return c == 0xef && d == 0xbb && e == 0xbf;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng, sessionLines } from '../../test/fixtures/claude-tree.js';
-import { probeSpecArb, shuffledKeys } from '../../test/fixtures/probe-specs.js';
+import { HUMAN_PROMPT_LINES, PARSED_USER_LINES, probeSpecArb, shuffledKeys } from '../../test/fixtures/probe-specs.js';
 import { lineFacts } from './line-facts.js';
 import { LineProbe, probeCwd, probeInto, WINDOW, type Probe } from './probe-line.js';
 
@@ -16,8 +16,12 @@ function probeLine(buf: Buffer, start: number, end: number): Probe {
       return { kind: 'skip', timestamp: p.timestampOf(buf) };
     case 'assistant':
       return { kind: 'assistant', timestamp: p.timestampOf(buf), sidechain: p.sidechain, messageId: p.messageIdOf(buf), model: p.modelOf(buf), mayHaveText: p.mayHaveText };
+    case 'human':
+      return { kind: 'human', timestamp: p.timestampOf(buf), sidechain: p.sidechain, text: p.textOf(buf) };
   }
 }
+
+const stats = { humans: 0, prompts: 0 };
 
 describe('probeLine', () => {
   it('agrees with JSON.parse + lineFacts whenever it does not ask for a parse (property)', () => {
@@ -41,10 +45,18 @@ describe('probeLine', () => {
             if (p.timestamp !== null) expect(p.timestamp).toBe(f.timestamp);
             if (!p.mayHaveText) expect(f.text.trim()).toBe('');
           }
+          if (p.kind === 'human') {
+            expect(f).toMatchObject({ kind: 'human', text: p.text, sidechain: p.sidechain });
+            expect(p.timestamp).toBe(f.timestamp);
+            stats.humans += 1;
+          }
+          if (f.kind === 'human') stats.prompts += 1;
         }
       }),
       { numRuns: 150 },
     );
+    // The CLI's own prompt lines (keys in its order) are read without a parse.
+    expect(stats.humans).toBeGreaterThan(stats.prompts / 4);
   });
 
   it('reads plain timestamps as byte ranges and decodes the others', () => {
@@ -64,9 +76,7 @@ describe('probeLine', () => {
 
   it('parses what it cannot judge and rejects what is not an object', () => {
     const cases: [string, string][] = [
-      ['{"type":"user","message":{"role":"user","content":"hi"}}', 'parse'],
       ['{"type":"us\\u0065r","message":{}}', 'parse'],
-      ['{"parentUuid":null,"type":"user","message":{"role":"user","content":"hi"}}', 'parse'],
       ['{"type":"custom-title","customTitle":"x"}', 'parse'],
       ['{"leafUuid":"u1","type":"summary","summary":"Fix the build"}', 'parse'],
       ['{"sessionId":"s1","type":"custom-title","customTitle":"x"}', 'parse'],
@@ -78,6 +88,20 @@ describe('probeLine', () => {
       ['{"type":"user"', 'invalid'],
     ];
     for (const [line, kind] of cases) expect(probeLine(Buffer.from(line), 0, Buffer.byteLength(line)).kind).toBe(kind);
+  });
+});
+
+describe('probeLine on prompt lines', () => {
+  it('reads a typed prompt as the CLI writes it without a parse, exactly as lineFacts reads it', () => {
+    for (const line of HUMAN_PROMPT_LINES) {
+      const p = probeLine(Buffer.from(line), 0, Buffer.byteLength(line));
+      const f = lineFacts(JSON.parse(line));
+      expect(p, line).toEqual({ kind: 'human', timestamp: f.timestamp, sidechain: f.sidechain, text: f.text });
+    }
+  });
+
+  it('parses every other user line: wrappers, reminders, meta lines, escapes, other shapes, long lines', () => {
+    for (const line of PARSED_USER_LINES) expect(probeLine(Buffer.from(line), 0, Buffer.byteLength(line)).kind, line.slice(0, 300)).toBe('parse');
   });
 });
 

@@ -1,3 +1,4 @@
+import { utf8 } from './buffer-text.js';
 import { BytePattern } from './byte-pattern.js';
 import { WasmLineProbe } from './wasm-line-probe.js';
 
@@ -21,7 +22,9 @@ export type Probe =
   /** Known not to be a message (tool result, attachment, queue-operation, …). */
   | { kind: 'skip'; timestamp: string | null }
   /** An assistant line whose envelope was read from the bytes. */
-  | { kind: 'assistant'; timestamp: string | null; sidechain: boolean; messageId: string; model: string | null; mayHaveText: boolean };
+  | { kind: 'assistant'; timestamp: string | null; sidechain: boolean; messageId: string; model: string | null; mayHaveText: boolean }
+  /** A typed prompt as the CLI writes it, its text read from the bytes (see `prompt`). */
+  | { kind: 'human'; timestamp: string | null; sidechain: boolean; text: string };
 
 /** Bytes looked at from each end of a line. */
 export const WINDOW = 2048;
@@ -45,6 +48,10 @@ const ID = new BytePattern('"id":"');
 const MODEL = new BytePattern('"model":"');
 const TEXT_BLOCK = new BytePattern('"type":"text"');
 const TIMESTAMP = new BytePattern('"timestamp":"');
+const PROMPT_OPEN = new BytePattern('"message":{"role":"user","content":"');
+const MESSAGE_KEY = new BytePattern('"message":');
+const META_KEYS = ['"isMeta":', '"isCompactSummary":', '"isVisibleInTranscriptOnly":'].map((k) => new BytePattern(k));
+const REMINDER_TAG = new BytePattern('<system-reminder>');
 const CWD_KEY = Buffer.from('"cwd":"');
 
 /** Top-level types, written first by the CLI, that may be a message or a title: always parsed. */
@@ -79,6 +86,16 @@ export class LineProbe {
   modelEnd = -1;
   model: string | null = null;
   mayHaveText = false;
+  /** A `human` line's text (the JSON string between its quotes) is `buf[textStart, textEnd)`; escaped: holds escapes. */
+  textStart = -1;
+  textEnd = -1;
+  textEscaped = false;
+
+  /** A `human` line's prompt, decoded and trimmed (as `lineFacts` gives it). */
+  textOf(buf: Buffer): string {
+    const raw = this.textEscaped ? (JSON.parse(utf8(buf, this.textStart - 1, this.textEnd + 1)) as string) : utf8(buf, this.textStart, this.textEnd);
+    return raw.trim();
+  }
 
   /** The timestamp as a string, whichever way it was found. */
   timestampOf(buf: Buffer): string | null {
@@ -132,7 +149,8 @@ export function probeInJs(out: LineProbe, buf: Buffer, start: number, end: numbe
       // Escaped, not ASCII or unterminated: decode it the slow way.
       const type = readString(buf, from, Math.min(headEnd, from + 64));
       if (type === null || PARSE_TYPE_NAMES.has(type)) return kind(out, 'parse');
-    } else if (PARSE_TYPES.some((t) => t.length === close + 1 - from && t.isAt(buf, from, headEnd))) return kind(out, 'parse');
+    } else if (USER.length === close + 1 - from && USER.isAt(buf, from, headEnd)) return prompt(out, buf, start, end, short);
+    else if (PARSE_TYPES.some((t) => t.length === close + 1 - from && t.isAt(buf, from, headEnd))) return kind(out, 'parse');
     return skip(out, buf, start, headEnd, tailStart, end);
   }
   const types = typeHits(buf, start, headEnd, short) | (short ? 0 : typeHits(buf, tailStart, end, false));
@@ -140,7 +158,7 @@ export function probeInJs(out: LineProbe, buf: Buffer, start: number, end: numbe
   const isUser = (types & HIT_USER) !== 0;
   const isAssistant = (types & HIT_ASSISTANT) !== 0;
   if (isUser && isAssistant) return kind(out, 'parse');
-  if (isUser) return TOOL_RESULT.indexIn(buf, start, headEnd) >= 0 ? skip(out, buf, start, headEnd, tailStart, end) : kind(out, 'parse');
+  if (isUser) return TOOL_RESULT.indexIn(buf, start, headEnd) >= 0 ? skip(out, buf, start, headEnd, tailStart, end) : prompt(out, buf, start, end, short);
   if (!isAssistant) return skip(out, buf, start, headEnd, tailStart, end);
 
   const mo = MESSAGE_OPEN.indexIn(buf, start, headEnd);
@@ -204,6 +222,75 @@ function hasBracket(buf: Buffer, from: number, to: number): boolean {
     if (c === 0x7b || c === 0x5b) return true;
   }
   return false;
+}
+
+/**
+ * A user line as the CLI writes a typed prompt — one `"type":"user"` key, `"message":{"role":
+ * "user","content":"<text>"}` and no other `"message":`, no `isMeta` / `isCompactSummary` /
+ * `isVisibleInTranscriptOnly` key, a text without `\u` escapes or raw control bytes whose first
+ * character past whitespace is neither `<` nor `[` (no slash-command wrapper, no interruption
+ * notice) nor non-ASCII whitespace, and that holds no `<system-reminder>` — is `human`, its text a range of
+ * `buf`: for such a line `lineFacts` says exactly that, so the scanner counts the prompt without
+ * `JSON.parse` (most prompt lines). Anything else is `parse`. Lines up to two windows long only.
+ * (`prompt` in assembly/line-probe.ts is the same, compiled.)
+ */
+function prompt(out: LineProbe, buf: Buffer, start: number, end: number, short: boolean): LineProbe {
+  if (!short) return kind(out, 'parse');
+  const t = TYPE_KEY.indexIn(buf, start, end);
+  if (t < 0 || TYPE_KEY.indexIn(buf, t + 1, end) >= 0 || !USER.isAt(buf, t + TYPE_KEY.length, end)) return kind(out, 'parse');
+  const open = PROMPT_OPEN.indexIn(buf, start, end);
+  if (open < 0 || MESSAGE_KEY.indexIn(buf, start, open) >= 0 || MESSAGE_KEY.indexIn(buf, open + 1, end) >= 0) return kind(out, 'parse');
+  if (META_KEYS.some((k) => k.indexIn(buf, start, end) >= 0)) return kind(out, 'parse');
+  const from = open + PROMPT_OPEN.length;
+  let escaped = false;
+  let i = from;
+  for (; i < end; i += 1) {
+    const c = buf[i] as number;
+    if (c === 0x22) break;
+    if (c < 0x20) return kind(out, 'parse');
+    if (c === 0x5c) {
+      if (i + 1 >= end || buf[i + 1] === 0x75) return kind(out, 'parse');
+      escaped = true;
+      i += 1;
+    }
+  }
+  if (i + 1 >= end || buf[i + 1] !== 0x7d) return kind(out, 'parse');
+  const close = i;
+  let j = from;
+  while (j < close) {
+    const c = buf[j];
+    const n = buf[j + 1];
+    if (c === 0x20) j += 1;
+    else if (c === 0x5c && (n === 0x6e || n === 0x74 || n === 0x72 || n === 0x66)) j += 2;
+    else break;
+  }
+  if (j >= close) return kind(out, 'parse');
+  const first = buf[j] as number;
+  if (first === 0x3c || first === 0x5b || first === 0x5c || isWideSpace(buf, j)) return kind(out, 'parse');
+  if (REMINDER_TAG.indexIn(buf, from, close) >= 0) return kind(out, 'parse');
+  out.kind = 'human';
+  timestampIn(out, buf, start, end, false);
+  out.sidechain = isSidechain(buf, start, end);
+  out.textStart = from;
+  out.textEnd = close;
+  out.textEscaped = escaped;
+  return out;
+}
+
+/**
+ * Whether the UTF-8 character at `i` is one that `trim()` removes beyond ASCII (U+00A0, U+1680,
+ * U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF): a prompt starting with one is
+ * left to `JSON.parse`, since a wrapper could follow it.
+ */
+function isWideSpace(b: Buffer, i: number): boolean {
+  const c = b[i];
+  const d = b[i + 1];
+  const e = b[i + 2] as number;
+  if (c === 0xc2) return d === 0xa0;
+  if (c === 0xe1) return d === 0x9a && e === 0x80;
+  if (c === 0xe2) return (d === 0x80 && ((e >= 0x80 && e <= 0x8a) || e === 0xa8 || e === 0xa9 || e === 0xaf)) || (d === 0x81 && e === 0x9f);
+  if (c === 0xe3) return d === 0x80 && e === 0x80;
+  return c === 0xef && d === 0xbb && e === 0xbf;
 }
 
 function kind(out: LineProbe, k: 'invalid' | 'parse'): LineProbe {

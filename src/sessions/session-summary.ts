@@ -100,6 +100,7 @@ export class SessionSummary implements LineSink {
     } else if (p.tsStart >= 0) this.noteTimeBytes(l.buf, p.tsStart, p.tsEnd);
     else this.noteTime(p.timestamp);
     if (kind === 'assistant' && !p.sidechain) this.noteProbedAssistant(l, p);
+    else if (kind === 'human' && !p.sidechain) this.notePrompt(p.textOf(l.buf)); // read from its bytes: no JSON.parse
   }
 
   /**
@@ -157,16 +158,21 @@ export class SessionSummary implements LineSink {
     if (f.kind === 'title' && f.title !== null && f.titleRank >= this.titleRank) {
       this.titleRank = f.titleRank;
       session.title = preview(f.title, PREVIEW_CHARS.title);
-    } else if (f.kind === 'human') {
-      this.seq += 1;
-      session.messageCount += 1;
-      this.lastUserSeq = this.seq;
-      this.lastUserText = f.text;
-      if (session.firstPrompt === null) session.firstPrompt = preview(f.text, PREVIEW_CHARS.title);
-    } else if (f.kind === 'assistant') {
+    } else if (f.kind === 'human') this.notePrompt(f.text);
+    else if (f.kind === 'assistant') {
       this.noteAssistant(f.messageId, f.model);
       if (f.text.trim()) this.textRing.addText(this.seq, f.text);
     }
+  }
+
+  /** A human prompt (its text trimmed, as `lineFacts` gives it). */
+  private notePrompt(text: string): void {
+    const { session } = this;
+    this.seq += 1;
+    session.messageCount += 1;
+    this.lastUserSeq = this.seq;
+    this.lastUserText = text;
+    if (session.firstPrompt === null) session.firstPrompt = preview(text, PREVIEW_CHARS.title);
   }
 
   private noteCwd(cwd: string | null): void {

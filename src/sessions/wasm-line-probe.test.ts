@@ -5,7 +5,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng, sessionLines } from '../../test/fixtures/claude-tree.js';
-import { probeSpecArb, shuffledKeys } from '../../test/fixtures/probe-specs.js';
+import { HUMAN_PROMPT_LINES, PARSED_USER_LINES, probeSpecArb, shuffledKeys } from '../../test/fixtures/probe-specs.js';
 import { LineProbe, probeInJs, probeInto, WINDOW } from './probe-line.js';
 import { WasmLineProbe } from './wasm-line-probe.js';
 
@@ -17,6 +17,7 @@ function answer(p: LineProbe, buf: Buffer): Record<string, unknown> {
   if (p.kind === 'invalid' || p.kind === 'parse') return { kind: p.kind };
   const base = { kind: p.kind, timestamp: p.timestampOf(buf) };
   if (p.kind === 'skip') return base;
+  if (p.kind === 'human') return { ...base, sidechain: p.sidechain, text: p.textOf(buf) };
   return { ...base, messageId: p.messageIdOf(buf), model: p.modelOf(buf), sidechain: p.sidechain, mayHaveText: p.mayHaveText };
 }
 
@@ -52,6 +53,7 @@ const pieceArb = fc.oneof(
     '"isSidechain":true', '"isSidechain":false', '"isSidechain":', '"message":{', '"id":"msg_01A"', '"id":"toolu_01"', '"id":"',
     '"model":"claude-opus-4-1"', '"model":"<synthetic>"', '"model":""', '"model":"', '"timestamp":"2026-05-05T10:30:00.000Z"',
     '"timestamp":"2026-05-05T10:30:00Z"', '"timestamp":"yesterday"', '"timestamp":"', '2026-05-05T10:30:00.000Z"', '"cwd":"/tmp/x"',
+    '"message":{"role":"user","content":"', '"message":', '<system-reminder>', '<command-name>', '[Request', '"isMeta":true', '\\n', '\\u0068', '\u3000', '\u00a0',
     '{', '}', '[', ']', ',', ':', '"', '\\"', '\\u0065', 'é', '项', '\\', 'x',
   ),
   fc.constantFrom(1, 7, 100, WINDOW - 20, WINDOW - 1, WINDOW, 2 * WINDOW - 30).map((n) => 'y'.repeat(n)),
@@ -71,6 +73,16 @@ describe.skipIf(!wasm)('WasmLineProbe', () => {
     );
     // Generated sessions are plain ASCII envelopes: the WebAssembly probe takes nearly all of them.
     expect(stats.declined - before.declined).toBeLessThan((stats.lines - before.lines) / 10);
+  });
+
+  it('reads the same prompt lines as the JavaScript probe, and leaves the same ones to JSON.parse', () => {
+    for (const line of HUMAN_PROMPT_LINES) {
+      for (const offset of [0, 1, 4096]) expect(expectSameAnswer(Buffer.from(line), offset), line).toBe(false);
+      const buf = Buffer.from(line);
+      buf.copy(wasm?.buffer as Buffer, 7);
+      expect(wasm?.probeCode(7, 7 + buf.length)).toBe(5); // human, in the module itself
+    }
+    for (const line of PARSED_USER_LINES) for (const offset of [0, 4096]) expectSameAnswer(Buffer.from(line), offset);
   });
 
   it('answers as the JavaScript probe for random joins of envelope pieces, or declines (property)', () => {

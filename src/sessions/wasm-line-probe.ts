@@ -3,12 +3,11 @@ import type { LineProbe } from './probe-line.js';
 import { DEFAULT_CHUNK } from './read-jsonl-lines.js';
 import { LINE_PROBE_WASM } from './wasm-line-probe-module.js';
 
-/** Kinds as `probe` returns them (assembly/line-probe.ts); 4 means "ask the JavaScript probe". */
-const KINDS = ['invalid', 'parse', 'skip', 'assistant'] as const;
+/** Kinds as `probe` returns them (assembly/line-probe.ts); 4 (null) means "ask the JavaScript probe". */
+const KINDS: readonly (LineProbe['kind'] | null)[] = ['invalid', 'parse', 'skip', 'assistant', null, 'human'];
 const SKIP = 2;
-const SLOW = 4;
 /** `probeCode` for a `skip` line with nothing left to do (not a code of the module's). */
-export const QUIET = 5;
+export const QUIET = 6;
 
 /** The part of the WebAssembly API used here (the project's `lib` has no DOM types). */
 interface WebAssemblyApi {
@@ -67,7 +66,7 @@ export class WasmLineProbe {
     const memory = exports.memory.buffer;
     this.buffer = Buffer.from(memory, start, DEFAULT_CHUNK);
     this.memory = Buffer.from(memory);
-    this.results = new Int32Array(memory, exports.results(), 9);
+    this.results = new Int32Array(memory, exports.results(), 12);
     this.probe = exports.probe;
     this.exports = exports;
   }
@@ -128,16 +127,23 @@ export class WasmLineProbe {
    * probe must take it.
    */
   fill(out: LineProbe, code: number): boolean {
-    if (code === SLOW) return false;
+    const kind = code === QUIET ? 'skip' : KINDS[code];
+    if (!kind) return false;
     // The module's result slots (R_* in assembly/line-probe.ts): timestamp, message id and model
-    // ranges, then the sidechain and may-have-text flags.
+    // ranges, the sidechain and may-have-text flags, whether the timestamp went into the newest,
+    // then a prompt's text range and whether it holds escapes.
     const r = this.results;
-    out.kind = code === QUIET ? 'skip' : (KINDS[code] as LineProbe['kind']);
+    out.kind = kind;
     out.timestamp = null;
     out.tsStart = r[0] as number;
     out.tsEnd = r[1] as number;
     out.tsInNewest = r[8] !== 0;
-    if (out.kind === 'assistant') {
+    if (out.kind === 'human') {
+      out.sidechain = r[6] !== 0;
+      out.textStart = r[9] as number;
+      out.textEnd = r[10] as number;
+      out.textEscaped = r[11] !== 0;
+    } else if (out.kind === 'assistant') {
       out.idStart = r[2] as number;
       out.idEnd = r[3] as number;
       out.modelStart = r[4] as number;
