@@ -140,6 +140,12 @@ const IS_COMPACT_LEN = 19;
 /** `"isVisibleInTranscriptOnly":` */
 const IS_VISIBLE = memory.data<u8>([0x22, 0x69, 0x73, 0x56, 0x69, 0x73, 0x69, 0x62, 0x6c, 0x65, 0x49, 0x6e, 0x54, 0x72, 0x61, 0x6e, 0x73, 0x63, 0x72, 0x69, 0x70, 0x74, 0x4f, 0x6e, 0x6c, 0x79, 0x22, 0x3a]);
 const IS_VISIBLE_LEN = 28;
+/** `"content":` */
+const CONTENT_KEY = memory.data<u8>([0x22, 0x63, 0x6f, 0x6e, 0x74, 0x65, 0x6e, 0x74, 0x22, 0x3a]);
+const CONTENT_KEY_LEN = 10;
+/** `"content":[{"type":"text","text":"` */
+const TEXT_CONTENT = memory.data<u8>([0x22, 0x63, 0x6f, 0x6e, 0x74, 0x65, 0x6e, 0x74, 0x22, 0x3a, 0x5b, 0x7b, 0x22, 0x74, 0x79, 0x70, 0x65, 0x22, 0x3a, 0x22, 0x74, 0x65, 0x78, 0x74, 0x22, 0x2c, 0x22, 0x74, 0x65, 0x78, 0x74, 0x22, 0x3a, 0x22]);
+const TEXT_CONTENT_LEN = 34;
 /** `<system-reminder>` */
 const REMINDER = memory.data<u8>([0x3c, 0x73, 0x79, 0x73, 0x74, 0x65, 0x6d, 0x2d, 0x72, 0x65, 0x6d, 0x69, 0x6e, 0x64, 0x65, 0x72, 0x3e]);
 const REMINDER_LEN = 17;
@@ -381,7 +387,10 @@ function probeLine(s: usize, e: usize): i32 {
   }
   if (timestampIn(short ? start : tailStart, end, true) == TS_SLOW) return K_SLOW;
   store<i32>(RESULT, isSidechain(start, headEnd) ? 1 : 0, R_SIDECHAIN);
-  store<i32>(RESULT, (short ? (types & HIT_TEXT) != 0 : find(TEXT_BLOCK, TEXT_BLOCK_LEN, start, end) >= 0) ? 1 : 0, R_MAY_HAVE_TEXT);
+  const mayHaveText = short ? (types & HIT_TEXT) != 0 : find(TEXT_BLOCK, TEXT_BLOCK_LEN, start, end) >= 0;
+  store<i32>(RESULT, mayHaveText ? 1 : 0, R_MAY_HAVE_TEXT);
+  store<i32>(RESULT, -1, R_TEXT_START);
+  if (mayHaveText && short) answerText(start, end, <usize>mo);
   return K_ASSISTANT;
 }
 
@@ -445,4 +454,60 @@ function isWideSpace(i: usize): bool {
   if (c == 0xe2) return (d == 0x80 && ((e >= 0x80 && e <= 0x8a) || e == 0xa8 || e == 0xa9 || e == 0xaf)) || (d == 0x81 && e == 0x9f);
   if (c == 0xe3) return d == 0x80 && e == 0x80;
   return c == 0xef && d == 0xbb && e == 0xbf;
+}
+
+/**
+ * For an assistant line whose `message` — its only `"message":` key, at the top level — has as
+ * `content` (the line's only `"content":` key) exactly one text block
+ * (`"content":[{"type":"text","text":"<text>"}]`, what the CLI writes for an answer), the text's range in R_TEXT_START / R_TEXT_END (R_TEXT_ESCAPED: it holds
+ * escapes); else R_TEXT_START stays -1. The summary then decodes only the text of the newest
+ * answer instead of parsing its line. (`answerText` in probe-line.ts is the same in JavaScript.)
+ */
+function answerText(start: usize, end: usize, mo: usize): void {
+  if (find(MESSAGE_KEY, MESSAGE_KEY_LEN, start, mo) >= 0 || find(MESSAGE_KEY, MESSAGE_KEY_LEN, mo + 1, end) >= 0) return;
+  if (keyAtDepth(start + 1, end, MESSAGE_KEY, MESSAGE_KEY_LEN) != <isize>mo) return;
+  const c = keyAtDepth(mo + MESSAGE_OPEN_LEN, end, CONTENT_KEY, CONTENT_KEY_LEN);
+  if (c < 0 || !isAt(TEXT_CONTENT, TEXT_CONTENT_LEN, <usize>c, end) || find(CONTENT_KEY, CONTENT_KEY_LEN, <usize>c + 1, end) >= 0) return;
+  const from = <usize>c + TEXT_CONTENT_LEN;
+  let escaped = false;
+  let i = from;
+  for (; i < end; i++) {
+    const ch = at(i);
+    if (ch == 0x22) break;
+    if (ch < 0x20) return;
+    if (ch == 0x5c) {
+      escaped = true;
+      i++;
+    }
+  }
+  if (i + 2 >= end || at(i + 1) != 0x7d || at(i + 2) != 0x5d) return;
+  store<i32>(RESULT, <i32>(from - base), R_TEXT_START);
+  store<i32>(RESULT, <i32>(i - base), R_TEXT_END);
+  store<i32>(RESULT, escaped ? 1 : 0, R_TEXT_ESCAPED);
+}
+
+/**
+ * The first `key` (a quoted key with its colon) in `[from, to)` that lies directly in the object
+ * `from` is inside — not in a string, not in a nested object or array — or -1.
+ */
+function keyAtDepth(from: usize, to: usize, key: usize, n: usize): isize {
+  let depth = 0;
+  let inString = false;
+  for (let i = from; i < to; i++) {
+    const c = at(i);
+    if (inString) {
+      if (c == 0x5c) i++;
+      else if (c == 0x22) inString = false;
+      continue;
+    }
+    if (c == 0x22) {
+      if (depth == 0 && isAt(key, n, i, to)) return <isize>i;
+      inString = true;
+    } else if (c == 0x7b || c == 0x5b) depth++;
+    else if (c == 0x7d || c == 0x5d) {
+      if (depth == 0) return -1;
+      depth--;
+    }
+  }
+  return -1;
 }

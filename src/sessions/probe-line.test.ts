@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng, sessionLines } from '../../test/fixtures/claude-tree.js';
-import { HUMAN_PROMPT_LINES, PARSED_USER_LINES, probeSpecArb, shuffledKeys } from '../../test/fixtures/probe-specs.js';
+import { ANSWER_LINES, HUMAN_PROMPT_LINES, OTHER_ANSWER_LINES, PARSED_USER_LINES, probeSpecArb, shuffledKeys } from '../../test/fixtures/probe-specs.js';
 import { lineFacts } from './line-facts.js';
-import { LineProbe, probeCwd, probeInto, WINDOW, type Probe } from './probe-line.js';
+import { decodeText, LineProbe, probeCwd, probeInto, WINDOW, type Probe } from './probe-line.js';
 
 /** Probes `line[start, end)` with `probeInto`, as a fresh `Probe` (a plain object to compare). */
 function probeLine(buf: Buffer, start: number, end: number): Probe {
@@ -15,13 +15,13 @@ function probeLine(buf: Buffer, start: number, end: number): Probe {
     case 'skip':
       return { kind: 'skip', timestamp: p.timestampOf(buf) };
     case 'assistant':
-      return { kind: 'assistant', timestamp: p.timestampOf(buf), sidechain: p.sidechain, messageId: p.messageIdOf(buf), model: p.modelOf(buf), mayHaveText: p.mayHaveText };
+      return { kind: 'assistant', timestamp: p.timestampOf(buf), sidechain: p.sidechain, messageId: p.messageIdOf(buf), model: p.modelOf(buf), mayHaveText: p.mayHaveText, answer: p.textStart >= 0 ? decodeText(buf, p.textStart, p.textEnd, p.textEscaped) : null };
     case 'human':
       return { kind: 'human', timestamp: p.timestampOf(buf), sidechain: p.sidechain, text: p.textOf(buf) };
   }
 }
 
-const stats = { humans: 0, prompts: 0 };
+const stats = { humans: 0, prompts: 0, answers: 0 };
 
 describe('probeLine', () => {
   it('agrees with JSON.parse + lineFacts whenever it does not ask for a parse (property)', () => {
@@ -44,6 +44,10 @@ describe('probeLine', () => {
             expect(p.sidechain).toBe(f.sidechain);
             if (p.timestamp !== null) expect(p.timestamp).toBe(f.timestamp);
             if (!p.mayHaveText) expect(f.text.trim()).toBe('');
+            if (p.answer !== null) {
+              expect(p.answer).toBe(f.text);
+              stats.answers += 1;
+            }
           }
           if (p.kind === 'human') {
             expect(f).toMatchObject({ kind: 'human', text: p.text, sidechain: p.sidechain });
@@ -57,6 +61,7 @@ describe('probeLine', () => {
     );
     // The CLI's own prompt lines (keys in its order) are read without a parse.
     expect(stats.humans).toBeGreaterThan(stats.prompts / 4);
+    expect(stats.answers).toBeGreaterThan(0);
   });
 
   it('reads plain timestamps as byte ranges and decodes the others', () => {
@@ -102,6 +107,19 @@ describe('probeLine on prompt lines', () => {
 
   it('parses every other user line: wrappers, reminders, meta lines, escapes, other shapes, long lines', () => {
     for (const line of PARSED_USER_LINES) expect(probeLine(Buffer.from(line), 0, Buffer.byteLength(line)).kind, line.slice(0, 300)).toBe('parse');
+  });
+});
+
+describe('probeLine on answer lines', () => {
+  it('reads the text of a one-text-block answer from its bytes, exactly as lineFacts reads it', () => {
+    for (const line of ANSWER_LINES) {
+      const p = probeLine(Buffer.from(line), 0, Buffer.byteLength(line));
+      expect(p, line).toMatchObject({ kind: 'assistant', answer: lineFacts(JSON.parse(line)).text });
+    }
+  });
+
+  it('leaves any other content or message shape to JSON.parse', () => {
+    for (const line of OTHER_ANSWER_LINES) expect(probeLine(Buffer.from(line), 0, Buffer.byteLength(line)), line).toMatchObject({ kind: 'assistant', answer: null });
   });
 });
 

@@ -21,8 +21,8 @@ export type Probe =
   | { kind: 'invalid' }
   /** Known not to be a message (tool result, attachment, queue-operation, …). */
   | { kind: 'skip'; timestamp: string | null }
-  /** An assistant line whose envelope was read from the bytes. */
-  | { kind: 'assistant'; timestamp: string | null; sidechain: boolean; messageId: string; model: string | null; mayHaveText: boolean }
+  /** An assistant line whose envelope was read from the bytes (`answer`: a one-text-block content's text, when read too). */
+  | { kind: 'assistant'; timestamp: string | null; sidechain: boolean; messageId: string; model: string | null; mayHaveText: boolean; answer: string | null }
   /** A typed prompt as the CLI writes it, its text read from the bytes (see `prompt`). */
   | { kind: 'human'; timestamp: string | null; sidechain: boolean; text: string };
 
@@ -52,6 +52,8 @@ const PROMPT_OPEN = new BytePattern('"message":{"role":"user","content":"');
 const MESSAGE_KEY = new BytePattern('"message":');
 const META_KEYS = ['"isMeta":', '"isCompactSummary":', '"isVisibleInTranscriptOnly":'].map((k) => new BytePattern(k));
 const REMINDER_TAG = new BytePattern('<system-reminder>');
+const CONTENT_KEY = new BytePattern('"content":');
+const TEXT_CONTENT = new BytePattern('"content":[{"type":"text","text":"');
 const CWD_KEY = Buffer.from('"cwd":"');
 
 /** Top-level types, written first by the CLI, that may be a message or a title: always parsed. */
@@ -86,15 +88,17 @@ export class LineProbe {
   modelEnd = -1;
   model: string | null = null;
   mayHaveText = false;
-  /** A `human` line's text (the JSON string between its quotes) is `buf[textStart, textEnd)`; escaped: holds escapes. */
+  /**
+   * The text of a `human` line, or of an `assistant` line whose content is one text block (-1
+   * otherwise), is the JSON string `buf[textStart, textEnd)` (between its quotes); escaped: holds escapes.
+   */
   textStart = -1;
   textEnd = -1;
   textEscaped = false;
 
   /** A `human` line's prompt, decoded and trimmed (as `lineFacts` gives it). */
   textOf(buf: Buffer): string {
-    const raw = this.textEscaped ? (JSON.parse(utf8(buf, this.textStart - 1, this.textEnd + 1)) as string) : utf8(buf, this.textStart, this.textEnd);
-    return raw.trim();
+    return decodeText(buf, this.textStart, this.textEnd, this.textEscaped).trim();
   }
 
   /** The timestamp as a string, whichever way it was found. */
@@ -111,6 +115,11 @@ export class LineProbe {
   modelOf(buf: Buffer): string | null {
     return this.modelStart >= 0 ? buf.toString('latin1', this.modelStart, this.modelEnd) : this.model;
   }
+}
+
+/** The JSON string whose characters (between its quotes) are `buf[start, end)`; `escaped`: it holds escapes. */
+export function decodeText(buf: Buffer, start: number, end: number, escaped: boolean): string {
+  return escaped ? (JSON.parse(utf8(buf, start - 1, end + 1)) as string) : utf8(buf, start, end);
 }
 
 /**
@@ -201,7 +210,65 @@ export function probeInJs(out: LineProbe, buf: Buffer, start: number, end: numbe
   timestampIn(out, buf, short ? start : tailStart, end, true);
   out.sidechain = isSidechain(buf, start, headEnd);
   out.mayHaveText = short ? (types & HIT_TEXT) !== 0 : TEXT_BLOCK.indexIn(buf, start, end) >= 0;
+  out.textStart = -1;
+  if (out.mayHaveText && short) answerText(out, buf, start, end, mo);
   return out;
+}
+
+/**
+ * For an assistant line whose `message` — its only `"message":` key, at the top level — has as
+ * `content` (the line's only `"content":` key) exactly one text block
+ * (`"content":[{"type":"text","text":"<text>"}]`, what the CLI writes for an answer), the text's
+ * range in `textStart`/`textEnd`: the summary then decodes only the newest answer's text instead
+ * of parsing its line. (`answerText` in assembly/line-probe.ts is the same, compiled.)
+ */
+function answerText(out: LineProbe, buf: Buffer, start: number, end: number, mo: number): void {
+  if (MESSAGE_KEY.indexIn(buf, start, mo) >= 0 || MESSAGE_KEY.indexIn(buf, mo + 1, end) >= 0) return;
+  if (keyAtDepth(buf, start + 1, end, MESSAGE_KEY) !== mo) return;
+  const c = keyAtDepth(buf, mo + MESSAGE_OPEN.length, end, CONTENT_KEY);
+  if (c < 0 || !TEXT_CONTENT.isAt(buf, c, end) || CONTENT_KEY.indexIn(buf, c + 1, end) >= 0) return;
+  const from = c + TEXT_CONTENT.length;
+  let escaped = false;
+  let i = from;
+  for (; i < end; i += 1) {
+    const ch = buf[i] as number;
+    if (ch === 0x22) break;
+    if (ch < 0x20) return;
+    if (ch === 0x5c) {
+      escaped = true;
+      i += 1;
+    }
+  }
+  if (i + 2 >= end || buf[i + 1] !== 0x7d || buf[i + 2] !== 0x5d) return;
+  out.textStart = from;
+  out.textEnd = i;
+  out.textEscaped = escaped;
+}
+
+/**
+ * The first `key` (a quoted key with its colon) in `buf[from, to)` that lies directly in the
+ * object `from` is inside — not in a string, not in a nested object or array — or -1.
+ */
+function keyAtDepth(buf: Buffer, from: number, to: number, key: BytePattern): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = from; i < to; i += 1) {
+    const c = buf[i];
+    if (inString) {
+      if (c === 0x5c) i += 1;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) {
+      if (depth === 0 && key.isAt(buf, i, to)) return i;
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) depth += 1;
+    else if (c === 0x7d || c === 0x5d) {
+      if (depth === 0) return -1;
+      depth -= 1;
+    }
+  }
+  return -1;
 }
 
 /**

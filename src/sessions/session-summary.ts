@@ -194,7 +194,9 @@ export class SessionSummary implements LineSink {
     const buf = l.buf;
     const model = p.modelStart >= 0 ? latin1(buf, p.modelStart, p.modelEnd) : p.model;
     this.noteAssistant(p.idStart >= 0 ? latin1(buf, p.idStart, p.idEnd) : p.messageId, model);
-    if (p.mayHaveText && !l.truncated) this.textRing.addLine(this.seq, l.offset, l.length);
+    if (!p.mayHaveText || l.truncated) return;
+    if (p.textStart >= 0) this.textRing.addTextAt(this.seq, l.offset + (p.textStart - l.start), p.textEnd - p.textStart, p.textEscaped);
+    else this.textRing.addLine(this.seq, l.offset, l.length);
   }
 
   private noteAssistant(messageId: string | null, model: string | null): void {

@@ -42,6 +42,24 @@ describe('TextRing', () => {
     expect(f.reads).toEqual([...(f.offsets as number[])].reverse());
   });
 
+  it('decodes a text remembered by its place, reading only those bytes (with its quotes when escaped)', () => {
+    const lines = [answer('plain 完成'), answer('two\nlines "quoted"')];
+    const f = file(lines);
+    const ring = new TextRing();
+    const at = (i: number) => {
+      const line = lines[i] as string;
+      const q = line.indexOf('"text":"') + '"text":"'.length;
+      const close = line.lastIndexOf('"}]');
+      return { offset: (f.offsets[i] as number) + Buffer.byteLength(line.slice(0, q)), length: Buffer.byteLength(line.slice(q, close)) };
+    };
+    ring.addTextAt(1, at(0).offset, at(0).length, false);
+    expect(ring.newest(f.reread)).toEqual({ seq: 1, text: 'plain 完成' });
+    expect(f.reads).toEqual([at(0).offset]);
+    ring.addTextAt(2, at(1).offset, at(1).length, true);
+    expect(ring.newest(f.reread)).toEqual({ seq: 2, text: 'two\nlines "quoted"' });
+    expect(f.reads.at(-1)).toBe(at(1).offset - 1);
+  });
+
   it('remembers only the last eight lines', () => {
     const ring = new TextRing();
     ring.addText(1, 'old answer');

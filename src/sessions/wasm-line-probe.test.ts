@@ -5,8 +5,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng, sessionLines } from '../../test/fixtures/claude-tree.js';
-import { HUMAN_PROMPT_LINES, PARSED_USER_LINES, probeSpecArb, shuffledKeys } from '../../test/fixtures/probe-specs.js';
-import { LineProbe, probeInJs, probeInto, WINDOW } from './probe-line.js';
+import { ANSWER_LINES, HUMAN_PROMPT_LINES, OTHER_ANSWER_LINES, PARSED_USER_LINES, probeSpecArb, shuffledKeys } from '../../test/fixtures/probe-specs.js';
+import { decodeText, LineProbe, probeInJs, probeInto, WINDOW } from './probe-line.js';
 import { WasmLineProbe } from './wasm-line-probe.js';
 
 const wasm = WasmLineProbe.shared();
@@ -18,7 +18,7 @@ function answer(p: LineProbe, buf: Buffer): Record<string, unknown> {
   const base = { kind: p.kind, timestamp: p.timestampOf(buf) };
   if (p.kind === 'skip') return base;
   if (p.kind === 'human') return { ...base, sidechain: p.sidechain, text: p.textOf(buf) };
-  return { ...base, messageId: p.messageIdOf(buf), model: p.modelOf(buf), sidechain: p.sidechain, mayHaveText: p.mayHaveText };
+  return { ...base, messageId: p.messageIdOf(buf), model: p.modelOf(buf), sidechain: p.sidechain, mayHaveText: p.mayHaveText, answer: p.textStart >= 0 ? decodeText(buf, p.textStart, p.textEnd, p.textEscaped) : null };
 }
 
 const stats = { lines: 0, declined: 0 };
@@ -53,7 +53,7 @@ const pieceArb = fc.oneof(
     '"isSidechain":true', '"isSidechain":false', '"isSidechain":', '"message":{', '"id":"msg_01A"', '"id":"toolu_01"', '"id":"',
     '"model":"claude-opus-4-1"', '"model":"<synthetic>"', '"model":""', '"model":"', '"timestamp":"2026-05-05T10:30:00.000Z"',
     '"timestamp":"2026-05-05T10:30:00Z"', '"timestamp":"yesterday"', '"timestamp":"', '2026-05-05T10:30:00.000Z"', '"cwd":"/tmp/x"',
-    '"message":{"role":"user","content":"', '"message":', '<system-reminder>', '<command-name>', '[Request', '"isMeta":true', '\\n', '\\u0068', '\u3000', '\u00a0',
+    '"message":{"role":"user","content":"', '"message":', '"content":[{"type":"text","text":"', '"}]', '"content":', '<system-reminder>', '<command-name>', '[Request', '"isMeta":true', '\\n', '\\u0068', '\u3000', '\u00a0',
     '{', '}', '[', ']', ',', ':', '"', '\\"', '\\u0065', 'é', '项', '\\', 'x',
   ),
   fc.constantFrom(1, 7, 100, WINDOW - 20, WINDOW - 1, WINDOW, 2 * WINDOW - 30).map((n) => 'y'.repeat(n)),
@@ -83,6 +83,10 @@ describe.skipIf(!wasm)('WasmLineProbe', () => {
       expect(wasm?.probeCode(7, 7 + buf.length)).toBe(5); // human, in the module itself
     }
     for (const line of PARSED_USER_LINES) for (const offset of [0, 4096]) expectSameAnswer(Buffer.from(line), offset);
+  });
+
+  it('reads the same answer texts as the JavaScript probe, and leaves the same ones', () => {
+    for (const line of [...ANSWER_LINES, ...OTHER_ANSWER_LINES]) for (const offset of [0, 3, 4096]) expect(expectSameAnswer(Buffer.from(line), offset), line).toBe(false);
   });
 
   it('answers as the JavaScript probe for random joins of envelope pieces, or declines (property)', () => {

@@ -151,6 +151,9 @@ export class WasmLineProbe {
       out.model = null;
       out.sidechain = r[6] !== 0;
       out.mayHaveText = r[7] !== 0;
+      out.textStart = r[9] as number;
+      out.textEnd = r[10] as number;
+      out.textEscaped = r[11] !== 0;
     }
     return true;
   }
