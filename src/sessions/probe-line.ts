@@ -4,8 +4,10 @@ import { WasmLineProbe } from './wasm-line-probe.js';
 
 /**
  * A byte-level first look at one JSONL line, so the scanner only runs `JSON.parse` on the few
- * lines whose content it needs (human prompts, titles) and not on the bulk of a session file
- * (tool output, attachments, `api-request*` blobs, prompt snapshots — often 90 % of the bytes).
+ * lines whose content it needs and cannot read from the bytes (titles, prompts of unusual shapes)
+ * and not on the bulk of a session file (tool output, attachments, `api-request*` blobs, prompt
+ * snapshots — often 90 % of the bytes). Typed prompts and one-block answers in the CLI's own
+ * shape are read from their bytes (`human`, and `textStart` of an `assistant` line).
  *
  * It relies on one property of JSON: inside a string every `"` is escaped, so an unescaped byte
  * sequence such as `"type":"user"` can only be structure, never text someone typed. It looks only
