@@ -411,20 +411,10 @@ function prompt(start: usize, end: usize, short: bool): i32 {
   if (open < 0 || find(MESSAGE_KEY, MESSAGE_KEY_LEN, start, <usize>open) >= 0 || find(MESSAGE_KEY, MESSAGE_KEY_LEN, <usize>open + 1, end) >= 0) return K_PARSE;
   if (find(IS_META, IS_META_LEN, start, end) >= 0 || find(IS_COMPACT, IS_COMPACT_LEN, start, end) >= 0 || find(IS_VISIBLE, IS_VISIBLE_LEN, start, end) >= 0) return K_PARSE;
   const from = <usize>open + PROMPT_OPEN_LEN;
-  let escaped = false;
-  let i = from;
-  for (; i < end; i++) {
-    const c = at(i);
-    if (c == 0x22) break;
-    if (c < 0x20) return K_PARSE;
-    if (c == 0x5c) {
-      if (i + 1 >= end || at(i + 1) == 0x75) return K_PARSE;
-      escaped = true;
-      i++;
-    }
-  }
-  if (i + 1 >= end || at(i + 1) != 0x7d) return K_PARSE;
-  const close = i;
+  const scan = stringScan(from, end, false);
+  if (scan < 0) return K_PARSE;
+  const close = <usize>(scan >> 1);
+  if (close + 1 >= end || at(close + 1) != 0x7d) return K_PARSE;
   let j = from;
   while (j < close) {
     const c = at(j);
@@ -440,7 +430,7 @@ function prompt(start: usize, end: usize, short: bool): i32 {
   store<i32>(RESULT, isSidechain(start, end) ? 1 : 0, R_SIDECHAIN);
   store<i32>(RESULT, <i32>(from - base), R_TEXT_START);
   store<i32>(RESULT, <i32>(close - base), R_TEXT_END);
-  store<i32>(RESULT, escaped ? 1 : 0, R_TEXT_ESCAPED);
+  store<i32>(RESULT, <i32>(scan & 1), R_TEXT_ESCAPED);
   return K_HUMAN;
 }
 
@@ -469,21 +459,29 @@ function answerText(start: usize, end: usize, mo: usize): void {
   const c = keyAtDepth(mo + MESSAGE_OPEN_LEN, end, CONTENT_KEY, CONTENT_KEY_LEN);
   if (c < 0 || !isAt(TEXT_CONTENT, TEXT_CONTENT_LEN, <usize>c, end) || find(CONTENT_KEY, CONTENT_KEY_LEN, <usize>c + 1, end) >= 0) return;
   const from = <usize>c + TEXT_CONTENT_LEN;
-  let escaped = false;
-  let i = from;
-  for (; i < end; i++) {
-    const ch = at(i);
-    if (ch == 0x22) break;
-    if (ch < 0x20) return;
-    if (ch == 0x5c) {
-      escaped = true;
+  const scan = stringScan(from, end, true);
+  if (scan < 0) return;
+  const close = <usize>(scan >> 1);
+  if (close + 2 >= end || at(close + 1) != 0x7d || at(close + 2) != 0x5d) return;
+  store<i32>(RESULT, <i32>(from - base), R_TEXT_START);
+  store<i32>(RESULT, <i32>(close - base), R_TEXT_END);
+  store<i32>(RESULT, <i32>(scan & 1), R_TEXT_ESCAPED);
+}
+
+/** `stringScan` of probe-line.ts: `2 × close + escaped` of the JSON string from `from`, or -1. */
+function stringScan(from: usize, end: usize, unicode: bool): isize {
+  let escaped: isize = 0;
+  for (let i = from; i < end; i++) {
+    const c = at(i);
+    if (c == 0x22) return 2 * <isize>i + escaped;
+    if (c < 0x20) return -1;
+    if (c == 0x5c) {
+      if (i + 1 >= end || (!unicode && at(i + 1) == 0x75)) return -1;
+      escaped = 1;
       i++;
     }
   }
-  if (i + 2 >= end || at(i + 1) != 0x7d || at(i + 2) != 0x5d) return;
-  store<i32>(RESULT, <i32>(from - base), R_TEXT_START);
-  store<i32>(RESULT, <i32>(i - base), R_TEXT_END);
-  store<i32>(RESULT, escaped ? 1 : 0, R_TEXT_ESCAPED);
+  return -1;
 }
 
 /**

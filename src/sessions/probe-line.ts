@@ -230,21 +230,32 @@ function answerText(out: LineProbe, buf: Buffer, start: number, end: number, mo:
   const c = keyAtDepth(buf, mo + MESSAGE_OPEN.length, end, CONTENT_KEY);
   if (c < 0 || !TEXT_CONTENT.isAt(buf, c, end) || CONTENT_KEY.indexIn(buf, c + 1, end) >= 0) return;
   const from = c + TEXT_CONTENT.length;
-  let escaped = false;
-  let i = from;
-  for (; i < end; i += 1) {
-    const ch = buf[i] as number;
-    if (ch === 0x22) break;
-    if (ch < 0x20) return;
-    if (ch === 0x5c) {
-      escaped = true;
+  const scan = stringScan(buf, from, end, true);
+  const close = scan >> 1;
+  if (scan < 0 || close + 2 >= end || buf[close + 1] !== 0x7d || buf[close + 2] !== 0x5d) return;
+  out.textStart = from;
+  out.textEnd = close;
+  out.textEscaped = (scan & 1) === 1;
+}
+
+/**
+ * Where the JSON string whose characters start at `from` ends: `2 × close + escaped`, `close` its
+ * closing quote and `escaped` 1 when it holds escapes; -1 when it does not end before `end`, holds a
+ * raw control byte (not JSON), or — unless `unicode` — a `\u` escape.
+ */
+function stringScan(buf: Buffer, from: number, end: number, unicode: boolean): number {
+  let escaped = 0;
+  for (let i = from; i < end; i += 1) {
+    const c = buf[i] as number;
+    if (c === 0x22) return 2 * i + escaped;
+    if (c < 0x20) return -1;
+    if (c === 0x5c) {
+      if (i + 1 >= end || (!unicode && buf[i + 1] === 0x75)) return -1;
+      escaped = 1;
       i += 1;
     }
   }
-  if (i + 2 >= end || buf[i + 1] !== 0x7d || buf[i + 2] !== 0x5d) return;
-  out.textStart = from;
-  out.textEnd = i;
-  out.textEscaped = escaped;
+  return -1;
 }
 
 /**
@@ -311,20 +322,9 @@ function prompt(out: LineProbe, buf: Buffer, start: number, end: number, short: 
   if (open < 0 || MESSAGE_KEY.indexIn(buf, start, open) >= 0 || MESSAGE_KEY.indexIn(buf, open + 1, end) >= 0) return kind(out, 'parse');
   if (META_KEYS.some((k) => k.indexIn(buf, start, end) >= 0)) return kind(out, 'parse');
   const from = open + PROMPT_OPEN.length;
-  let escaped = false;
-  let i = from;
-  for (; i < end; i += 1) {
-    const c = buf[i] as number;
-    if (c === 0x22) break;
-    if (c < 0x20) return kind(out, 'parse');
-    if (c === 0x5c) {
-      if (i + 1 >= end || buf[i + 1] === 0x75) return kind(out, 'parse');
-      escaped = true;
-      i += 1;
-    }
-  }
-  if (i + 1 >= end || buf[i + 1] !== 0x7d) return kind(out, 'parse');
-  const close = i;
+  const scan = stringScan(buf, from, end, false);
+  const close = scan >> 1;
+  if (scan < 0 || close + 1 >= end || buf[close + 1] !== 0x7d) return kind(out, 'parse');
   let j = from;
   while (j < close) {
     const c = buf[j];
@@ -342,7 +342,7 @@ function prompt(out: LineProbe, buf: Buffer, start: number, end: number, short: 
   out.sidechain = isSidechain(buf, start, end);
   out.textStart = from;
   out.textEnd = close;
-  out.textEscaped = escaped;
+  out.textEscaped = (scan & 1) === 1;
   return out;
 }
 
