@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
+import { randomHex } from '../store/random-hex.js';
 import type { ScanWarning } from './scan-warning.js';
 
 /**
@@ -34,7 +34,7 @@ const SAFE_ID = /^[A-Za-z0-9._-]{1,128}$/;
  */
 export function writeSessionEventSync(dir: string, event: DiscoveryEvent): string {
   const id = SAFE_ID.test(event.session_id) ? event.session_id : 'unknown';
-  const file = path.join(dir, `${event.time.replace(/[:.]/g, '-')}-${id}-${randomBytes(4).toString('hex')}.json`);
+  const file = path.join(dir, `${event.time.replace(/[:.]/g, '-')}-${id}-${randomHex(8)}.json`);
   writeFileAtomicSync(file, `${JSON.stringify(event)}\n`);
   return file;
 }

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fsyncDir, fsyncDirSync } from './fsync-dir.js';
 import { ensurePrivateDir, ensurePrivateDirSync } from './private-dir.js';
+import { randomHex } from './random-hex.js';
 import { StoreError } from './store-error.js';
 
 /** Owner-only file mode used for everything under `~/.cc-linker`. */
@@ -95,7 +95,7 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
 /** `.<name>.<pid>.<random>.tmp` beside `target`; the name is capped so long targets stay under NAME_MAX. */
 function tempPathFor(target: string): string {
   const base = path.basename(target).slice(0, 200);
-  return path.join(path.dirname(target), `.${base}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  return path.join(path.dirname(target), `.${base}.${process.pid}.${randomHex(12)}.tmp`);
 }
 
 function closeQuietly(fd: number): void {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PRIVATE_FILE_MODE } from './atomic-write.js';
 import { ensurePrivateDir } from './private-dir.js';
 import { isProcessAlive, ownProcessStartTime, processStartTime } from './process-start-time.js';
+import { randomHex } from './random-hex.js';
 import { StoreError } from './store-error.js';
 
 /** How long to wait for a lock, how often to look again, and when an unreadable lock file is abandoned. */
@@ -88,7 +88,7 @@ export async function withFileLock<T>(lockFile: string, fn: () => Promise<T>, op
 }
 
 function newContent(): LockContent {
-  return { pid: process.pid, startTime: ownProcessStartTime(), host: os.hostname(), acquiredAt: new Date().toISOString(), token: randomBytes(8).toString('hex') };
+  return { pid: process.pid, startTime: ownProcessStartTime(), host: os.hostname(), acquiredAt: new Date().toISOString(), token: randomHex(16) };
 }
 
 function serialize(c: LockContent): string {
@@ -119,7 +119,7 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDE
  * `staleMs` while every waiter (and Feishu's 3-second ack) waits (docs/chaos.md, finding 2).
  */
 async function tryCreate(file: string, content: string): Promise<boolean> {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.new`;
+  const temp = `${file}.${process.pid}.${randomHex(8)}.new`;
   try {
     if (!(await createExclusive(temp, content))) throw Object.assign(new Error(`${temp} exists`), { code: 'EEXIST' });
   } catch (err) {
@@ -245,7 +245,7 @@ async function removeDeadTemps(file: string): Promise<void> {
 async function breakAbandonedGuard(guard: string, staleMs: number): Promise<void> {
   const seen = await inspect(guard, staleMs);
   if (seen.kind !== 'stale') return;
-  const aside = `${guard}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const aside = `${guard}.${process.pid}.${randomHex(8)}`;
   try {
     await fs.promises.rename(guard, aside);
   } catch {

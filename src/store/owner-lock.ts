@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { withFileLock } from './file-lock.js';
 import { readJsonFile } from './read-json-file.js';
 import { isProcessAlive, ownProcessStartTime, processStartTime } from './process-start-time.js';
+import { randomHex } from './random-hex.js';
 import { StoreError } from './store-error.js';
 
 /** The runtime owner lock held by `cc-linker start`; `release` removes the file only while it is still ours. */
@@ -58,7 +58,7 @@ export async function acquireOwnerLock(file: string): Promise<OwnerLock> {
       startTime: ownProcessStartTime(),
       startedAt: new Date().toISOString(),
       host: os.hostname(),
-      token: randomBytes(8).toString('hex'),
+      token: randomHex(16),
     };
     await writeFileAtomic(abs, `${JSON.stringify(content, null, 2)}\n`);
     let released = false;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isProcessAlive, ownProcessStartTime, processStartTime } from './process-start-time.js';
 import { deadPid } from '../../test/helpers/store-test-helpers.js';
 
@@ -40,5 +41,24 @@ describe('processStartTime / isProcessAlive', () => {
       expect(isProcessAlive(pid)).toBe(false);
       expect(processStartTime(pid)).toBeNull();
     }
+  });
+});
+
+describe('processStartTime without /proc (macOS): the `ps` fallback', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.resetModules();
+  });
+
+  it('asks `ps` (child_process is loaded only then): stable for one process, null for a gone one', async () => {
+    if (!fs.existsSync('/bin/ps') && !fs.existsSync('/usr/bin/ps')) return;
+    vi.resetModules();
+    vi.spyOn(process, 'platform', 'get').mockReturnValue('darwin'); // the module decides on its first call
+    const viaPs = await import('./process-start-time.js');
+    const mine = viaPs.processStartTime(process.pid);
+    expect(mine).toMatch(/\d{4}$/); // "Mon Nov 30 19:40:43 2026": opaque, compared as a whole
+    expect(mine).not.toBe(ownProcessStartTime()); // not the /proc clock ticks
+    expect(viaPs.processStartTime(process.pid)).toBe(mine);
+    expect(viaPs.processStartTime(deadPid())).toBeNull();
   });
 });

@@ -130,6 +130,22 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
     expect(scanner(['--jitless'])).toBe('warn');
   }, 120_000);
 
+  it('init, sync and list start without loading node:crypto or node:child_process (≈ 4 ms of every start)', () => {
+    const probe = path.join(tmp, 'loaded-modules.cjs');
+    fs.writeFileSync(probe, "process.on('exit', () => process.stderr.write('\\nLOADED ' + process.moduleLoadList.filter((m) => /^NativeModule (crypto|child_process)$/.test(m)).join(',') + '\\n'));\n");
+    const loaded = (...args: string[]) => {
+      const r = spawnSync(process.execPath, ['--require', probe, MAIN, ...args], { env, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, r.stderr).toBe(0);
+      return /LOADED (.*)\n/.exec(r.stderr)?.[1];
+    };
+    fs.rmSync(env.CC_LINKER_HOME as string, { recursive: true, force: true });
+    expect(loaded('init')).toBe('');
+    expect(loaded('sync')).toBe('');
+    expect(loaded('list')).toBe('');
+    // the probe itself sees these modules when they are loaded
+    expect(loaded('--version')).toMatch(/child_process/);
+  });
+
   it('a missing hot bundle (a partial build) hands the command to the full program instead of failing', () => {
     const dir = path.join(tmp, 'partial', 'cli');
     fs.mkdirSync(dir, { recursive: true });
