@@ -4,6 +4,7 @@ import { fsyncDir, fsyncDirSync } from './fsync-dir.js';
 import { ensurePrivateDir, ensurePrivateDirSync } from './private-dir.js';
 import { randomHex } from './random-hex.js';
 import { StoreError } from './store-error.js';
+import { writeAll, writeAllSync } from './write-all.js';
 
 /** Owner-only file mode used for everything under `~/.cc-linker`. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -44,7 +45,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
       await ensurePrivateDir(dir);
       handle = await fs.promises.open(tmp, 'wx', mode);
     }
-    await handle.writeFile(data);
+    await writeAll(handle, data);
     await handle.chmod(mode);
     if (opts.durable !== false) await handle.sync();
     await handle.close();
@@ -74,7 +75,7 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
       ensurePrivateDirSync(dir);
       fd = fs.openSync(tmp, 'wx', mode);
     }
-    fs.writeFileSync(fd, data);
+    writeAllSync(fd, data);
     fs.fchmodSync(fd, mode);
     fs.fsyncSync(fd);
     fs.closeSync(fd);
