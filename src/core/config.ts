@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config-schema.js';
 import { findUnknownKeys, validateConfig } from './config-validate.js';
@@ -76,7 +76,9 @@ export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEn
   let text: string | null = null;
   try {
     if (!options.ignoreFile) {
-      text = await fs.readFile(file, 'utf8');
+      // One synchronous read of a small file: every command starts here, and a thread-pool round
+      // trip costs more than the read.
+      text = fs.readFileSync(file, 'utf8');
       fileExists = true;
     }
   } catch (err) {

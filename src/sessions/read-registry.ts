@@ -60,10 +60,14 @@ export async function requireRegistry(paths: RegistryPaths): Promise<LoadedRegis
 }
 
 
-/** `inode:size:mtime` of the registry file, or null when it does not exist. */
+/**
+ * `inode:size:mtime` of the registry file, or null when it does not exist. A synchronous `stat`
+ * (a few microseconds) behind the async signature: each `sync` asks several times, and a
+ * thread-pool round trip costs more than the call.
+ */
 export async function registryStamp(file: string): Promise<string | null> {
   try {
-    const st = await fs.promises.stat(file);
+    const st = fs.statSync(file);
     return `${st.ino}:${st.size}:${st.mtimeMs}`;
   } catch {
     return null;

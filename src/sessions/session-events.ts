@@ -41,13 +41,15 @@ export function writeSessionEventSync(dir: string, event: DiscoveryEvent): strin
 
 /**
  * Reads all pending events, oldest first. A missing directory is no events; a file that does not
- * parse or lacks a session id is reported (`bad_event`) and listed for removal.
+ * parse or lacks a session id is reported (`bad_event`) and listed for removal. The directory and
+ * its few small files are read synchronously: every `sync` and `init` starts here, and a
+ * thread-pool round trip costs more than each read.
  */
 export async function readSessionEvents(dir: string): Promise<SessionEventsRead> {
   const out: SessionEventsRead = { events: [], files: [], warnings: [] };
   let names: string[];
   try {
-    names = (await fs.promises.readdir(dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') out.warnings.push({ code: 'unreadable_dir', file: dir, detail: code ?? 'EIO' });
@@ -56,7 +58,7 @@ export async function readSessionEvents(dir: string): Promise<SessionEventsRead>
   for (const name of names) {
     const file = path.join(dir, name);
     out.files.push(file);
-    const event = await readOne(file);
+    const event = readOne(file);
     if (event) out.events.push(event);
     else out.warnings.push({ code: 'bad_event', file });
   }
@@ -69,9 +71,9 @@ export async function removeSessionEvents(files: readonly string[]): Promise<voi
   await Promise.all(files.map((f) => fs.promises.rm(f, { force: true })));
 }
 
-async function readOne(file: string): Promise<DiscoveryEvent | null> {
+function readOne(file: string): DiscoveryEvent | null {
   try {
-    const v = JSON.parse(await fs.promises.readFile(file, 'utf8')) as Record<string, unknown>;
+    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     if (typeof v !== 'object' || v === null || typeof v.session_id !== 'string' || !SAFE_ID.test(v.session_id)) return null;
     const str = (x: unknown): string | null => (typeof x === 'string' && x.length > 0 ? x : null);
     const time = str(v.time);

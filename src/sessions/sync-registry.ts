@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Paths } from '../core/paths.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import { ensurePrivateDir } from '../store/private-dir.js';
+import { ensurePrivateDirSync } from '../store/private-dir.js';
 import { mergeRegistry, type MergeStats } from './merge-registry.js';
 import { registryStamp } from './read-registry.js';
 import { modifyRegistry, readRegistry } from './registry.js';
@@ -52,7 +52,7 @@ export interface SyncResult {
  */
 export async function syncRegistry(opts: SyncOptions): Promise<SyncResult> {
   const { paths } = opts;
-  await ensurePrivateDir(paths.home);
+  ensurePrivateDirSync(paths.home);
   const now = opts.now ?? new Date();
   const stateFile = syncStateFile(paths.scanCacheFile);
   const events = await readSessionEvents(paths.sessionEventsDir);
