@@ -21,7 +21,7 @@ const CLI = path.resolve(process.env.CC_LINKER_BENCH_CLI ?? path.join(import.met
 const node = process.execPath;
 const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 /** Interleaved `wc -l` / `init` pairs (each init ≈ 0.35 s on the default tree); the machine's noise needs more than 9. */
-const INIT_RUNS = 15;
+const INIT_RUNS = 16;
 /** Interleaved `node -e 0` / `--version` / `list` rounds. */
 const LIST_RUNS = 15;
 
@@ -86,14 +86,24 @@ async function main(): Promise<void> {
     const wcRuns: number[] = [];
     const initRuns: { ms: number; rssKb: number | null }[] = [];
     // Interleaved pairs, judged by the median of the per-pair ratios: a slow phase of the machine
-    // then slows both sides of a pair instead of skewing one median.
+    // then slows both sides of a pair instead of skewing one median. The order alternates (wc
+    // first, then init first): on this machine whichever command runs first in a round was ≈ 2.5 %
+    // slower, which a fixed order would charge to one side every time.
     for (let i = 0; i < INIT_RUNS; i += 1) {
-      const w = await timed(['wc', '-l', ...files], env);
-      wcRuns.push(w.ms);
-      fs.rmSync(path.join(home, '.cc-linker'), { recursive: true, force: true });
-      const r = await timed([node, CLI, 'init'], env);
-      if (r.code !== 0) throw new Error(`init failed (${r.code}): ${r.stderr}`);
-      initRuns.push(r);
+      const runWc = async () => wcRuns.push((await timed(['wc', '-l', ...files], env)).ms);
+      const runInit = async () => {
+        fs.rmSync(path.join(home, '.cc-linker'), { recursive: true, force: true });
+        const r = await timed([node, CLI, 'init'], env);
+        if (r.code !== 0) throw new Error(`init failed (${r.code}): ${r.stderr}`);
+        initRuns.push(r);
+      };
+      if (i % 2 === 0) {
+        await runWc();
+        await runInit();
+      } else {
+        await runInit();
+        await runWc();
+      }
     }
     const syncRuns: number[] = [];
     await timed([node, CLI, 'sync'], env);
