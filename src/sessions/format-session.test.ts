@@ -62,6 +62,19 @@ describe('format-session', () => {
       }),
       { numRuns: 500 },
     );
+    // Items whose ids already ascend, as the registry keeps them (the numeric sort's case), with
+    // ties, unparsable times and times far apart (where the numeric keys would not be exact).
+    fc.assert(
+      fc.property(fc.uniqueArray(id, { maxLength: 80 }), fc.array(time, { minLength: 80, maxLength: 80 }), fc.integer({ min: 1, max: 90 }), (ids, times, n) => {
+        const items = [...ids].sort().map((i, k) => ({ id: i, entry: entry({ last_active: times[k] as string }) }));
+        const want = reference(items);
+        expect(sortByLastActive(items)).toEqual(want);
+        expect(newestFirst(items, n)).toEqual(want.slice(0, n));
+      }),
+      { numRuns: 500 },
+    );
+    const tied = Array.from({ length: 3000 }, (_, k) => ({ id: `id-${String(k).padStart(5, '0')}`, entry: entry({ last_active: ago((k * 7919) % 11) }) }));
+    expect(sortByLastActive(tied)).toEqual(reference(tied));
     // An id holding the sort key's separator still sorts like the ids (a prefix first).
     const same = ago(0);
     expect(sortByLastActive([{ id: 'a\u0000', entry: entry({ last_active: same }) }, { id: 'a', entry: entry({ last_active: same }) }]).map((i) => i.id)).toEqual(['a', 'a\u0000']);
