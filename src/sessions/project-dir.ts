@@ -7,5 +7,14 @@
  *   encodeProjectDir('/tmp/a/we.ird_dir name'); // '-tmp-a-we-ird-dir-name'
  */
 export function encodeProjectDir(cwd: string): string {
-  return cwd.replace(/[^A-Za-z0-9]/g, '-');
+  // The scanner asks once per file, and a project's files nearly always share their cwd: the last
+  // answer is kept (2,000 replaces in a cold `init` became one per project).
+  if (cwd !== lastCwd) {
+    lastCwd = cwd;
+    lastEncoded = cwd.replace(/[^A-Za-z0-9]/g, '-');
+  }
+  return lastEncoded;
 }
+
+let lastCwd = '';
+let lastEncoded = '';

@@ -134,5 +134,8 @@ describe('scanJsonl on the case tree', () => {
 
   it('encodes a project directory like Claude Code', () => {
     expect(encodeProjectDir('/tmp/a/we.ird_dir name')).toBe('-tmp-a-we-ird-dir-name');
+    // it keeps its last answer: repeated and alternating cwds still get their own
+    const cwds = ['/tmp/a', '/tmp/a', '/srv/b.c', '', '/tmp/a', 'C:\\Users\\me', '/srv/b.c'];
+    expect(cwds.map(encodeProjectDir)).toEqual(['-tmp-a', '-tmp-a', '-srv-b-c', '', '-tmp-a', 'C--Users-me', '-srv-b-c']);
   });
 });
