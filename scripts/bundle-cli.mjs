@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Bundles the `cc-linker` binary's first stage: dist/cli/cc-linker.cjs (src/cli/hot-main.ts) and
 // one CommonJS file per hot command, dist/cli/hot/<name>.cjs (see src/cli/hot-commands.ts), so those
-// commands start without Node's ES-module loader. Everything else is handed to dist/cli/main.js,
+// commands start without Node's ES-module loader; likewise the SessionStart hook Claude Code runs,
+// dist/sessions/session-start-hook.cjs. Everything else is handed to dist/cli/main.js,
 // which stays external. Pure-JS packages the hot commands use (smol-toml) are inlined; the build
 // fails when a bundle would still import a package at run time, or use `import.meta` (neither
 // works, or is wanted, in these files). Each hot bundle gets a V8 code cache beside it.
@@ -31,6 +32,9 @@ const bundles = [
     },
     allowed: [],
   })),
+  // The SessionStart hook, which Claude Code runs at every session start: one file, so it starts
+  // without the ES-module loader (`hook install` points Claude at it).
+  { outfile: path.join(root, 'dist', 'sessions', 'session-start-hook.cjs'), entryPoints: [path.join(root, 'dist', 'sessions', 'session-start-hook.js')], allowed: [] },
 ];
 
 const problems = [];
@@ -49,7 +53,7 @@ for (const { allowed, ...options } of bundles) {
 }
 if (problems.length > 0) {
   for (const b of bundles) fs.rmSync(b.outfile, { force: true });
-  console.error(`bundle-cli: the first stage and the hot commands may import only Node built-ins at run time (and use no import.meta):\n  ${problems.join('\n  ')}`);
+  console.error(`bundle-cli: the first stage, the hot commands and the hook may import only Node built-ins at run time (and use no import.meta):\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
 fs.chmodSync(bundles[0].outfile, 0o755);
@@ -81,7 +85,7 @@ try {
 } finally {
   fs.rmSync(warmHome, { recursive: true, force: true });
 }
-console.log(`bundle-cli: ${path.relative(root, bundles[0].outfile)} + ${HOT_COMMANDS.length} hot commands (${bytes} bytes)`);
+console.log(`bundle-cli: ${path.relative(root, bundles[0].outfile)} + ${HOT_COMMANDS.length} hot commands + the SessionStart hook (${bytes} bytes)`);
 
 /**
  * A small Claude Code tree for the code-cache runs: two projects, the line types a scan meets (a

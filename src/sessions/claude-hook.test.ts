@@ -8,7 +8,7 @@ let tmp: string;
 let target: HookTarget;
 beforeEach(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-hook-'));
-  target = { settingsFile: path.join(tmp, 'claude', 'settings.json'), backupDir: path.join(tmp, 'backups'), scriptPath: '/opt/cc linker/dist/sessions/session-start-hook.js' };
+  target = { settingsFile: path.join(tmp, 'claude', 'settings.json'), backupDir: path.join(tmp, 'backups'), scriptPath: '/opt/cc linker/dist/sessions/session-start-hook.cjs' };
 });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -17,9 +17,9 @@ describe('Claude Code SessionStart hook', () => {
     expect((await hookStatus(target)).state).toBe('not_installed');
     expect(await installHook(target)).toMatchObject({ changed: true });
     const s = JSON.parse(fs.readFileSync(target.settingsFile, 'utf8'));
-    expect(s).toEqual({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: "node '/opt/cc linker/dist/sessions/session-start-hook.js'", timeout: 10 }] }] } });
+    expect(s).toEqual({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: "node '/opt/cc linker/dist/sessions/session-start-hook.cjs'", timeout: 10 }] }] } });
     expect(await hookStatus(target)).toEqual({ state: 'installed', command: hookCommand(target) });
-    expect(await hookStatus({ ...target, scriptPath: '/elsewhere/session-start-hook.js' })).toMatchObject({ state: 'outdated' });
+    expect(await hookStatus({ ...target, scriptPath: '/elsewhere/session-start-hook.cjs' })).toMatchObject({ state: 'outdated' });
   });
 
   it('keeps other hooks and settings, the file mode, and a backup; uninstall restores the original', async () => {
@@ -30,9 +30,9 @@ describe('Claude Code SessionStart hook', () => {
     await installHook(target);
     expect(fs.statSync(target.settingsFile).mode & 0o777).toBe(0o644);
     expect(JSON.parse(fs.readFileSync(path.join(target.backupDir, 'settings.json.1'), 'utf8'))).toEqual(original);
-    expect(await installHook({ ...target, scriptPath: '/new/place/session-start-hook.js' })).toMatchObject({ changed: true });
+    expect(await installHook({ ...target, scriptPath: '/new/place/session-start-hook.cjs' })).toMatchObject({ changed: true });
     const twice = JSON.parse(fs.readFileSync(target.settingsFile, 'utf8'));
-    expect(twice.hooks.SessionStart.filter((g: { hooks: { command: string }[] }) => g.hooks.some((h) => h.command.includes('session-start-hook.js')))).toHaveLength(1);
+    expect(twice.hooks.SessionStart.filter((g: { hooks: { command: string }[] }) => g.hooks.some((h) => h.command.includes('session-start-hook.cjs')))).toHaveLength(1);
     expect(await uninstallHook(target)).toMatchObject({ changed: true });
     expect(JSON.parse(fs.readFileSync(target.settingsFile, 'utf8'))).toEqual(original);
     expect(await uninstallHook(target)).toMatchObject({ changed: false });
@@ -58,7 +58,22 @@ describe('Claude Code SessionStart hook', () => {
     }
   });
 
+  it('an older install running session-start-hook.js is ours: outdated, replaced by install, removed by uninstall', async () => {
+    fs.mkdirSync(path.dirname(target.settingsFile), { recursive: true });
+    const legacy = "node '/opt/cc linker/dist/sessions/session-start-hook.js'";
+    const other = { type: 'command', command: 'echo session-start-hook' };
+    fs.writeFileSync(target.settingsFile, JSON.stringify({ hooks: { SessionStart: [{ hooks: [other] }, { hooks: [{ type: 'command', command: legacy, timeout: 10 }] }] } }));
+    expect(await hookStatus(target)).toEqual({ state: 'outdated', command: legacy });
+    expect(await installHook(target)).toMatchObject({ changed: true });
+    const s = JSON.parse(fs.readFileSync(target.settingsFile, 'utf8'));
+    expect(s.hooks.SessionStart).toEqual([{ hooks: [other] }, { hooks: [{ type: 'command', command: hookCommand(target), timeout: 10 }] }]);
+    expect((await hookStatus(target)).state).toBe('installed');
+    fs.writeFileSync(target.settingsFile, JSON.stringify({ hooks: { SessionStart: [{ hooks: [other] }, { hooks: [{ type: 'command', command: legacy }] }] } }));
+    expect(await uninstallHook(target)).toMatchObject({ changed: true });
+    expect(JSON.parse(fs.readFileSync(target.settingsFile, 'utf8')).hooks.SessionStart).toEqual([{ hooks: [other] }]);
+  });
+
   it('bakes a relocated CC_LINKER_HOME into the command', () => {
-    expect(hookCommand({ ...target, ccLinkerHome: '/x/y', scriptPath: '/s/session-start-hook.js' })).toBe('CC_LINKER_HOME=/x/y node /s/session-start-hook.js');
+    expect(hookCommand({ ...target, ccLinkerHome: '/x/y', scriptPath: '/s/session-start-hook.cjs' })).toBe('CC_LINKER_HOME=/x/y node /s/session-start-hook.cjs');
   });
 });

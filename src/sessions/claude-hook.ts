@@ -11,15 +11,21 @@ import { shellQuote } from './shell-quote.js';
  * It lives in Claude's `settings.json`:
  *
  * ```json
- * { "hooks": { "SessionStart": [ { "hooks": [ { "type": "command", "command": "node \"/…/dist/sessions/session-start-hook.js\"", "timeout": 10 } ] } ] } }
+ * { "hooks": { "SessionStart": [ { "hooks": [ { "type": "command", "command": "node \"/…/dist/sessions/session-start-hook.cjs\"", "timeout": 10 } ] } ] } }
  * ```
  *
  * Install/uninstall touch only our own entry (recognised by the script name
- * `session-start-hook.js`): other hooks, other events and every other setting stay as they are.
+ * `session-start-hook.cjs`, or the older `.js`): other hooks, other events and every other setting stay as they are.
  * The file is written atomically, keeps its mode, is followed through a symlink (dotfile managers),
  * and the previous version is kept in `backupDir` (`settings.json.1` …).
  */
-export const HOOK_SCRIPT_NAME = 'session-start-hook.js';
+export const HOOK_SCRIPT_NAME = 'session-start-hook.cjs';
+
+/**
+ * The ES module an older `hook install` pointed Claude at (it still works): a hook running it is
+ * ours too — `status` calls it outdated, `install` replaces it, `uninstall` removes it.
+ */
+const LEGACY_SCRIPT_NAME = 'session-start-hook.js';
 
 /** Whether our hook is in the settings and points at the script this install ships. */
 export type HookState = 'installed' | 'not_installed' | 'outdated';
@@ -30,7 +36,7 @@ export interface HookTarget {
   settingsFile: string;
   /** Where previous versions of the settings are kept (`paths.registryBackupDir`). */
   backupDir: string;
-  /** The hook script (default: `dist/sessions/session-start-hook.js` of this install). */
+  /** The hook script (default: `dist/sessions/session-start-hook.cjs` of this install). */
   scriptPath?: string;
   /** Set when cc-linker runs with a relocated home, so the hook writes events there too. */
   ccLinkerHome?: string;
@@ -129,7 +135,7 @@ async function save(file: string, settings: Obj, mode: number, existed: boolean,
 }
 
 function isOurs(hook: unknown): boolean {
-  return isObj(hook) && typeof hook.command === 'string' && hook.command.includes(HOOK_SCRIPT_NAME);
+  return isObj(hook) && typeof hook.command === 'string' && (hook.command.includes(HOOK_SCRIPT_NAME) || hook.command.includes(LEGACY_SCRIPT_NAME));
 }
 
 function ourCommands(settings: Obj): string[] {

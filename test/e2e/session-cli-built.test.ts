@@ -146,6 +146,23 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
     expect(loaded('--version')).toMatch(/child_process/);
   });
 
+  it('the bundled SessionStart hook, which hook install points Claude at, records the session like the module', () => {
+    const sessionsDir = path.resolve(path.dirname(MAIN), '..', 'sessions');
+    const events = path.join(env.CC_LINKER_HOME as string, 'runtime', 'session-events');
+    fs.rmSync(events, { recursive: true, force: true });
+    for (const script of ['session-start-hook.cjs', 'session-start-hook.js']) {
+      const input = JSON.stringify({ session_id: `s-${script}`, cwd: '/w/p', transcript_path: '/c/p/s.jsonl', source: 'startup' });
+      const r = spawnSync(process.execPath, [path.join(sessionsDir, script)], { input, env: { PATH: process.env.PATH, CC_LINKER_HOME: env.CC_LINKER_HOME }, encoding: 'utf8', timeout: 20_000 });
+      expect([r.status, r.stdout, r.stderr], script).toEqual([0, '', '']);
+    }
+    const written = fs.readdirSync(events).map((f) => JSON.parse(fs.readFileSync(path.join(events, f), 'utf8')) as { session_id: string; cwd: string });
+    expect(written.map((e) => [e.session_id, e.cwd]).sort()).toEqual([['s-session-start-hook.cjs', '/w/p'], ['s-session-start-hook.js', '/w/p']]);
+    const settings = path.join(env.CLAUDE_CONFIG_DIR as string, 'settings.json');
+    expect(run('hook', 'install').status).toBe(0);
+    expect(fs.readFileSync(settings, 'utf8')).toContain(path.join(sessionsDir, 'session-start-hook.cjs'));
+    expect(run('hook', 'uninstall').status).toBe(0);
+  });
+
   it('a missing hot bundle (a partial build) hands the command to the full program instead of failing', () => {
     const dir = path.join(tmp, 'partial', 'cli');
     fs.mkdirSync(dir, { recursive: true });
