@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+
 /**
  * Where a command writes. Results go to stdout (so scripts can capture them); progress, warnings
  * and errors go to stderr. Commands never call `console.*` directly, which keeps golden tests able
@@ -20,8 +22,23 @@ export function processOutput(): Output {
     print: (text) => process.stdout.write(`${text}\n`),
     progress: (text) => process.stderr.write(`${text}\n`),
     json: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
-    isTTY: Boolean(process.stderr.isTTY),
+    isTTY: stderrIsTTY(),
   };
+}
+
+/**
+ * Whether stderr is a terminal, without making `process.stderr` when it cannot be one: only a
+ * character device can (a pipe, a file or a socket cannot), and making the stream costs ≈ 2–3 ms
+ * of a start (for a pipe it loads `net`; so does `node:tty`) — which a quiet `init` or `sync`,
+ * printing nothing there, would pay for a progress-bar question alone.
+ */
+export function stderrIsTTY(): boolean {
+  try {
+    if (!fs.fstatSync(2).isCharacterDevice()) return false;
+  } catch {
+    return false; // no fd 2 at all
+  }
+  return Boolean(process.stderr.isTTY);
 }
 
 /** Output captured in memory, for tests. */
