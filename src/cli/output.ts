@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { stdoutWriter } from './stdout-writer.js';
 
 /**
  * Where a command writes. Results go to stdout (so scripts can capture them); progress, warnings
@@ -16,12 +17,13 @@ export interface Output {
   readonly isTTY: boolean;
 }
 
-/** Output bound to the real process streams. */
+/** Output bound to the real process streams (stdout written directly when it can be, see `stdoutWriter`). */
 export function processOutput(): Output {
+  const out = stdoutWriter();
   return {
-    print: (text) => process.stdout.write(`${text}\n`),
+    print: (text) => out(`${text}\n`),
     progress: (text) => process.stderr.write(`${text}\n`),
-    json: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    json: (value) => out(`${JSON.stringify(value, null, 2)}\n`),
     isTTY: stderrIsTTY(),
   };
 }
