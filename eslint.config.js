@@ -14,10 +14,19 @@ function forbid({ rooms = [], sdks = [] }) {
   return [
     'error',
     {
-      paths: sdks.map((name) => ({ name, message: 'Platform SDKs are imported only inside their own folder (ARCHITECTURE.md).' })),
+      paths: sdks.map((name) => ({
+        name,
+        message: 'Platform SDKs are imported only inside their own folder (ARCHITECTURE.md).',
+      })),
       patterns: [
-        ...sdks.map((name) => ({ group: [`${name}/*`], message: 'Platform SDKs are imported only inside their own folder.' })),
-        ...rooms.map((room) => ({ group: [`**/${room}/*`, `**/${room}`], message: `This room may not import from ${room}/ (ARCHITECTURE.md: arrows point one way).` })),
+        ...sdks.map((name) => ({
+          group: [`${name}/*`],
+          message: 'Platform SDKs are imported only inside their own folder.',
+        })),
+        ...rooms.map((room) => ({
+          group: [`**/${room}/*`, `**/${room}`],
+          message: `This room may not import from ${room}/ (ARCHITECTURE.md: arrows point one way).`,
+        })),
       ],
     },
   ];
@@ -35,15 +44,83 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
-  { files: ['src/core/**'], rules: { 'no-restricted-imports': forbid({ rooms: ['store', 'process', 'sessions', 'claude', 'bridge', 'channels', 'ccexec', 'cli'], sdks: ALL_SDKS }) } },
-  { files: ['src/store/**'], rules: { 'no-restricted-imports': forbid({ rooms: ['process', 'sessions', 'claude', 'bridge', 'channels', 'ccexec', 'cli'], sdks: ALL_SDKS }) } },
-  { files: ['src/process/**'], rules: { 'no-restricted-imports': forbid({ rooms: ['store', 'sessions', 'claude', 'bridge', 'channels', 'ccexec', 'cli'], sdks: ALL_SDKS }) } },
-  { files: ['src/sessions/**'], rules: { 'no-restricted-imports': forbid({ rooms: ['process', 'claude', 'bridge', 'channels', 'ccexec', 'cli'], sdks: ALL_SDKS }) } },
-  { files: ['src/claude/**'], rules: { 'no-restricted-imports': forbid({ rooms: ['bridge', 'channels', 'ccexec', 'cli'], sdks: except(SDKS.agent) }) } },
-  { files: ['src/bridge/**'], rules: { 'no-restricted-imports': forbid({ rooms: ['channels', 'ccexec', 'cli'], sdks: ALL_SDKS }) } },
-  { files: ['src/channels/feishu/**'], rules: { 'no-restricted-imports': forbid({ rooms: ['web', 'ccexec', 'cli', 'process', 'claude'], sdks: except(SDKS.lark) }) } },
-  { files: ['src/channels/web/**'], rules: { 'no-restricted-imports': forbid({ rooms: ['feishu', 'cli'], sdks: ALL_SDKS }) } },
-  { files: ['src/ccexec/**'], ignores: ['src/ccexec/providers/**'], rules: { 'no-restricted-imports': forbid({ rooms: ['store', 'sessions', 'claude', 'bridge', 'channels', 'cli'], sdks: ALL_SDKS }) } },
-  { files: ['src/ccexec/providers/**'], rules: { 'no-restricted-imports': forbid({ rooms: ['store', 'sessions', 'claude', 'bridge', 'channels', 'cli'], sdks: except(SDKS.openai, SDKS.anthropic) }) } },
+  {
+    files: ['src/core/**'],
+    rules: {
+      'no-restricted-imports': forbid({
+        rooms: ['store', 'process', 'sessions', 'claude', 'bridge', 'channels', 'ccexec', 'cli'],
+        sdks: ALL_SDKS,
+      }),
+    },
+  },
+  {
+    files: ['src/store/**'],
+    rules: {
+      'no-restricted-imports': forbid({
+        rooms: ['process', 'sessions', 'claude', 'bridge', 'channels', 'ccexec', 'cli'],
+        sdks: ALL_SDKS,
+      }),
+    },
+  },
+  {
+    files: ['src/process/**'],
+    rules: {
+      'no-restricted-imports': forbid({
+        rooms: ['store', 'sessions', 'claude', 'bridge', 'channels', 'ccexec', 'cli'],
+        sdks: ALL_SDKS,
+      }),
+    },
+  },
+  {
+    files: ['src/sessions/**'],
+    rules: {
+      'no-restricted-imports': forbid({
+        rooms: ['process', 'claude', 'bridge', 'channels', 'ccexec', 'cli'],
+        sdks: ALL_SDKS,
+      }),
+    },
+  },
+  {
+    files: ['src/claude/**'],
+    rules: {
+      'no-restricted-imports': forbid({ rooms: ['bridge', 'channels', 'ccexec', 'cli'], sdks: except(SDKS.agent) }),
+    },
+  },
+  {
+    files: ['src/bridge/**'],
+    rules: { 'no-restricted-imports': forbid({ rooms: ['channels', 'ccexec', 'cli'], sdks: ALL_SDKS }) },
+  },
+  {
+    files: ['src/channels/feishu/**'],
+    rules: {
+      'no-restricted-imports': forbid({
+        rooms: ['web', 'ccexec', 'cli', 'process', 'claude'],
+        sdks: except(SDKS.lark),
+      }),
+    },
+  },
+  {
+    files: ['src/channels/web/**'],
+    rules: { 'no-restricted-imports': forbid({ rooms: ['feishu', 'cli'], sdks: ALL_SDKS }) },
+  },
+  {
+    files: ['src/ccexec/**'],
+    ignores: ['src/ccexec/providers/**'],
+    rules: {
+      'no-restricted-imports': forbid({
+        rooms: ['store', 'sessions', 'claude', 'bridge', 'channels', 'cli'],
+        sdks: ALL_SDKS,
+      }),
+    },
+  },
+  {
+    files: ['src/ccexec/providers/**'],
+    rules: {
+      'no-restricted-imports': forbid({
+        rooms: ['store', 'sessions', 'claude', 'bridge', 'channels', 'cli'],
+        sdks: except(SDKS.openai, SDKS.anthropic),
+      }),
+    },
+  },
   { files: ['src/cli/**'], rules: { 'no-restricted-imports': forbid({ sdks: ALL_SDKS }) } },
 );

@@ -24,7 +24,8 @@ const ACCEPTS = QUICK ? 100 : 1000;
 const SENDERS = 50;
 const E2E_RUNS = QUICK ? 30 : 200;
 const WARMUP = 10;
-const TEXT = '帮我看看这个仓库的构建为什么在 CI 上失败了，顺便把 README 里的安装步骤更新一下。Please also check the lint errors.';
+const TEXT =
+  '帮我看看这个仓库的构建为什么在 CI 上失败了，顺便把 README 里的安装步骤更新一下。Please also check the lint errors.';
 
 /** Times every engine call (keyed by prompt, which is unique per message here). */
 class TimedEngine implements ClaudeEngine {
@@ -119,7 +120,14 @@ async function main(): Promise<void> {
       n += 1;
       return h.msg(`${TEXT} #${n}`);
     };
-    const recordBytes = JSON.stringify({ schema: 1, message: message(), target: { kind: 'session', sessionId: randomUUID(), cwd: path.join(h.home, 'Git/alpha') }, acceptedAt: new Date().toISOString(), seq: 1, attempts: 0 }).length;
+    const recordBytes = JSON.stringify({
+      schema: 1,
+      message: message(),
+      target: { kind: 'session', sessionId: randomUUID(), cwd: path.join(h.home, 'Git/alpha') },
+      acceptedAt: new Date().toISOString(),
+      seq: 1,
+      attempts: 0,
+    }).length;
     const payload = 'x'.repeat(recordBytes);
 
     const accept = async (m: InboundMessage): Promise<number> => {
@@ -177,20 +185,44 @@ async function main(): Promise<void> {
     const total = WARMUP + 2 * ACCEPTS + E2E_RUNS;
     const replies = h.channel.messages.length;
     if (timedSpool.failed.size > 0 || timedSpool.finishedAt.size !== total || replies !== total) {
-      throw new Error(`pipeline lost track: ${timedSpool.finishedAt.size}/${total} finished, ${timedSpool.failed.size} failed, ${replies} replies`);
+      throw new Error(
+        `pipeline lost track: ${timedSpool.finishedAt.size}/${total} finished, ${timedSpool.failed.size} failed, ${replies} replies`,
+      );
     }
 
-    const bareLabel = (values: number[], what: string) => `bare writeFile+fsync+rename of ${recordBytes} B, ${what}: p50 ${ms(percentile(values, 50))}, p99 ${ms(percentile(values, 99))}`;
+    const bareLabel = (values: number[], what: string) =>
+      `bare writeFile+fsync+rename of ${recordBytes} B, ${what}: p50 ${ms(percentile(values, 50))}, p99 ${ms(percentile(values, 99))}`;
     const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}× the baseline`;
     const figures: BenchFigure[] = [];
     const acceptFigures = (label: string, values: number[], bare: number[], bareWhat: string) => {
       const p50 = percentile(values, 50);
       const p99 = percentile(values, 99);
-      figures.push({ figure: `accept() p50, ${label}`, value: round(p50), unit: 'ms', goal: null, baseline: bareLabel(bare, bareWhat), met: null, note: `${ratio(p50, percentile(bare, 50))}; n=${values.length}, fsync on, dispatcher running` });
-      figures.push({ figure: `accept() p99, ${label}`, value: round(p99), unit: 'ms', goal: '≤ 100 ms', baseline: bareLabel(bare, bareWhat), met: atMost(p99, 100), note: `max ${ms(Math.max(...values))}; ${ratio(p99, percentile(bare, 99))}` });
+      figures.push({
+        figure: `accept() p50, ${label}`,
+        value: round(p50),
+        unit: 'ms',
+        goal: null,
+        baseline: bareLabel(bare, bareWhat),
+        met: null,
+        note: `${ratio(p50, percentile(bare, 50))}; n=${values.length}, fsync on, dispatcher running`,
+      });
+      figures.push({
+        figure: `accept() p99, ${label}`,
+        value: round(p99),
+        unit: 'ms',
+        goal: '≤ 100 ms',
+        baseline: bareLabel(bare, bareWhat),
+        met: atMost(p99, 100),
+        note: `max ${ms(Math.max(...values))}; ${ratio(p99, percentile(bare, 99))}`,
+      });
     };
     acceptFigures(`${ACCEPTS} messages sequential`, seq, seqBare, 'sequential');
-    acceptFigures(`${ACCEPTS} messages from ${SENDERS} concurrent senders`, con, conBare, `${SENDERS} concurrent writers`);
+    acceptFigures(
+      `${ACCEPTS} messages from ${SENDERS} concurrent senders`,
+      con,
+      conBare,
+      `${SENDERS} concurrent writers`,
+    );
     const ovP50 = percentile(overhead, 50);
     figures.push({
       figure: 'dispatcher overhead per message p50 (accept → done/, minus engine time; zero-latency engine)',
@@ -202,10 +234,15 @@ async function main(): Promise<void> {
       note: `${ratio(ovP50, percentile(e2eBare, 50))}; p99 ${ms(percentile(overhead, 99))}; after accept() returns p50 ${ms(percentile(afterAccept, 50))}; engine p50 ${ms(percentile(engineMs, 50))}; n=${E2E_RUNS}`,
     });
 
-    console.log(`# bridge benchmark (node ${process.version}${QUICK ? ', --quick' : ''}; record ${recordBytes} B; ${total} messages in all, every one replied once, backlog of the sequential run drained in ${round(drainSeq)} ms)\n`);
+    console.log(
+      `# bridge benchmark (node ${process.version}${QUICK ? ', --quick' : ''}; record ${recordBytes} B; ${total} messages in all, every one replied once, backlog of the sequential run drained in ${round(drainSeq)} ms)\n`,
+    );
     console.log('| figure | value | goal | baseline |');
     console.log('|---|---|---|---|');
-    for (const f of figures) console.log(`| ${f.figure} | ${f.value} ${f.unit}${f.note ? ` (${f.note})` : ''} | ${f.goal ?? '-'} | ${f.baseline ?? '-'} |`);
+    for (const f of figures)
+      console.log(
+        `| ${f.figure} | ${f.value} ${f.unit}${f.note ? ` (${f.note})` : ''} | ${f.goal ?? '-'} | ${f.baseline ?? '-'} |`,
+      );
     for (const f of figures) emitFigure(f);
   } finally {
     await h.cleanup();

@@ -26,7 +26,9 @@ const SWITCHES = ['FAKE_CC_SLOW_MS', 'FAKE_CC_SPAWN_GRANDCHILD', 'FAKE_CC_IGNORE
 function p50(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** A realistic mix: typical allowed calls and the hostile ones the gate must refuse. */
@@ -52,7 +54,8 @@ function benchGate(): { gateUs: number; parseUs: number; allowed: number } {
   const gateUs = ((performance.now() - t0) * 1000) / GATE_CALLS;
   let sink = 0;
   t0 = performance.now();
-  for (let i = 0; i < GATE_CALLS; i++) sink += (JSON.parse(json[i % json.length] as string) as { subargs: string[] }).subargs.length;
+  for (let i = 0; i < GATE_CALLS; i++)
+    sink += (JSON.parse(json[i % json.length] as string) as { subargs: string[] }).subargs.length;
   const parseUs = ((performance.now() - t0) * 1000) / GATE_CALLS;
   if (sink === 0) throw new Error('unreachable');
   return { gateUs, parseUs, allowed: allowed / (GATE_CALLS / CALLS.length) };
@@ -114,7 +117,13 @@ async function main(): Promise<void> {
         cli: fake.cli,
         cwd: fake.home,
         timeoutMs: 30_000,
-        env: { ...fake.env, FAKE_CC_SLOW_MS: '60000', FAKE_CC_SPAWN_GRANDCHILD: '1', FAKE_CC_PID_FILE: pidFile, ...(ignoreTerm ? { FAKE_CC_IGNORE_TERM: '1' } : {}) },
+        env: {
+          ...fake.env,
+          FAKE_CC_SLOW_MS: '60000',
+          FAKE_CC_SPAWN_GRANDCHILD: '1',
+          FAKE_CC_PID_FILE: pidFile,
+          ...(ignoreTerm ? { FAKE_CC_IGNORE_TERM: '1' } : {}),
+        },
         envAllow: SWITCHES,
       });
       const ac = new AbortController();
@@ -142,7 +151,13 @@ async function main(): Promise<void> {
       const pidFile = path.join(fake.home, `bare-${i}`);
       const child = spawn(fake.cli[0] as string, [...fake.cli.slice(1), 'note', 'list'], {
         cwd: fake.home,
-        env: { ...env, FAKE_CC_SLOW_MS: '60000', FAKE_CC_SPAWN_GRANDCHILD: '1', FAKE_CC_IGNORE_TERM: '1', FAKE_CC_PID_FILE: pidFile },
+        env: {
+          ...env,
+          FAKE_CC_SLOW_MS: '60000',
+          FAKE_CC_SPAWN_GRANDCHILD: '1',
+          FAKE_CC_IGNORE_TERM: '1',
+          FAKE_CC_PID_FILE: pidFile,
+        },
         detached: true,
         stdio: 'ignore',
       });
@@ -158,19 +173,60 @@ async function main(): Promise<void> {
     const bareP50 = p50(bare);
     const oursP50 = p50(ours);
     const paired = p50(ours.map((ms, i) => ms - (bare[i] as number)));
-    console.log(`# cc_exec benchmark (node ${process.version}; gate ${GATE_CALLS} calls; exec ${EXEC_RUNS} runs each; ${CANCEL_RUNS} cancels; grace ${EXEC_KILL_GRACE_MS} ms)\n`);
+    console.log(
+      `# cc_exec benchmark (node ${process.version}; gate ${GATE_CALLS} calls; exec ${EXEC_RUNS} runs each; ${CANCEL_RUNS} cancels; grace ${EXEC_KILL_GRACE_MS} ms)\n`,
+    );
     console.log('| figure | value | goal | baseline |');
     console.log('|---|---|---|---|');
-    console.log(`| gate cost per call (mix of ${CALLS.length}: ${g.allowed} allowed, ${CALLS.length - g.allowed} denied) | ${g.gateUs.toFixed(2)} µs/call = ${Math.round(1e6 / g.gateUs).toLocaleString('en')} ops/s (ratio ${(g.gateUs / g.parseUs).toFixed(1)}× JSON.parse) | negligible next to a CLI run (ms) | JSON.parse of the same arguments ${g.parseUs.toFixed(2)} µs/call |`);
-    console.log(`| exec overhead p50 (fake CLI \`note list\`) | ${oursP50.toFixed(1)} ms vs bare ${bareP50.toFixed(1)} ms: overhead ${(oursP50 - bareP50).toFixed(1)} ms (ratio ${(oursP50 / bareP50).toFixed(2)}; paired-difference p50 ${paired.toFixed(1)} ms) | ≤ 10 ms | bare spawn of the same CLI p50 ${bareP50.toFixed(1)} ms |`);
-    console.log(`| cancel → whole group gone p50 (CLI + grandchild ignore SIGTERM) | ${p50(cancelStubborn).toFixed(0)} ms (grace + ${(p50(cancelStubborn) - EXEC_KILL_GRACE_MS).toFixed(0)} ms); ${leftovers}/${2 * CANCEL_RUNS} runs left a process | ≤ 300 ms (seed: ≤ 1.5 s) | bare SIGKILL to the group p50 ${p50(bareKill).toFixed(1)} ms |`);
-    console.log(`| cancel → whole group gone p50 (SIGTERM honoured) | ${p50(cancelPolite).toFixed(0)} ms | ≤ 300 ms | bare SIGKILL p50 ${p50(bareKill).toFixed(1)} ms |`);
+    console.log(
+      `| gate cost per call (mix of ${CALLS.length}: ${g.allowed} allowed, ${CALLS.length - g.allowed} denied) | ${g.gateUs.toFixed(2)} µs/call = ${Math.round(1e6 / g.gateUs).toLocaleString('en')} ops/s (ratio ${(g.gateUs / g.parseUs).toFixed(1)}× JSON.parse) | negligible next to a CLI run (ms) | JSON.parse of the same arguments ${g.parseUs.toFixed(2)} µs/call |`,
+    );
+    console.log(
+      `| exec overhead p50 (fake CLI \`note list\`) | ${oursP50.toFixed(1)} ms vs bare ${bareP50.toFixed(1)} ms: overhead ${(oursP50 - bareP50).toFixed(1)} ms (ratio ${(oursP50 / bareP50).toFixed(2)}; paired-difference p50 ${paired.toFixed(1)} ms) | ≤ 10 ms | bare spawn of the same CLI p50 ${bareP50.toFixed(1)} ms |`,
+    );
+    console.log(
+      `| cancel → whole group gone p50 (CLI + grandchild ignore SIGTERM) | ${p50(cancelStubborn).toFixed(0)} ms (grace + ${(p50(cancelStubborn) - EXEC_KILL_GRACE_MS).toFixed(0)} ms); ${leftovers}/${2 * CANCEL_RUNS} runs left a process | ≤ 300 ms (seed: ≤ 1.5 s) | bare SIGKILL to the group p50 ${p50(bareKill).toFixed(1)} ms |`,
+    );
+    console.log(
+      `| cancel → whole group gone p50 (SIGTERM honoured) | ${p50(cancelPolite).toFixed(0)} ms | ≤ 300 ms | bare SIGKILL p50 ${p50(bareKill).toFixed(1)} ms |`,
+    );
     // The same figures for bench/run-all.ts (protocol in bench/report.ts).
     const stubborn = p50(cancelStubborn);
-    emitFigure({ figure: `gate cost per call (mix of ${CALLS.length}: ${g.allowed} allowed, ${CALLS.length - g.allowed} denied)`, value: round(g.gateUs), unit: 'µs', goal: null, baseline: `JSON.parse of the same arguments: ${g.parseUs.toFixed(2)} µs/call`, met: null, note: `${(g.gateUs / g.parseUs).toFixed(1)}× JSON.parse; ${Math.round(1e6 / g.gateUs).toLocaleString('en')} calls/s` });
-    emitFigure({ figure: 'exec overhead p50 (exec service − bare spawn of the fake CLI `note list`)', value: round(oursP50 - bareP50), unit: 'ms', goal: '≤ 10 ms', baseline: `bare spawn of the same CLI: p50 ${bareP50.toFixed(1)} ms`, met: atMost(oursP50 - bareP50, 10), note: `ratio ${(oursP50 / bareP50).toFixed(2)}; paired-difference p50 ${paired.toFixed(1)} ms; n=${EXEC_RUNS} each` });
-    emitFigure({ figure: `cancel → whole group gone p50 (CLI + grandchild ignore SIGTERM, grace ${EXEC_KILL_GRACE_MS} ms)`, value: round(stubborn), unit: 'ms', goal: '≤ 300 ms, no process left (seed: ≤ 1.5 s)', baseline: `bare SIGKILL to the group: p50 ${p50(bareKill).toFixed(1)} ms`, met: leftovers === 0 && stubborn <= 300, note: `${leftovers}/${2 * CANCEL_RUNS} runs left a process` });
-    emitFigure({ figure: 'cancel → whole group gone p50 (SIGTERM honoured)', value: round(p50(cancelPolite)), unit: 'ms', goal: '≤ 300 ms', baseline: `bare SIGKILL to the group: p50 ${p50(bareKill).toFixed(1)} ms`, met: atMost(p50(cancelPolite), 300) });
+    emitFigure({
+      figure: `gate cost per call (mix of ${CALLS.length}: ${g.allowed} allowed, ${CALLS.length - g.allowed} denied)`,
+      value: round(g.gateUs),
+      unit: 'µs',
+      goal: null,
+      baseline: `JSON.parse of the same arguments: ${g.parseUs.toFixed(2)} µs/call`,
+      met: null,
+      note: `${(g.gateUs / g.parseUs).toFixed(1)}× JSON.parse; ${Math.round(1e6 / g.gateUs).toLocaleString('en')} calls/s`,
+    });
+    emitFigure({
+      figure: 'exec overhead p50 (exec service − bare spawn of the fake CLI `note list`)',
+      value: round(oursP50 - bareP50),
+      unit: 'ms',
+      goal: '≤ 10 ms',
+      baseline: `bare spawn of the same CLI: p50 ${bareP50.toFixed(1)} ms`,
+      met: atMost(oursP50 - bareP50, 10),
+      note: `ratio ${(oursP50 / bareP50).toFixed(2)}; paired-difference p50 ${paired.toFixed(1)} ms; n=${EXEC_RUNS} each`,
+    });
+    emitFigure({
+      figure: `cancel → whole group gone p50 (CLI + grandchild ignore SIGTERM, grace ${EXEC_KILL_GRACE_MS} ms)`,
+      value: round(stubborn),
+      unit: 'ms',
+      goal: '≤ 300 ms, no process left (seed: ≤ 1.5 s)',
+      baseline: `bare SIGKILL to the group: p50 ${p50(bareKill).toFixed(1)} ms`,
+      met: leftovers === 0 && stubborn <= 300,
+      note: `${leftovers}/${2 * CANCEL_RUNS} runs left a process`,
+    });
+    emitFigure({
+      figure: 'cancel → whole group gone p50 (SIGTERM honoured)',
+      value: round(p50(cancelPolite)),
+      unit: 'ms',
+      goal: '≤ 300 ms',
+      baseline: `bare SIGKILL to the group: p50 ${p50(bareKill).toFixed(1)} ms`,
+      met: atMost(p50(cancelPolite), 300),
+    });
   } finally {
     killGroups(groups);
     fake.cleanup();

@@ -51,7 +51,15 @@ export function parseMarkdownTable(stdout: string): BenchFigure[] {
     const plain = tail === '' || tail.startsWith('(');
     const rest = tail.replace(/^\((.*)\)$/, '$1').trim();
     const goal = goalCell === '' || goalCell === '-' || goalCell === 'report' ? null : goalCell;
-    out.push({ figure, value, unit: normUnit(unit), goal, baseline: baseline === '' || baseline === '-' ? null : baseline, met: plain ? judgeGoal(value, unit, goal) : null, ...(rest ? { note: rest } : {}) });
+    out.push({
+      figure,
+      value,
+      unit: normUnit(unit),
+      goal,
+      baseline: baseline === '' || baseline === '-' ? null : baseline,
+      met: plain ? judgeGoal(value, unit, goal) : null,
+      ...(rest ? { note: rest } : {}),
+    });
   }
   return out;
 }

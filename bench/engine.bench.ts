@@ -33,7 +33,9 @@ const PROMPT = 'echo: benchmark';
 function p50(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 async function main(): Promise<void> {
@@ -70,11 +72,19 @@ async function main(): Promise<void> {
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.resume();
-      child.on('close', (code) => (code === 0 && out.includes('"result"') ? resolve(performance.now() - t0) : reject(new Error(`bare claude exited ${code}`))));
+      child.on('close', (code) =>
+        code === 0 && out.includes('"result"')
+          ? resolve(performance.now() - t0)
+          : reject(new Error(`bare claude exited ${code}`)),
+      );
     });
   const bareSdk = async (): Promise<number> => {
     const t0 = performance.now();
-    for await (const m of query({ prompt: PROMPT, options: { cwd: sb.cwd, env: sb.env, includePartialMessages: true } })) if (m.type === 'result' && m.is_error) throw new Error('bare sdk failed');
+    for await (const m of query({
+      prompt: PROMPT,
+      options: { cwd: sb.cwd, env: sb.env, includePartialMessages: true },
+    }))
+      if (m.type === 'result' && m.is_error) throw new Error('bare sdk failed');
     return performance.now() - t0;
   };
   const ours = (mode: EngineMode) => async (): Promise<number> => {
@@ -92,12 +102,43 @@ async function main(): Promise<void> {
   // Exactly the argv the engine builds (the prompt goes on stdin in both).
   const defaults = defaultConfig();
   const rules = { allowed: [...defaults.claude.allowed_tools], disallowed: [...defaults.claude.disallowed_tools] };
-  const BARE_JSON = buildCliArgs({ prompt: PROMPT, cwd: sb.cwd }, { format: 'json', partial: true, permissionMode: defaults.claude.permission_mode, rules });
-  const BARE_STREAM = buildCliArgs({ prompt: PROMPT, cwd: sb.cwd }, { format: 'stream-json', partial: true, permissionMode: defaults.claude.permission_mode, rules });
-  const pairs: Array<{ name: string; ours: () => Promise<number>; bare: () => Promise<number>; baseline: string; goal: string }> = [
-    { name: 'json', ours: ours('json'), bare: () => bareCli(BARE_JSON), baseline: 'bare spawn of `claude -p --output-format json …` (same argv + stdin)', goal: '≤ 30 ms' },
-    { name: 'stream-json', ours: ours('stream-json'), bare: () => bareCli(BARE_STREAM), baseline: 'bare spawn of `claude --print --output-format stream-json --verbose --include-partial-messages …` (same argv + stdin)', goal: '≤ 30 ms' },
-    { name: 'sdk', ours: ours('sdk'), bare: bareSdk, baseline: 'bare Agent SDK `query()` (bundled binary, SDK spawn)', goal: 'report' },
+  const BARE_JSON = buildCliArgs(
+    { prompt: PROMPT, cwd: sb.cwd },
+    { format: 'json', partial: true, permissionMode: defaults.claude.permission_mode, rules },
+  );
+  const BARE_STREAM = buildCliArgs(
+    { prompt: PROMPT, cwd: sb.cwd },
+    { format: 'stream-json', partial: true, permissionMode: defaults.claude.permission_mode, rules },
+  );
+  const pairs: Array<{
+    name: string;
+    ours: () => Promise<number>;
+    bare: () => Promise<number>;
+    baseline: string;
+    goal: string;
+  }> = [
+    {
+      name: 'json',
+      ours: ours('json'),
+      bare: () => bareCli(BARE_JSON),
+      baseline: 'bare spawn of `claude -p --output-format json …` (same argv + stdin)',
+      goal: '≤ 30 ms',
+    },
+    {
+      name: 'stream-json',
+      ours: ours('stream-json'),
+      bare: () => bareCli(BARE_STREAM),
+      baseline:
+        'bare spawn of `claude --print --output-format stream-json --verbose --include-partial-messages …` (same argv + stdin)',
+      goal: '≤ 30 ms',
+    },
+    {
+      name: 'sdk',
+      ours: ours('sdk'),
+      bare: bareSdk,
+      baseline: 'bare Agent SDK `query()` (bundled binary, SDK spawn)',
+      goal: 'report',
+    },
   ];
 
   const rows: string[] = [];
@@ -121,7 +162,15 @@ async function main(): Promise<void> {
     }
     const paired = p50(mine.map((ms, i) => ms - (bare[i] as number)));
     const overhead = p50(mine) - p50(bare);
-    figures.push({ figure: `${pair.name} overhead p50 (engine.send − bare)`, value: round(overhead), unit: 'ms', goal: pair.goal.startsWith('≤') ? pair.goal : null, baseline: `${pair.baseline}: p50 ${p50(bare).toFixed(0)} ms`, met: pair.goal.startsWith('≤') ? atMost(overhead, 30) : null, note: `paired-difference p50 ${paired.toFixed(1)} ms; ratio ${(p50(mine) / p50(bare)).toFixed(3)}; n=${RUNS}` });
+    figures.push({
+      figure: `${pair.name} overhead p50 (engine.send − bare)`,
+      value: round(overhead),
+      unit: 'ms',
+      goal: pair.goal.startsWith('≤') ? pair.goal : null,
+      baseline: `${pair.baseline}: p50 ${p50(bare).toFixed(0)} ms`,
+      met: pair.goal.startsWith('≤') ? atMost(overhead, 30) : null,
+      note: `paired-difference p50 ${paired.toFixed(1)} ms; ratio ${(p50(mine) / p50(bare)).toFixed(3)}; n=${RUNS}`,
+    });
     rows.push(
       `| ${pair.name} overhead p50 (engine.send − bare) | ${(p50(mine) - p50(bare)).toFixed(1)} ms (paired-difference p50 ${paired.toFixed(1)} ms; ratio ${(p50(mine) / p50(bare)).toFixed(3)}; engine p50 ${p50(mine).toFixed(0)} ms) | ${pair.goal} | ${pair.baseline} p50 ${p50(bare).toFixed(0)} ms |`,
     );
@@ -129,8 +178,18 @@ async function main(): Promise<void> {
 
   for (const mode of ['json', 'stream-json', 'sdk'] as const) {
     const values = outside[mode] ?? [];
-    figures.push({ figure: `${mode}: engine time outside the child p50 (send − child lifetime)`, value: round(p50(values)), unit: 'ms', goal: '≤ 30 ms', baseline: 'the child lifetime seen by the runner', met: atMost(p50(values), 30), note: `max ${Math.max(...values).toFixed(1)} ms; n=${values.length}` });
-    rows.push(`| ${mode}: engine time outside the child p50 (send − child lifetime) | ${p50(values).toFixed(1)} ms (max ${Math.max(...values).toFixed(1)} ms, ${values.length} runs) | ≤ 30 ms | child lifetime seen by the runner |`);
+    figures.push({
+      figure: `${mode}: engine time outside the child p50 (send − child lifetime)`,
+      value: round(p50(values)),
+      unit: 'ms',
+      goal: '≤ 30 ms',
+      baseline: 'the child lifetime seen by the runner',
+      met: atMost(p50(values), 30),
+      note: `max ${Math.max(...values).toFixed(1)} ms; n=${values.length}`,
+    });
+    rows.push(
+      `| ${mode}: engine time outside the child p50 (send − child lifetime) | ${p50(values).toFixed(1)} ms (max ${Math.max(...values).toFixed(1)} ms, ${values.length} runs) | ≤ 30 ms | child lifetime seen by the runner |`,
+    );
   }
 
   for (const mode of ['json', 'stream-json', 'sdk'] as const) {
@@ -154,11 +213,23 @@ async function main(): Promise<void> {
       times.push((removed.get(pgid) ?? removedAt) - t0);
       if (!isGroupGone(pgid)) left += 1;
     }
-    figures.push({ figure: `cancel → whole group gone p50, ${mode} (default grace 2000 ms)`, value: round(p50(times)), unit: 'ms', goal: '≤ 2.5 s, no process left', baseline: 'the 2000 ms grace', met: left === 0 && p50(times) <= 2500, note: `max ${Math.max(...times).toFixed(0)} ms; ${left}/${CANCEL_RUNS} runs left a process` });
-    rows.push(`| cancel → group gone p50, ${mode} (default grace 2000 ms) | ${p50(times).toFixed(0)} ms (max ${Math.max(...times).toFixed(0)} ms), ${left}/${CANCEL_RUNS} runs left a process | ≤ 2.5 s | grace 2000 ms |`);
+    figures.push({
+      figure: `cancel → whole group gone p50, ${mode} (default grace 2000 ms)`,
+      value: round(p50(times)),
+      unit: 'ms',
+      goal: '≤ 2.5 s, no process left',
+      baseline: 'the 2000 ms grace',
+      met: left === 0 && p50(times) <= 2500,
+      note: `max ${Math.max(...times).toFixed(0)} ms; ${left}/${CANCEL_RUNS} runs left a process`,
+    });
+    rows.push(
+      `| cancel → group gone p50, ${mode} (default grace 2000 ms) | ${p50(times).toFixed(0)} ms (max ${Math.max(...times).toFixed(0)} ms), ${left}/${CANCEL_RUNS} runs left a process | ≤ 2.5 s | grace 2000 ms |`,
+    );
   }
 
-  console.log(`# engine benchmark (node ${process.version}, Claude Code ${bin.split('/').slice(-2, -1)[0]}, ${RUNS} paired runs per row after ${WARMUP} warm-ups, ${CANCEL_RUNS} cancels per mode)\n`);
+  console.log(
+    `# engine benchmark (node ${process.version}, Claude Code ${bin.split('/').slice(-2, -1)[0]}, ${RUNS} paired runs per row after ${WARMUP} warm-ups, ${CANCEL_RUNS} cancels per mode)\n`,
+  );
   console.log('| figure | value | goal | baseline |');
   console.log('|---|---|---|---|');
   for (const r of rows) console.log(r);

@@ -22,7 +22,11 @@ import type { ClaudeEngine, EngineRequest, EngineResult, EngineSendOptions } fro
 import { createFeishuChannel, type FeishuChannel } from '../src/channels/feishu/feishu-channel.js';
 import { silentLogger } from '../src/core/logger.js';
 import { bridgeHarness, OWNER } from '../test/fakes/bridge-harness.js';
-import { startFakeFeishuServer, textMessageEvent, type FakeFeishu } from '../test/fakes/fake-feishu/fake-feishu-server.js';
+import {
+  startFakeFeishuServer,
+  textMessageEvent,
+  type FakeFeishu,
+} from '../test/fakes/fake-feishu/fake-feishu-server.js';
 import { atMost, emitFigure, isQuick, percentile, round, type BenchFigure } from './report.js';
 
 const QUICK = isQuick();
@@ -63,7 +67,16 @@ class ScriptedEngine implements ClaudeEngine {
       if (i > 0) await sleep(40);
       options.onEvent?.({ type: 'text', delta });
     }
-    return { text: parts.join(''), sessionId, costUsd: 0.001, durationMs: 500, numTurns: 1, stopReason: 'end_turn', permissionDenials: [], isNewSession: !request.sessionId };
+    return {
+      text: parts.join(''),
+      sessionId,
+      costUsd: 0.001,
+      durationMs: 500,
+      numTurns: 1,
+      stopReason: 'end_turn',
+      permissionDenials: [],
+      isNewSession: !request.sessionId,
+    };
   }
 }
 
@@ -122,10 +135,25 @@ async function latencies(fake: FakeFeishu): Promise<BenchFigure[]> {
     await channel.start(h.bridge);
     await fake.waitForConnection();
 
-    const bareClient = new Lark.Client({ appId: newAppId(), appSecret: fake.appSecret, domain: fake.baseUrl, loggerLevel: Lark.LoggerLevel.error, logger: { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined, trace: () => undefined } });
+    const bareClient = new Lark.Client({
+      appId: newAppId(),
+      appSecret: fake.appSecret,
+      domain: fake.baseUrl,
+      loggerLevel: Lark.LoggerLevel.error,
+      logger: {
+        error: () => undefined,
+        warn: () => undefined,
+        info: () => undefined,
+        debug: () => undefined,
+        trace: () => undefined,
+      },
+    });
     const bareCall = async (): Promise<number> => {
       const t0 = clock();
-      const r = await bareClient.im.v1.message.create({ params: { receive_id_type: 'open_id' }, data: { receive_id: OWNER, msg_type: 'text', content: JSON.stringify({ text: 'baseline' }) } });
+      const r = await bareClient.im.v1.message.create({
+        params: { receive_id_type: 'open_id' },
+        data: { receive_id: OWNER, msg_type: 'text', content: JSON.stringify({ text: 'baseline' }) },
+      });
       if (r.code !== 0) throw new Error(`bare create failed: ${r.code}`);
       return clock() - t0;
     };
@@ -153,7 +181,8 @@ async function latencies(fake: FakeFeishu): Promise<BenchFigure[]> {
       const create = ops.find((o) => o.op === 'create');
       const firstWords = ops.find((o) => o.op === 'content' && (o.content ?? '').includes(markerOf(prompt)));
       const deltaAt = engine.firstDeltaAt.get(prompt);
-      if (!create || !firstWords || deltaAt === undefined) throw new Error(`card ${cardId}: missing create or first-words update`);
+      if (!create || !firstWords || deltaAt === undefined)
+        throw new Error(`card ${cardId}: missing create or first-words update`);
       if (i < WARMUP) continue;
       bare.push(b);
       toCard.push(reply.at - t0);
@@ -179,17 +208,17 @@ async function latencies(fake: FakeFeishu): Promise<BenchFigure[]> {
       };
     };
     return [
-        {
-          figure: 'event → first card at Feishu p50 (excl. Claude; real SDK + bridge, fake Feishu)',
-          value: round(cardP50),
-          unit: 'ms',
-          goal: '≤ 30 ms',
-          baseline: bareLabel,
-          met: atMost(cardP50, 30),
-          note: `${(cardP50 / bareP50).toFixed(1)}× one bare call; p99 ${ms(percentile(toCard, 99))}; CardKit entity created at p50 ${ms(percentile(toCreate, 50))}; event acked at p50 ${ms(percentile(toAck, 50))}; n=${toCard.length}`,
-        },
-        deltaFigure('card idle', deltaIdle),
-        deltaFigure('card updated 20 ms before (tool start; waits out the 120 ms CardKit gap)', deltaBusy),
+      {
+        figure: 'event → first card at Feishu p50 (excl. Claude; real SDK + bridge, fake Feishu)',
+        value: round(cardP50),
+        unit: 'ms',
+        goal: '≤ 30 ms',
+        baseline: bareLabel,
+        met: atMost(cardP50, 30),
+        note: `${(cardP50 / bareP50).toFixed(1)}× one bare call; p99 ${ms(percentile(toCard, 99))}; CardKit entity created at p50 ${ms(percentile(toCreate, 50))}; event acked at p50 ${ms(percentile(toAck, 50))}; n=${toCard.length}`,
+      },
+      deltaFigure('card idle', deltaIdle),
+      deltaFigure('card updated 20 ms before (tool start; waits out the 120 ms CardKit gap)', deltaBusy),
     ];
   } finally {
     await channel?.stop();
@@ -200,7 +229,16 @@ async function latencies(fake: FakeFeishu): Promise<BenchFigure[]> {
 /** Part 3: a real `cc-linker start` connected to the fake, idle. */
 async function idleRss(fake: FakeFeishu): Promise<BenchFigure> {
   const figure = 'idle RSS of `cc-linker start` (Feishu connected to the fake, web console on)';
-  if (!fs.existsSync(CLI)) return { figure, value: null, unit: 'MB', goal: '≤ 100 MB', baseline: null, met: null, note: `not measured: ${path.relative(process.cwd(), CLI)} missing (run npm run build)` };
+  if (!fs.existsSync(CLI))
+    return {
+      figure,
+      value: null,
+      unit: 'MB',
+      goal: '≤ 100 MB',
+      baseline: null,
+      met: null,
+      note: `not measured: ${path.relative(process.cwd(), CLI)} missing (run npm run build)`,
+    };
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bench-feishu-'));
   const children: ChildProcess[] = [];
   try {
@@ -227,7 +265,8 @@ async function idleRss(fake: FakeFeishu): Promise<BenchFigure> {
     start.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     const deadline = Date.now() + 60_000;
     while (!(fs.existsSync(ready) && fake.connectionsOpened > before)) {
-      if (start.exitCode !== null || Date.now() > deadline) throw new Error(`cc-linker start did not come up (exit ${start.exitCode}):\n${output}`);
+      if (start.exitCode !== null || Date.now() > deadline)
+        throw new Error(`cc-linker start did not come up (exit ${start.exitCode}):\n${output}`);
       await sleep(100);
     }
     const bare = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
@@ -258,13 +297,21 @@ const MODULES: Array<[string, string]> = [
 
 /** RSS in bytes a bare node process gains by loading `spec` with `require` or `import()` (and running `use`). */
 function rssAfterLoading(spec: string, use: string, how: 'require' | 'import'): Promise<number> {
-  const load = how === 'require' ? `(await import('node:module')).createRequire(process.cwd() + '/')(${JSON.stringify(spec)})` : `await import(${JSON.stringify(spec)})`;
+  const load =
+    how === 'require'
+      ? `(await import('node:module')).createRequire(process.cwd() + '/')(${JSON.stringify(spec)})`
+      : `await import(${JSON.stringify(spec)})`;
   const script = `const b = process.memoryUsage().rss; const m = ${load}; ${use} globalThis.gc?.(); console.log(process.memoryUsage().rss - b);`;
   return new Promise<number>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let text = '';
     child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('close', (code) => (code === 0 ? resolve(Number(text.trim())) : reject(new Error(`loading ${spec} failed (${code})`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(Number(text.trim())) : reject(new Error(`loading ${spec} failed (${code})`)),
+    );
   });
 }
 
@@ -276,7 +323,15 @@ async function moduleRss(spec: string, use: string): Promise<BenchFigure> {
   const required = await rssAfterLoading(spec, use, 'require');
   const imported = await rssAfterLoading(spec, use, 'import');
   const mb = (n: number) => round(n / 1024 / 1024);
-  return { figure: `RSS added by loading \`${spec}\` (reference for the idle RSS)`, value: mb(required), unit: 'MB', goal: null, baseline: 'a bare node process before the load', met: null, note: `with require, as cc-linker loads it; an ES import() would add ${mb(imported)} MB` };
+  return {
+    figure: `RSS added by loading \`${spec}\` (reference for the idle RSS)`,
+    value: mb(required),
+    unit: 'MB',
+    goal: null,
+    baseline: 'a bare node process before the load',
+    met: null,
+    note: `with require, as cc-linker loads it; an ES import() would add ${mb(imported)} MB`,
+  };
 }
 
 async function main(): Promise<void> {
@@ -285,10 +340,15 @@ async function main(): Promise<void> {
     const figures = await latencies(fake);
     figures.push(await idleRss(fake));
     for (const [spec, use] of MODULES) figures.push(await moduleRss(spec, use));
-    console.log(`# feishu benchmark (node ${process.version}${QUICK ? ', --quick' : ''}; ${RUNS} messages after ${WARMUP} warm-ups; first delta ${FIRST_DELTA_AFTER_MS} ms into the run)\n`);
+    console.log(
+      `# feishu benchmark (node ${process.version}${QUICK ? ', --quick' : ''}; ${RUNS} messages after ${WARMUP} warm-ups; first delta ${FIRST_DELTA_AFTER_MS} ms into the run)\n`,
+    );
     console.log('| figure | value | goal | baseline |');
     console.log('|---|---|---|---|');
-    for (const f of figures) console.log(`| ${f.figure} | ${f.value ?? 'n/a'} ${f.unit}${f.note ? ` (${f.note})` : ''} | ${f.goal ?? '-'} | ${f.baseline ?? '-'} |`);
+    for (const f of figures)
+      console.log(
+        `| ${f.figure} | ${f.value ?? 'n/a'} ${f.unit}${f.note ? ` (${f.note})` : ''} | ${f.goal ?? '-'} | ${f.baseline ?? '-'} |`,
+      );
     for (const f of figures) emitFigure(f);
   } finally {
     await fake.close();

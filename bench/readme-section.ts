@@ -18,8 +18,14 @@ const metCell = (met: boolean | null) => (met === true ? '✅' : met === false ?
 function rows(run: BenchRun): string[] {
   const name = `**${run.name}**${run.quick ? ' (quick)' : ''}`;
   if (run.status === 'skipped') return [`| ${name} · skipped: ${cell(run.reason ?? '')} | — | — | — | — |`];
-  const out = run.figures.map((f) => `| ${name} · ${cell(f.figure)} | ${valueCell(f)} | ${cell(f.goal ?? '—')} | ${cell(f.baseline ?? '—')} | ${metCell(f.met)} |`);
-  if (run.status !== 'ok') out.push(`| ${name} · ${run.status === 'timeout' ? 'timed out' : 'failed'}: ${cell(run.reason ?? '')} | — | — | — | ❌ |`);
+  const out = run.figures.map(
+    (f) =>
+      `| ${name} · ${cell(f.figure)} | ${valueCell(f)} | ${cell(f.goal ?? '—')} | ${cell(f.baseline ?? '—')} | ${metCell(f.met)} |`,
+  );
+  if (run.status !== 'ok')
+    out.push(
+      `| ${name} · ${run.status === 'timeout' ? 'timed out' : 'failed'}: ${cell(run.reason ?? '')} | — | — | — | ❌ |`,
+    );
   else if (out.length === 0) out.push(`| ${name} · printed no figures | — | — | — | — |`);
   return out;
 }
@@ -36,7 +42,8 @@ export function renderSection(results: BenchResults): string {
     '|---|---|---|---|---|',
     ...results.benches.flatMap(rows),
   ];
-  if (older.length > 0) lines.push('', `_From an earlier run: ${older.map((b) => `${b.name} (${stamp(b.measuredAt)})`).join(', ')}._`);
+  if (older.length > 0)
+    lines.push('', `_From an earlier run: ${older.map((b) => `${b.name} (${stamp(b.measuredAt)})`).join(', ')}._`);
   return lines.join('\n');
 }
 

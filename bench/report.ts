@@ -77,7 +77,14 @@ export function round(n: number): number {
 }
 
 /** The machine a run happened on, for the report's caption (figures are noisy on shared small machines). */
-export function machineInfo(): { cores: number; cpu: string; loadAverage: number[]; node: string; platform: string; memoryGb: number } {
+export function machineInfo(): {
+  cores: number;
+  cpu: string;
+  loadAverage: number[];
+  node: string;
+  platform: string;
+  memoryGb: number;
+} {
   return {
     cores: os.cpus().length,
     cpu: os.cpus()[0]?.model.trim() ?? 'unknown',

@@ -25,7 +25,11 @@ const EXPECTED = ['runner', 'bridge', 'feishu', 'ccexec', 'engine', 'sessions'];
 const QUICK_ENV: Record<string, string> = { CC_LINKER_BENCH_QUICK: '1', SESSIONS: '200', BENCH_MB: '40' };
 
 const { values: args } = parseArgs({
-  options: { only: { type: 'string', multiple: true }, quick: { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false } },
+  options: {
+    only: { type: 'string', multiple: true },
+    quick: { type: 'boolean', default: false },
+    'no-write': { type: 'boolean', default: false },
+  },
   allowPositionals: false,
 });
 const quick = args.quick ?? false;
@@ -54,12 +58,25 @@ process.on('SIGINT', () => {
 async function runBench(name: string): Promise<BenchRun> {
   const file = path.join(BENCH_DIR, `${name}.bench.ts`);
   const base = { name, measuredAt: new Date().toISOString(), quick, loadAverage: machineInfo().loadAverage };
-  if (!fs.existsSync(file)) return { ...base, status: 'skipped', reason: `bench/${name}.bench.ts not present`, durationMs: 0, source: 'none', figures: [] };
+  if (!fs.existsSync(file))
+    return {
+      ...base,
+      status: 'skipped',
+      reason: `bench/${name}.bench.ts not present`,
+      durationMs: 0,
+      source: 'none',
+      figures: [],
+    };
   process.stdout.write(`\n━━ ${name} (load average ${base.loadAverage.join(' / ')}) ━━\n`);
   const env = { ...process.env };
   if (quick) for (const [k, v] of Object.entries(QUICK_ENV)) env[k] ??= v;
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', file, ...(quick ? ['--quick'] : [])], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', file, ...(quick ? ['--quick'] : [])], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   current = child.pid;
   let stdout = '';
   let stderr = '';
@@ -91,11 +108,31 @@ async function runBench(name: string): Promise<BenchRun> {
   current = undefined;
   const { figures, source } = collectFigures(stdout);
   const durationMs = Math.round(performance.now() - t0);
-  if (timedOut) return { ...base, status: 'timeout', reason: `no result within ${timeoutMs / 60_000} min`, durationMs, source, figures, stderrTail: stderr.slice(-2000) };
+  if (timedOut)
+    return {
+      ...base,
+      status: 'timeout',
+      reason: `no result within ${timeoutMs / 60_000} min`,
+      durationMs,
+      source,
+      figures,
+      stderrTail: stderr.slice(-2000),
+    };
   if (code !== 0) {
     const lines = stderr.trim().split('\n');
-    const last = lines.find((l) => /^\s*(\w*Error|AppError)\b[^:]*:/.test(l)) ?? lines.filter((l) => !/^\s+at /.test(l)).pop() ?? '';
-    return { ...base, status: 'failed', reason: `exit ${code}: ${last.slice(0, 200)}`, durationMs, source, figures, stderrTail: stderr.slice(-2000) };
+    const last =
+      lines.find((l) => /^\s*(\w*Error|AppError)\b[^:]*:/.test(l)) ??
+      lines.filter((l) => !/^\s+at /.test(l)).pop() ??
+      '';
+    return {
+      ...base,
+      status: 'failed',
+      reason: `exit ${code}: ${last.slice(0, 200)}`,
+      durationMs,
+      source,
+      figures,
+      stderrTail: stderr.slice(-2000),
+    };
   }
   return { ...base, status: 'ok', durationMs, source, figures };
 }
@@ -110,11 +147,16 @@ function previous(): BenchRun[] {
 
 async function main(): Promise<number> {
   const all = discover();
-  const only = (args.only ?? []).flatMap((o) => o.split(',')).map((o) => o.trim().replace(/\.bench\.ts$/, '')).filter(Boolean);
+  const only = (args.only ?? [])
+    .flatMap((o) => o.split(','))
+    .map((o) => o.trim().replace(/\.bench\.ts$/, ''))
+    .filter(Boolean);
   const unknown = only.filter((o) => !all.includes(o));
   const selected = only.length > 0 ? [...all.filter((n) => only.includes(n)), ...unknown] : all;
   const results: BenchResults = { measuredAt: new Date().toISOString(), machine: machineInfo(), benches: [] };
-  process.stdout.write(`cc-linker benchmarks${quick ? ' (--quick)' : ''}: ${selected.join(', ')} — ${results.machine.cores} cores, load average ${results.machine.loadAverage.join(' / ')}, Node ${results.machine.node}\n`);
+  process.stdout.write(
+    `cc-linker benchmarks${quick ? ' (--quick)' : ''}: ${selected.join(', ')} — ${results.machine.cores} cores, load average ${results.machine.loadAverage.join(' / ')}, Node ${results.machine.node}\n`,
+  );
 
   const ran = new Map<string, BenchRun>();
   for (const name of selected) ran.set(name, await runBench(name));
@@ -131,7 +173,9 @@ async function main(): Promise<number> {
     // Re-read right before writing: README.md is edited by hand too; only the marked part changes.
     const readme = fs.existsSync(README) ? fs.readFileSync(README, 'utf8') : null;
     fs.writeFileSync(README, spliceReadme(readme, section));
-    process.stdout.write(`README.md: performance section ${readme === null ? 'created (README.md did not exist)' : 'updated'}\n`);
+    process.stdout.write(
+      `README.md: performance section ${readme === null ? 'created (README.md did not exist)' : 'updated'}\n`,
+    );
   }
   return [...ran.values()].some((b) => b.status === 'failed' || b.status === 'timeout') ? 1 : 0;
 }

@@ -18,7 +18,9 @@ const GRACE_MS = 200;
 function p50(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 async function bareSpawn(argv: string[]): Promise<number> {
@@ -43,14 +45,19 @@ async function runnerSpawn(argv: string[]): Promise<number> {
 async function startStubborn(script: string) {
   let release!: () => void;
   const ready = new Promise<void>((resolve) => (release = resolve));
-  const run = startProcess([node, script, '2'], { killGraceMs: GRACE_MS, onStdoutLine: (l) => l === 'ready' && release() });
+  const run = startProcess([node, script, '2'], {
+    killGraceMs: GRACE_MS,
+    onStdoutLine: (l) => l === 'ready' && release(),
+  });
   await ready;
   return run;
 }
 
 async function bareKill(script: string): Promise<number> {
   const child = spawn(node, [script, '2'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => d.toString().includes('ready\n') && resolve()));
+  await new Promise<void>((resolve) =>
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('ready\n') && resolve()),
+  );
   const pgid = child.pid as number;
   const t0 = performance.now();
   process.kill(-pgid, 'SIGKILL');
@@ -99,11 +106,17 @@ async function main(): Promise<void> {
     const bareP50 = p50(bare);
     const oursP50 = p50(ours);
     const cancelP50 = p50(cancel);
-    console.log(`# runner benchmark (node ${process.version}, ${SPAWN_RUNS} spawns each, ${CANCEL_RUNS} cancels, grace ${GRACE_MS} ms)\n`);
+    console.log(
+      `# runner benchmark (node ${process.version}, ${SPAWN_RUNS} spawns each, ${CANCEL_RUNS} cancels, grace ${GRACE_MS} ms)\n`,
+    );
     console.log('| figure | value | goal | baseline |');
     console.log('|---|---|---|---|');
-    console.log(`| spawn+exit p50, runProcess vs bare spawn | ${oursP50.toFixed(1)} ms (ratio ${(oursP50 / bareP50).toFixed(2)}, overhead ${(oursP50 - bareP50).toFixed(1)} ms; paired-difference p50 ${pairedP50.toFixed(1)} ms) | overhead ≤ 10 ms (cc_exec), ≤ 30 ms (engine) | bare spawn p50 ${bareP50.toFixed(1)} ms |`);
-    console.log(`| cancel → group gone p50 (SIGTERM ignored, 2 grandchildren) | ${cancelP50.toFixed(0)} ms (grace + ${(cancelP50 - GRACE_MS).toFixed(0)} ms), ${leftovers}/${CANCEL_RUNS} runs left a process | ≤ 300 ms with 200 ms grace; ≤ 2.5 s with default grace | bare SIGKILL to group p50 ${p50(bareCancel).toFixed(1)} ms |`);
+    console.log(
+      `| spawn+exit p50, runProcess vs bare spawn | ${oursP50.toFixed(1)} ms (ratio ${(oursP50 / bareP50).toFixed(2)}, overhead ${(oursP50 - bareP50).toFixed(1)} ms; paired-difference p50 ${pairedP50.toFixed(1)} ms) | overhead ≤ 10 ms (cc_exec), ≤ 30 ms (engine) | bare spawn p50 ${bareP50.toFixed(1)} ms |`,
+    );
+    console.log(
+      `| cancel → group gone p50 (SIGTERM ignored, 2 grandchildren) | ${cancelP50.toFixed(0)} ms (grace + ${(cancelP50 - GRACE_MS).toFixed(0)} ms), ${leftovers}/${CANCEL_RUNS} runs left a process | ≤ 300 ms with 200 ms grace; ≤ 2.5 s with default grace | bare SIGKILL to group p50 ${p50(bareCancel).toFixed(1)} ms |`,
+    );
     const overhead = oursP50 - bareP50;
     emitFigure({
       figure: 'spawn+exit overhead p50 (runProcess − bare spawn of `node -e 0`)',

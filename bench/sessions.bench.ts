@@ -17,7 +17,9 @@ import { atMost, emitFigure, round } from './report.js';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 2000);
 const BYTES = Number(process.env.BENCH_MB ?? 512) * 1024 * 1024;
-const CLI = path.resolve(process.env.CC_LINKER_BENCH_CLI ?? path.join(import.meta.dirname, '..', 'dist', 'cli', 'cc-linker.cjs'));
+const CLI = path.resolve(
+  process.env.CC_LINKER_BENCH_CLI ?? path.join(import.meta.dirname, '..', 'dist', 'cli', 'cc-linker.cjs'),
+);
 const node = process.execPath;
 const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 /** Interleaved `wc -l` / `init` pairs (each init ≈ 0.35 s on the default tree); the machine's noise needs more than 9. */
@@ -32,7 +34,10 @@ function median(values: number[]): number {
 }
 
 /** Runs a command to completion; returns wall ms and peak RSS in KB (when measurable). */
-async function timed(argv: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; rssKb: number | null; code: number; stderr: string }> {
+async function timed(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ ms: number; rssKb: number | null; code: number; stderr: string }> {
   const rssFile = path.join(os.tmpdir(), `cc-bench-rss-${process.pid}`);
   const full = TIME ? [TIME, '-f', '%M', '-o', rssFile, ...argv] : argv;
   const t0 = performance.now();
@@ -68,16 +73,27 @@ async function timed(argv: string[], env: NodeJS.ProcessEnv): Promise<{ ms: numb
 async function main(): Promise<void> {
   if (!fs.existsSync(CLI)) throw new Error(`CLI not built: ${CLI} (run npm run build)`);
   const help = spawnSync(node, [CLI, '--help'], { encoding: 'utf8' });
-  if (!/\binit\b/.test(help.stdout) || !/\blist\b/.test(help.stdout)) throw new Error(`${CLI} does not register the session commands (init/list); register them in src/cli/program.ts or set CC_LINKER_BENCH_CLI`);
+  if (!/\binit\b/.test(help.stdout) || !/\blist\b/.test(help.stdout))
+    throw new Error(
+      `${CLI} does not register the session commands (init/list); register them in src/cli/program.ts or set CC_LINKER_BENCH_CLI`,
+    );
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bench-sessions-'));
   try {
     const home = path.join(tmp, 'home');
     const claudeDir = path.join(home, '.claude');
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, CC_LINKER_HOME: path.join(home, '.cc-linker'), CLAUDE_CONFIG_DIR: claudeDir, LANG: 'C' };
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: home,
+      CC_LINKER_HOME: path.join(home, '.cc-linker'),
+      CLAUDE_CONFIG_DIR: claudeDir,
+      LANG: 'C',
+    };
     const g0 = performance.now();
     const { files, bytes } = writeBenchTree(claudeDir, { sessions: SESSIONS, totalBytes: BYTES });
-    process.stderr.write(`generated ${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB in ${((performance.now() - g0) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `generated ${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB in ${((performance.now() - g0) / 1000).toFixed(1)} s\n`,
+    );
 
     // Let the kernel write the new tree back first (its writeback would otherwise run during the
     // first pairs), warm the page cache for both contestants, then interleave runs.
@@ -134,20 +150,83 @@ async function main(): Promise<void> {
     // As for init: the median of each round's own ratio, so a slow moment slows both sides.
     const listRatio = median(listRuns.map((ms, i) => ms / (nodeRuns[i] as number)));
     const versionRatio = median(versionRuns.map((ms, i) => ms / (nodeRuns[i] as number)));
-    const row = (figure: string, value: string, goal: string, baseline: string) => `| ${figure} | ${value} | ${goal} | ${baseline} |`;
-    console.log(`\nSessions benchmark: ${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB, ${os.cpus().length} CPUs, Node ${process.version}\n`);
+    const row = (figure: string, value: string, goal: string, baseline: string) =>
+      `| ${figure} | ${value} | ${goal} | ${baseline} |`;
+    console.log(
+      `\nSessions benchmark: ${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB, ${os.cpus().length} CPUs, Node ${process.version}\n`,
+    );
     console.log('| figure | value | goal | baseline (same run) |');
     console.log('|---|---|---|---|');
-    console.log(row('full `init` / `wc -l`', `${initRatio.toFixed(2)}x (${init.toFixed(0)} ms)`, '≤ 2.0x', `wc -l ${wc.toFixed(0)} ms`));
+    console.log(
+      row(
+        'full `init` / `wc -l`',
+        `${initRatio.toFixed(2)}x (${init.toFixed(0)} ms)`,
+        '≤ 2.0x',
+        `wc -l ${wc.toFixed(0)} ms`,
+      ),
+    );
     console.log(row('`sync`, nothing changed', `${sync.toFixed(0)} ms`, '≤ 150 ms', `node -e 0 ${bare.toFixed(0)} ms`));
-    console.log(row('`list` cold start / `node -e 0`', `${listRatio.toFixed(2)}x (${list.toFixed(0)} ms)`, '≤ 2.5x', `node -e 0 ${bare.toFixed(0)} ms`));
-    console.log(row('`--version` cold start / `node -e 0` (the CLI\'s module-load floor, for reference)', `${versionRatio.toFixed(2)}x (${version.toFixed(0)} ms)`, '-', `node -e 0 ${bare.toFixed(0)} ms`));
-    console.log(row('peak RSS of `init`', rss ? `${(rss / 1024).toFixed(0)} MB` : 'n/a', '≤ 150 MB', TIME ? '/usr/bin/time -f %M' : '/proc VmHWM polling'));
+    console.log(
+      row(
+        '`list` cold start / `node -e 0`',
+        `${listRatio.toFixed(2)}x (${list.toFixed(0)} ms)`,
+        '≤ 2.5x',
+        `node -e 0 ${bare.toFixed(0)} ms`,
+      ),
+    );
+    console.log(
+      row(
+        "`--version` cold start / `node -e 0` (the CLI's module-load floor, for reference)",
+        `${versionRatio.toFixed(2)}x (${version.toFixed(0)} ms)`,
+        '-',
+        `node -e 0 ${bare.toFixed(0)} ms`,
+      ),
+    );
+    console.log(
+      row(
+        'peak RSS of `init`',
+        rss ? `${(rss / 1024).toFixed(0)} MB` : 'n/a',
+        '≤ 150 MB',
+        TIME ? '/usr/bin/time -f %M' : '/proc VmHWM polling',
+      ),
+    );
     const tree = `${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB`;
-    emitFigure({ figure: `full \`init\` / \`wc -l\` over the same files (${tree})`, value: round(initRatio), unit: '×', goal: '≤ 2.0×', baseline: `wc -l: ${wc.toFixed(0)} ms`, met: atMost(initRatio, 2), note: `median of ${initRuns.length} interleaved pairs' ratios; init ${init.toFixed(0)} ms` });
-    emitFigure({ figure: `\`sync\` with nothing changed (${tree})`, value: round(sync), unit: 'ms', goal: '≤ 150 ms', baseline: `node -e 0: ${bare.toFixed(0)} ms`, met: atMost(sync, 150), note: `median of ${syncRuns.length}` });
-    emitFigure({ figure: '`cc-linker list` cold start / `node -e 0`', value: round(listRatio), unit: '×', goal: '≤ 2.5×', baseline: `node -e 0: ${bare.toFixed(0)} ms`, met: atMost(listRatio, 2.5), note: `list ${list.toFixed(0)} ms, \`--version\` ${versionRatio.toFixed(2)}× (${version.toFixed(0)} ms); median of ${listRuns.length} interleaved rounds' ratios` });
-    emitFigure({ figure: `peak RSS of \`init\` (${tree})`, value: rss ? round(rss / 1024) : null, unit: 'MB', goal: '≤ 150 MB', baseline: null, met: rss ? atMost(rss / 1024, 150) : null, note: TIME ? '/usr/bin/time -f %M' : '/proc VmHWM polling' });
+    emitFigure({
+      figure: `full \`init\` / \`wc -l\` over the same files (${tree})`,
+      value: round(initRatio),
+      unit: '×',
+      goal: '≤ 2.0×',
+      baseline: `wc -l: ${wc.toFixed(0)} ms`,
+      met: atMost(initRatio, 2),
+      note: `median of ${initRuns.length} interleaved pairs' ratios; init ${init.toFixed(0)} ms`,
+    });
+    emitFigure({
+      figure: `\`sync\` with nothing changed (${tree})`,
+      value: round(sync),
+      unit: 'ms',
+      goal: '≤ 150 ms',
+      baseline: `node -e 0: ${bare.toFixed(0)} ms`,
+      met: atMost(sync, 150),
+      note: `median of ${syncRuns.length}`,
+    });
+    emitFigure({
+      figure: '`cc-linker list` cold start / `node -e 0`',
+      value: round(listRatio),
+      unit: '×',
+      goal: '≤ 2.5×',
+      baseline: `node -e 0: ${bare.toFixed(0)} ms`,
+      met: atMost(listRatio, 2.5),
+      note: `list ${list.toFixed(0)} ms, \`--version\` ${versionRatio.toFixed(2)}× (${version.toFixed(0)} ms); median of ${listRuns.length} interleaved rounds' ratios`,
+    });
+    emitFigure({
+      figure: `peak RSS of \`init\` (${tree})`,
+      value: rss ? round(rss / 1024) : null,
+      unit: 'MB',
+      goal: '≤ 150 MB',
+      baseline: null,
+      met: rss ? atMost(rss / 1024, 150) : null,
+      note: TIME ? '/usr/bin/time -f %M' : '/proc VmHWM polling',
+    });
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

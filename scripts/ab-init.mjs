@@ -15,7 +15,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values, positionals } = parseArgs({ options: { home: { type: 'string' }, rounds: { type: 'string', default: '40' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { home: { type: 'string' }, rounds: { type: 'string', default: '40' } },
+  allowPositionals: true,
+});
 if (!values.home || positionals.length === 0) {
   console.error('usage: node scripts/ab-init.mjs --home <dir with .claude/projects> [--rounds n] <dist> [<dist> …]');
   process.exit(2);
@@ -25,8 +28,21 @@ const rounds = Number(values.rounds);
 const clis = positionals.map((d) => path.resolve(d, 'cli', 'cc-linker.cjs'));
 for (const cli of clis) if (!fs.existsSync(cli)) throw new Error(`no build at ${cli}`);
 const projects = path.join(home, '.claude', 'projects');
-const files = fs.readdirSync(projects, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? fs.readdirSync(path.join(projects, d.name)).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(projects, d.name, f)) : []));
-const env = { PATH: process.env.PATH, HOME: home, CC_LINKER_HOME: path.join(home, '.cc-linker'), CLAUDE_CONFIG_DIR: path.join(home, '.claude'), LANG: 'C' };
+const files = fs.readdirSync(projects, { withFileTypes: true }).flatMap((d) =>
+  d.isDirectory()
+    ? fs
+        .readdirSync(path.join(projects, d.name))
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => path.join(projects, d.name, f))
+    : [],
+);
+const env = {
+  PATH: process.env.PATH,
+  HOME: home,
+  CC_LINKER_HOME: path.join(home, '.cc-linker'),
+  CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+  LANG: 'C',
+};
 
 /** Wall time of one run, stdout discarded and stderr piped, as the bench runs it. */
 function time(cmd, args) {

@@ -15,12 +15,27 @@ const source = path.join(root, 'assembly/line-probe.ts');
 const args = process.argv.slice(2);
 const check = args.includes('--check');
 const outIndex = args.indexOf('--out');
-const target = outIndex >= 0 ? path.resolve(args[outIndex + 1] ?? '') : path.join(root, 'src/sessions/wasm-line-probe-module.ts');
+const target =
+  outIndex >= 0 ? path.resolve(args[outIndex + 1] ?? '') : path.join(root, 'src/sessions/wasm-line-probe-module.ts');
 
 let binary = null;
 const stderr = [];
 const { error } = await asc.main(
-  [path.relative(root, source), '--outFile', 'line-probe.wasm', '-O3', '--runtime', 'stub', '--noAssert', '--use', 'abort=', '--enable', 'simd', '--baseDir', root],
+  [
+    path.relative(root, source),
+    '--outFile',
+    'line-probe.wasm',
+    '-O3',
+    '--runtime',
+    'stub',
+    '--noAssert',
+    '--use',
+    'abort=',
+    '--enable',
+    'simd',
+    '--baseDir',
+    root,
+  ],
   {
     writeFile(name, contents) {
       if (name.endsWith('.wasm')) binary = Buffer.from(contents);
@@ -30,7 +45,9 @@ const { error } = await asc.main(
   },
 );
 if (error || !binary) {
-  console.error(`build-wasm: ${path.relative(root, source)} does not compile:\n${stderr.join('')}${error ? String(error) : ''}`);
+  console.error(
+    `build-wasm: ${path.relative(root, source)} does not compile:\n${stderr.join('')}${error ? String(error) : ''}`,
+  );
   process.exit(1);
 }
 
@@ -44,7 +61,9 @@ export const LINE_PROBE_WASM =
 if (check) {
   const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
   if (current !== text) {
-    console.error(`build-wasm: ${path.relative(root, target)} is not the compile of ${path.relative(root, source)}; run \`npm run build:wasm\`.`);
+    console.error(
+      `build-wasm: ${path.relative(root, target)} is not the compile of ${path.relative(root, source)}; run \`npm run build:wasm\`.`,
+    );
     process.exit(1);
   }
   console.log(`build-wasm: ${path.relative(root, target)} is up to date (${binary.length} bytes).`);

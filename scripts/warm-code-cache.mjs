@@ -15,12 +15,15 @@ import vm from 'node:vm';
 
 const [file, runsJson] = process.argv.slice(2);
 const bundle = path.resolve(file);
-const { commonJsWrapper, CODE_CACHE_SUFFIX } = await import(pathToFileURL(path.join(path.dirname(bundle), '..', 'hot-commands.js')).href);
+const { commonJsWrapper, CODE_CACHE_SUFFIX } = await import(
+  pathToFileURL(path.join(path.dirname(bundle), '..', 'hot-commands.js')).href
+);
 const script = new vm.Script(commonJsWrapper(fs.readFileSync(bundle, 'utf8')), { filename: bundle });
 const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, path.dirname(bundle));
 for (const argv of JSON.parse(runsJson)) {
-  if (!(await module.exports(argv))) throw new Error(`warm-code-cache: ${argv.join(' ')} was not run by ${path.basename(bundle)}`);
+  if (!(await module.exports(argv)))
+    throw new Error(`warm-code-cache: ${argv.join(' ')} was not run by ${path.basename(bundle)}`);
 }
 fs.writeFileSync(`${bundle}${CODE_CACHE_SUFFIX}`, script.createCachedData());
 process.exitCode = 0;

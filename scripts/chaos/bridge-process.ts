@@ -113,11 +113,15 @@ export class BridgeProcess {
     const clockOffsetMs = Number(fs.readFileSync(this.o.env.CHAOS_CLOCK_FILE as string, 'utf8')) || 0;
     const out = fs.openSync(path.join(this.o.livesDir, `life-${String(index).padStart(3, '0')}.log`), 'a');
     const before = this.o.connectionsOpened();
-    const child = spawn(process.execPath, ['--import', this.o.preload, path.join(this.o.repo, 'dist/cli/main.js'), 'start'], {
-      cwd: this.o.repo,
-      env: this.o.env,
-      stdio: ['ignore', out, out],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', this.o.preload, path.join(this.o.repo, 'dist/cli/main.js'), 'start'],
+      {
+        cwd: this.o.repo,
+        env: this.o.env,
+        stdio: ['ignore', out, out],
+      },
+    );
     fs.closeSync(out);
     const life: Life = { index, pid: child.pid ?? -1, startedAt: Date.now(), clockOffsetMs };
     this.lives.push(life);

@@ -33,7 +33,10 @@ const logFile = path.join(home, '.chaos', 'claude-calls.jsonl');
 
 const log = (event, extra = {}) => {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
-  fs.appendFileSync(logFile, `${JSON.stringify({ event, at: Date.now(), pid: process.pid, sessionId, resume: resume ?? null, cwd: process.cwd(), prompt, ...extra })}\n`);
+  fs.appendFileSync(
+    logFile,
+    `${JSON.stringify({ event, at: Date.now(), pid: process.pid, sessionId, resume: resume ?? null, cwd: process.cwd(), prompt, ...extra })}\n`,
+  );
 };
 
 if (resume && !fs.existsSync(jsonl)) {
@@ -42,7 +45,11 @@ if (resume && !fs.existsSync(jsonl)) {
   process.exit(1);
 }
 log('start');
-const line = (obj) => fs.appendFileSync(jsonl, `${JSON.stringify({ ...obj, sessionId, cwd: process.cwd(), timestamp: new Date().toISOString() })}\n`);
+const line = (obj) =>
+  fs.appendFileSync(
+    jsonl,
+    `${JSON.stringify({ ...obj, sessionId, cwd: process.cwd(), timestamp: new Date().toISOString() })}\n`,
+  );
 fs.mkdirSync(projectDir, { recursive: true });
 if (!resume) line({ type: 'queue-operation', operation: 'enqueue', content: prompt });
 line({ type: 'user', message: { role: 'user', content: prompt }, uuid: randomUUID() });
@@ -50,15 +57,34 @@ line({ type: 'user', message: { role: 'user', content: prompt }, uuid: randomUUI
 const delay = Number(/sleep=(\d+)/.exec(prompt)?.[1] ?? '0');
 setTimeout(() => {
   const text = `echo: ${prompt}`;
-  line({ type: 'assistant', message: { id: `msg_${randomUUID()}`, role: 'assistant', model: 'fake-model-1', content: [{ type: 'text', text }] }, uuid: randomUUID() });
+  line({
+    type: 'assistant',
+    message: { id: `msg_${randomUUID()}`, role: 'assistant', model: 'fake-model-1', content: [{ type: 'text', text }] },
+    uuid: randomUUID(),
+  });
   const result = {
-    type: 'result', subtype: 'success', is_error: false, result: text, session_id: sessionId, num_turns: 1, duration_ms: delay,
-    duration_api_ms: delay, total_cost_usd: 0.0012, stop_reason: 'end_turn', terminal_reason: 'completed', permission_denials: [],
-    usage: { input_tokens: 10, output_tokens: 5 }, modelUsage: { 'fake-model-1': {} },
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    result: text,
+    session_id: sessionId,
+    num_turns: 1,
+    duration_ms: delay,
+    duration_api_ms: delay,
+    total_cost_usd: 0.0012,
+    stop_reason: 'end_turn',
+    terminal_reason: 'completed',
+    permission_denials: [],
+    usage: { input_tokens: 10, output_tokens: 5 },
+    modelUsage: { 'fake-model-1': {} },
   };
   if (format === 'stream-json') {
-    process.stdout.write(`${JSON.stringify({ type: 'system', subtype: 'init', session_id: sessionId, model: 'fake-model-1', cwd: process.cwd(), tools: [] })}\n`);
-    process.stdout.write(`${JSON.stringify({ type: 'assistant', message: { id: 'msg_1', model: 'fake-model-1', role: 'assistant', content: [{ type: 'text', text }] }, parent_tool_use_id: null, session_id: sessionId })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ type: 'system', subtype: 'init', session_id: sessionId, model: 'fake-model-1', cwd: process.cwd(), tools: [] })}\n`,
+    );
+    process.stdout.write(
+      `${JSON.stringify({ type: 'assistant', message: { id: 'msg_1', model: 'fake-model-1', role: 'assistant', content: [{ type: 'text', text }] }, parent_tool_use_id: null, session_id: sessionId })}\n`,
+    );
   }
   process.stdout.write(`${JSON.stringify(result)}\n`);
   log('end');

@@ -9,7 +9,8 @@ import {
 import { sleep } from './bridge-process.js';
 
 /** What a chaos message is, for the verdict (commands expect a notice, the rest an answer). */
-export type MessageKind = 'text' | 'new-prompt' | 'new-bare' | 'switch' | 'command' | 'image' | 'post' | 'tool' | 'slow';
+export type MessageKind =
+  'text' | 'new-prompt' | 'new-bare' | 'switch' | 'command' | 'image' | 'post' | 'tool' | 'slow';
 
 /** One message the simulated user sent, and what the platform saw of its delivery. */
 export interface ChaosMessage {
@@ -63,7 +64,11 @@ export class FeishuUser {
     if (kind === 'image') {
       env = imageMessageEvent({ openId: this.owner, imageKey: `img_v3_chaos${this.counter}` });
     } else if (kind === 'post') {
-      env = postMessageEvent({ openId: this.owner, title: '', paragraphs: [[{ tag: 'text', text }], [{ tag: 'img', image_key: `img_v3_chaos${this.counter}` }]] });
+      env = postMessageEvent({
+        openId: this.owner,
+        title: '',
+        paragraphs: [[{ tag: 'text', text }], [{ tag: 'img', image_key: `img_v3_chaos${this.counter}` }]],
+      });
     } else {
       env = textMessageEvent({ openId: this.owner, text });
     }
@@ -91,7 +96,12 @@ export class FeishuUser {
   repush(m: ChaosMessage, times = 1): void {
     for (let i = 0; i < times; i += 1) {
       m.duplicatePushes += 1;
-      this.track(this.fake.repush(m.eventId, { ackTimeoutMs: 5_000 }).then(() => undefined, () => undefined));
+      this.track(
+        this.fake.repush(m.eventId, { ackTimeoutMs: 5_000 }).then(
+          () => undefined,
+          () => undefined,
+        ),
+      );
     }
   }
 
@@ -129,7 +139,9 @@ export class FeishuUser {
       m.pushes += 1;
       try {
         const fragments = 1 + Math.floor(this.random() * 3);
-        const r = first ? await this.fake.pushEvent(env, { ackTimeoutMs: 5_000, fragments }) : await this.fake.repush(m.eventId, { ackTimeoutMs: 5_000, fragments });
+        const r = first
+          ? await this.fake.pushEvent(env, { ackTimeoutMs: 5_000, fragments })
+          : await this.fake.repush(m.eventId, { ackTimeoutMs: 5_000, fragments });
         m.acks.push(r.ack.code);
         if (r.ack.code === 200) {
           m.ackedAt = Date.now();

@@ -32,7 +32,8 @@ export function findProcesses(needle: string, opts: { inCmdline?: string } = {})
     const cmdline = readProc(pid, 'cmdline');
     if (cmdline === '') continue; // gone, or a zombie
     if (opts.inCmdline !== undefined && !cmdline.includes(opts.inCmdline)) continue;
-    if (cmdline.includes(needle) || readProc(pid, 'environ').includes(needle)) found.push({ pid: Number(pid), cmdline: cmdline.trim().slice(0, 200) });
+    if (cmdline.includes(needle) || readProc(pid, 'environ').includes(needle))
+      found.push({ pid: Number(pid), cmdline: cmdline.trim().slice(0, 200) });
   }
   return found;
 }

@@ -15,7 +15,8 @@ export function buttonValues(card: unknown): Array<Record<string, unknown>> {
     if (typeof node !== 'object' || node === null) return;
     const rec = node as Record<string, unknown>;
     if (Array.isArray(rec.behaviors)) {
-      for (const b of rec.behaviors as Array<Record<string, unknown>>) if (b && typeof b.value === 'object' && b.value !== null) out.push(b.value as Record<string, unknown>);
+      for (const b of rec.behaviors as Array<Record<string, unknown>>)
+        if (b && typeof b.value === 'object' && b.value !== null) out.push(b.value as Record<string, unknown>);
     }
     Object.values(rec).forEach(walk);
   };

@@ -8,33 +8,73 @@ export function markdownSummary(r: ChaosReport): string {
   const f = r.faults;
   const g = r.goals;
   const rows: Array<[string, string | number, string]> = [
-    ['engine', r.engine === 'fake' ? 'fake claude (json mode)' : 'real Claude Code (sdk mode) + fake Anthropic API', ''],
+    [
+      'engine',
+      r.engine === 'fake' ? 'fake claude (json mode)' : 'real Claude Code (sdk mode) + fake Anthropic API',
+      '',
+    ],
     ['seed', r.seed, ''],
     ['duration', `${(r.durationMs / 1000).toFixed(0)} s`, ''],
-    ['messages sent (the plan, plus messages sent inside a kill and typed /allow answers)', v.sent, `≥ ${r.requested.messages}`],
+    [
+      'messages sent (the plan, plus messages sent inside a kill and typed /allow answers)',
+      v.sent,
+      `≥ ${r.requested.messages}`,
+    ],
     ['acked by the bridge', v.acked, `${v.sent}`],
     ['replies (bot messages threaded on a user message)', v.replies, ''],
-    ['final reply: answer / error / notice / card', `${v.outcomes.answer} / ${v.outcomes.error} / ${v.outcomes.notice} / ${v.outcomes.card}`, ''],
+    [
+      'final reply: answer / error / notice / card',
+      `${v.outcomes.answer} / ${v.outcomes.error} / ${v.outcomes.notice} / ${v.outcomes.card}`,
+      '',
+    ],
     ['**lost**', `${g.lost.value} ${mark(g.lost.ok)}`, '0'],
     ['**duplicated**', `${g.duplicated.value} ${mark(g.duplicated.ok)}`, '0'],
-    ['misanswered (another message\'s answer)', `${g.misanswered.value} ${mark(g.misanswered.ok)}`, '0'],
+    ["misanswered (another message's answer)", `${g.misanswered.value} ${mark(g.misanswered.ok)}`, '0'],
     ['reply cards left "⏳ Working" (answer sent as text instead)', v.staleCards.length, ''],
     ['Claude re-run after its answer was shown', `${g.rerunsAfterAnswer.value} ${mark(g.rerunsAfterAnswer.ok)}`, '0'],
     ['stuck in processing (spool/processing after stop)', r.spoolAfterStop.processing, '0'],
     ['left in pending / replied after stop', `${r.spoolAfterStop.pending} / ${r.spoolAfterStop.replied}`, '0'],
-    ['in failed/ (answered with an error)', `${r.spoolAfterStop.failed}${Object.keys(r.failedReasons).length ? ` (${Object.entries(r.failedReasons).map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''}`, ''],
+    [
+      'in failed/ (answered with an error)',
+      `${r.spoolAfterStop.failed}${
+        Object.keys(r.failedReasons).length
+          ? ` (${Object.entries(r.failedReasons)
+              .map(([k, n]) => `${k}: ${n}`)
+              .join(', ')})`
+          : ''
+      }`,
+      '',
+    ],
     ['**leftover processes**', `${g.leftoverProcesses.value} ${mark(g.leftoverProcesses.ok)}`, '0'],
     ['bridge SIGKILLs', f.bridgeKills, `≥ ${r.requested.kills}`],
     ['bridge lives / exits on its own', `${r.lives.count} / ${r.lives.unexpectedExits.length}`, ''],
     ['Claude child SIGKILLs', f.claudeKills, ''],
-    [r.engine === 'fake' ? 'Claude runs / messages run more than once' : 'model requests with a prompt / messages run more than once', v.engineRuns === null ? 'n/a' : `${v.engineRuns} / ${v.rerunMessages}`, ''],
-    ['Feishu 429 / 5xx / slow / timeout / reset faults', `${f.feishu429} / ${f.feishu5xx} / ${f.feishuSlow} / ${f.feishuTimeout} / ${f.feishuReset}`, ''],
-    ['Feishu requests / answered with an injected error', `${r.feishuRequests.total} / ${r.feishuRequests.injectedErrors}`, ''],
+    [
+      r.engine === 'fake'
+        ? 'Claude runs / messages run more than once'
+        : 'model requests with a prompt / messages run more than once',
+      v.engineRuns === null ? 'n/a' : `${v.engineRuns} / ${v.rerunMessages}`,
+      '',
+    ],
+    [
+      'Feishu 429 / 5xx / slow / timeout / reset faults',
+      `${f.feishu429} / ${f.feishu5xx} / ${f.feishuSlow} / ${f.feishuTimeout} / ${f.feishuReset}`,
+      '',
+    ],
+    [
+      'Feishu requests / answered with an injected error',
+      `${r.feishuRequests.total} / ${r.feishuRequests.injectedErrors}`,
+      '',
+    ],
     ['dropped long connections', f.wsDrops, ''],
     ['duplicate pushes of acked events', f.duplicatePushes, ''],
     [`spool disk full (${r.diskFullMethod})`, f.diskFull, ''],
     ['clock jumps', f.clockJumps, ''],
-    ['permission prompts: clicked / never answered', r.engine === 'real' ? `${f.permissionClicks} / ${f.permissionNever}` : 'n/a (fake engine)', ''],
+    [
+      'permission prompts: clicked / never answered',
+      r.engine === 'real' ? `${f.permissionClicks} / ${f.permissionNever}` : 'n/a (fake engine)',
+      '',
+    ],
     ['clean stop exit code', String(r.cleanStopExitCode), '0'],
   ];
   const lines = ['| figure | value | goal |', '|---|---|---|', ...rows.map(([a, b, c]) => `| ${a} | ${b} | ${c} |`)];
@@ -45,8 +85,24 @@ export function markdownSummary(r: ChaosReport): string {
     ...v.staleCards.map((x) => `- stale card #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
     ...v.rerunsAfterAnswer.map((x) => `- re-run #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
     ...r.leftovers.map((p) => `- leftover pid ${p.pid}: \`${p.cmdline}\``),
-    ...r.lives.unexpectedExits.map((l) => `- life ${l.index} exited on its own (code ${l.exitCode}, signal ${l.signal}, clock ${l.clockOffsetMs / 60_000} min)`),
+    ...r.lives.unexpectedExits.map(
+      (l) =>
+        `- life ${l.index} exited on its own (code ${l.exitCode}, signal ${l.signal}, clock ${l.clockOffsetMs / 60_000} min)`,
+    ),
   ];
   const head = `**${r.passed ? 'PASSED' : 'FAILED'}** — replay with \`${r.replay}\``;
-  return [head, '', ...lines, ...(findings.length ? ['', '**Findings**', '', ...findings.slice(0, 40), ...(findings.length > 40 ? [`- … ${findings.length - 40} more in the JSON report`] : [])] : [])].join('\n');
+  return [
+    head,
+    '',
+    ...lines,
+    ...(findings.length
+      ? [
+          '',
+          '**Findings**',
+          '',
+          ...findings.slice(0, 40),
+          ...(findings.length > 40 ? [`- … ${findings.length - 40} more in the JSON report`] : []),
+        ]
+      : []),
+  ].join('\n');
 }

@@ -23,10 +23,16 @@ export interface ChaosReport {
   requested: { messages: number; kills: number };
   durationMs: number;
   passed: boolean;
-  goals: Record<'lost' | 'duplicated' | 'misanswered' | 'rerunsAfterAnswer' | 'leftoverProcesses', { value: number; goal: number; ok: boolean }>;
+  goals: Record<
+    'lost' | 'duplicated' | 'misanswered' | 'rerunsAfterAnswer' | 'leftoverProcesses',
+    { value: number; goal: number; ok: boolean }
+  >;
   verdict: Verdict;
   faults: FaultCounts;
-  lives: { count: number; unexpectedExits: Array<Pick<Life, 'index' | 'exitCode' | 'signal' | 'clockOffsetMs'> & { logTail: string }> };
+  lives: {
+    count: number;
+    unexpectedExits: Array<Pick<Life, 'index' | 'exitCode' | 'signal' | 'clockOffsetMs'> & { logTail: string }>;
+  };
   spoolAfterStop: Record<'pending' | 'processing' | 'replied' | 'done' | 'failed', number>;
   failedReasons: Record<string, number>;
   leftovers: FoundProcess[];
@@ -66,7 +72,9 @@ function spoolCounts(sb: Sandbox): ChaosReport['spoolAfterStop'] {
   const counts = { pending: 0, processing: 0, replied: 0, done: 0, failed: 0 };
   for (const s of SPOOL_STATES) {
     try {
-      counts[s] = fs.readdirSync(path.join(sb.spoolDir, s)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).length;
+      counts[s] = fs
+        .readdirSync(path.join(sb.spoolDir, s))
+        .filter((n) => n.endsWith('.json') && !n.startsWith('.')).length;
     } catch {
       counts[s] = 0;
     }
@@ -77,7 +85,9 @@ function spoolCounts(sb: Sandbox): ChaosReport['spoolAfterStop'] {
 function failedReasons(sb: Sandbox): Record<string, number> {
   const reasons: Record<string, number> = {};
   const dir = path.join(sb.spoolDir, 'failed');
-  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')) : []) {
+  for (const name of fs.existsSync(dir)
+    ? fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+    : []) {
     try {
       const r = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as { failure?: { code?: string } };
       const code = r.failure?.code ?? 'unknown';
@@ -110,7 +120,8 @@ function schedule(rng: Rng, n: number, count: number): Set<number> {
  */
 export async function runChaos(o: ChaosOptions, log: (line: string) => void): Promise<ChaosReport> {
   const started = Date.now();
-  const verbose = (line: string) => (o.verbose ? log(`  [${((Date.now() - started) / 1000).toFixed(1)}s] ${line}`) : undefined);
+  const verbose = (line: string) =>
+    o.verbose ? log(`  [${((Date.now() - started) / 1000).toFixed(1)}s] ${line}`) : undefined;
   ensureBuilt(log);
   const rng = new Rng(o.seed);
   const owner = `ou_${randomBytes(16).toString('hex')}`;
@@ -134,12 +145,22 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     };
     if (o.engine === 'real') {
       const bin = bundledClaudePath();
-      if (!bin) throw new Error('--engine real needs the Claude Code binary bundled by @anthropic-ai/claude-agent-sdk (not installed for this platform)');
+      if (!bin)
+        throw new Error(
+          '--engine real needs the Claude Code binary bundled by @anthropic-ai/claude-agent-sdk (not installed for this platform)',
+        );
       claudeCmd = bin;
       anthropic = await startFakeAnthropic();
       Object.assign(env, claudeTestEnv({ home: sb.home, baseUrl: anthropic.url }));
     }
-    const bridge = new BridgeProcess({ repo: REPO, env, livesDir: sb.livesDir, preload: PRELOAD, connectionsOpened: () => fake.connectionsOpened, log: verbose });
+    const bridge = new BridgeProcess({
+      repo: REPO,
+      env,
+      livesDir: sb.livesDir,
+      preload: PRELOAD,
+      connectionsOpened: () => fake.connectionsOpened,
+      log: verbose,
+    });
     const faults = new ChaosFaults({ fake, bridge, sandbox: sb, rng, claudeCmd, log: verbose });
     const user = new FeishuUser(fake, owner, Math.random);
     const scenario = new Scenario(rng, user, sb, o.engine);
@@ -147,7 +168,10 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     if (o.engine === 'real') clicker.start();
 
     const first = await bridge.start();
-    if (!first?.connectedAt) throw new Error(`cc-linker start did not connect to the fake Feishu server; see ${sb.livesDir}/life-001.log:\n${tail(path.join(sb.livesDir, 'life-001.log'))}`);
+    if (!first?.connectedAt)
+      throw new Error(
+        `cc-linker start did not connect to the fake Feishu server; see ${sb.livesDir}/life-001.log:\n${tail(path.join(sb.livesDir, 'life-001.log'))}`,
+      );
 
     // Supervisor: restart a bridge that has been down for a while (an unexpected exit, a failed start).
     let stopping = false;
@@ -204,7 +228,13 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
         }
         if (plan.claudeKills.has(i)) await faults.killClaude();
         if (plan.kills.has(i)) {
-          const moment = rng.weighted<KillMoment>({ anytime: 3, 'during-engine': 3, 'after-send': 3, 'during-accept': 2, 'during-startup': 1 });
+          const moment = rng.weighted<KillMoment>({
+            anytime: 3,
+            'during-engine': 3,
+            'after-send': 3,
+            'during-accept': 2,
+            'during-startup': 1,
+          });
           await faults.killBridge(moment, () => void scenario.step(1));
         }
       }

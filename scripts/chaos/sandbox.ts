@@ -50,7 +50,8 @@ export function createSandbox(o: SandboxOptions): Sandbox {
   const workspace = path.join(home, 'Workspace');
   const spoolDir = path.join(root, 'spool');
   const livesDir = path.join(root, 'lives');
-  for (const d of [home, ccHome, workspace, spoolDir, livesDir, path.join(home, '.chaos')]) fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+  for (const d of [home, ccHome, workspace, spoolDir, livesDir, path.join(home, '.chaos')])
+    fs.mkdirSync(d, { recursive: true, mode: 0o700 });
   const projects: string[] = [];
   for (let i = 0; i < o.projects; i += 1) {
     fs.mkdirSync(path.join(workspace, `p${i}`));

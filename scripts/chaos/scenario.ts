@@ -4,10 +4,40 @@ import type { ChaosMessage, FeishuUser, MessageKind } from './feishu-user.js';
 import type { Rng } from './rng.js';
 import type { Sandbox } from './sandbox.js';
 
-type StepKind = 'text' | 'burst' | 'new-prompt' | 'new-bare' | 'switch' | 'list-switch' | 'command' | 'image' | 'post' | 'tool' | 'slow';
+type StepKind =
+  | 'text'
+  | 'burst'
+  | 'new-prompt'
+  | 'new-bare'
+  | 'switch'
+  | 'list-switch'
+  | 'command'
+  | 'image'
+  | 'post'
+  | 'tool'
+  | 'slow';
 
-const FAKE_WEIGHTS: Partial<Record<StepKind, number>> = { text: 40, burst: 6, 'new-prompt': 5, 'new-bare': 3, switch: 8, 'list-switch': 2, command: 4, image: 4, post: 4 };
-const REAL_WEIGHTS: Partial<Record<StepKind, number>> = { text: 30, 'new-prompt': 8, 'new-bare': 3, switch: 5, command: 3, image: 4, tool: 16, slow: 8 };
+const FAKE_WEIGHTS: Partial<Record<StepKind, number>> = {
+  text: 40,
+  burst: 6,
+  'new-prompt': 5,
+  'new-bare': 3,
+  switch: 8,
+  'list-switch': 2,
+  command: 4,
+  image: 4,
+  post: 4,
+};
+const REAL_WEIGHTS: Partial<Record<StepKind, number>> = {
+  text: 30,
+  'new-prompt': 8,
+  'new-bare': 3,
+  switch: 5,
+  command: 3,
+  image: 4,
+  tool: 16,
+  slow: 8,
+};
 const COMMANDS = ['/status', '/help', '/list', '/whoami'];
 
 /**
@@ -98,7 +128,9 @@ export class Scenario {
     return this.engine === 'fake' ? this.rng.int(40, 500) : this.rng.int(300, 1_500);
   }
 
-  private text(send: (kind: MessageKind, text: string, token?: string) => ChaosMessage | undefined): ChaosMessage | undefined {
+  private text(
+    send: (kind: MessageKind, text: string, token?: string) => ChaosMessage | undefined,
+  ): ChaosMessage | undefined {
     const t = this.token();
     return send('text', this.prompt(t), t);
   }
@@ -121,7 +153,8 @@ export class Scenario {
     const ids: string[] = [];
     try {
       for (const dir of fs.readdirSync(projectsDir).sort()) {
-        for (const f of fs.readdirSync(path.join(projectsDir, dir)).sort()) if (f.endsWith('.jsonl')) ids.push(f.slice(0, -'.jsonl'.length));
+        for (const f of fs.readdirSync(path.join(projectsDir, dir)).sort())
+          if (f.endsWith('.jsonl')) ids.push(f.slice(0, -'.jsonl'.length));
       }
     } catch {
       // no sessions yet

@@ -84,7 +84,12 @@ export class ReplyIndex {
       } catch {
         text = '';
       }
-      const piece: ReplyPiece = { messageId: s.message_id, ...(s.uuid ? { uuid: s.uuid } : {}), state: stateOf(s, text), text };
+      const piece: ReplyPiece = {
+        messageId: s.message_id,
+        ...(s.uuid ? { uuid: s.uuid } : {}),
+        state: stateOf(s, text),
+        text,
+      };
       if (byUuid && byUuid.m === owner) piece.chunk = byUuid.chunk;
       const list = pieces.get(owner.messageId) ?? [];
       list.push(piece);
@@ -127,7 +132,18 @@ export interface Verdict {
   /** Claude runs that started after the message's answer was already on screen (goal 0). */
   rerunsAfterAnswer: MessageFinding[];
   /** One line per message: what was sent, how it was delivered, what the user sees (for the JSON report). */
-  perMessage: Array<{ n: number; kind: string; text: string; sentAt: number; ackedAt: number | null; finalAt: number | null; pushes: number; acks: string; outcome: string; shows: string }>;
+  perMessage: Array<{
+    n: number;
+    kind: string;
+    text: string;
+    sentAt: number;
+    ackedAt: number | null;
+    finalAt: number | null;
+    pushes: number;
+    acks: string;
+    outcome: string;
+    shows: string;
+  }>;
 }
 
 /** One start of a Claude run (or, with the real engine, one model request carrying a user prompt). */
@@ -155,9 +171,19 @@ export function readClaudeCalls(file: string): EngineCall[] {
  * answered more than once (duplicated), answered with another message's answer (misanswered),
  * and — from the engine calls (`null` = unknown) — did Claude run again after the answer was shown.
  */
-export function judge(fake: FakeFeishu, messages: readonly ChaosMessage[], calls: readonly EngineCall[] | null): Verdict {
+export function judge(
+  fake: FakeFeishu,
+  messages: readonly ChaosMessage[],
+  calls: readonly EngineCall[] | null,
+): Verdict {
   const { pieces, unattributed } = new ReplyIndex(fake, messages).build();
-  const finding = (m: ChaosMessage, detail: string): MessageFinding => ({ n: m.n, kind: m.kind, messageId: m.messageId, text: m.text.slice(0, 80), detail });
+  const finding = (m: ChaosMessage, detail: string): MessageFinding => ({
+    n: m.n,
+    kind: m.kind,
+    messageId: m.messageId,
+    text: m.text.slice(0, 80),
+    detail,
+  });
   const v: Verdict = {
     sent: messages.length,
     acked: messages.filter((m) => m.ackedAt !== undefined).length,
@@ -179,38 +205,75 @@ export function judge(fake: FakeFeishu, messages: readonly ChaosMessage[], calls
     v.replies += list.length;
     v.promptCards += list.filter((p) => p.state === 'prompt').length;
     const finals = finalPieces(list);
-    if (list.some((p) => p.state === 'streaming')) v.staleCards.push(finding(m, `card still streaming; final: ${finals.map((p) => p.state).join('+') || 'none'}`));
+    if (list.some((p) => p.state === 'streaming'))
+      v.staleCards.push(finding(m, `card still streaming; final: ${finals.map((p) => p.state).join('+') || 'none'}`));
     const shown = finals[0] ?? list[0];
-    v.perMessage.push({ n: m.n, kind: m.kind, text: m.text.slice(0, 80), sentAt: m.firstPushAt, ackedAt: m.ackedAt ?? null, finalAt: m.finalSeenAt ?? null, pushes: m.pushes + m.duplicatePushes, acks: m.acks.join(','), outcome: finals.map((p) => p.state).join('+') || (list.length ? `unfinished:${list.map((p) => p.state).join('+')}` : 'none'), shows: (shown?.text ?? '').replace(/\s+/g, ' ').slice(0, 100) });
+    v.perMessage.push({
+      n: m.n,
+      kind: m.kind,
+      text: m.text.slice(0, 80),
+      sentAt: m.firstPushAt,
+      ackedAt: m.ackedAt ?? null,
+      finalAt: m.finalSeenAt ?? null,
+      pushes: m.pushes + m.duplicatePushes,
+      acks: m.acks.join(','),
+      outcome:
+        finals.map((p) => p.state).join('+') ||
+        (list.length ? `unfinished:${list.map((p) => p.state).join('+')}` : 'none'),
+      shows: (shown?.text ?? '').replace(/\s+/g, ' ').slice(0, 100),
+    });
     if (m.ackedAt === undefined) {
       v.lost.push(finding(m, `never acked (${m.pushes} pushes, acks ${m.acks.join(',')})`));
       continue;
     }
     if (finals.length === 0) {
-      v.lost.push(finding(m, list.length === 0 ? 'no reply at all' : `reply never finished (${list.map((p) => p.state).join(',')})`));
+      v.lost.push(
+        finding(
+          m,
+          list.length === 0 ? 'no reply at all' : `reply never finished (${list.map((p) => p.state).join(',')})`,
+        ),
+      );
       continue;
     }
     // Overflow chunks (chunk ≥ 1 of a streamed answer) continue the answer; anything else final is a second answer.
-    const heads = finals.filter((p) => !(p.chunk !== undefined && p.chunk >= 1 && p.state === 'notice' && finals.some((f) => f.chunk === 0)));
+    const heads = finals.filter(
+      (p) => !(p.chunk !== undefined && p.chunk >= 1 && p.state === 'notice' && finals.some((f) => f.chunk === 0)),
+    );
     const head = heads[0] as ReplyPiece;
     v.outcomes[head.state as keyof Verdict['outcomes']] += 1;
-    if (heads.length > 1) v.duplicated.push(finding(m, `${heads.length} final replies: ${heads.map((p) => `${p.state}[${p.chunk ?? '?'}]`).join(', ')}`));
+    if (heads.length > 1)
+      v.duplicated.push(
+        finding(m, `${heads.length} final replies: ${heads.map((p) => `${p.state}[${p.chunk ?? '?'}]`).join(', ')}`),
+      );
     for (const p of finals.filter((f) => f.state === 'answer')) {
       const tokens = [...new Set(p.text.match(TOKEN_RE) ?? [])];
       const foreign = tokens.filter((t) => t !== m.token);
-      if (foreign.length > 0) v.misanswered.push(finding(m, `answer carries another message's token(s) ${foreign.join(',')}`));
-      else if (m.token && !tokens.includes(m.token) && (m.kind === 'text' || m.kind === 'new-prompt' || m.kind === 'post')) v.misanswered.push(finding(m, 'answer lacks its own token'));
+      if (foreign.length > 0)
+        v.misanswered.push(finding(m, `answer carries another message's token(s) ${foreign.join(',')}`));
+      else if (
+        m.token &&
+        !tokens.includes(m.token) &&
+        (m.kind === 'text' || m.kind === 'new-prompt' || m.kind === 'post')
+      )
+        v.misanswered.push(finding(m, 'answer lacks its own token'));
     }
   }
   if (calls) {
     v.engineRuns = calls.length;
     const byToken = new Map<string, number[]>();
-    for (const c of calls) for (const t of new Set(c.prompt.match(TOKEN_RE) ?? [])) byToken.set(t, [...(byToken.get(t) ?? []), c.at]);
+    for (const c of calls)
+      for (const t of new Set(c.prompt.match(TOKEN_RE) ?? [])) byToken.set(t, [...(byToken.get(t) ?? []), c.at]);
     v.rerunMessages = [...byToken.values()].filter((starts) => starts.length > 1).length;
     for (const m of messages) {
       if (!m.token || m.finalSeenAt === undefined) continue;
       const late = (byToken.get(m.token) ?? []).filter((at) => at > (m.finalSeenAt as number));
-      if (late.length > 0) v.rerunsAfterAnswer.push(finding(m, `${late.length} run(s) started ${late.map((at) => at - (m.finalSeenAt as number)).join(',')} ms after the answer was seen`));
+      if (late.length > 0)
+        v.rerunsAfterAnswer.push(
+          finding(
+            m,
+            `${late.length} run(s) started ${late.map((at) => at - (m.finalSeenAt as number)).join(',')} ms after the answer was seen`,
+          ),
+        );
     }
   }
   return v;
@@ -218,7 +281,9 @@ export function judge(fake: FakeFeishu, messages: readonly ChaosMessage[], calls
 
 /** Marks `finalSeenAt` on messages whose reply became final since the last call (polled during the run). */
 export function observeFinals(fake: FakeFeishu, messages: readonly ChaosMessage[]): number {
-  const { pieces } = new ReplyIndex(fake, messages).build(new Set(messages.filter((m) => m.finalSeenAt === undefined).map((m) => m.messageId)));
+  const { pieces } = new ReplyIndex(fake, messages).build(
+    new Set(messages.filter((m) => m.finalSeenAt === undefined).map((m) => m.messageId)),
+  );
   let open = 0;
   for (const m of messages) {
     if (m.finalSeenAt !== undefined) continue;

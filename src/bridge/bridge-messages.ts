@@ -16,8 +16,10 @@ export const bridgeMessages = defineMessages({
     notOwner: '该 Bot 为个人私有实例，暂不对外开放',
     unsupportedType: '暂不支持「{type}」类型的消息，请发送文字、图片或富文本。',
     newSessionCreating: '新会话正在创建，请稍后重试或执行 /list 查看是否已生成',
-    noTarget: '当前没有活跃会话。\n请先执行以下任一命令：\n1. /list 查看已有会话\n2. /switch <ID> 切换到已有会话\n3. /new [目录] [-- 问题] 显式创建新会话',
-    tooLong: (p) => `消息过长（${s(p.length)} 字符），单条消息最多 ${s(p.max)} 字符。请精简后重发，或把内容放进文件后让 Claude 读取。`,
+    noTarget:
+      '当前没有活跃会话。\n请先执行以下任一命令：\n1. /list 查看已有会话\n2. /switch <ID> 切换到已有会话\n3. /new [目录] [-- 问题] 显式创建新会话',
+    tooLong: (p) =>
+      `消息过长（${s(p.length)} 字符），单条消息最多 ${s(p.max)} 字符。请精简后重发，或把内容放进文件后让 Claude 读取。`,
     overloaded: (p) => `当前排队消息过多（${s(p.pending)} 条），这条消息未被处理，请稍后重发。已排队的消息不受影响。`,
     shuttingDown: '服务正在停止，这条消息未被处理，请稍后重发。',
     sessionGone: '会话已不存在，请 /list 后 /switch 到其他会话，或 /new 创建新会话',
@@ -100,7 +102,8 @@ export const bridgeMessages = defineMessages({
     listDirSelectHere: '✅ 选择当前目录',
     listDirEnter: '📁 {name}',
     listDirSelect: '✅ 选择 {name}',
-    listDirNoStart: '没有可浏览的起始目录：请设置 feishu_bot.default_cwd 或 security.allowed_roots，或用 /listDir <路径> 指定。',
+    listDirNoStart:
+      '没有可浏览的起始目录：请设置 feishu_bot.default_cwd 或 security.allowed_roots，或用 /listDir <路径> 指定。',
     listDirUnreadable: '无法读取目录 {path}：{reason}',
     selectDirDone: '✅ 已切换到 {path}\n发送消息即可在该目录创建新会话。',
     actionUnsupported: '此按钮不可用或已失效。',
@@ -111,13 +114,15 @@ export const bridgeMessages = defineMessages({
     modelFallbackConfig: '配置的 claude.default_model = {model}',
     modelFallbackClaude: 'Claude Code 默认',
     modelList: '可用模型：',
-    modelListEmpty: '没有配置模型别名（config.toml 的 [claude.models]）。也可以直接使用 sonnet、opus、haiku 或完整模型 ID。',
+    modelListEmpty:
+      '没有配置模型别名（config.toml 的 [claude.models]）。也可以直接使用 sonnet、opus、haiku 或完整模型 ID。',
     modelHint: '使用 /model <序号|别名> 设置，/model --clear 清除。',
     modelSet: '✅ 默认模型已设置为 {model}（对新会话和之后的消息生效）',
     modelCleared: '✅ 已清除默认模型',
     modelUnknown: '未知模型「{alias}」。可用：{known}',
     modelIndexOutOfRange: '序号 {index} 超出范围，共 {count} 个模型。',
-    modelNoTarget: '当前没有会话或待创建目录，无法保存默认模型。请先 /switch 或 /new，或在 /new 时使用 --model <别名>。',
+    modelNoTarget:
+      '当前没有会话或待创建目录，无法保存默认模型。请先 /switch 或 /new，或在 /new 时使用 --model <别名>。',
     // ── /status ──
     statusTitle: '📊 桥接状态',
     statusQueue: '队列',
@@ -151,10 +156,14 @@ export const bridgeMessages = defineMessages({
   en: {
     notOwner: 'This bot is a private instance and is not open to others.',
     unsupportedType: '“{type}” messages are not supported yet — please send text, images or rich text.',
-    newSessionCreating: 'A new session is being created. Please retry shortly, or run /list to see whether it exists yet.',
-    noTarget: 'There is no active session.\nFirst run one of:\n1. /list to see your sessions\n2. /switch <ID> to continue one\n3. /new [dir] [-- question] to start a new one',
-    tooLong: (p) => `Your message is too long (${s(p.length)} characters); the limit is ${s(p.max)}. Shorten it, or put the content in a file and ask Claude to read it.`,
-    overloaded: (p) => `Too many messages are queued (${s(p.pending)}); this one was not accepted. Please resend it later. Queued messages are not affected.`,
+    newSessionCreating:
+      'A new session is being created. Please retry shortly, or run /list to see whether it exists yet.',
+    noTarget:
+      'There is no active session.\nFirst run one of:\n1. /list to see your sessions\n2. /switch <ID> to continue one\n3. /new [dir] [-- question] to start a new one',
+    tooLong: (p) =>
+      `Your message is too long (${s(p.length)} characters); the limit is ${s(p.max)}. Shorten it, or put the content in a file and ask Claude to read it.`,
+    overloaded: (p) =>
+      `Too many messages are queued (${s(p.pending)}); this one was not accepted. Please resend it later. Queued messages are not affected.`,
     shuttingDown: 'The service is stopping; this message was not accepted. Please resend it later.',
     sessionGone: 'That session no longer exists. Run /list and /switch to another session, or /new to start one.',
     processingFailed: (p) => `Something went wrong while handling this message: ${s(p.reason)}`,
@@ -214,9 +223,11 @@ export const bridgeMessages = defineMessages({
     resumeCliCommand: 'cc-linker resume {id}',
     resumeRepairFirst: 'This session is "{status}". Repair it before resuming; do not run claude --resume directly:',
     resumeRepairReason: 'Reason: {reason}',
-    resumeCorrupted: 'Session {id} is corrupted and cannot be resumed. /switch to another session or /new to start one.',
+    resumeCorrupted:
+      'Session {id} is corrupted and cannot be resumed. /switch to another session or /new to start one.',
     resumeBusyNote: 'Note: while you continue it in a terminal, avoid sending it messages from here at the same time.',
-    newNoCwd: 'Name the directory of the new session, e.g. /new ~/Git/project -- question, or set feishu_bot.default_cwd in the config.',
+    newNoCwd:
+      'Name the directory of the new session, e.g. /new ~/Git/project -- question, or set feishu_bot.default_cwd in the config.',
     newPendingSet: '✅ New session directory set: {cwd}\nSend your first message to start the session there.',
     newPendingModel: 'Model: {model}',
     newCreating: '🆕 Starting a new session in {cwd}…',
@@ -228,7 +239,8 @@ export const bridgeMessages = defineMessages({
     listDirSelectHere: '✅ Use this directory',
     listDirEnter: '📁 {name}',
     listDirSelect: '✅ Use {name}',
-    listDirNoStart: 'No directory to start browsing from: set feishu_bot.default_cwd or security.allowed_roots, or name one with /listDir <path>.',
+    listDirNoStart:
+      'No directory to start browsing from: set feishu_bot.default_cwd or security.allowed_roots, or name one with /listDir <path>.',
     listDirUnreadable: 'Cannot read the directory {path}: {reason}',
     selectDirDone: '✅ Switched to {path}\nSend a message to start a new session in this directory.',
     actionUnsupported: 'This button is not available any more.',
@@ -238,13 +250,15 @@ export const bridgeMessages = defineMessages({
     modelFallbackConfig: 'claude.default_model = {model} from the config',
     modelFallbackClaude: "Claude Code's default",
     modelList: 'Available models:',
-    modelListEmpty: 'No model aliases are configured ([claude.models] in config.toml). You can also use sonnet, opus, haiku or a full model id.',
+    modelListEmpty:
+      'No model aliases are configured ([claude.models] in config.toml). You can also use sonnet, opus, haiku or a full model id.',
     modelHint: 'Set one with /model <number|alias>; clear it with /model --clear.',
     modelSet: '✅ Default model set to {model} (applies to new sessions and later messages)',
     modelCleared: '✅ Default model cleared',
     modelUnknown: 'Unknown model "{alias}". Available: {known}',
     modelIndexOutOfRange: 'Number {index} is out of range; there are {count} models.',
-    modelNoTarget: 'There is no session or pending directory to keep a default model on. /switch or /new first, or use /new --model <alias>.',
+    modelNoTarget:
+      'There is no session or pending directory to keep a default model on. /switch or /new first, or use /new --model <alias>.',
     statusTitle: '📊 Bridge status',
     statusQueue: 'Queue',
     statusQueueValue: '{pending} pending / {processing} processing / {failed} failed (limit {max}, {workers} workers)',
@@ -262,14 +276,17 @@ export const bridgeMessages = defineMessages({
     statusTargetClaimed: 'new session being created in {cwd}',
     statusTargetNone: 'none',
     statusModel: 'Default model',
-    ccNotConfigured: 'The cc_exec gateway is not configured, so /cc is unavailable. Configure a model provider under [ccexec] in config.toml.',
+    ccNotConfigured:
+      'The cc_exec gateway is not configured, so /cc is unavailable. Configure a model provider under [ccexec] in config.toml.',
     dirAnyRoot: 'any directory',
     dirInvalid: 'Invalid directory. Allowed directories: {roots}',
     dirNotAbsolute: 'Use an absolute path or one starting with ~: {path}. Allowed directories: {roots}',
     dirNotFound: 'Directory not found: {path}. Allowed directories: {roots}',
     dirNotDirectory: 'Not a directory: {path}',
-    dirOutsideAllowed: 'The directory {path} is outside the allowed directories (symlinks and .. resolved). Allowed directories: {roots}',
-    dirDenied: 'The directory {path} may not be used (security.denied_roots contains {denied}). Allowed directories: {roots}',
+    dirOutsideAllowed:
+      'The directory {path} is outside the allowed directories (symlinks and .. resolved). Allowed directories: {roots}',
+    dirDenied:
+      'The directory {path} may not be used (security.denied_roots contains {denied}). Allowed directories: {roots}',
     dirUnreadable: 'Cannot access the directory {path} ({reason})',
   },
 });

@@ -55,7 +55,8 @@ describe('Bridge: routing and the target snapshot', () => {
   it('/switch between two queued messages affects only the later one', async () => {
     h = await bridgeHarness();
     const alpha = path.join(h.home, 'Git/alpha');
-    for (const id of ['aaaaaaaa-0000-4000-8000-000000000001', 'bbbbbbbb-0000-4000-8000-000000000002']) h.sessions.sessions.set(id, fakeSession(id, { cwd: alpha }));
+    for (const id of ['aaaaaaaa-0000-4000-8000-000000000001', 'bbbbbbbb-0000-4000-8000-000000000002'])
+      h.sessions.sessions.set(id, fakeSession(id, { cwd: alpha }));
     await h.mapping.setSession(OWNER, { sessionUuid: 'aaaaaaaa-0000-4000-8000-000000000001', cwd: alpha });
     h.engine.delayMs = 80;
     await h.bridge.accept(h.msg('to A'));
@@ -63,7 +64,10 @@ describe('Bridge: routing and the target snapshot', () => {
     await h.bridge.accept(h.msg('to B'));
     await h.bridge.whenIdle();
     const bySession = Object.fromEntries(h.engine.requests.map((r) => [r.prompt, r.sessionId]));
-    expect(bySession).toEqual({ 'to A': 'aaaaaaaa-0000-4000-8000-000000000001', 'to B': 'bbbbbbbb-0000-4000-8000-000000000002' });
+    expect(bySession).toEqual({
+      'to A': 'aaaaaaaa-0000-4000-8000-000000000001',
+      'to B': 'bbbbbbbb-0000-4000-8000-000000000002',
+    });
   });
 });
 
@@ -93,7 +97,12 @@ describe('Bridge: exactly once', () => {
     const stream = h.channel.outbox.openStream.bind(h.channel.outbox);
     h.channel.outbox.openStream = async (...args) => {
       const s = await stream(...args);
-      return { ...s, messageId: s.messageId, update: s.update, finish: async (f, t) => (left-- > 0 ? Promise.reject(new Error('outage')) : s.finish(f, t)) };
+      return {
+        ...s,
+        messageId: s.messageId,
+        update: s.update,
+        finish: async (f, t) => (left-- > 0 ? Promise.reject(new Error('outage')) : s.finish(f, t)),
+      };
     };
     await h.bridge.whenIdle();
     expect(h.engine.requests).toHaveLength(1);
@@ -120,7 +129,9 @@ describe('Bridge: exactly once', () => {
     h = await bridgeHarness();
     h.channel.maxCardChars = 50;
     await h.mapping.setSession(OWNER, { sessionUuid: 's1', cwd: path.join(h.home, 'Git/alpha') });
-    h.engine.onSend = () => ({ text: Array.from({ length: 8 }, (_, i) => `Para ${i} ${'y'.repeat(150)}`).join('\n\n') });
+    h.engine.onSend = () => ({
+      text: Array.from({ length: 8 }, (_, i) => `Para ${i} ${'y'.repeat(150)}`).join('\n\n'),
+    });
     let sends = 0;
     const send = h.channel.outbox.send.bind(h.channel.outbox);
     h.channel.outbox.send = async (...args) => {
@@ -180,7 +191,11 @@ describe('Bridge: refusals and errors', () => {
   it('answers an unsupported message type to the owner and refuses it to a stranger, queueing nothing', async () => {
     h = await bridgeHarness();
     const r = await h.bridge.accept(h.msg('', { unsupportedType: 'sticker' }));
-    expect(r).toMatchObject({ status: 'refused', reason: 'invalid', notice: '暂不支持「sticker」类型的消息，请发送文字、图片或富文本。' });
+    expect(r).toMatchObject({
+      status: 'refused',
+      reason: 'invalid',
+      notice: '暂不支持「sticker」类型的消息，请发送文字、图片或富文本。',
+    });
     const s = await h.bridge.accept(h.msg('', { unsupportedType: 'file', userId: 'ou_stranger' }));
     expect(s).toMatchObject({ status: 'refused', reason: 'not-owner' });
     expect(await h.spool.count('pending')).toBe(0);
@@ -201,7 +216,12 @@ describe('Bridge: refusals and errors', () => {
   });
 
   it('refuses the newest message when the queue is full, never dropping queued ones', async () => {
-    h = await bridgeHarness({ configure: (c) => { c.queue.max_pending = 2; c.queue.worker_concurrency = 1; } });
+    h = await bridgeHarness({
+      configure: (c) => {
+        c.queue.max_pending = 2;
+        c.queue.worker_concurrency = 1;
+      },
+    });
     await h.mapping.setSession(OWNER, { sessionUuid: 's1', cwd: path.join(h.home, 'Git/alpha') });
     h.engine.delayMs = 50;
     const rs = [];
@@ -246,17 +266,34 @@ describe('Bridge: permission prompts', () => {
     await h.mapping.setSession(OWNER, { sessionUuid: 's1', cwd: path.join(h.home, 'Git/alpha') });
     let decision: unknown;
     h.engine.onSend = async (_req, opts) => {
-      decision = await opts.permissions?.requestPermission({ id: 'tu_1', toolName: 'Bash', summary: 'touch f', input: { command: 'touch f' }, suggestions: ['Bash(touch:*)'] }, new AbortController().signal);
+      decision = await opts.permissions?.requestPermission(
+        {
+          id: 'tu_1',
+          toolName: 'Bash',
+          summary: 'touch f',
+          input: { command: 'touch f' },
+          suggestions: ['Bash(touch:*)'],
+        },
+        new AbortController().signal,
+      );
     };
     await h.bridge.accept(h.msg('make a file'));
     await vi_waitFor(() => h.channel.messages.some((m) => m.reply.kind === 'card' && m.reply.buttons?.length));
     const card = h.channel.messages.find((m) => m.reply.kind === 'card' && m.reply.buttons?.length)?.reply as CardReply;
     const allow = card.buttons?.find((b) => b.action.type === 'permission' && b.action.decision === 'allow')?.action;
     if (!allow || allow.type !== 'permission') throw new Error('no allow button');
-    expect(await h.bridge.handleAction({ channel: 'fake', userId: 'ou_stranger', action: allow })).toMatchObject({ toast: { type: 'error' } });
-    expect(await h.bridge.handleAction({ channel: 'fake', userId: OWNER, action: { ...allow, nonce: 'forged' } })).toMatchObject({ toast: { type: 'warning' } });
-    expect(await h.bridge.handleAction({ channel: 'fake', userId: OWNER, action: allow })).toMatchObject({ toast: { type: 'success', text: '已允许' } });
-    expect(await h.bridge.handleAction({ channel: 'fake', userId: OWNER, action: allow })).toMatchObject({ toast: { type: 'warning' } });
+    expect(await h.bridge.handleAction({ channel: 'fake', userId: 'ou_stranger', action: allow })).toMatchObject({
+      toast: { type: 'error' },
+    });
+    expect(
+      await h.bridge.handleAction({ channel: 'fake', userId: OWNER, action: { ...allow, nonce: 'forged' } }),
+    ).toMatchObject({ toast: { type: 'warning' } });
+    expect(await h.bridge.handleAction({ channel: 'fake', userId: OWNER, action: allow })).toMatchObject({
+      toast: { type: 'success', text: '已允许' },
+    });
+    expect(await h.bridge.handleAction({ channel: 'fake', userId: OWNER, action: allow })).toMatchObject({
+      toast: { type: 'warning' },
+    });
     await h.bridge.whenIdle();
     expect(decision).toEqual({ behavior: 'allow', always: false });
   });
@@ -266,7 +303,10 @@ describe('Bridge: permission prompts', () => {
     await h.mapping.setSession(OWNER, { sessionUuid: 's1', cwd: path.join(h.home, 'Git/alpha') });
     let decision: unknown;
     h.engine.onSend = async (_req, opts) => {
-      decision = await opts.permissions?.requestPermission({ id: 'tu_9', toolName: 'Bash', summary: 'rm -rf build', input: {}, suggestions: [] }, new AbortController().signal);
+      decision = await opts.permissions?.requestPermission(
+        { id: 'tu_9', toolName: 'Bash', summary: 'rm -rf build', input: {}, suggestions: [] },
+        new AbortController().signal,
+      );
     };
     await h.bridge.accept(h.msg('clean up'));
     await vi_waitFor(() => h.bridge.prompts.list(OWNER).length === 1);
@@ -279,11 +319,18 @@ describe('Bridge: permission prompts', () => {
   });
 
   it('denies an unanswered prompt after sdk.timeout_ms', async () => {
-    h = await bridgeHarness({ configure: (c) => { c.sdk.timeout_ms = 50; } });
+    h = await bridgeHarness({
+      configure: (c) => {
+        c.sdk.timeout_ms = 50;
+      },
+    });
     await h.mapping.setSession(OWNER, { sessionUuid: 's1', cwd: path.join(h.home, 'Git/alpha') });
     let decision: unknown;
     h.engine.onSend = async (_req, opts) => {
-      decision = await opts.permissions?.requestPermission({ id: 'tu_2', toolName: 'Bash', summary: 'rm x', input: {}, suggestions: [] }, new AbortController().signal);
+      decision = await opts.permissions?.requestPermission(
+        { id: 'tu_2', toolName: 'Bash', summary: 'rm x', input: {}, suggestions: [] },
+        new AbortController().signal,
+      );
     };
     await h.bridge.accept(h.msg('delete'));
     await h.bridge.whenIdle();

@@ -74,7 +74,11 @@ export class Bridge implements BridgeInbound {
     this.now = o.now ?? (() => new Date());
     this.prompts = new PendingPrompts({ timeoutMs: o.config.sdk.timeout_ms, lang: o.lang });
     this.deliveries = new Deliveries(o.spool);
-    this.dispatcher = new Dispatcher({ concurrency: o.config.queue.worker_concurrency, logger: o.logger, run: (r, s) => this.runRecord(r, s) });
+    this.dispatcher = new Dispatcher({
+      concurrency: o.config.queue.worker_concurrency,
+      logger: o.logger,
+      run: (r, s) => this.runRecord(r, s),
+    });
   }
 
   addChannel(channel: Channel): void {
@@ -133,7 +137,12 @@ export class Bridge implements BridgeInbound {
 
   private async notify(message: InboundMessage, text: string, tag: string): Promise<void> {
     try {
-      const target = { channel: message.channel, userId: message.userId, chatId: message.chatId, replyTo: message.platformMessageId };
+      const target = {
+        channel: message.channel,
+        userId: message.userId,
+        chatId: message.chatId,
+        replyTo: message.platformMessageId,
+      };
       await this.channel(message.channel).outbox.send(target, textReply(text), deliveryUuid(message.id, tag));
     } catch (err) {
       this.o.logger.warn('could not send a notice', { err, messageId: message.id, tag });
@@ -143,7 +152,11 @@ export class Bridge implements BridgeInbound {
   private async acceptOnce(message: InboundMessage): Promise<AcceptResult> {
     if (this.shuttingDown) return { status: 'refused', reason: 'shutting-down' };
     if (message.chatType !== 'p2p') return { status: 'refused', reason: 'group' };
-    if (typeof message.id !== 'string' || message.id.length === 0 || (message.text.trim().length === 0 && message.images.length === 0 && !message.unsupportedType)) {
+    if (
+      typeof message.id !== 'string' ||
+      message.id.length === 0 ||
+      (message.text.trim().length === 0 && message.images.length === 0 && !message.unsupportedType)
+    ) {
       return { status: 'refused', reason: 'invalid' };
     }
     if (this.seen.has(message.id)) return { status: 'duplicate' };
@@ -183,7 +196,11 @@ export class Bridge implements BridgeInbound {
 
     const answer = /^\/(allow|deny|always)(?:\s+(\d{1,3}))?\s*$/i.exec(message.text.trim());
     if (answer) {
-      const result = this.prompts.resolveByIndex(message.userId, Number(answer[2] ?? '1'), (answer[1] as string).toLowerCase() as 'allow' | 'deny' | 'always');
+      const result = this.prompts.resolveByIndex(
+        message.userId,
+        Number(answer[2] ?? '1'),
+        (answer[1] as string).toLowerCase() as 'allow' | 'deny' | 'always',
+      );
       await this.o.spool.writeReceipt(message.id, message.channel, this.now().toISOString());
       this.seen.add(message.id);
       void this.notify(message, result.toast?.text ?? '', 'prompt-answer');
@@ -191,7 +208,15 @@ export class Bridge implements BridgeInbound {
     }
     const { target, prompt } = await this.targetFor(message);
     this.seq += 1;
-    const record: SpoolRecord = { schema: 1, message, target, ...(prompt !== undefined ? { prompt } : {}), acceptedAt: this.now().toISOString(), seq: this.seq, attempts: 0 };
+    const record: SpoolRecord = {
+      schema: 1,
+      message,
+      target,
+      ...(prompt !== undefined ? { prompt } : {}),
+      acceptedAt: this.now().toISOString(),
+      seq: this.seq,
+      attempts: 0,
+    };
     await this.o.spool.enqueue(record);
     this.seen.add(message.id);
     this.dispatcher.enqueue(record);
@@ -210,7 +235,9 @@ export class Bridge implements BridgeInbound {
       listSnapshots: this.o.listSnapshots,
       sessions: this.o.sessions,
       status: () => this.status(),
-      models: this.o.models ?? (async () => Object.entries(this.o.config.claude.models).map(([alias, model]) => ({ alias, model }))),
+      models:
+        this.o.models ??
+        (async () => Object.entries(this.o.config.claude.models).map(([alias, model]) => ({ alias, model }))),
     };
   }
 
@@ -224,13 +251,24 @@ export class Bridge implements BridgeInbound {
     if (command) {
       if (command.name === 'cc' && this.o.ccexec) return { target: { kind: 'ccexec', question: command.question } };
       const outcome = await runChatCommand(command, this.commandContext(message));
-      if (outcome.run) return { target: { kind: 'new', cwd: outcome.run.cwd, ...(outcome.run.model ? { model: outcome.run.model } : {}) }, prompt: outcome.run.prompt };
+      if (outcome.run)
+        return {
+          target: { kind: 'new', cwd: outcome.run.cwd, ...(outcome.run.model ? { model: outcome.run.model } : {}) },
+          prompt: outcome.run.prompt,
+        };
       return { target: { kind: 'reply', reply: outcome.reply } };
     }
     const claim = await this.o.mapping.claimForMessage(message.userId, message.id);
     switch (claim.kind) {
       case 'session':
-        return { target: { kind: 'session', sessionId: claim.sessionId, cwd: claim.cwd, ...(claim.model ? { model: claim.model } : {}) } };
+        return {
+          target: {
+            kind: 'session',
+            sessionId: claim.sessionId,
+            cwd: claim.cwd,
+            ...(claim.model ? { model: claim.model } : {}),
+          },
+        };
       case 'new':
         return { target: { kind: 'new', cwd: claim.cwd, ...(claim.model ? { model: claim.model } : {}) } };
       case 'creating':
@@ -240,11 +278,27 @@ export class Bridge implements BridgeInbound {
     }
   }
 
-  async handleAction(input: { channel: string; userId: string; action: CardAction; messageId?: string }): Promise<ActionResult> {
-    if ((await this.o.ownerPolicy(input.channel, input.userId)) !== 'owner') return { toast: { type: 'error', text: this.t('notOwner') } };
+  async handleAction(input: {
+    channel: string;
+    userId: string;
+    action: CardAction;
+    messageId?: string;
+  }): Promise<ActionResult> {
+    if ((await this.o.ownerPolicy(input.channel, input.userId)) !== 'owner')
+      return { toast: { type: 'error', text: this.t('notOwner') } };
     const a = input.action;
     if (a.type === 'permission' || a.type === 'question') return this.prompts.resolve(input.userId, a);
-    const ctx = this.commandContext({ id: `action:${input.messageId ?? ''}`, channel: input.channel, platformMessageId: input.messageId ?? '', userId: input.userId, chatId: '', chatType: 'p2p', text: '', images: [], receivedAt: this.now().toISOString() });
+    const ctx = this.commandContext({
+      id: `action:${input.messageId ?? ''}`,
+      channel: input.channel,
+      platformMessageId: input.messageId ?? '',
+      userId: input.userId,
+      chatId: '',
+      chatType: 'p2p',
+      text: '',
+      images: [],
+      receivedAt: this.now().toISOString(),
+    });
     return runCardAction(a, ctx);
   }
 
@@ -262,10 +316,15 @@ export class Bridge implements BridgeInbound {
     for (;;) {
       try {
         const channel = this.channel(record.message.channel);
-        if (channel.prepare && record.outcome === undefined && record.attempts === 0) record.message = await channel.prepare(record.message);
+        if (channel.prepare && record.outcome === undefined && record.attempts === 0)
+          record.message = await channel.prepare(record.message);
         const end = await processMessage(record, this.pipelineDeps(), signal);
         if (end === 'failed') {
-          record.failure = { code: record.outcome?.kind === 'error' ? record.outcome.code : 'FAILED', message: 'replied with an error', at: this.now().toISOString() };
+          record.failure = {
+            code: record.outcome?.kind === 'error' ? record.outcome.code : 'FAILED',
+            message: 'replied with an error',
+            at: this.now().toISOString(),
+          };
           await spool.write('processing', record);
         }
         await spool.move(id, 'processing', 'replied');
@@ -276,7 +335,11 @@ export class Bridge implements BridgeInbound {
         record.attempts += 1;
         this.o.logger.warn('message processing failed; will retry', { err, messageId: id, attempt: record.attempts });
         if (record.attempts >= maxAttempts) {
-          record.failure = { code: 'DELIVERY_FAILED', message: err instanceof Error ? err.message : String(err), at: this.now().toISOString() };
+          record.failure = {
+            code: 'DELIVERY_FAILED',
+            message: err instanceof Error ? err.message : String(err),
+            at: this.now().toISOString(),
+          };
           await spool.write('processing', record).catch(() => undefined);
           await spool.move(id, 'processing', 'failed').catch(() => undefined);
           this.o.logger.error('message failed permanently', { messageId: id });
@@ -286,10 +349,14 @@ export class Bridge implements BridgeInbound {
         const delay = (this.o.retryBaseMs ?? 1000) * 2 ** (record.attempts - 1);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, delay);
-          signal.addEventListener('abort', () => {
-            clearTimeout(timer);
-            resolve();
-          }, { once: true });
+          signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(timer);
+              resolve();
+            },
+            { once: true },
+          );
         });
         if (signal.aborted) return;
       }

@@ -30,14 +30,23 @@ export interface BridgeInbound {
   /** Validates, de-duplicates, fixes the target snapshot and persists; returns within milliseconds. */
   accept(message: InboundMessage): Promise<AcceptResult>;
   /** A button click. Only the owner's click on a still-pending prompt changes anything. */
-  handleAction(input: { channel: string; userId: string; action: CardAction; messageId?: string }): Promise<ActionResult>;
+  handleAction(input: {
+    channel: string;
+    userId: string;
+    action: CardAction;
+    messageId?: string;
+  }): Promise<ActionResult>;
 }
 
 export type AcceptResult =
   | { status: 'accepted' }
   | { status: 'duplicate' }
   /** Not queued; the bridge has already sent `notice` (if any) to the sender. */
-  | { status: 'refused'; reason: 'overloaded' | 'not-owner' | 'too-long' | 'invalid' | 'shutting-down' | 'group'; notice?: string };
+  | {
+      status: 'refused';
+      reason: 'overloaded' | 'not-owner' | 'too-long' | 'invalid' | 'shutting-down' | 'group';
+      notice?: string;
+    };
 
 export interface ActionResult {
   /** A short toast for the clicker (Feishu answers a click within 3 seconds with this). */
@@ -59,7 +68,11 @@ export interface ChannelOutbox {
    * Opens (or, after a restart, re-opens with `existingMessageId`) a reply that streams into one
    * message. The channel owns throttling and platform limits.
    */
-  openStream(target: ReplyTarget, idempotencyKey: string, options?: { existingMessageId?: string }): Promise<ReplyStream>;
+  openStream(
+    target: ReplyTarget,
+    idempotencyKey: string,
+    options?: { existingMessageId?: string },
+  ): Promise<ReplyStream>;
   /** Longest text one plain message may carry on this platform (for splitting long replies). */
   readonly maxTextChunk: number;
 }

@@ -31,7 +31,10 @@ const cases: Array<[string, ChatCommand | null]> = [
   // new
   ['/new', { name: 'new' }],
   ['/new ~/Git/cc-linker', { name: 'new', cwd: '~/Git/cc-linker' }],
-  ['/new ~/Git/cc-linker -- 帮我先梳理这个项目的架构', { name: 'new', cwd: '~/Git/cc-linker', prompt: '帮我先梳理这个项目的架构' }],
+  [
+    '/new ~/Git/cc-linker -- 帮我先梳理这个项目的架构',
+    { name: 'new', cwd: '~/Git/cc-linker', prompt: '帮我先梳理这个项目的架构' },
+  ],
   ['/new -- 帮我检查默认项目里的 README 是否完整', { name: 'new', prompt: '帮我检查默认项目里的 README 是否完整' }],
   ['/new ~/x --model sonnet -- do it', { name: 'new', cwd: '~/x', model: 'sonnet', prompt: 'do it' }],
   ['/new --model sonnet ~/x -- do it', { name: 'new', cwd: '~/x', model: 'sonnet', prompt: 'do it' }],

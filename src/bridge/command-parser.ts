@@ -166,9 +166,16 @@ function usage(command: UsageCommand, problem: UsageProblem): ChatCommand {
 /** Removes one pair of surrounding straight or curly quotes. */
 function unquote(value: string): string {
   const v = value.trim();
-  const pairs: Array<[string, string]> = [['"', '"'], ["'", "'"], ['“', '”'], ['‘', '’'], ['「', '」']];
+  const pairs: Array<[string, string]> = [
+    ['"', '"'],
+    ["'", "'"],
+    ['“', '”'],
+    ['‘', '’'],
+    ['「', '」'],
+  ];
   for (const [open, close] of pairs) {
-    if (v.length >= 2 && v.startsWith(open) && v.endsWith(close)) return v.slice(open.length, v.length - close.length).trim();
+    if (v.length >= 2 && v.startsWith(open) && v.endsWith(close))
+      return v.slice(open.length, v.length - close.length).trim();
   }
   return v;
 }

@@ -52,7 +52,9 @@ export class Deliveries {
 
   /** The record for a message, created empty when there is none yet. */
   async load(messageId: string): Promise<DeliveryRecord> {
-    return (await this.get(messageId)) ?? { messageId, status: 'sending', chunks: [], updatedAt: new Date().toISOString() };
+    return (
+      (await this.get(messageId)) ?? { messageId, status: 'sending', chunks: [], updatedAt: new Date().toISOString() }
+    );
   }
 
   /** The chunk entry for `index`, created (status `sending`, stable uuid) when missing. */

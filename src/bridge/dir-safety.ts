@@ -52,7 +52,8 @@ export async function checkWorkingDirectory(input: string, opts: DirSafetyOption
   const rootsText = describeRoots(opts.allowedRoots, opts.home, t('dirAnyRoot'));
   if (!raw || raw.includes('\0')) return refuse('invalid', t('dirInvalid', { roots: rootsText }));
   const expanded = expandHome(raw, opts.home);
-  if (!path.isAbsolute(expanded) && opts.base === undefined) return refuse('invalid', t('dirNotAbsolute', { path: raw, roots: rootsText }));
+  if (!path.isAbsolute(expanded) && opts.base === undefined)
+    return refuse('invalid', t('dirNotAbsolute', { path: raw, roots: rootsText }));
   const resolved = path.resolve(opts.base ?? '/', expanded);
 
   const allowed = await Promise.all(opts.allowedRoots.map((r) => realOrResolved(expandHome(r, opts.home))));
@@ -78,14 +79,21 @@ export async function checkWorkingDirectory(input: string, opts: DirSafetyOption
   }
   for (const rule of denied) {
     const hit = [real, resolved].some((p) => rule.paths.some((d) => (rule.subtree ? isInside(p, d) : p === d)));
-    if (hit) return refuse('denied', t('dirDenied', { path: shown, denied: tildify(rule.shown, opts.home), roots: rootsText }));
+    if (hit)
+      return refuse(
+        'denied',
+        t('dirDenied', { path: shown, denied: tildify(rule.shown, opts.home), roots: rootsText }),
+      );
   }
 
   let stat;
   try {
     stat = await fs.stat(real);
   } catch (err) {
-    return refuse('invalid', t('dirUnreadable', { path: shown, reason: (err as NodeJS.ErrnoException).code ?? 'error' }));
+    return refuse(
+      'invalid',
+      t('dirUnreadable', { path: shown, reason: (err as NodeJS.ErrnoException).code ?? 'error' }),
+    );
   }
   if (!stat.isDirectory()) return refuse('not-directory', t('dirNotDirectory', { path: shown }));
   return { ok: true, realPath: real };

@@ -54,7 +54,7 @@ export class Dispatcher {
 
   private pump(): void {
     if (this.stopped) return;
-    for (let i = 0; i < this.queue.length && this.running.size < this.options.concurrency; ) {
+    for (let i = 0; i < this.queue.length && this.running.size < this.options.concurrency;) {
       const record = this.queue[i] as SpoolRecord;
       const key = serialKeyOf(record);
       if (this.runningKeys.has(key)) {
@@ -72,7 +72,9 @@ export class Dispatcher {
     this.runningKeys.add(key);
     const promise = this.options
       .run(record, abort.signal)
-      .catch((err) => this.options.logger.error('dispatcher: run escaped its error boundary', { err, messageId: record.message.id }))
+      .catch((err) =>
+        this.options.logger.error('dispatcher: run escaped its error boundary', { err, messageId: record.message.id }),
+      )
       .finally(() => {
         this.runningKeys.delete(key);
         this.running.delete(record.message.id);
@@ -109,7 +111,10 @@ export class Dispatcher {
     clearTimeout(timer);
     if (outcome === 'timeout') {
       for (const r of this.running.values()) r.abort.abort();
-      await Promise.race([Promise.all([...this.running.values()].map((r) => r.promise)), new Promise((r) => setTimeout(r, 3000).unref())]);
+      await Promise.race([
+        Promise.all([...this.running.values()].map((r) => r.promise)),
+        new Promise((r) => setTimeout(r, 3000).unref()),
+      ]);
     }
     return { unfinished: this.running.size };
   }

@@ -31,7 +31,11 @@ export class ListSnapshots {
   private readonly now: () => Date;
 
   constructor(file: string, opts: { ttlMs: number; now?: () => Date }) {
-    this.doc = new VersionedDoc<ListSnapshotData>(file, { schema: 1, defaultValue: () => ({ users: {} }), validate: validateSnapshots });
+    this.doc = new VersionedDoc<ListSnapshotData>(file, {
+      schema: 1,
+      defaultValue: () => ({ users: {} }),
+      validate: validateSnapshots,
+    });
     this.ttlMs = opts.ttlMs;
     this.now = opts.now ?? (() => new Date());
   }
@@ -46,7 +50,10 @@ export class ListSnapshots {
   }
 
   /** The session shown as number `index` (1-based) in the user's latest list, if still valid. */
-  async resolve(userId: string, index: number): Promise<{ ok: true; sessionId: string } | { ok: false; reason: SnapshotMiss }> {
+  async resolve(
+    userId: string,
+    index: number,
+  ): Promise<{ ok: true; sessionId: string } | { ok: false; reason: SnapshotMiss }> {
     const entry = (await this.doc.read()).data.users[userId];
     if (!entry) return { ok: false, reason: 'none' };
     if (this.isExpired(entry)) return { ok: false, reason: 'expired' };
@@ -81,7 +88,12 @@ function validateSnapshots(raw: unknown): ListSnapshotData {
   if (!users || typeof users !== 'object' || Array.isArray(users)) throw new Error('users must be an object');
   for (const [user, e] of Object.entries(users as Record<string, unknown>)) {
     const entry = e as Partial<ListSnapshotEntry> | null;
-    if (!entry || typeof entry.savedAt !== 'string' || !Array.isArray(entry.sessionIds) || !entry.sessionIds.every((x) => typeof x === 'string')) {
+    if (
+      !entry ||
+      typeof entry.savedAt !== 'string' ||
+      !Array.isArray(entry.sessionIds) ||
+      !entry.sessionIds.every((x) => typeof x === 'string')
+    ) {
       throw new Error(`snapshot of ${user} is invalid`);
     }
   }

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { PermissionDecision, PermissionHandler, PermissionRequest, QuestionRequest } from '../claude/engine-types.js';
+import type {
+  PermissionDecision,
+  PermissionHandler,
+  PermissionRequest,
+  QuestionRequest,
+} from '../claude/engine-types.js';
 import type { Language } from '../core/i18n.js';
 import type { ActionResult } from './channel.js';
 import { promptMessages } from './prompt-messages.js';
@@ -46,7 +51,9 @@ export class PendingPrompts {
 
   /** Prompts still waiting, oldest first (for "resolve by index" and the console). */
   list(userId?: string): Array<{ id: string; kind: 'permission' | 'question'; summary: string; createdAt: number }> {
-    return [...this.pending.values()].filter((p) => !userId || p.userId === userId).map(({ id, kind, summary, createdAt }) => ({ id, kind, summary, createdAt }));
+    return [...this.pending.values()]
+      .filter((p) => !userId || p.userId === userId)
+      .map(({ id, kind, summary, createdAt }) => ({ id, kind, summary, createdAt }));
   }
 
   /**
@@ -64,20 +71,29 @@ export class PendingPrompts {
   /** Handles a permission/question button click. */
   resolve(userId: string, action: CardAction): ActionResult {
     const t = promptMessages(this.options.lang);
-    if (action.type !== 'permission' && action.type !== 'question') return { toast: { type: 'error', text: t('unknownAction') } };
+    if (action.type !== 'permission' && action.type !== 'question')
+      return { toast: { type: 'error', text: t('unknownAction') } };
     const p = this.pending.get(action.requestId);
-    if (!p || p.nonce !== action.nonce || p.kind !== action.type) return { toast: { type: 'warning', text: t('expired') } };
+    if (!p || p.nonce !== action.nonce || p.kind !== action.type)
+      return { toast: { type: 'warning', text: t('expired') } };
     if (p.userId !== userId) return { toast: { type: 'error', text: t('notYours') } };
     this.pending.delete(p.id);
     if (action.type === 'permission') {
-      const decision: PermissionDecision = action.decision === 'deny' ? { behavior: 'deny', message: t('deniedByUser') } : { behavior: 'allow', always: action.decision === 'always' };
+      const decision: PermissionDecision =
+        action.decision === 'deny'
+          ? { behavior: 'deny', message: t('deniedByUser') }
+          : { behavior: 'allow', always: action.decision === 'always' };
       p.settle(decision);
-      const text = action.decision === 'deny' ? t('denied') : action.decision === 'always' ? t('alwaysAllowed') : t('allowed');
+      const text =
+        action.decision === 'deny' ? t('denied') : action.decision === 'always' ? t('alwaysAllowed') : t('allowed');
       const card = p.settledCard(text, action.decision === 'deny' ? 'warning' : 'complete');
       return { toast: { type: action.decision === 'deny' ? 'info' : 'success', text }, card };
     }
     p.settle({ answers: { answer: action.answer } });
-    return { toast: { type: 'success', text: t('answered') }, card: p.settledCard(`${t('answered')}: ${action.answer}`, 'complete') };
+    return {
+      toast: { type: 'success', text: t('answered') },
+      card: p.settledCard(`${t('answered')}: ${action.answer}`, 'complete'),
+    };
   }
 
   /** Cancels every prompt (shutdown): each is denied so the runs can end. */
@@ -86,7 +102,12 @@ export class PendingPrompts {
     this.pending.clear();
   }
 
-  private register(p: Omit<Pending, 'settle'>, signal: AbortSignal, onSettle: (v: unknown) => void, onTimeout: () => unknown): void {
+  private register(
+    p: Omit<Pending, 'settle'>,
+    signal: AbortSignal,
+    onSettle: (v: unknown) => void,
+    onTimeout: () => unknown,
+  ): void {
     const t = promptMessages(this.options.lang);
     let done = false;
     const finish = (value: unknown, note?: string) => {
@@ -95,7 +116,8 @@ export class PendingPrompts {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       this.pending.delete(p.id);
-      if (note && entry.cardMessageId) void p.sender.update(entry.cardMessageId, p.settledCard(note, 'warning')).catch(() => undefined);
+      if (note && entry.cardMessageId)
+        void p.sender.update(entry.cardMessageId, p.settledCard(note, 'warning')).catch(() => undefined);
       onSettle(value);
     };
     const entry: Pending = { ...p, settle: (v) => finish(v) };
@@ -106,7 +128,13 @@ export class PendingPrompts {
     this.pending.set(p.id, entry);
   }
 
-  private ask(userId: string, sender: PromptSender, keyBase: string, request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
+  private ask(
+    userId: string,
+    sender: PromptSender,
+    keyBase: string,
+    request: PermissionRequest,
+    signal: AbortSignal,
+  ): Promise<PermissionDecision> {
     const t = promptMessages(this.options.lang);
     const nonce = randomBytes(12).toString('hex');
     const id = `${request.id}`;
@@ -117,20 +145,48 @@ export class PendingPrompts {
       sections: [
         { type: 'fields', fields: [{ label: t('tool'), value: request.toolName }] },
         { type: 'plain', text: request.summary },
-        ...(request.reason && request.reason !== request.summary && !request.summary.includes(request.reason) ? [{ type: 'quote' as const, text: request.reason }] : []),
+        ...(request.reason && request.reason !== request.summary && !request.summary.includes(request.reason)
+          ? [{ type: 'quote' as const, text: request.reason }]
+          : []),
         ...(extra ? [{ type: 'markdown' as const, text: `**${extra}**` }] : []),
       ],
     });
     return new Promise<PermissionDecision>((resolve) => {
       if (signal.aborted) return resolve({ behavior: 'deny', message: 'cancelled' });
-      const entry = { id, nonce, userId, kind: 'permission' as const, summary: `${request.toolName}: ${request.summary}`, createdAt: Date.now(), sender, settledCard: (text: string, status: CardReply['status']) => base(status, text) };
-      this.register(entry, signal, (v) => resolve(v as PermissionDecision), () => ({ behavior: 'deny', message: t('timedOutDeny') }));
+      const entry = {
+        id,
+        nonce,
+        userId,
+        kind: 'permission' as const,
+        summary: `${request.toolName}: ${request.summary}`,
+        createdAt: Date.now(),
+        sender,
+        settledCard: (text: string, status: CardReply['status']) => base(status, text),
+      };
+      this.register(
+        entry,
+        signal,
+        (v) => resolve(v as PermissionDecision),
+        () => ({ behavior: 'deny', message: t('timedOutDeny') }),
+      );
       const card: CardReply = {
         ...base('warning'),
         buttons: [
-          { label: t('allow'), style: 'primary', action: { type: 'permission', requestId: id, nonce, decision: 'allow' } },
+          {
+            label: t('allow'),
+            style: 'primary',
+            action: { type: 'permission', requestId: id, nonce, decision: 'allow' },
+          },
           { label: t('deny'), style: 'danger', action: { type: 'permission', requestId: id, nonce, decision: 'deny' } },
-          ...(request.suggestions.length > 0 ? [{ label: t('alwaysAllow'), style: 'default' as const, action: { type: 'permission' as const, requestId: id, nonce, decision: 'always' as const } }] : []),
+          ...(request.suggestions.length > 0
+            ? [
+                {
+                  label: t('alwaysAllow'),
+                  style: 'default' as const,
+                  action: { type: 'permission' as const, requestId: id, nonce, decision: 'always' as const },
+                },
+              ]
+            : []),
         ],
       };
       sender.send(card, `${keyBase}:perm:${id}`).then(
@@ -143,7 +199,13 @@ export class PendingPrompts {
     });
   }
 
-  private askQuestion(userId: string, sender: PromptSender, keyBase: string, request: QuestionRequest, signal: AbortSignal): Promise<{ answers: Record<string, string> } | { cancelled: true }> {
+  private askQuestion(
+    userId: string,
+    sender: PromptSender,
+    keyBase: string,
+    request: QuestionRequest,
+    signal: AbortSignal,
+  ): Promise<{ answers: Record<string, string> } | { cancelled: true }> {
     const t = promptMessages(this.options.lang);
     const nonce = randomBytes(12).toString('hex');
     const id = request.id;
@@ -152,11 +214,23 @@ export class PendingPrompts {
       kind: 'card',
       title: first?.header ?? t('questionTitle'),
       status,
-      sections: [{ type: 'plain', text: first?.question ?? '' }, ...(extra ? [{ type: 'markdown' as const, text: `**${extra}**` }] : [])],
+      sections: [
+        { type: 'plain', text: first?.question ?? '' },
+        ...(extra ? [{ type: 'markdown' as const, text: `**${extra}**` }] : []),
+      ],
     });
     return new Promise((resolve) => {
       if (signal.aborted) return resolve({ cancelled: true });
-      const entry = { id, nonce, userId, kind: 'question' as const, summary: first?.question ?? '', createdAt: Date.now(), sender, settledCard: (text: string, status: CardReply['status']) => base(status, text) };
+      const entry = {
+        id,
+        nonce,
+        userId,
+        kind: 'question' as const,
+        summary: first?.question ?? '',
+        createdAt: Date.now(),
+        sender,
+        settledCard: (text: string, status: CardReply['status']) => base(status, text),
+      };
       this.register(
         entry,
         signal,
@@ -169,7 +243,11 @@ export class PendingPrompts {
       );
       const card: CardReply = {
         ...base('info'),
-        buttons: (first?.options ?? []).map((o) => ({ label: o.label, style: 'default' as const, action: { type: 'question' as const, requestId: id, nonce, answer: o.label } })),
+        buttons: (first?.options ?? []).map((o) => ({
+          label: o.label,
+          style: 'default' as const,
+          action: { type: 'question' as const, requestId: id, nonce, answer: o.label },
+        })),
       };
       sender.send(card, `${keyBase}:question:${id}`).then(
         ({ messageId }) => {

@@ -16,7 +16,14 @@ import type { Spool } from './spool.js';
 
 /** Registry side effects of runs, wired by the runtime (kept optional so tests can omit them). */
 export interface SessionHooks {
-  sessionCreated?(info: { sessionId: string; cwd: string; userId: string; channel: string; model?: string; prompt: string }): Promise<void>;
+  sessionCreated?(info: {
+    sessionId: string;
+    cwd: string;
+    userId: string;
+    channel: string;
+    model?: string;
+    prompt: string;
+  }): Promise<void>;
   runFinished?(info: { sessionId: string; prompt: string; answer: string; model?: string }): Promise<void>;
 }
 
@@ -64,7 +71,11 @@ export function replyTargetOf(record: SpoolRecord): ReplyTarget {
  * 3. deliver every chunk not yet `sent`, each with its stable idempotency key.
  * Returns whether the message ended as a success (`done/`) or a failure reply (`failed/`).
  */
-export async function processMessage(record: SpoolRecord, deps: PipelineDeps, signal: AbortSignal): Promise<'done' | 'failed'> {
+export async function processMessage(
+  record: SpoolRecord,
+  deps: PipelineDeps,
+  signal: AbortSignal,
+): Promise<'done' | 'failed'> {
   const id = record.message.id;
   if (await deps.deliveries.isFullySent(id)) return record.outcome?.kind === 'error' ? 'failed' : 'done';
   let stream: ReplyStream | undefined;
@@ -84,16 +95,33 @@ export async function processMessage(record: SpoolRecord, deps: PipelineDeps, si
   return record.outcome.kind === 'error' ? 'failed' : 'done';
 }
 
-async function produce(record: SpoolRecord, deps: PipelineDeps, signal: AbortSignal): Promise<{ outcome: RunOutcome; stream?: ReplyStream }> {
+async function produce(
+  record: SpoolRecord,
+  deps: PipelineDeps,
+  signal: AbortSignal,
+): Promise<{ outcome: RunOutcome; stream?: ReplyStream }> {
   const t = pipelineMessages(deps.lang);
   const target = record.target;
   if (target.kind === 'reply') return { outcome: { kind: 'reply', reply: target.reply } };
   if (target.kind === 'ccexec') {
-    if (!deps.ccexec) return { outcome: { kind: 'error', code: 'CCEXEC_UNAVAILABLE', reply: errorCard(bridgeMessages(deps.lang)('ccNotConfigured'), deps.lang) } };
+    if (!deps.ccexec)
+      return {
+        outcome: {
+          kind: 'error',
+          code: 'CCEXEC_UNAVAILABLE',
+          reply: errorCard(bridgeMessages(deps.lang)('ccNotConfigured'), deps.lang),
+        },
+      };
     try {
       return { outcome: { kind: 'reply', reply: await deps.ccexec(target.question, record.message.userId, signal) } };
     } catch (err) {
-      return { outcome: { kind: 'error', code: isAppError(err) ? err.code : 'INTERNAL', reply: errorCard(isAppError(err) ? err.userMessage : t('internalError'), deps.lang) } };
+      return {
+        outcome: {
+          kind: 'error',
+          code: isAppError(err) ? err.code : 'INTERNAL',
+          reply: errorCard(isAppError(err) ? err.userMessage : t('internalError'), deps.lang),
+        },
+      };
     }
   }
   return runEngine(record, deps, signal);
@@ -102,7 +130,13 @@ async function produce(record: SpoolRecord, deps: PipelineDeps, signal: AbortSig
 async function openStreamFor(record: SpoolRecord, deps: PipelineDeps): Promise<ReplyStream> {
   const delivery = await deps.deliveries.load(record.message.id);
   const chunk = Deliveries.chunk(delivery, 0, true);
-  const stream = await deps.channel(record.message.channel).outbox.openStream(replyTargetOf(record), chunk.requestUuid, chunk.platformMessageId ? { existingMessageId: chunk.platformMessageId } : {});
+  const stream = await deps
+    .channel(record.message.channel)
+    .outbox.openStream(
+      replyTargetOf(record),
+      chunk.requestUuid,
+      chunk.platformMessageId ? { existingMessageId: chunk.platformMessageId } : {},
+    );
   if (chunk.platformMessageId !== stream.messageId) {
     chunk.platformMessageId = stream.messageId;
     await deps.deliveries.save(delivery);
@@ -110,7 +144,11 @@ async function openStreamFor(record: SpoolRecord, deps: PipelineDeps): Promise<R
   return stream;
 }
 
-async function runEngine(record: SpoolRecord, deps: PipelineDeps, signal: AbortSignal): Promise<{ outcome: RunOutcome; stream?: ReplyStream }> {
+async function runEngine(
+  record: SpoolRecord,
+  deps: PipelineDeps,
+  signal: AbortSignal,
+): Promise<{ outcome: RunOutcome; stream?: ReplyStream }> {
   const t = pipelineMessages(deps.lang);
   const target = record.target;
   if (target.kind !== 'session' && target.kind !== 'new') throw new Error('runEngine: not an engine target');
@@ -132,13 +170,24 @@ async function runEngine(record: SpoolRecord, deps: PipelineDeps, signal: AbortS
     record.sessionId = sessionId;
     await deps.spool.write('processing', record);
     await deps.mapping.completeClaim(msg.userId, msg.id, sessionId, target.cwd);
-    await deps.sessions?.sessionCreated?.({ sessionId, cwd: target.cwd, userId: msg.userId, channel: msg.channel, model, prompt: record.prompt ?? '' });
+    await deps.sessions?.sessionCreated?.({
+      sessionId,
+      cwd: target.cwd,
+      userId: msg.userId,
+      channel: msg.channel,
+      model,
+      prompt: record.prompt ?? '',
+    });
   };
   const pendingWrites: Promise<unknown>[] = [];
   const onEvent = (event: EngineEvent) => {
     switch (event.type) {
       case 'session':
-        pendingWrites.push(onSessionId(event.sessionId, event.model).catch((err) => deps.logger.warn('recording new session failed', { err })));
+        pendingWrites.push(
+          onSessionId(event.sessionId, event.model).catch((err) =>
+            deps.logger.warn('recording new session failed', { err }),
+          ),
+        );
         return;
       case 'text':
         state.phase = 'streaming';
@@ -169,22 +218,52 @@ async function runEngine(record: SpoolRecord, deps: PipelineDeps, signal: AbortS
   try {
     const prompt = buildPrompt(record);
     const result = await deps.engine.send(
-      { prompt, cwd: target.cwd, ...(resumeId ? { sessionId: resumeId } : {}), ...(target.model ? { model: target.model } : {}), userId: msg.userId, ...(imagePaths(record).length ? { imagePaths: imagePaths(record) } : {}) },
+      {
+        prompt,
+        cwd: target.cwd,
+        ...(resumeId ? { sessionId: resumeId } : {}),
+        ...(target.model ? { model: target.model } : {}),
+        userId: msg.userId,
+        ...(imagePaths(record).length ? { imagePaths: imagePaths(record) } : {}),
+      },
       { signal, onEvent, permissions: deps.prompts.handlerFor(msg.userId, sender, keyBase) },
     );
     await Promise.all(pendingWrites);
     if (isNew) await onSessionId(result.sessionId, result.model);
-    await deps.sessions?.runFinished?.({ sessionId: result.sessionId, prompt, answer: result.text, model: result.model }).catch((err) => deps.logger.warn('registry update after run failed', { err }));
+    await deps.sessions
+      ?.runFinished?.({ sessionId: result.sessionId, prompt, answer: result.text, model: result.model })
+      .catch((err) => deps.logger.warn('registry update after run failed', { err }));
     const text = result.text.length > 0 ? result.text : state.text;
-    const card = completeCard({ text, thinking: state.thinking, showThinking: deps.showThinking, result, lang: deps.lang });
+    const card = completeCard({
+      text,
+      thinking: state.thinking,
+      showThinking: deps.showThinking,
+      result,
+      lang: deps.lang,
+    });
     const { permissionDenials, ...rest } = result;
-    return { outcome: { kind: 'engine', result: { ...rest, permissionDenials: permissionDenials.length }, reply: card, fullText: text }, stream };
+    return {
+      outcome: {
+        kind: 'engine',
+        result: { ...rest, permissionDenials: permissionDenials.length },
+        reply: card,
+        fullText: text,
+      },
+      stream,
+    };
   } catch (err) {
     await Promise.all(pendingWrites);
     if (isNew && !record.sessionId) await deps.mapping.rollbackClaim(msg.userId, msg.id).catch(() => undefined);
     const message = isAppError(err) ? err.userMessage : t('internalError');
     if (!isAppError(err)) deps.logger.error('engine run failed', { err, messageId: msg.id });
-    return { outcome: { kind: 'error', code: isAppError(err) ? err.code : 'INTERNAL', reply: errorCard(message, deps.lang, state.text) }, stream };
+    return {
+      outcome: {
+        kind: 'error',
+        code: isAppError(err) ? err.code : 'INTERNAL',
+        reply: errorCard(message, deps.lang, state.text),
+      },
+      stream,
+    };
   } finally {
     clearInterval(heartbeat);
   }
@@ -205,7 +284,12 @@ export function buildPrompt(record: SpoolRecord): string {
   return lines.join('\n');
 }
 
-async function deliver(record: SpoolRecord, outcome: RunOutcome, deps: PipelineDeps, openStream?: ReplyStream): Promise<void> {
+async function deliver(
+  record: SpoolRecord,
+  outcome: RunOutcome,
+  deps: PipelineDeps,
+  openStream?: ReplyStream,
+): Promise<void> {
   const id = record.message.id;
   const channel = deps.channel(record.message.channel);
   const outbox = channel.outbox;
@@ -233,7 +317,8 @@ async function deliver(record: SpoolRecord, outcome: RunOutcome, deps: PipelineD
     }
     for (const text of splitText(overflow, outbox.maxTextChunk)) pieces.push({ reply: { kind: 'text', text } });
   } else if (outcome.reply.kind === 'text') {
-    for (const text of splitText(outcome.reply.text, outbox.maxTextChunk)) pieces.push({ reply: { kind: 'text', text } });
+    for (const text of splitText(outcome.reply.text, outbox.maxTextChunk))
+      pieces.push({ reply: { kind: 'text', text } });
   } else {
     pieces.push({ reply: outcome.reply });
   }

@@ -14,11 +14,15 @@ let mapping: UserMapping;
 const U = 'ou_owner';
 const NOW = Date.parse('2026-05-05T12:00:00Z');
 
-function registry(sessions: Record<string, { status: string; createdAt: string; cwd: string; userId?: string }>): RegistryView {
+function registry(
+  sessions: Record<string, { status: string; createdAt: string; cwd: string; userId?: string }>,
+): RegistryView {
   return {
     get: async (id) => {
       const s = sessions[id];
-      return s ? { status: s.status, origin: 'feishu', feishuUserId: s.userId ?? U, createdAt: s.createdAt, cwd: s.cwd } : null;
+      return s
+        ? { status: s.status, origin: 'feishu', feishuUserId: s.userId ?? U, createdAt: s.createdAt, cwd: s.cwd }
+        : null;
     },
     recentChatSessions: async (userId, since) =>
       Object.entries(sessions)
@@ -30,7 +34,17 @@ function registry(sessions: Record<string, { status: string; createdAt: string; 
 function record(id: string, extra: Partial<SpoolRecord> = {}): SpoolRecord {
   return {
     schema: 1,
-    message: { id, channel: 'feishu', platformMessageId: id, userId: U, chatId: 'c', chatType: 'p2p', text: 'hi', images: [], receivedAt: '2026-05-05T11:00:00Z' },
+    message: {
+      id,
+      channel: 'feishu',
+      platformMessageId: id,
+      userId: U,
+      chatId: 'c',
+      chatType: 'p2p',
+      text: 'hi',
+      images: [],
+      receivedAt: '2026-05-05T11:00:00Z',
+    },
     target: { kind: 'new', cwd: '/w/a' },
     acceptedAt: '2026-05-05T11:00:00Z',
     seq: 1,
@@ -39,7 +53,16 @@ function record(id: string, extra: Partial<SpoolRecord> = {}): SpoolRecord {
   };
 }
 
-const run = (reg: RegistryView) => reconcileMapping({ mapping, spool, registry: reg, logger: silentLogger, now: NOW, staleClaimMs: 30 * 60_000, recentMs: 24 * 3_600_000 });
+const run = (reg: RegistryView) =>
+  reconcileMapping({
+    mapping,
+    spool,
+    registry: reg,
+    logger: silentLogger,
+    now: NOW,
+    staleClaimMs: 30 * 60_000,
+    recentMs: 24 * 3_600_000,
+  });
 
 beforeEach(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ccl-reconcile-'));
@@ -54,7 +77,15 @@ describe('reconcileMapping', () => {
     await mapping.setPendingNew(U, { cwd: '/w/a' });
     await mapping.claimForMessage(U, 'm1');
     await spool.enqueue(record('m1'));
-    const r = await reconcileMapping({ mapping, spool, registry: registry({}), logger: silentLogger, now: NOW + 5 * 3_600_000, staleClaimMs: 30 * 60_000, recentMs: 0 });
+    const r = await reconcileMapping({
+      mapping,
+      spool,
+      registry: registry({}),
+      logger: silentLogger,
+      now: NOW + 5 * 3_600_000,
+      staleClaimMs: 30 * 60_000,
+      recentMs: 0,
+    });
     expect(r.rolledBackClaims).toBe(0);
     expect(await mapping.get(U)).toMatchObject({ type: 'pending_new_session_claimed', claimedByMessageId: 'm1' });
   });
@@ -87,7 +118,9 @@ describe('reconcileMapping', () => {
 
   it('rule 1: restores the one recent chat session the mapping missed', async () => {
     await mapping.bindOwner(U);
-    const r = await run(registry({ 'sess-9': { status: 'provisioning', createdAt: '2026-05-05T11:30:00Z', cwd: '/w/c' } }));
+    const r = await run(
+      registry({ 'sess-9': { status: 'provisioning', createdAt: '2026-05-05T11:30:00Z', cwd: '/w/c' } }),
+    );
     expect(r.restoredSessions).toBe(1);
     expect(await mapping.get(U)).toMatchObject({ type: 'session', sessionUuid: 'sess-9', cwd: '/w/c' });
   });

@@ -48,7 +48,10 @@ export class RegistrySessionDirectory implements SessionDirectory {
   }
 
   /** RegistryView for the reconciler. */
-  async recentChatSessions(userId: string, sinceMs: number): Promise<Array<{ sessionId: string; status: string; cwd: string; createdAt: string }>> {
+  async recentChatSessions(
+    userId: string,
+    sinceMs: number,
+  ): Promise<Array<{ sessionId: string; status: string; cwd: string; createdAt: string }>> {
     return (await this.list())
       .filter((s) => s.origin === 'feishu' && s.feishu_user_id === userId && Date.parse(s.created_at) >= sinceMs)
       .sort((a, b) => (a.created_at < b.created_at ? 1 : -1))
@@ -61,7 +64,15 @@ export function registryViewOf(dir: RegistrySessionDirectory): RegistryView {
   return {
     get: async (id) => {
       const s = await dir.get(id);
-      return s ? { status: s.status ?? 'active', origin: s.origin, feishuUserId: s.feishu_user_id ?? null, createdAt: s.created_at, cwd: s.cwd } : null;
+      return s
+        ? {
+            status: s.status ?? 'active',
+            origin: s.origin,
+            feishuUserId: s.feishu_user_id ?? null,
+            createdAt: s.created_at,
+            cwd: s.cwd,
+          }
+        : null;
     },
     recentChatSessions: (userId, since) => dir.recentChatSessions(userId, since),
   };

@@ -45,6 +45,11 @@ describe('applyRetention', () => {
   });
 
   it('does nothing when the spool does not exist yet', async () => {
-    expect(await applyRetention(path.join(dir, 'missing'), defaultConfig().queue, NOW)).toEqual({ done: 0, failed: 0, receipts: 0, deliveries: 0 });
+    expect(await applyRetention(path.join(dir, 'missing'), defaultConfig().queue, NOW)).toEqual({
+      done: 0,
+      failed: 0,
+      receipts: 0,
+      deliveries: 0,
+    });
   });
 });

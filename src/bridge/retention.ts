@@ -38,13 +38,27 @@ async function prune(dir: string, maxAgeMs: number, maxFiles: number, now: numbe
  * most 200, `receipts/` and `deliveries/` 7 days — time first, then oldest-first down to the cap.
  * Run at start and hourly. `pending/`, `processing/` and `replied/` are never touched.
  */
-export async function applyRetention(spoolDir: string, queue: Config['queue'], now = Date.now()): Promise<RetentionReport> {
+export async function applyRetention(
+  spoolDir: string,
+  queue: Config['queue'],
+  now = Date.now(),
+): Promise<RetentionReport> {
   const hour = 3_600_000;
   const day = 24 * hour;
   return {
     done: await prune(path.join(spoolDir, 'done'), queue.done_retention_hours * hour, queue.done_max_files, now),
     failed: await prune(path.join(spoolDir, 'failed'), queue.failed_retention_days * day, queue.failed_max_files, now),
-    receipts: await prune(path.join(spoolDir, 'receipts'), queue.delivery_retention_days * day, Number.MAX_SAFE_INTEGER, now),
-    deliveries: await prune(path.join(spoolDir, 'deliveries'), queue.delivery_retention_days * day, Number.MAX_SAFE_INTEGER, now),
+    receipts: await prune(
+      path.join(spoolDir, 'receipts'),
+      queue.delivery_retention_days * day,
+      Number.MAX_SAFE_INTEGER,
+      now,
+    ),
+    deliveries: await prune(
+      path.join(spoolDir, 'deliveries'),
+      queue.delivery_retention_days * day,
+      Number.MAX_SAFE_INTEGER,
+      now,
+    ),
   };
 }

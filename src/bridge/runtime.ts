@@ -83,7 +83,9 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
   try {
     const spool = new Spool(o.config.queue.spool_dir);
     const mapping = new UserMapping(o.paths.userMappingFile);
-    const listSnapshots = new ListSnapshots(path.join(o.paths.runtimeDir, 'list-snapshots.json'), { ttlMs: o.config.queue.list_snapshot_ttl_minutes * 60_000 });
+    const listSnapshots = new ListSnapshots(path.join(o.paths.runtimeDir, 'list-snapshots.json'), {
+      ttlMs: o.config.queue.list_snapshot_ttl_minutes * 60_000,
+    });
     const bridge = new Bridge({
       config: o.config,
       paths: o.paths,
@@ -105,13 +107,25 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
       await o.killLeftovers?.().catch((err) => o.logger.warn('could not kill leftover processes', { err }));
       await spool.init();
       const recovery = await recoverSpool(spool, bridge.deliveries, o.logger);
-      if (recovery.requeued || recovery.finalized) o.logger.info('recovered the spool', { ...recovery, broken: recovery.broken.length });
+      if (recovery.requeued || recovery.finalized)
+        o.logger.info('recovered the spool', { ...recovery, broken: recovery.broken.length });
 
       const reconcile = async () => {
         await o.syncSessions?.().catch((err) => o.logger.warn('session sync failed', { err }));
         await o.repairSessions?.().catch((err) => o.logger.warn('session repair failed', { err }));
-        const report = await reconcileMapping({ mapping, spool, registry: o.registry, logger: o.logger, now: Date.now(), staleClaimMs: o.config.runtime.hard_timeout_ms, recentMs: 24 * 3_600_000 });
-        if (report.ambiguous.length > 0) o.logger.warn('several new sessions could belong to a user; left for /list + /switch', { users: report.ambiguous.length });
+        const report = await reconcileMapping({
+          mapping,
+          spool,
+          registry: o.registry,
+          logger: o.logger,
+          now: Date.now(),
+          staleClaimMs: o.config.runtime.hard_timeout_ms,
+          recentMs: 24 * 3_600_000,
+        });
+        if (report.ambiguous.length > 0)
+          o.logger.warn('several new sessions could belong to a user; left for /list + /switch', {
+            users: report.ambiguous.length,
+          });
         await listSnapshots.purgeExpired();
       };
       const housekeeping = async () => {
@@ -153,7 +167,8 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
         if (stopped) return;
         stopped = true;
         for (const t of timers) clearInterval(t);
-        for (const c of channels) await c.stop().catch((err) => o.logger.warn('channel stop failed', { err, channel: c.id }));
+        for (const c of channels)
+          await c.stop().catch((err) => o.logger.warn('channel stop failed', { err, channel: c.id }));
         const { unfinished } = await bridge.stop(graceMs);
         if (unfinished > 0) o.logger.warn('left unfinished messages for the next start', { unfinished });
         await lock.release();

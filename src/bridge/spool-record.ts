@@ -37,7 +37,12 @@ export interface SpoolRecord {
 
 /** The finished result of processing, ready for delivery. */
 export type RunOutcome =
-  | { kind: 'engine'; result: Omit<EngineResult, 'permissionDenials'> & { permissionDenials: number }; reply: Reply & { kind: 'card' }; fullText: string }
+  | {
+      kind: 'engine';
+      result: Omit<EngineResult, 'permissionDenials'> & { permissionDenials: number };
+      reply: Reply & { kind: 'card' };
+      fullText: string;
+    }
   | { kind: 'reply'; reply: Reply }
   | { kind: 'error'; code: string; reply: Reply };
 

@@ -66,7 +66,9 @@ export class Spool {
    * outlive it, which a page-cache write does long before retention removes the message.
    */
   async writeReceipt(messageId: string, channel: string, acceptedAt: string): Promise<void> {
-    await writeFileAtomic(this.pathOf('receipts', messageId), JSON.stringify({ messageId, channel, acceptedAt }), { durable: false });
+    await writeFileAtomic(this.pathOf('receipts', messageId), JSON.stringify({ messageId, channel, acceptedAt }), {
+      durable: false,
+    });
   }
 
   async read(state: SpoolState, messageId: string): Promise<SpoolRecord | null> {
@@ -141,7 +143,8 @@ export class Spool {
   /** Number of files in a state directory (for overload checks and `/status`). */
   async count(state: SpoolState): Promise<number> {
     try {
-      return (await fs.readdir(path.join(this.dir, state))).filter((n) => n.endsWith('.json') && !n.startsWith('.')).length;
+      return (await fs.readdir(path.join(this.dir, state))).filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+        .length;
     } catch {
       return 0;
     }

@@ -40,7 +40,13 @@ describe('UserMapping state machine', () => {
     await mapping.setSession(U, { sessionUuid: 's-1', cwd: '/w/a', model: 'claude-sonnet-4-5' });
     const before = (await mapping.readVersioned()).version;
     const outcome = await mapping.claimForMessage(U, 'om_1');
-    expect(outcome).toEqual({ kind: 'session', sessionId: 's-1', cwd: '/w/a', model: 'claude-sonnet-4-5', mappingVersion: before });
+    expect(outcome).toEqual({
+      kind: 'session',
+      sessionId: 's-1',
+      cwd: '/w/a',
+      model: 'claude-sonnet-4-5',
+      mappingVersion: before,
+    });
     expect((await mapping.readVersioned()).version).toBe(before);
   });
 
@@ -49,7 +55,14 @@ describe('UserMapping state machine', () => {
     clock = new Date('2026-05-05T10:30:05Z');
     expect(strip(await mapping.claimForMessage(U, 'om_1'))).toEqual({ kind: 'new', cwd: '/w/new', model: 'opus' });
     const entry = await mapping.get(U);
-    expect(entry).toMatchObject({ type: 'pending_new_session_claimed', cwd: '/w/new', claimedByMessageId: 'om_1', claimedAt: '2026-05-05T10:30:05.000Z', createdAt: '2026-05-05T10:30:00.000Z', model: 'opus' });
+    expect(entry).toMatchObject({
+      type: 'pending_new_session_claimed',
+      cwd: '/w/new',
+      claimedByMessageId: 'om_1',
+      claimedAt: '2026-05-05T10:30:05.000Z',
+      createdAt: '2026-05-05T10:30:00.000Z',
+      model: 'opus',
+    });
     const version = (await mapping.readVersioned()).version;
     expect(strip(await mapping.claimForMessage(U, 'om_1'))).toEqual({ kind: 'new', cwd: '/w/new', model: 'opus' });
     expect(strip(await mapping.claimForMessage(U, 'om_2'))).toEqual({ kind: 'creating', claimedByMessageId: 'om_1' });
@@ -67,7 +80,11 @@ describe('UserMapping state machine', () => {
     expect(await mapping.completeClaim(U, 'om_1', 's-new', '/w/new')).toBe(true);
     expect((await mapping.readVersioned()).version).toBe(version);
     expect(await mapping.completeClaim(U, 'om_1', 's-other', '/w/new')).toBe(false);
-    expect(strip(await mapping.claimForMessage(U, 'om_3'))).toEqual({ kind: 'session', sessionId: 's-new', cwd: '/w/new' });
+    expect(strip(await mapping.claimForMessage(U, 'om_3'))).toEqual({
+      kind: 'session',
+      sessionId: 's-new',
+      cwd: '/w/new',
+    });
   });
 
   it('completeClaim after the user switched away changes nothing', async () => {
@@ -83,7 +100,12 @@ describe('UserMapping state machine', () => {
     await mapping.claimForMessage(U, 'om_1');
     expect(await mapping.rollbackClaim(U, 'om_2')).toBe(false);
     expect(await mapping.rollbackClaim(U, 'om_1')).toBe(true);
-    expect(await mapping.get(U)).toMatchObject({ type: 'pending_new_session', cwd: '/w/new', model: 'haiku', createdAt: '2026-05-05T10:30:00.000Z' });
+    expect(await mapping.get(U)).toMatchObject({
+      type: 'pending_new_session',
+      cwd: '/w/new',
+      model: 'haiku',
+      createdAt: '2026-05-05T10:30:00.000Z',
+    });
     expect(await mapping.rollbackClaim(U, 'om_1')).toBe(false);
     expect(strip(await mapping.claimForMessage(U, 'om_2'))).toEqual({ kind: 'new', cwd: '/w/new', model: 'haiku' });
   });
@@ -91,11 +113,19 @@ describe('UserMapping state machine', () => {
   it('claimNewDirectly claims in one step, overriding any target, and is idempotent', async () => {
     await mapping.setSession(U, { sessionUuid: 's-1', cwd: '/w/a', model: 'sonnet' });
     await mapping.claimNewDirectly(U, 'om_new', '/w/b');
-    expect(await mapping.get(U)).toMatchObject({ type: 'pending_new_session_claimed', cwd: '/w/b', claimedByMessageId: 'om_new', model: 'sonnet' });
+    expect(await mapping.get(U)).toMatchObject({
+      type: 'pending_new_session_claimed',
+      cwd: '/w/b',
+      claimedByMessageId: 'om_new',
+      model: 'sonnet',
+    });
     const version = (await mapping.readVersioned()).version;
     await mapping.claimNewDirectly(U, 'om_new', '/w/b');
     expect((await mapping.readVersioned()).version).toBe(version);
-    expect(strip(await mapping.claimForMessage(U, 'om_next'))).toEqual({ kind: 'creating', claimedByMessageId: 'om_new' });
+    expect(strip(await mapping.claimForMessage(U, 'om_next'))).toEqual({
+      kind: 'creating',
+      claimedByMessageId: 'om_new',
+    });
     await mapping.claimNewDirectly(U, 'om_new2', '/w/c', 'opus');
     expect(await mapping.get(U)).toMatchObject({ claimedByMessageId: 'om_new2', cwd: '/w/c', model: 'opus' });
   });
@@ -134,12 +164,23 @@ describe('UserMapping state machine', () => {
   it('writes the versioned envelope with the seed data shape, 0600', async () => {
     await mapping.setPendingNew(U, { cwd: '/w/a' });
     const disk = JSON.parse(await fs.readFile(file, 'utf8'));
-    expect(disk).toMatchObject({ version: 1, schema: 1, data: { ownerOpenId: null, entries: { [U]: { type: 'pending_new_session', cwd: '/w/a' } } } });
+    expect(disk).toMatchObject({
+      version: 1,
+      schema: 1,
+      data: { ownerOpenId: null, entries: { [U]: { type: 'pending_new_session', cwd: '/w/a' } } },
+    });
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
   });
 
   it('refuses a file whose entries have the wrong shape', async () => {
-    await fs.writeFile(file, JSON.stringify({ version: 3, schema: 1, data: { ownerOpenId: null, entries: { [U]: { type: 'session', cwd: '/x' } } } }));
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        version: 3,
+        schema: 1,
+        data: { ownerOpenId: null, entries: { [U]: { type: 'session', cwd: '/x' } } },
+      }),
+    );
     await expect(mapping.read()).rejects.toBeInstanceOf(StoreError);
     await expect(mapping.claimForMessage(U, 'om_1')).rejects.toMatchObject({ code: 'STORE_CORRUPT' });
   });
@@ -218,7 +259,11 @@ describe('UserMapping across processes', () => {
       expect(winners).toHaveLength(1);
       const winner = winners[0]!;
       for (const r of got.filter((x) => x.kind !== 'new')) expect(r).toMatchObject({ kind: 'creating', by: winner.id });
-      expect(await mapping.get(U)).toMatchObject({ type: 'pending_new_session_claimed', claimedByMessageId: winner.id, cwd: `/w/round-${round}` });
+      expect(await mapping.get(U)).toMatchObject({
+        type: 'pending_new_session_claimed',
+        claimedByMessageId: winner.id,
+        cwd: `/w/round-${round}`,
+      });
     }
     for (const c of children) c.stdin!.write('exit\n');
   }, 60_000);

@@ -10,8 +10,23 @@ import { VersionedDoc } from '../store/versioned-doc.js';
  * over when the target changes, so `/model` survives `/switch` and `/new`.
  */
 export type MappingEntry =
-  | { type: 'session'; sessionUuid: string; cwd: string; createdAt: string; casToken: string; lastActiveAt: string; defaultProvider?: string | null }
-  | { type: 'pending_new_session'; cwd: string; createdAt: string; casToken: string; lastActiveAt: string; model?: string | null }
+  | {
+      type: 'session';
+      sessionUuid: string;
+      cwd: string;
+      createdAt: string;
+      casToken: string;
+      lastActiveAt: string;
+      defaultProvider?: string | null;
+    }
+  | {
+      type: 'pending_new_session';
+      cwd: string;
+      createdAt: string;
+      casToken: string;
+      lastActiveAt: string;
+      model?: string | null;
+    }
   | {
       type: 'pending_new_session_claimed';
       cwd: string;
@@ -62,7 +77,11 @@ export class UserMapping {
   private readonly now: () => Date;
 
   constructor(file: string, options: { now?: () => Date } = {}) {
-    this.doc = new VersionedDoc<UserMappingData>(file, { schema: USER_MAPPING_SCHEMA, defaultValue: emptyMapping, validate: validateMapping });
+    this.doc = new VersionedDoc<UserMappingData>(file, {
+      schema: USER_MAPPING_SCHEMA,
+      defaultValue: emptyMapping,
+      validate: validateMapping,
+    });
     this.now = options.now ?? (() => new Date());
   }
 
@@ -98,7 +117,10 @@ export class UserMapping {
         return undefined;
       }
       if (entry.type === 'pending_new_session_claimed') {
-        outcome = entry.claimedByMessageId === messageId ? withModel({ kind: 'new', cwd: entry.cwd }, entry.model) : { kind: 'creating', claimedByMessageId: entry.claimedByMessageId };
+        outcome =
+          entry.claimedByMessageId === messageId
+            ? withModel({ kind: 'new', cwd: entry.cwd }, entry.model)
+            : { kind: 'creating', claimedByMessageId: entry.claimedByMessageId };
         return undefined;
       }
       const at = this.stamp();
@@ -117,7 +139,8 @@ export class UserMapping {
   async claimNewDirectly(userId: string, messageId: string, cwd: string, model?: string): Promise<void> {
     await this.doc.update((data) => {
       const prev = data.entries[userId];
-      if (prev?.type === 'pending_new_session_claimed' && prev.claimedByMessageId === messageId && prev.cwd === cwd) return undefined;
+      if (prev?.type === 'pending_new_session_claimed' && prev.claimedByMessageId === messageId && prev.cwd === cwd)
+        return undefined;
       const at = this.stamp();
       data.entries[userId] = {
         type: 'pending_new_session_claimed',
@@ -157,7 +180,14 @@ export class UserMapping {
     await this.doc.update((data) => {
       const prev = data.entries[userId];
       const at = this.stamp();
-      data.entries[userId] = { type: 'pending_new_session', cwd: p.cwd, createdAt: at, casToken: newToken(), lastActiveAt: at, model: p.model !== undefined ? p.model : defaultModelOf(prev) };
+      data.entries[userId] = {
+        type: 'pending_new_session',
+        cwd: p.cwd,
+        createdAt: at,
+        casToken: newToken(),
+        lastActiveAt: at,
+        model: p.model !== undefined ? p.model : defaultModelOf(prev),
+      };
       return data;
     });
   }
@@ -181,7 +211,15 @@ export class UserMapping {
         return undefined;
       }
       const at = this.stamp();
-      data.entries[userId] = { type: 'session', sessionUuid, cwd, createdAt: at, casToken: newToken(), lastActiveAt: at, defaultProvider: entry.model ?? null };
+      data.entries[userId] = {
+        type: 'session',
+        sessionUuid,
+        cwd,
+        createdAt: at,
+        casToken: newToken(),
+        lastActiveAt: at,
+        defaultProvider: entry.model ?? null,
+      };
       done = true;
       return data;
     });
@@ -223,7 +261,10 @@ export class UserMapping {
         done = false;
         return undefined;
       }
-      data.entries[userId] = entry.type === 'session' ? { ...entry, defaultProvider: model, casToken: newToken() } : { ...entry, model, casToken: newToken() };
+      data.entries[userId] =
+        entry.type === 'session'
+          ? { ...entry, defaultProvider: model, casToken: newToken() }
+          : { ...entry, model, casToken: newToken() };
       done = true;
       return data;
     });
@@ -285,7 +326,11 @@ function withModel<T extends ClaimOutcome>(outcome: T, model: string | null | un
   return model ? { ...outcome, model } : outcome;
 }
 
-function claimedFrom(entry: Extract<MappingEntry, { type: 'pending_new_session' }>, messageId: string, at: string): MappingEntry {
+function claimedFrom(
+  entry: Extract<MappingEntry, { type: 'pending_new_session' }>,
+  messageId: string,
+  at: string,
+): MappingEntry {
   return {
     type: 'pending_new_session_claimed',
     cwd: entry.cwd,
@@ -305,11 +350,14 @@ const optStr = (v: unknown): boolean => v === undefined || v === null || typeof 
 function validateMapping(raw: unknown): UserMappingData {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('data is not an object');
   const data = raw as { ownerOpenId?: unknown; entries?: unknown };
-  if (!(data.ownerOpenId === null || data.ownerOpenId === undefined || str(data.ownerOpenId))) throw new Error('ownerOpenId must be a string or null');
-  if (!data.entries || typeof data.entries !== 'object' || Array.isArray(data.entries)) throw new Error('entries must be an object');
+  if (!(data.ownerOpenId === null || data.ownerOpenId === undefined || str(data.ownerOpenId)))
+    throw new Error('ownerOpenId must be a string or null');
+  if (!data.entries || typeof data.entries !== 'object' || Array.isArray(data.entries))
+    throw new Error('entries must be an object');
   for (const [user, value] of Object.entries(data.entries as Record<string, unknown>)) {
     const e = value as Record<string, unknown> | null;
-    const common = e && typeof e === 'object' && str(e.cwd) && str(e.createdAt) && str(e.casToken) && str(e.lastActiveAt);
+    const common =
+      e && typeof e === 'object' && str(e.cwd) && str(e.createdAt) && str(e.casToken) && str(e.lastActiveAt);
     const ok =
       common &&
       ((e.type === 'session' && str(e.sessionUuid) && optStr(e.defaultProvider)) ||
@@ -317,5 +365,8 @@ function validateMapping(raw: unknown): UserMappingData {
         (e.type === 'pending_new_session_claimed' && str(e.claimedByMessageId) && str(e.claimedAt) && optStr(e.model)));
     if (!ok) throw new Error(`entry for ${user} is not a valid mapping entry`);
   }
-  return { ownerOpenId: str(data.ownerOpenId) ? data.ownerOpenId : null, entries: data.entries as Record<string, MappingEntry> };
+  return {
+    ownerOpenId: str(data.ownerOpenId) ? data.ownerOpenId : null,
+    entries: data.entries as Record<string, MappingEntry>,
+  };
 }

@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { ALLOWLIST, listRunnable, type CmdSpec } from './allowlist.js';
 
 /** The read-only commands of shared/reference/chainlesschain-cli.md, hard-coded here on purpose (seed T14). */
-const DOCUMENTED = ['note list', 'note show', 'search', 'memory show', 'memory list', 'skill list', 'status', 'session list', 'mcp list', 'did list', 'did show'];
+const DOCUMENTED = [
+  'note list',
+  'note show',
+  'search',
+  'memory show',
+  'memory list',
+  'skill list',
+  'status',
+  'session list',
+  'mcp list',
+  'did list',
+  'did show',
+];
 
 /** Flags per command as the reference table lists them. */
 const DOCUMENTED_FLAGS: Record<string, string[]> = {
@@ -33,7 +45,9 @@ describe('ALLOWLIST', () => {
 
   it('gives each command exactly the flags the real CLI has', () => {
     for (const cmd of listRunnable()) {
-      expect(cmd.run.flags.map((f) => f.name).sort(), cmd.path.join(' ')).toEqual([...(DOCUMENTED_FLAGS[cmd.path.join(' ')] ?? [])].sort());
+      expect(cmd.run.flags.map((f) => f.name).sort(), cmd.path.join(' ')).toEqual(
+        [...(DOCUMENTED_FLAGS[cmd.path.join(' ')] ?? [])].sort(),
+      );
     }
   });
 
@@ -65,12 +79,21 @@ describe('ALLOWLIST', () => {
         }
       }
       const firstOptional = run.positionals.findIndex((p) => !p.required);
-      if (firstOptional !== -1) expect(run.positionals.slice(firstOptional).every((p) => !p.required), label).toBe(true);
+      if (firstOptional !== -1)
+        expect(
+          run.positionals.slice(firstOptional).every((p) => !p.required),
+          label,
+        ).toBe(true);
     }
   });
 
   it('injects each command’s real limit flag: --limit where it exists, --top-k for search, nothing elsewhere', () => {
-    const limits = Object.fromEntries(listRunnable().map((c) => [c.path.join(' '), c.run.defaultLimit ? `${c.run.defaultLimit.flag.name} ${c.run.defaultLimit.value}` : null]));
+    const limits = Object.fromEntries(
+      listRunnable().map((c) => [
+        c.path.join(' '),
+        c.run.defaultLimit ? `${c.run.defaultLimit.flag.name} ${c.run.defaultLimit.value}` : null,
+      ]),
+    );
     expect(limits).toEqual({
       'note list': '--limit 20',
       'note show': null,

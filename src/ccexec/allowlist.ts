@@ -83,8 +83,17 @@ export const MAX_SUBARGS = 12;
 export const MAX_ARG_LENGTH = 256;
 
 const JSON_FLAG: FlagSpec = { name: '--json', type: { kind: 'bool' }, help: 'JSON output' };
-const LIMIT_FLAG: FlagSpec = { name: '--limit', short: '-n', type: { kind: 'int', min: 1, max: 100 }, help: 'maximum rows' };
-const CATEGORY_FLAG: FlagSpec = { name: '--category', type: { kind: 'string', maxLen: 64 }, help: 'filter by category' };
+const LIMIT_FLAG: FlagSpec = {
+  name: '--limit',
+  short: '-n',
+  type: { kind: 'int', min: 1, max: 100 },
+  help: 'maximum rows',
+};
+const CATEGORY_FLAG: FlagSpec = {
+  name: '--category',
+  type: { kind: 'string', maxLen: 64 },
+  help: 'filter by category',
+};
 const TAG_FLAG: FlagSpec = { name: '--tag', type: { kind: 'string', maxLen: 64 }, help: 'filter by tag' };
 const TOP_K_FLAG: FlagSpec = { name: '--top-k', type: { kind: 'int', min: 1, max: 50 }, help: 'number of results' };
 const LIMIT_20: LimitDefault = { flag: LIMIT_FLAG, value: 20 };
@@ -105,13 +114,17 @@ export const ALLOWLIST: readonly CmdSpec[] = [
       {
         name: 'show',
         summary: "Show one note's full content by id or id prefix (from note list or search).",
-        run: { flags: [JSON_FLAG], positionals: [{ name: 'id-prefix', required: true, kind: 'id', maxLen: 64, help: 'note id or its prefix' }] },
+        run: {
+          flags: [JSON_FLAG],
+          positionals: [{ name: 'id-prefix', required: true, kind: 'id', maxLen: 64, help: 'note id or its prefix' }],
+        },
       },
     ],
   },
   {
     name: 'search',
-    summary: 'Search notes by relevance (BM25 + vector hybrid by default); hybrid ranks every note even without a match, bm25 returns only matches.',
+    summary:
+      'Search notes by relevance (BM25 + vector hybrid by default); hybrid ranks every note even without a match, bm25 returns only matches.',
     run: {
       flags: [
         { name: '--mode', type: { kind: 'enum', values: ['bm25', 'vector', 'hybrid'] }, help: 'ranking method' },
@@ -119,7 +132,9 @@ export const ALLOWLIST: readonly CmdSpec[] = [
         { name: '--threshold', type: { kind: 'decimal', min: 0, max: 100 }, help: 'minimum score' },
         JSON_FLAG,
       ],
-      positionals: [{ name: 'query', required: true, kind: 'text', maxLen: 200, help: 'the whole query as one argument' }],
+      positionals: [
+        { name: 'query', required: true, kind: 'text', maxLen: 200, help: 'the whole query as one argument' },
+      ],
       defaultLimit: { flag: TOP_K_FLAG, value: 5 },
     },
   },
@@ -143,7 +158,11 @@ export const ALLOWLIST: readonly CmdSpec[] = [
             CATEGORY_FLAG,
             TAG_FLAG,
             { name: '--runnable', type: { kind: 'bool' }, help: 'only skills that can run headless' },
-            { name: '--source', type: { kind: 'enum', values: ['bundled', 'marketplace', 'managed', 'workspace'] }, help: 'filter by source layer' },
+            {
+              name: '--source',
+              type: { kind: 'enum', values: ['bundled', 'marketplace', 'managed', 'workspace'] },
+              help: 'filter by source layer',
+            },
             JSON_FLAG,
           ],
           positionals: [],
@@ -154,12 +173,21 @@ export const ALLOWLIST: readonly CmdSpec[] = [
   {
     name: 'status',
     summary: 'ChainlessChain status: version and which local services are up.',
-    run: { flags: [JSON_FLAG, { name: '--deep', type: { kind: 'bool' }, help: 'also probe local service ports' }], positionals: [] },
+    run: {
+      flags: [JSON_FLAG, { name: '--deep', type: { kind: 'bool' }, help: 'also probe local service ports' }],
+      positionals: [],
+    },
   },
   {
     name: 'session',
     summary: 'Saved ChainlessChain chat/agent sessions.',
-    subcommands: [{ name: 'list', summary: 'List saved sessions.', run: { flags: [LIMIT_FLAG, JSON_FLAG], positionals: [], defaultLimit: LIMIT_20 } }],
+    subcommands: [
+      {
+        name: 'list',
+        summary: 'List saved sessions.',
+        run: { flags: [LIMIT_FLAG, JSON_FLAG], positionals: [], defaultLimit: LIMIT_20 },
+      },
+    ],
   },
   {
     name: 'mcp',
@@ -171,7 +199,11 @@ export const ALLOWLIST: readonly CmdSpec[] = [
         run: {
           flags: [
             JSON_FLAG,
-            { name: '--mode', type: { kind: 'enum', values: ['local', 'lan', 'hosted'] }, help: 'runtime mode to check against' },
+            {
+              name: '--mode',
+              type: { kind: 'enum', values: ['local', 'lan', 'hosted'] },
+              help: 'runtime mode to check against',
+            },
             { name: '--scope', type: { kind: 'string', maxLen: 64 }, help: 'configuration scope' },
             { name: '--all-scopes', type: { kind: 'bool' }, help: 'every scope' },
           ],
@@ -188,7 +220,10 @@ export const ALLOWLIST: readonly CmdSpec[] = [
       {
         name: 'show',
         summary: 'Show one DID identity (public key and document; never a private key).',
-        run: { flags: [JSON_FLAG], positionals: [{ name: 'did', required: true, kind: 'id', maxLen: 128, help: 'DID or its prefix' }] },
+        run: {
+          flags: [JSON_FLAG],
+          positionals: [{ name: 'did', required: true, kind: 'id', maxLen: 128, help: 'DID or its prefix' }],
+        },
       },
     ],
   },

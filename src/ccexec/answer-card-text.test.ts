@@ -24,7 +24,13 @@ describe('summarizeRun', () => {
     const events: ChatEvent[] = [
       { ...base, type: 'THINKING' },
       done({}),
-      done({ commandLine: 'cc note delete --all', decision: 'denied', exitCode: 126, durationMs: 0, reason: "unknown subcommand 'delete'" }),
+      done({
+        commandLine: 'cc note delete --all',
+        decision: 'denied',
+        exitCode: 126,
+        durationMs: 0,
+        reason: "unknown subcommand 'delete'",
+      }),
       done({ commandLine: 'cc search RAG --top-k 5', decision: 'duplicate' }),
       done({ commandLine: 'cc status', decision: 'skipped' }),
       { ...base, type: 'COMPLETE', answer: '  你最近有 2 条笔记。 ', toolCalls: 4, durationMs: 900 },
@@ -42,9 +48,16 @@ describe('summarizeRun', () => {
   });
 
   it('ends with the failure or the cancel, in English too', () => {
-    expect(summarizeRun([done({ exitCode: 1 }), { ...base, type: 'FAILED', code: 'PROVIDER_AUTH', message: 'key rejected' }], 'en')).toBe('🔧 cc note list --limit 10 · exit 1 · 231ms\n\n❌ Failed: key rejected');
+    expect(
+      summarizeRun(
+        [done({ exitCode: 1 }), { ...base, type: 'FAILED', code: 'PROVIDER_AUTH', message: 'key rejected' }],
+        'en',
+      ),
+    ).toBe('🔧 cc note list --limit 10 · exit 1 · 231ms\n\n❌ Failed: key rejected');
     expect(summarizeRun([{ ...base, type: 'CANCELLED' }], 'en')).toBe('⏹️ Cancelled');
-    expect(summarizeRun([{ ...base, type: 'COMPLETE', answer: '', toolCalls: 0, durationMs: 1 }], 'en')).toBe('(the model gave no text answer)');
+    expect(summarizeRun([{ ...base, type: 'COMPLETE', answer: '', toolCalls: 0, durationMs: 1 }], 'en')).toBe(
+      '(the model gave no text answer)',
+    );
     expect(summarizeRun([{ ...base, type: 'THINKING' }], 'en')).toBe('…still running');
   });
 

@@ -28,7 +28,13 @@ export function runSummary(events: readonly ChatEvent[]): RunSummary {
   let error: string | undefined;
   for (const ev of events) {
     if (ev.type === 'TOOL_DONE') {
-      calls.push({ commandLine: ev.commandLine, decision: ev.decision, exitCode: ev.exitCode, durationMs: ev.durationMs, ...(ev.reason !== undefined ? { reason: ev.reason } : {}) });
+      calls.push({
+        commandLine: ev.commandLine,
+        decision: ev.decision,
+        exitCode: ev.exitCode,
+        durationMs: ev.durationMs,
+        ...(ev.reason !== undefined ? { reason: ev.reason } : {}),
+      });
     } else if (ev.type === 'COMPLETE') {
       state = 'COMPLETE';
       answer = ev.answer;
@@ -94,6 +100,13 @@ export function summarizeRun(events: readonly ChatEvent[], lang: Language = 'zh'
         return t('skipped', { command });
     }
   });
-  const tail = s.state === 'COMPLETE' ? s.answer.trim() || t('noAnswer') : s.state === 'FAILED' ? t('failed', { message: s.error ?? '' }) : s.state === 'CANCELLED' ? t('cancelled') : t('pending');
+  const tail =
+    s.state === 'COMPLETE'
+      ? s.answer.trim() || t('noAnswer')
+      : s.state === 'FAILED'
+        ? t('failed', { message: s.error ?? '' })
+        : s.state === 'CANCELLED'
+          ? t('cancelled')
+          : t('pending');
   return lines.length > 0 ? `${lines.join('\n')}\n\n${tail}` : tail;
 }

@@ -48,7 +48,12 @@ describe('applyDefaults', () => {
   });
 
   it('produces an argv the gate still allows', () => {
-    for (const [command, subargs] of [['note', ['list']], ['search', ['x']], ['memory', ['show']], ['session', ['list', '--json']]] as const) {
+    for (const [command, subargs] of [
+      ['note', ['list']],
+      ['search', ['x']],
+      ['memory', ['show']],
+      ['session', ['list', '--json']],
+    ] as const) {
       const [word, ...rest] = withDefaults(command, [...subargs]);
       expect(gate(word as string, rest).allow).toBe(true);
     }

@@ -21,6 +21,8 @@ export function applyDefaults(argv: readonly string[], spec: RunSpec): string[] 
   const limit = spec.defaultLimit;
   if (!limit) return [...argv];
   const { name, short } = limit.flag;
-  const present = argv.some((token) => token === name || token.startsWith(`${name}=`) || (short !== undefined && token === short));
+  const present = argv.some(
+    (token) => token === name || token.startsWith(`${name}=`) || (short !== undefined && token === short),
+  );
   return present ? [...argv] : [...argv, name, String(limit.value)];
 }

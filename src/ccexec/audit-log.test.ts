@@ -35,7 +35,17 @@ describe('audit log', () => {
     const file = path.join(dir, 'home', 'ccexec', 'audit.jsonl');
     const log = createAuditLog(file);
     await log.append(input());
-    await log.append(input({ call: 'call_2', argv: ['note', 'delete', '--all'], decision: 'denied', exitCode: 126, durationMs: 0, stdout: '', reason: "unknown subcommand 'delete'" }));
+    await log.append(
+      input({
+        call: 'call_2',
+        argv: ['note', 'delete', '--all'],
+        decision: 'denied',
+        exitCode: 126,
+        durationMs: 0,
+        stdout: '',
+        reason: "unknown subcommand 'delete'",
+      }),
+    );
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
@@ -54,13 +64,18 @@ describe('audit log', () => {
       bytes: Buffer.byteLength('Notes (1):\n  网关设计\n'),
       stdoutSha256: createHash('sha256').update('Notes (1):\n  网关设计\n').digest('hex'),
     });
-    expect(await log.read()).toMatchObject([{ call: 'call_1' }, { call: 'call_2', decision: 'denied', exit: 126, reason: "unknown subcommand 'delete'" }]);
+    expect(await log.read()).toMatchObject([
+      { call: 'call_1' },
+      { call: 'call_2', decision: 'denied', exit: 126, reason: "unknown subcommand 'delete'" },
+    ]);
   });
 
   it('never stores a secret the model put into the arguments, nor the output', async () => {
     registerSecret('super-secret-value-123');
     const file = path.join(dir, 'audit.jsonl');
-    await createAuditLog(file).append(input({ argv: ['search', 'super-secret-value-123 sk-abcdefghijklmnopqrstu'], stdout: 'private note body' }));
+    await createAuditLog(file).append(
+      input({ argv: ['search', 'super-secret-value-123 sk-abcdefghijklmnopqrstu'], stdout: 'private note body' }),
+    );
     const text = fs.readFileSync(file, 'utf8');
     expect(text).not.toContain('super-secret-value-123');
     expect(text).not.toContain('sk-abcdefghijklmnopqrstu');

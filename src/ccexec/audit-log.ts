@@ -68,7 +68,11 @@ export function createAuditLog(file: string): AuditLog {
       await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
       if (((await fs.promises.stat(dir)).mode & 0o777) !== 0o700) await fs.promises.chmod(dir, 0o700);
       // O_NOFOLLOW: a symlink planted at the audit path is refused, never written through.
-      const handle = await fs.promises.open(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o600);
+      const handle = await fs.promises.open(
+        file,
+        fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW,
+        0o600,
+      );
       try {
         const stat = await handle.stat();
         if ((stat.mode & 0o777) !== 0o600) await handle.chmod(0o600);

@@ -38,8 +38,26 @@ describe('buildCliEnv', () => {
   });
 
   it('passes extra allowed names but never a secret, even when allowlisted', () => {
-    const parent = { PATH: '/bin', FOO: 'x', OPENAI_API_KEY: 'sk-a', CC_UI_TOKEN: 't', MY_SECRET: 's', GH_TOKEN: 'g', DB_PASSWORD: 'p', ARK_API_KEY: 'k' };
-    const env = buildCliEnv(parent, ['FOO', 'OPENAI_API_KEY', 'CC_UI_TOKEN', 'MY_SECRET', 'GH_TOKEN', 'DB_PASSWORD', 'ARK_API_KEY', 'NODE_OPTIONS']);
+    const parent = {
+      PATH: '/bin',
+      FOO: 'x',
+      OPENAI_API_KEY: 'sk-a',
+      CC_UI_TOKEN: 't',
+      MY_SECRET: 's',
+      GH_TOKEN: 'g',
+      DB_PASSWORD: 'p',
+      ARK_API_KEY: 'k',
+    };
+    const env = buildCliEnv(parent, [
+      'FOO',
+      'OPENAI_API_KEY',
+      'CC_UI_TOKEN',
+      'MY_SECRET',
+      'GH_TOKEN',
+      'DB_PASSWORD',
+      'ARK_API_KEY',
+      'NODE_OPTIONS',
+    ]);
     expect(env).toEqual({ PATH: '/bin', FOO: 'x', NO_COLOR: '1', FORCE_COLOR: '0' });
   });
 
@@ -51,10 +69,22 @@ describe('buildCliEnv', () => {
 });
 
 describe('isSecretEnvName', () => {
-  it.each([...SECRET_PREFIXES.map((p) => `${p}X`), 'ARK_API_KEY', 'x_token', 'FOO_SECRET', 'AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN', 'PGPASSWORD', 'openai_base_url'])('%s is secret', (name) => {
+  it.each([
+    ...SECRET_PREFIXES.map((p) => `${p}X`),
+    'ARK_API_KEY',
+    'x_token',
+    'FOO_SECRET',
+    'AWS_SECRET_ACCESS_KEY',
+    'GITHUB_TOKEN',
+    'PGPASSWORD',
+    'openai_base_url',
+  ])('%s is secret', (name) => {
     expect(isSecretEnvName(name)).toBe(true);
   });
-  it.each(['PATH', 'HOME', 'LANG', 'LC_ALL', 'XDG_CONFIG_HOME', 'CHAINLESSCHAIN_HOME', 'EDITOR'])('%s is not secret', (name) => {
-    expect(isSecretEnvName(name)).toBe(false);
-  });
+  it.each(['PATH', 'HOME', 'LANG', 'LC_ALL', 'XDG_CONFIG_HOME', 'CHAINLESSCHAIN_HOME', 'EDITOR'])(
+    '%s is not secret',
+    (name) => {
+      expect(isSecretEnvName(name)).toBe(false);
+    },
+  );
 });

@@ -7,8 +7,23 @@ import type { ExecFn } from './tool-dispatcher.js';
 
 function session(turns: ScriptedTurn[], overrides: Partial<ChatSessionDeps> = {}) {
   const provider = scriptedProvider(turns);
-  const exec = vi.fn<ExecFn>(async () => ({ exitCode: 0, durationMs: 3, stdout: 'ok\n', stderr: '', stdoutTruncated: false, stderrTruncated: false }));
-  const chat = createChatSession({ provider, exec, tool: buildCcExecTool(), cli: async () => ({ available: true }), lang: 'en', timeoutMs: 30_000, ...overrides });
+  const exec = vi.fn<ExecFn>(async () => ({
+    exitCode: 0,
+    durationMs: 3,
+    stdout: 'ok\n',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+  }));
+  const chat = createChatSession({
+    provider,
+    exec,
+    tool: buildCcExecTool(),
+    cli: async () => ({ available: true }),
+    lang: 'en',
+    timeoutMs: 30_000,
+    ...overrides,
+  });
   return { chat, provider, exec };
 }
 

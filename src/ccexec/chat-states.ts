@@ -11,7 +11,8 @@ import type { ToolOutcome } from './tool-dispatcher.js';
  * `FAILED` or `CANCELLED`. `text` / `reasoning` deltas stream between them (the model's prefix
  * "我帮你查一下…" in THINKING, the answer in FINALIZING); `notice` events say when the loop stepped in.
  */
-export type ChatState = 'THINKING' | 'TOOL_CALLED' | 'TOOL_RUNNING' | 'TOOL_DONE' | 'FINALIZING' | 'COMPLETE' | 'FAILED' | 'CANCELLED';
+export type ChatState =
+  'THINKING' | 'TOOL_CALLED' | 'TOOL_RUNNING' | 'TOOL_DONE' | 'FINALIZING' | 'COMPLETE' | 'FAILED' | 'CANCELLED';
 
 /** States that end a run; exactly one of them is the last event. */
 export type TerminalState = 'COMPLETE' | 'FAILED' | 'CANCELLED';
@@ -66,7 +67,12 @@ export type ChatEvent =
         readonly reason?: string;
       })
   | (Base & { readonly type: 'FINALIZING'; readonly round: number })
-  | (Base & { readonly type: 'COMPLETE'; readonly answer: string; readonly toolCalls: number; readonly durationMs: number })
+  | (Base & {
+      readonly type: 'COMPLETE';
+      readonly answer: string;
+      readonly toolCalls: number;
+      readonly durationMs: number;
+    })
   | (Base & { readonly type: 'FAILED'; readonly code: string; readonly message: string })
   | (Base & { readonly type: 'CANCELLED' });
 

@@ -72,13 +72,17 @@ export interface GatewayOptions {
 
 const messages = defineMessages({
   zh: {
-    noTools: '🔧 当前模型（{provider}）不支持工具调用，只能普通对话；切换到 OpenAI / Doubao / Anthropic 模型（或在配置里设 tools = true）即可查询本地数据。',
-    noProvider: '没有可用的模型服务：请在配置 [ccexec.providers.<名字>] 中添加一个，并设置 [ccexec] default_provider，或用 --provider 指定。',
+    noTools:
+      '🔧 当前模型（{provider}）不支持工具调用，只能普通对话；切换到 OpenAI / Doubao / Anthropic 模型（或在配置里设 tools = true）即可查询本地数据。',
+    noProvider:
+      '没有可用的模型服务：请在配置 [ccexec.providers.<名字>] 中添加一个，并设置 [ccexec] default_provider，或用 --provider 指定。',
     unknownProvider: '未知的模型服务 "{id}"。已配置：{known}。',
   },
   en: {
-    noTools: '🔧 The current model ({provider}) cannot call tools, so this is plain chat; switch to an OpenAI / Doubao / Anthropic model (or set tools = true in the config) to query local data.',
-    noProvider: 'No model service is available: add one under [ccexec.providers.<name>] in the config and set [ccexec] default_provider, or pass --provider.',
+    noTools:
+      '🔧 The current model ({provider}) cannot call tools, so this is plain chat; switch to an OpenAI / Doubao / Anthropic model (or set tools = true in the config) to query local data.',
+    noProvider:
+      'No model service is available: add one under [ccexec.providers.<name>] in the config and set [ccexec] default_provider, or pass --provider.',
     unknownProvider: 'Unknown model service "{id}". Configured: {known}.',
   },
 });
@@ -97,7 +101,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const { config, env, lang } = options;
   const ccexec = config.ccexec;
   const logger = options.logger.child('ccexec');
-  const exec: ExecService = createExecService({ cli: ccexec.cli, cwd: ccexec.cwd, timeoutMs: ccexec.timeout_ms, env, envAllow: ccexec.env_allow });
+  const exec: ExecService = createExecService({
+    cli: ccexec.cli,
+    cwd: ccexec.cwd,
+    timeoutMs: ccexec.timeout_ms,
+    env,
+    envAllow: ccexec.env_allow,
+  });
   const audit: AuditLog = createAuditLog(options.paths.auditFile);
   const tool: ToolSpec = buildCcExecTool();
   const t = messages(lang);
@@ -106,7 +116,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const checkCli = (recheck = false): Promise<CliStatus> => {
     if (!cliCheck || recheck) {
       cliCheck = exec.checkVersion().then((status) => {
-        if (status.status !== 'available') logger.warn('cc_exec tool is off', { status: status.status, cli: exec.label });
+        if (status.status !== 'available')
+          logger.warn('cc_exec tool is off', { status: status.status, cli: exec.label });
         return status;
       });
     }
@@ -116,11 +127,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   const configured = (): string[] => Object.keys(ccexec.providers);
 
   const resolve = (target: ChatTarget = {}): { id: string; cfg: ProviderConfigInput } => {
-    const id = target.provider?.trim() || ccexec.default_provider || (configured().length === 1 ? configured()[0] : undefined);
+    const id =
+      target.provider?.trim() || ccexec.default_provider || (configured().length === 1 ? configured()[0] : undefined);
     if (!id) throw new GateError('CCEXEC_NO_PROVIDER', t('noProvider'));
     const table = ccexec.providers[id];
     const preset = table ? undefined : findProviderPreset(id);
-    if (!table && !preset) throw new GateError('CCEXEC_UNKNOWN_PROVIDER', t('unknownProvider', { id, known: configured().join(', ') || '-' }));
+    if (!table && !preset)
+      throw new GateError(
+        'CCEXEC_UNKNOWN_PROVIDER',
+        t('unknownProvider', { id, known: configured().join(', ') || '-' }),
+      );
     const base: ProviderConfigInput = table ?? { kind: preset?.kind ?? 'openai-compatible' };
     return { id, cfg: target.model ? { ...base, model: target.model } : base };
   };
@@ -149,13 +165,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     async availability(target = {}) {
       const status = await checkCli(target.recheck === true);
       const { id, cfg } = resolve(target);
-      if (!toolsFor(id, cfg)) return { status: 'no-tools-for-model', provider: id, reason: t('noTools', { provider: id }) };
+      if (!toolsFor(id, cfg))
+        return { status: 'no-tools-for-model', provider: id, reason: t('noTools', { provider: id }) };
       return describe(status);
     },
 
     newChat(target = {}) {
       const { id, cfg } = resolve(target);
-      const provider = createProvider(id, cfg, env, { language: lang, ...(options.fetch ? { fetch: options.fetch } : {}) });
+      const provider = createProvider(id, cfg, env, {
+        language: lang,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
       void checkCli(); // start the one-time check now; the first question awaits it
       return createChatSession({
         provider,
@@ -166,12 +186,31 @@ export function createGateway(options: GatewayOptions): Gateway {
         ...(options.now ? { now: options.now } : {}),
         cli: async (): Promise<CliAvailability> => {
           const status = await checkCli();
-          return status.status === 'available' ? { available: true } : { available: false, reason: cliStatusMessage(status, lang, exec.label) };
+          return status.status === 'available'
+            ? { available: true }
+            : { available: false, reason: cliStatusMessage(status, lang, exec.label) };
         },
         onToolCall: (record, session) =>
           audit
-            .append({ provider: provider.id, model: provider.model, chat: session.id, call: record.callId, name: record.name, argv: record.argv, decision: record.decision, exitCode: record.exitCode, durationMs: record.durationMs, stdout: record.stdout, ...(record.reason !== undefined ? { reason: record.reason } : {}) })
-            .catch((err: unknown) => logger.warn('could not append to the cc_exec audit log', { file: audit.file, error: err instanceof Error ? err.message : String(err) })),
+            .append({
+              provider: provider.id,
+              model: provider.model,
+              chat: session.id,
+              call: record.callId,
+              name: record.name,
+              argv: record.argv,
+              decision: record.decision,
+              exitCode: record.exitCode,
+              durationMs: record.durationMs,
+              stdout: record.stdout,
+              ...(record.reason !== undefined ? { reason: record.reason } : {}),
+            })
+            .catch((err: unknown) =>
+              logger.warn('could not append to the cc_exec audit log', {
+                file: audit.file,
+                error: err instanceof Error ? err.message : String(err),
+              }),
+            ),
       });
     },
 

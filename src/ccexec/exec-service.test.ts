@@ -3,11 +3,26 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isGroupGone, killGroups } from '../../test/fakes/fake-children.js';
-import { createFakeCliHome, FAKE_CLI_BIN, isProcessRunning, SAMPLE_DATA, type FakeCliHome } from '../../test/fakes/fake-chainlesschain/fake-cli.js';
+import {
+  createFakeCliHome,
+  FAKE_CLI_BIN,
+  isProcessRunning,
+  SAMPLE_DATA,
+  type FakeCliHome,
+} from '../../test/fakes/fake-chainlesschain/fake-cli.js';
 import { createExecService, type ExecServiceOptions } from './exec-service.js';
 import { dispatchToolCall } from './tool-dispatcher.js';
 
-const FAKE_SWITCHES = ['FAKE_CC_SLOW_MS', 'FAKE_CC_HUGE', 'FAKE_CC_SPAWN_GRANDCHILD', 'FAKE_CC_IGNORE_TERM', 'FAKE_CC_PID_FILE', 'FAKE_CC_DUMP_ENV', 'FAKE_CC_VERSION', 'FAKE_CC_CALL_LOG'];
+const FAKE_SWITCHES = [
+  'FAKE_CC_SLOW_MS',
+  'FAKE_CC_HUGE',
+  'FAKE_CC_SPAWN_GRANDCHILD',
+  'FAKE_CC_IGNORE_TERM',
+  'FAKE_CC_PID_FILE',
+  'FAKE_CC_DUMP_ENV',
+  'FAKE_CC_VERSION',
+  'FAKE_CC_CALL_LOG',
+];
 
 const homes: FakeCliHome[] = [];
 const groups = new Set<number>();
@@ -21,7 +36,14 @@ afterEach(() => {
 function setup(extraEnv: NodeJS.ProcessEnv = {}, options: Partial<ExecServiceOptions> = {}) {
   const fake = createFakeCliHome(SAMPLE_DATA);
   homes.push(fake);
-  const svc = createExecService({ cli: fake.cli, cwd: fake.home, timeoutMs: 30_000, env: { ...fake.env, ...extraEnv }, envAllow: FAKE_SWITCHES, ...options });
+  const svc = createExecService({
+    cli: fake.cli,
+    cwd: fake.home,
+    timeoutMs: 30_000,
+    env: { ...fake.env, ...extraEnv },
+    envAllow: FAKE_SWITCHES,
+    ...options,
+  });
   return { fake, svc };
 }
 
@@ -75,7 +97,13 @@ describe('exec service against the fake CLI', () => {
     const cwd = path.join(fake.home, 'work');
     fs.mkdirSync(cwd);
     const dump = path.join(fake.home, 'env.json');
-    const svc = createExecService({ cli: [FAKE_CLI_BIN], cwd, timeoutMs: 30_000, env: { ...fake.env, FAKE_CC_DUMP_ENV: dump }, envAllow: ['FAKE_CC_DUMP_ENV'] });
+    const svc = createExecService({
+      cli: [FAKE_CLI_BIN],
+      cwd,
+      timeoutMs: 30_000,
+      env: { ...fake.env, FAKE_CC_DUMP_ENV: dump },
+      envAllow: ['FAKE_CC_DUMP_ENV'],
+    });
     const r = await svc.exec(['status']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('ChainlessChain Status');
@@ -128,7 +156,10 @@ describe('exec service against the fake CLI', () => {
     const lines = r.stdout.split('\n').length - 1;
     expect(bytes).toBeGreaterThanOrEqual(200_000);
     expect(r.stdoutTruncated).toBe(false);
-    const tool = await dispatchToolCall({ name: 'cc_exec', arguments: { command: 'note', subargs: ['list'] } }, { exec: async () => r });
+    const tool = await dispatchToolCall(
+      { name: 'cc_exec', arguments: { command: 'note', subargs: ['list'] } },
+      { exec: async () => r },
+    );
     expect(tool.stdout).toBe(r.stdout);
     expect(tool.content).toContain(`… [TRUNCATED, total=${bytes} bytes, ${lines} lines]`);
     expect(Buffer.byteLength(tool.content)).toBeLessThan(4096 + 300);
@@ -139,7 +170,13 @@ describe('exec service against the fake CLI', () => {
     const fake = createFakeCliHome(SAMPLE_DATA);
     homes.push(fake);
     const pidFile = path.join(fake.home, 'pids');
-    const svc = createExecService({ cli: fake.cli, cwd: fake.home, timeoutMs: 30_000, env: { ...fake.env, FAKE_CC_SLOW_MS: '20000', FAKE_CC_SPAWN_GRANDCHILD: '1', FAKE_CC_PID_FILE: pidFile }, envAllow: FAKE_SWITCHES });
+    const svc = createExecService({
+      cli: fake.cli,
+      cwd: fake.home,
+      timeoutMs: 30_000,
+      env: { ...fake.env, FAKE_CC_SLOW_MS: '20000', FAKE_CC_SPAWN_GRANDCHILD: '1', FAKE_CC_PID_FILE: pidFile },
+      envAllow: FAKE_SWITCHES,
+    });
     const ac = new AbortController();
     const running = svc.exec(['note', 'list'], ac.signal);
     const [pgid, grandchild] = await waitPids(pidFile);
@@ -156,7 +193,19 @@ describe('exec service against the fake CLI', () => {
     const fake = createFakeCliHome(SAMPLE_DATA);
     homes.push(fake);
     const pidFile = path.join(fake.home, 'pids');
-    const svc = createExecService({ cli: fake.cli, cwd: fake.home, timeoutMs: 30_000, env: { ...fake.env, FAKE_CC_SLOW_MS: '20000', FAKE_CC_IGNORE_TERM: '1', FAKE_CC_SPAWN_GRANDCHILD: '1', FAKE_CC_PID_FILE: pidFile }, envAllow: FAKE_SWITCHES });
+    const svc = createExecService({
+      cli: fake.cli,
+      cwd: fake.home,
+      timeoutMs: 30_000,
+      env: {
+        ...fake.env,
+        FAKE_CC_SLOW_MS: '20000',
+        FAKE_CC_IGNORE_TERM: '1',
+        FAKE_CC_SPAWN_GRANDCHILD: '1',
+        FAKE_CC_PID_FILE: pidFile,
+      },
+      envAllow: FAKE_SWITCHES,
+    });
     const ac = new AbortController();
     const running = svc.exec(['note', 'list'], ac.signal);
     const [pgid, grandchild] = await waitPids(pidFile);
@@ -172,7 +221,13 @@ describe('exec service against the fake CLI', () => {
     const fake = createFakeCliHome(SAMPLE_DATA);
     homes.push(fake);
     const pidFile = path.join(fake.home, 'pids');
-    const svc = createExecService({ cli: fake.cli, cwd: fake.home, timeoutMs: 30_000, env: { ...fake.env, FAKE_CC_SPAWN_GRANDCHILD: '1', FAKE_CC_PID_FILE: pidFile }, envAllow: FAKE_SWITCHES });
+    const svc = createExecService({
+      cli: fake.cli,
+      cwd: fake.home,
+      timeoutMs: 30_000,
+      env: { ...fake.env, FAKE_CC_SPAWN_GRANDCHILD: '1', FAKE_CC_PID_FILE: pidFile },
+      envAllow: FAKE_SWITCHES,
+    });
     const r = await svc.exec(['session', 'list']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('周报讨论');
@@ -185,7 +240,13 @@ describe('exec service against the fake CLI', () => {
     const fake = createFakeCliHome(SAMPLE_DATA);
     homes.push(fake);
     const pidFile = path.join(fake.home, 'pids');
-    const svc = createExecService({ cli: fake.cli, cwd: fake.home, timeoutMs: 300, env: { ...fake.env, FAKE_CC_SLOW_MS: '20000', FAKE_CC_PID_FILE: pidFile }, envAllow: FAKE_SWITCHES });
+    const svc = createExecService({
+      cli: fake.cli,
+      cwd: fake.home,
+      timeoutMs: 300,
+      env: { ...fake.env, FAKE_CC_SLOW_MS: '20000', FAKE_CC_PID_FILE: pidFile },
+      envAllow: FAKE_SWITCHES,
+    });
     const r = await svc.exec(['note', 'list']);
     expect(r).toMatchObject({ exitCode: null, timedOut: true, cancelled: false });
     const [pgid] = await waitPids(pidFile);
@@ -195,7 +256,12 @@ describe('exec service against the fake CLI', () => {
   it('reports a missing program as a spawn error, never via a shell', async () => {
     const fake = createFakeCliHome();
     homes.push(fake);
-    const svc = createExecService({ cli: ['definitely-not-chainlesschain-4711'], cwd: fake.home, timeoutMs: 5000, env: fake.env });
+    const svc = createExecService({
+      cli: ['definitely-not-chainlesschain-4711'],
+      cwd: fake.home,
+      timeoutMs: 5000,
+      env: fake.env,
+    });
     const r = await svc.exec(['status']);
     expect(r).toMatchObject({ exitCode: null, spawnErrorCode: 'ENOENT' });
   });
@@ -220,8 +286,15 @@ describe('exec service: start-up version check', () => {
     const fake = createFakeCliHome();
     homes.push(fake);
     const base = { cwd: fake.home, timeoutMs: 5000, env: fake.env };
-    expect(await createExecService({ ...base, cli: ['definitely-not-chainlesschain-4711'] }).checkVersion()).toEqual({ status: 'cli-not-found' });
-    expect(await createExecService({ ...base, cli: [process.execPath, path.join(fake.home, 'missing/bin/chainlesschain.js')] }).checkVersion()).toEqual({ status: 'cli-not-found' });
+    expect(await createExecService({ ...base, cli: ['definitely-not-chainlesschain-4711'] }).checkVersion()).toEqual({
+      status: 'cli-not-found',
+    });
+    expect(
+      await createExecService({
+        ...base,
+        cli: [process.execPath, path.join(fake.home, 'missing/bin/chainlesschain.js')],
+      }).checkVersion(),
+    ).toEqual({ status: 'cli-not-found' });
     const noCwd = await createExecService({ ...base, cli: fake.cli, cwd: path.join(fake.home, 'nope') }).checkVersion();
     expect(noCwd).toMatchObject({ status: 'cli-broken' });
   });
@@ -229,7 +302,12 @@ describe('exec service: start-up version check', () => {
   it('reports a program that is not the CLI as broken', async () => {
     const fake = createFakeCliHome();
     homes.push(fake);
-    const svc = createExecService({ cli: [process.execPath, '-e', 'console.log("hello"); process.exit(0)', '--'], cwd: fake.home, timeoutMs: 5000, env: fake.env });
+    const svc = createExecService({
+      cli: [process.execPath, '-e', 'console.log("hello"); process.exit(0)', '--'],
+      cwd: fake.home,
+      timeoutMs: 5000,
+      env: fake.env,
+    });
     expect(await svc.checkVersion()).toMatchObject({ status: 'cli-broken' });
     expect(svc.label).toContain('console.log');
   });

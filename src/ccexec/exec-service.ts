@@ -62,7 +62,14 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   const label = cli.join(' ');
 
   const run = (argv: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<RunResult> =>
-    runProcess([...cli, ...argv], { cwd: options.cwd, env, hardTimeoutMs: timeoutMs, killGraceMs: graceMs, maxOutputBytes, ...(signal ? { signal } : {}) });
+    runProcess([...cli, ...argv], {
+      cwd: options.cwd,
+      env,
+      hardTimeoutMs: timeoutMs,
+      killGraceMs: graceMs,
+      maxOutputBytes,
+      ...(signal ? { signal } : {}),
+    });
 
   return {
     label,
@@ -74,7 +81,11 @@ export function createExecService(options: ExecServiceOptions): ExecService {
       if (problem) return problem;
       return checkCliVersion(async () => {
         const r = toOutcome(await run(['--version'], Math.min(VERSION_TIMEOUT_MS, options.timeoutMs)));
-        return { exitCode: r.exitCode, stdout: r.stdout, ...(r.spawnErrorCode ? { spawnErrorCode: r.spawnErrorCode } : {}) };
+        return {
+          exitCode: r.exitCode,
+          stdout: r.stdout,
+          ...(r.spawnErrorCode ? { spawnErrorCode: r.spawnErrorCode } : {}),
+        };
       }, min);
     },
   };
@@ -104,11 +115,14 @@ function toOutcome(r: RunResult): ExecOutcome & { stdoutBytes: number } {
  */
 function checkInstall(cli: readonly string[], cwd: string): CliStatus | undefined {
   try {
-    if (!fs.statSync(cwd).isDirectory()) return { status: 'cli-broken', detail: `working directory is not a directory: ${cwd}` };
+    if (!fs.statSync(cwd).isDirectory())
+      return { status: 'cli-broken', detail: `working directory is not a directory: ${cwd}` };
   } catch {
     return { status: 'cli-broken', detail: `working directory not found: ${cwd}` };
   }
-  const files = cli.filter((part, i) => (i === 0 ? path.isAbsolute(part) : path.isAbsolute(part) || /\.[cm]?js$/.test(part)));
+  const files = cli.filter((part, i) =>
+    i === 0 ? path.isAbsolute(part) : path.isAbsolute(part) || /\.[cm]?js$/.test(part),
+  );
   if (files.some((file) => !fs.existsSync(path.resolve(cwd, file)))) return { status: 'cli-not-found' };
   return undefined;
 }

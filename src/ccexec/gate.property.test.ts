@@ -9,7 +9,22 @@ const FORBIDDEN = /[;&|$`<>\r\n\uFFFD\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/u;
 /** Any code point, with control/format characters mixed in often enough to hit both outcomes. */
 const hostileChar = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
-  { weight: 1, arbitrary: fc.constantFrom('\u0000', '\t', '\n', '\u200b', '\u200d', '\u202e', '\u2066', '\ufeff', '\u0085', '\u{E0041}', '\u061c') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '\u0000',
+      '\t',
+      '\n',
+      '\u200b',
+      '\u200d',
+      '\u202e',
+      '\u2066',
+      '\ufeff',
+      '\u0085',
+      '\u{E0041}',
+      '\u061c',
+    ),
+  },
   { weight: 3, arbitrary: fc.constantFrom('a', 'Z', '5', ' ', '-', '=', '笔', '记', ':') },
 );
 const unicodeString = fc.array(hostileChar, { minLength: 0, maxLength: 30 }).map((chars) => chars.join(''));
@@ -23,7 +38,9 @@ const nearlyValidCall = fc.oneof(
   unicodeString.map((s) => ['search', ['x', '--mode', s]] as const),
   unicodeString.map((s) => ['note', ['list', '--limit', s]] as const),
   fc.tuple(unicodeString, unicodeString).map(([a, b]) => [a, [b]] as const),
-  fc.tuple(fc.constantFrom(...ALLOWLIST.map((c) => c.name)), fc.array(unicodeString, { maxLength: 14 })).map(([c, args]) => [c, args] as const),
+  fc
+    .tuple(fc.constantFrom(...ALLOWLIST.map((c) => c.name)), fc.array(unicodeString, { maxLength: 14 }))
+    .map(([c, args]) => [c, args] as const),
 );
 
 describe('gate properties', () => {

@@ -31,7 +31,11 @@ const allowed: Case[] = [
   ['memory show', 'memory', ['show']],
   ['memory list -n 5 --category general --json', 'memory', ['list', '-n', '5', '--category', 'general', '--json']],
   ['skill list', 'skill', ['list']],
-  ['skill list with every flag (9 args)', 'skill', ['list', '--runnable', '--source', 'bundled', '--category', 'dev', '--tag', 'git', '--json']],
+  [
+    'skill list with every flag (9 args)',
+    'skill',
+    ['list', '--runnable', '--source', 'bundled', '--category', 'dev', '--tag', 'git', '--json'],
+  ],
   ['status', 'status', []],
   ['status --json --deep', 'status', ['--json', '--deep']],
   ['session list', 'session', ['list']],
@@ -46,10 +50,20 @@ const allowed: Case[] = [
 
 /** The seed's V1 allowlist got these wrong; the real CLI rejects them with exit 1 (README item 3). */
 const realCliMismatches: DenyCase[] = [
-  ['search --limit (search has --top-k)', 'search', ['RAG', '--limit', '5'], /unknown flag --limit for 'search'; allowed: --mode, --top-k, --threshold, --json/],
+  [
+    'search --limit (search has --top-k)',
+    'search',
+    ['RAG', '--limit', '5'],
+    /unknown flag --limit for 'search'; allowed: --mode, --top-k, --threshold, --json/,
+  ],
   ['search --limit=5', 'search', ['RAG', '--limit=5'], /unknown flag --limit/],
   ['search -n 5', 'search', ['RAG', '-n', '5'], /unknown flag -n/],
-  ['note view (no such subcommand)', 'note', ['view', 'abc'], /unknown subcommand 'view' for 'note'; allowed: list, show/],
+  [
+    'note view (no such subcommand)',
+    'note',
+    ['view', 'abc'],
+    /unknown subcommand 'view' for 'note'; allowed: list, show/,
+  ],
   ['note show --id (no such flag)', 'note', ['show', '--id', 'abc'], /unknown flag --id for 'note show'/],
   ['note list --id', 'note', ['list', '--id', 'abc'], /unknown flag --id/],
   ['note list --json=true (bool takes no value)', 'note', ['list', '--json=true'], /flag --json takes no value/],
@@ -76,7 +90,12 @@ const writeCommands: DenyCase[] = [
   ['did create', 'did', ['create'], /unknown subcommand 'create'/],
   ['mcp add', 'mcp', ['add', 'x'], /unknown subcommand 'add'/],
   ['mcp servers (alias not allowlisted)', 'mcp', ['servers'], /unknown subcommand 'servers'/],
-  ['ask', 'ask', ['hi'], /command 'ask' is not allowed; allowed: note, search, memory, skill, status, session, mcp, did/],
+  [
+    'ask',
+    'ask',
+    ['hi'],
+    /command 'ask' is not allowed; allowed: note, search, memory, skill, status, session, mcp, did/,
+  ],
   ['chat', 'chat', [], /command 'chat' is not allowed/],
   ['agent', 'agent', [], /not allowed/],
   ['ui', 'ui', [], /not allowed/],
@@ -87,7 +106,12 @@ const NUL = String.fromCharCode(0);
 /** shared/reference/llm-providers.md: the starter corpus of hostile arguments, one case each. */
 const hostileCorpus: DenyCase[] = [
   ['--output=/etc/passwd', 'note', ['list', '--output=/etc/passwd'], /unknown flag --output/],
-  ['-c core.pager=sh', 'note', ['list', '-c', 'core.pager=sh'], /'-c' starts with '-' but is not a flag|unknown flag -c/],
+  [
+    '-c core.pager=sh',
+    'note',
+    ['list', '-c', 'core.pager=sh'],
+    /'-c' starts with '-' but is not a flag|unknown flag -c/,
+  ],
   ['--pre=sh', 'search', ['x', '--pre=sh'], /unknown flag --pre/],
   ['-exec rm {} ;', 'search', ['-exec', 'rm', '{}', ';'], /forbidden character ';'/],
   ['x;id', 'search', ['x;id'], /forbidden character ';'/],
@@ -111,7 +135,12 @@ const hostileCorpus: DenyCase[] = [
   ['-- followed by a flag', 'note', ['list', '--', '--json'], /bare '--' is not allowed/],
   ['-- before a positional', 'search', ['--', '-x'], /bare '--'/],
   ['homoglyph command nоte (Cyrillic о)', 'n\u043ete', ['list'], /U\+043E at 2/],
-  ['homoglyph flag --lіmit (Cyrillic і)', 'note', ['list', '--l\u0456mit', '5'], /flag '--l\u0456mit' is not ASCII lower-case kebab \(U\+0456 at 4\)/],
+  [
+    'homoglyph flag --lіmit (Cyrillic і)',
+    'note',
+    ['list', '--l\u0456mit', '5'],
+    /flag '--l\u0456mit' is not ASCII lower-case kebab \(U\+0456 at 4\)/,
+  ],
   ['homoglyph subcommand lіst', 'note', ['l\u0456st'], /subcommand 'l\u0456st' is not ASCII/],
   ['fullwidth command ｎｏｔｅ', '\uff4e\uff4f\uff54\uff45', ['list'], /not ASCII lower-case kebab \(U\+FF4E at 1\)/],
   ['zero-width space in the command', 'no\u200bte', ['list'], /U\+200B/],
@@ -125,10 +154,20 @@ const hostileCorpus: DenyCase[] = [
   ['--limit=1e9', 'note', ['list', '--limit=1e9'], /got '1e9'/],
   ['--limit=0x10', 'note', ['list', '--limit=0x10'], /got '0x10'/],
   ['--limit= 5', 'note', ['list', '--limit= 5'], /leading or trailing whitespace/],
-  ['--limit 5 with trailing space', 'note', ['list', '--limit', '5 '], /subargs\[2\] has leading or trailing whitespace/],
+  [
+    '--limit 5 with trailing space',
+    'note',
+    ['list', '--limit', '5 '],
+    /subargs\[2\] has leading or trailing whitespace/,
+  ],
   ['-n5 (attached short value)', 'note', ['list', '-n5'], /write -n and its value as two arguments/],
   ['-n=5', 'note', ['list', '-n=5'], /two arguments/],
-  ['a repeated flag whose second value is out of range', 'note', ['list', '--limit', '5', '--limit', '500'], /flag --limit is given more than once/],
+  [
+    'a repeated flag whose second value is out of range',
+    'note',
+    ['list', '--limit', '5', '--limit', '500'],
+    /flag --limit is given more than once/,
+  ],
   ['a repeated flag via its short alias', 'note', ['list', '-n', '5', '--limit', '6'], /given more than once/],
   ['a repeated bool flag', 'note', ['list', '--json', '--json'], /given more than once/],
   ['trailing spaces', 'note', ['list '], /has leading or trailing whitespace/],
@@ -138,7 +177,12 @@ const hostileCorpus: DenyCase[] = [
   ['$OPENAI_API_KEY', 'search', ['$OPENAI_API_KEY'], /forbidden character '\$'/],
   ['a NUL byte', 'search', [`x${NUL}y`], /forbidden character U\+0000/],
   ['a 10 kB argument', 'search', ['a'.repeat(10_240)], /too long \(10240 > 256 characters\)/],
-  ['one argument over the maximum count', 'skill', Array.from({ length: MAX_SUBARGS + 1 }, () => 'list'), /too many arguments \(13 > 12\)/],
+  [
+    'one argument over the maximum count',
+    'skill',
+    Array.from({ length: MAX_SUBARGS + 1 }, () => 'list'),
+    /too many arguments \(13 > 12\)/,
+  ],
   ['subargs sent as a string', 'note', 'list --limit 10', /subargs must be an array of strings, got string/],
   ['subargs sent as a JSON string of an array', 'note', '["list"]', /must be an array/],
 ];
@@ -166,14 +210,39 @@ const edges: DenyCase[] = [
   ['--threshold .5', 'search', ['x', '--threshold', '.5'], /got '\.5'/],
   ['--threshold 101', 'search', ['x', '--threshold', '101'], /from 0 to 100/],
   ['--threshold=-0.5', 'search', ['x', '--threshold=-0.5'], /from 0 to 100/],
-  ['--mode outside the enum', 'search', ['x', '--mode', 'fuzzy'], /--mode must be one of bm25, vector, hybrid, got 'fuzzy'/],
+  [
+    '--mode outside the enum',
+    'search',
+    ['x', '--mode', 'fuzzy'],
+    /--mode must be one of bm25, vector, hybrid, got 'fuzzy'/,
+  ],
   ['--mode in the wrong case', 'search', ['x', '--mode', 'BM25'], /must be one of/],
-  ['--source outside the enum', 'skill', ['list', '--source', 'internet'], /--source must be one of bundled, marketplace, managed, workspace/],
-  ['--category value too long', 'note', ['list', '--category', 'c'.repeat(65)], /value of --category is too long \(65 > 64\)/],
-  ['--category value starting with -', 'note', ['list', '--category', '-x'], /value of --category must not start with a dash/],
+  [
+    '--source outside the enum',
+    'skill',
+    ['list', '--source', 'internet'],
+    /--source must be one of bundled, marketplace, managed, workspace/,
+  ],
+  [
+    '--category value too long',
+    'note',
+    ['list', '--category', 'c'.repeat(65)],
+    /value of --category is too long \(65 > 64\)/,
+  ],
+  [
+    '--category value starting with -',
+    'note',
+    ['list', '--category', '-x'],
+    /value of --category must not start with a dash/,
+  ],
   ['--category=--json', 'note', ['list', '--category=--json'], /must not start with a dash/],
   ['--tag value with an em dash first', 'note', ['list', '--tag', '\u2014x'], /must not start with a dash/],
-  ['search with two positionals', 'search', ['RAG', 'notes'], /takes <query> only \(extra 'notes'\); put a whole query in one argument/],
+  [
+    'search with two positionals',
+    'search',
+    ['RAG', 'notes'],
+    /takes <query> only \(extra 'notes'\); put a whole query in one argument/,
+  ],
   ['search without a query', 'search', ['--json'], /'search' needs <query>/],
   ['search query over 200 characters', 'search', ['q'.repeat(201)], /<query> is too long \(201 > 200\)/],
   ['note show id with a LIKE wildcard', 'note', ['show', '%'], /<id-prefix> must be one token/],
@@ -189,7 +258,12 @@ const edges: DenyCase[] = [
   ['--=x', 'note', ['list', '--=x'], /not ASCII lower-case kebab/],
   ['a negated flag --no-json', 'note', ['list', '--no-json'], /unknown flag --no-json/],
   ['--help', 'note', ['list', '--help'], /unknown flag --help/],
-  ['a flag before the subcommand', 'note', ['--json', 'list'], /needs its subcommand first \(list, show\), before any flag/],
+  [
+    'a flag before the subcommand',
+    'note',
+    ['--json', 'list'],
+    /needs its subcommand first \(list, show\), before any flag/,
+  ],
   ['an empty command', '', ['list'], /command '' is not ASCII/],
   ['a command with a trailing space', 'note ', ['list'], /not ASCII lower-case kebab/],
   ['a command over 64 characters', 'a'.repeat(65), [], /not ASCII lower-case kebab/],
@@ -229,7 +303,9 @@ describe('gate: denied', () => {
   }
 
   it('has at least 70 table cases', () => {
-    expect(allowed.length + realCliMismatches.length + writeCommands.length + hostileCorpus.length + edges.length).toBeGreaterThanOrEqual(70);
+    expect(
+      allowed.length + realCliMismatches.length + writeCommands.length + hostileCorpus.length + edges.length,
+    ).toBeGreaterThanOrEqual(70);
   });
 });
 
@@ -237,7 +313,12 @@ describe('gate: decisions', () => {
   it('returns the matched path and spec, and argv without the CLI prefix', () => {
     const decision = gate('note', ['list', '-n', '3']);
     const noteList = ALLOWLIST.find((c) => c.name === 'note')?.subcommands?.find((c) => c.name === 'list')?.run;
-    expect(decision).toEqual({ allow: true, argv: ['note', 'list', '-n', '3'], path: ['note', 'list'], spec: noteList });
+    expect(decision).toEqual({
+      allow: true,
+      argv: ['note', 'list', '-n', '3'],
+      path: ['note', 'list'],
+      spec: noteList,
+    });
   });
 
   it('copies the arguments, so changing the input afterwards cannot change what runs', () => {
@@ -276,7 +357,10 @@ describe('gate: decisions', () => {
   });
 
   it('checks the argument count before looking at any argument', () => {
-    const decision = gate('note', Array.from({ length: MAX_SUBARGS + 1 }, () => 'a'.repeat(10_000)));
+    const decision = gate(
+      'note',
+      Array.from({ length: MAX_SUBARGS + 1 }, () => 'a'.repeat(10_000)),
+    );
     expect(decision.allow === false && decision.reason).toMatch(/too many arguments/);
   });
 
@@ -297,23 +381,42 @@ describe('gate: nested namespaces (forward compatibility, seed §0.4)', () => {
   const hub: CmdSpec = {
     name: 'hub',
     summary: 'Imported data.',
-    subcommands: [{ name: 'wechat', summary: 'WeChat.', subcommands: [{ name: 'search', summary: 'Search chats.', run: hubSearch }] }],
+    subcommands: [
+      {
+        name: 'wechat',
+        summary: 'WeChat.',
+        subcommands: [{ name: 'search', summary: 'Search chats.', run: hubSearch }],
+      },
+    ],
   };
   const both: CmdSpec = {
     name: 'both',
     summary: 'Runnable and a namespace.',
     run: { flags: [], positionals: [{ name: 'word', required: false, kind: 'id', maxLen: 10, help: 'w' }] },
-    subcommands: [{ name: 'sub', summary: 'Sub.', run: { flags: [{ name: '--json', type: { kind: 'bool' }, help: 'json' }], positionals: [] } }],
+    subcommands: [
+      {
+        name: 'sub',
+        summary: 'Sub.',
+        run: { flags: [{ name: '--json', type: { kind: 'bool' }, help: 'json' }], positionals: [] },
+      },
+    ],
   };
   const list = [...ALLOWLIST, hub, both];
 
   it('allows a three-word command path', () => {
-    expect(gate('hub', ['wechat', 'search', '妈妈', '--limit', '5'], list)).toMatchObject({ allow: true, path: ['hub', 'wechat', 'search'], spec: hubSearch });
+    expect(gate('hub', ['wechat', 'search', '妈妈', '--limit', '5'], list)).toMatchObject({
+      allow: true,
+      path: ['hub', 'wechat', 'search'],
+      spec: hubSearch,
+    });
   });
 
   it('denies a namespace without its next word, or with a word it does not have', () => {
     expect(gate('hub', ['wechat'], list)).toEqual({ allow: false, reason: "'hub wechat' needs a subcommand: search" });
-    expect(gate('hub', ['wechat', 'delete'], list)).toEqual({ allow: false, reason: "unknown subcommand 'delete' for 'hub wechat'; allowed: search" });
+    expect(gate('hub', ['wechat', 'delete'], list)).toEqual({
+      allow: false,
+      reason: "unknown subcommand 'delete' for 'hub wechat'; allowed: search",
+    });
   });
 
   it('runs a node that is both runnable and a namespace, descending only on a known word', () => {
@@ -324,7 +427,10 @@ describe('gate: nested namespaces (forward compatibility, seed §0.4)', () => {
   });
 
   it('fails closed on a data entry that is neither runnable nor a namespace', () => {
-    expect(gate('empty', [], [{ name: 'empty', summary: 'Broken entry.' }])).toEqual({ allow: false, reason: "'empty' is not runnable" });
+    expect(gate('empty', [], [{ name: 'empty', summary: 'Broken entry.' }])).toEqual({
+      allow: false,
+      reason: "'empty' is not runnable",
+    });
   });
 
   it('does not know the new command with the shipped list', () => {

@@ -1,4 +1,12 @@
-import { ALLOWLIST, MAX_ARG_LENGTH, MAX_SUBARGS, type CmdSpec, type FlagSpec, type PositionalSpec, type RunSpec } from './allowlist.js';
+import {
+  ALLOWLIST,
+  MAX_ARG_LENGTH,
+  MAX_SUBARGS,
+  type CmdSpec,
+  type FlagSpec,
+  type PositionalSpec,
+  type RunSpec,
+} from './allowlist.js';
 
 /**
  * The cc_exec gate: the real line of defence between a model's tool call and the ChainlessChain CLI
@@ -87,7 +95,10 @@ function decide(command: string, subargs: unknown, allowlist: readonly CmdSpec[]
   const badName = checkName(command, 'command');
   if (badName) return deny(badName);
   const root = allowlist.find((c) => c.name === command);
-  if (!root) return deny(`command ${quoteForReason(command)} is not allowed; allowed: ${allowlist.map((c) => c.name).join(', ')}`);
+  if (!root)
+    return deny(
+      `command ${quoteForReason(command)} is not allowed; allowed: ${allowlist.map((c) => c.name).join(', ')}`,
+    );
 
   if (!Array.isArray(subargs)) return deny(`subargs must be an array of strings, got ${typeOf(subargs)}`);
   const count = subargs.length;
@@ -118,7 +129,9 @@ function decide(command: string, subargs: unknown, allowlist: readonly CmdSpec[]
     const choices = node.subcommands.map((c) => c.name).join(', ');
     if (word === undefined) return deny(`'${label}' needs a subcommand: ${choices}`);
     if (word.startsWith('-')) return deny(`'${label}' needs its subcommand first (${choices}), before any flag`);
-    return deny(checkName(word, 'subcommand') ?? `unknown subcommand ${quoteForReason(word)} for '${label}'; allowed: ${choices}`);
+    return deny(
+      checkName(word, 'subcommand') ?? `unknown subcommand ${quoteForReason(word)} for '${label}'; allowed: ${choices}`,
+    );
   }
   if (!node.run) return deny(`'${path.join(' ')}' is not runnable`);
 
@@ -135,7 +148,8 @@ function checkRest(rest: readonly string[], run: RunSpec, label: string): string
     const arg = rest[i] as string;
     if (arg === '--') return "a bare '--' is not allowed";
     if (!arg.startsWith('-')) {
-      if (DASH_LIKE.test(arg)) return `${quoteForReason(arg)} starts with a non-ASCII dash (U+${hex(arg)}); flags are ASCII and values must not start with a dash`;
+      if (DASH_LIKE.test(arg))
+        return `${quoteForReason(arg)} starts with a non-ASCII dash (U+${hex(arg)}); flags are ASCII and values must not start with a dash`;
       positionals.push(arg);
       continue;
     }
@@ -166,7 +180,8 @@ function findFlag(arg: string, run: RunSpec, label: string): { flag: FlagSpec; i
   if (arg.startsWith('--')) {
     const eq = arg.indexOf('=');
     const name = eq === -1 ? arg : arg.slice(0, eq);
-    if (!LONG_FLAG.test(name)) return `flag ${quoteForReason(name)} is not ASCII lower-case kebab${firstNonKebab(name)}`;
+    if (!LONG_FLAG.test(name))
+      return `flag ${quoteForReason(name)} is not ASCII lower-case kebab${firstNonKebab(name)}`;
     const flag = run.flags.find((f) => f.name === name);
     if (!flag) return `unknown flag ${name} for '${label}'; ${allowed}`;
     return { flag, inline: eq === -1 ? undefined : arg.slice(eq + 1) };
@@ -197,16 +212,24 @@ function checkValue(flag: FlagSpec, value: string): string | undefined {
       return undefined;
     }
     case 'enum':
-      return type.values.includes(value) ? undefined : `${flag.name} must be one of ${type.values.join(', ')}, got ${quoteForReason(value)}`;
+      return type.values.includes(value)
+        ? undefined
+        : `${flag.name} must be one of ${type.values.join(', ')}, got ${quoteForReason(value)}`;
     case 'string':
       if (DASH_LIKE.test(value)) return `value of ${flag.name} must not start with a dash`;
-      return value.length > type.maxLen ? `value of ${flag.name} is too long (${value.length} > ${type.maxLen})` : undefined;
+      return value.length > type.maxLen
+        ? `value of ${flag.name} is too long (${value.length} > ${type.maxLen})`
+        : undefined;
     case 'bool':
       return `flag ${flag.name} takes no value`;
   }
 }
 
-function checkPositionals(values: readonly string[], specs: readonly PositionalSpec[], label: string): string | undefined {
+function checkPositionals(
+  values: readonly string[],
+  specs: readonly PositionalSpec[],
+  label: string,
+): string | undefined {
   if (values.length > specs.length) {
     const extra = quoteForReason(values[specs.length] as string);
     if (specs.length === 0) return `'${label}' takes no positional arguments (got ${extra})`;
@@ -220,7 +243,8 @@ function checkPositionals(values: readonly string[], specs: readonly PositionalS
       continue;
     }
     if (value.length > spec.maxLen) return `<${spec.name}> is too long (${value.length} > ${spec.maxLen})`;
-    if (spec.kind === 'id' && !ID_TOKEN.test(value)) return `<${spec.name}> must be one token of letters, digits, '.', ':' and '-', got ${quoteForReason(value)}`;
+    if (spec.kind === 'id' && !ID_TOKEN.test(value))
+      return `<${spec.name}> must be one token of letters, digits, '.', ':' and '-', got ${quoteForReason(value)}`;
   }
   return undefined;
 }

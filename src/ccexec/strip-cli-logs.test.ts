@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { stripCliLogs } from './strip-cli-logs.js';
 
-const LOGS_BEFORE = '[AppConfig] Configuration loaded\n[DatabaseManager] Using better-sqlite3-multiple-ciphers\n[DatabaseManager] Database initialized: /home/u/.config/chainlesschain/data/chainlesschain.db\n';
+const LOGS_BEFORE =
+  '[AppConfig] Configuration loaded\n[DatabaseManager] Using better-sqlite3-multiple-ciphers\n[DatabaseManager] Database initialized: /home/u/.config/chainlesschain/data/chainlesschain.db\n';
 
 describe('stripCliLogs', () => {
   it('removes the log lines around a --json result so it parses', () => {

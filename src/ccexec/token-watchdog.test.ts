@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from './providers/canonical.js';
 import { createTokenWatchdog, ESTIMATE_MARGIN, TRIM_THRESHOLD } from './token-watchdog.js';
 
-const big = (role: 'user' | 'assistant', tag: string): ChatMessage => ({ role, content: `${tag} ${'词 '.repeat(200)}` });
+const big = (role: 'user' | 'assistant', tag: string): ChatMessage => ({
+  role,
+  content: `${tag} ${'词 '.repeat(200)}`,
+});
 
 describe('createTokenWatchdog', () => {
   it('estimates with the margin and counts special-token text literally', () => {
@@ -28,7 +31,12 @@ describe('createTokenWatchdog', () => {
 
   it('does not trim below the budget', () => {
     const w = createTokenWatchdog(1_000_000);
-    const msgs: ChatMessage[] = [{ role: 'system', content: 's' }, big('user', 'a'), big('assistant', 'b'), { role: 'user', content: 'now' }];
+    const msgs: ChatMessage[] = [
+      { role: 'system', content: 's' },
+      big('user', 'a'),
+      big('assistant', 'b'),
+      { role: 'user', content: 'now' },
+    ];
     expect(w.fit(msgs, 3)).toMatchObject({ trimmed: false, messages: msgs });
   });
 
@@ -46,7 +54,9 @@ describe('createTokenWatchdog', () => {
     const system: ChatMessage = { role: 'system', content: 'sys' };
     const current: ChatMessage = { role: 'user', content: 'current' };
     const all = [system, ...earlier, current];
-    const w = createTokenWatchdog(Math.ceil((createTokenWatchdog(1e9).estimate([system, ...earlier.slice(-4), current]) + 50) / TRIM_THRESHOLD));
+    const w = createTokenWatchdog(
+      Math.ceil((createTokenWatchdog(1e9).estimate([system, ...earlier.slice(-4), current]) + 50) / TRIM_THRESHOLD),
+    );
     const fit = w.fit(all, all.length - 1);
     expect(fit.trimmed).toBe(true);
     // the last 4 earlier messages start with the tool result, whose asking turn was cut: it goes too
@@ -57,7 +67,9 @@ describe('createTokenWatchdog', () => {
     const system: ChatMessage = { role: 'system', content: 'sys' };
     const current: ChatMessage = { role: 'user', content: 'current' };
     const all = [system, big('user', 'a'), big('assistant', 'b'), current];
-    const w = createTokenWatchdog(Math.ceil((createTokenWatchdog(1e9).estimate([system, current]) + 20) / TRIM_THRESHOLD));
+    const w = createTokenWatchdog(
+      Math.ceil((createTokenWatchdog(1e9).estimate([system, current]) + 20) / TRIM_THRESHOLD),
+    );
     expect(w.fit(all, 3).messages).toEqual([system, current]);
   });
 });

@@ -57,7 +57,8 @@ export function createTokenWatchdog(contextLimit: number): TokenWatchdog {
   let factor = 1;
   const raw = (messages: readonly ChatMessage[], tools: readonly ToolSpec[] = []): number =>
     messages.reduce((sum, m) => sum + messageTokens(m), 0) + (tools.length > 0 ? count(JSON.stringify(tools)) : 0);
-  const estimate = (messages: readonly ChatMessage[], tools: readonly ToolSpec[] = []): number => Math.ceil(raw(messages, tools) * factor * ESTIMATE_MARGIN);
+  const estimate = (messages: readonly ChatMessage[], tools: readonly ToolSpec[] = []): number =>
+    Math.ceil(raw(messages, tools) * factor * ESTIMATE_MARGIN);
 
   return {
     budget,
@@ -76,7 +77,11 @@ export function createTokenWatchdog(contextLimit: number): TokenWatchdog {
       const start = Math.max(currentTurnStart, head.length);
       const earlier = all.slice(head.length, start);
       const current = all.slice(start);
-      const window = (keep: number): ChatMessage[] => [...head, ...dropOrphanToolResults(earlier.slice(Math.max(0, earlier.length - keep))), ...current];
+      const window = (keep: number): ChatMessage[] => [
+        ...head,
+        ...dropOrphanToolResults(earlier.slice(Math.max(0, earlier.length - keep))),
+        ...current,
+      ];
       let candidate = window(KEEP_RECENT);
       let e = estimate(candidate, tools);
       if (e > budget) {
@@ -97,7 +102,8 @@ function dropOrphanToolResults(messages: ChatMessage[]): ChatMessage[] {
 
 function messageTokens(m: ChatMessage): number {
   let n = MESSAGE_OVERHEAD + count(m.content);
-  if (m.role === 'assistant') for (const c of m.toolCalls ?? []) n += MESSAGE_OVERHEAD + count(c.name) + count(c.arguments);
+  if (m.role === 'assistant')
+    for (const c of m.toolCalls ?? []) n += MESSAGE_OVERHEAD + count(c.name) + count(c.arguments);
   return n;
 }
 

@@ -31,17 +31,30 @@ describe('buildCcExecTool', () => {
     expect(tool.parameters.type).toBe('object');
     expect(tool.parameters.required).toEqual(['command', 'subargs']);
     expect(tool.parameters.additionalProperties).toBe(false);
-    expect(tool.parameters.properties.subargs).toMatchObject({ type: 'array', items: { type: 'string' }, maxItems: 12 });
+    expect(tool.parameters.properties.subargs).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+      maxItems: 12,
+    });
   });
 
-  it('is assignable to the providers\' canonical ToolSpec (checked by tsc)', () => {
+  it("is assignable to the providers' canonical ToolSpec (checked by tsc)", () => {
     const spec: ToolSpec = buildCcExecTool();
     expect(spec.parameters.type).toBe('object');
   });
 
   it('generates the command enum from the allowlist, in its order', () => {
     expect(buildCcExecTool().parameters.properties.command.enum).toEqual(ALLOWLIST.map((c) => c.name));
-    expect(buildCcExecTool().parameters.properties.command.enum).toEqual(['note', 'search', 'memory', 'skill', 'status', 'session', 'mcp', 'did']);
+    expect(buildCcExecTool().parameters.properties.command.enum).toEqual([
+      'note',
+      'search',
+      'memory',
+      'skill',
+      'status',
+      'session',
+      'mcp',
+      'did',
+    ]);
   });
 
   it('changes its enum and description when a spec entry is added (no hand-listed commands)', () => {
@@ -50,7 +63,9 @@ describe('buildCcExecTool', () => {
     expect(before.parameters.properties.command.enum).not.toContain('hub');
     expect(after.parameters.properties.command.enum).toEqual([...ALLOWLIST.map((c) => c.name), 'hub']);
     expect(before.description).not.toContain('hub wechat search');
-    expect(after.description).toContain('- hub wechat search <query> [--since <text≤10>] — Search imported WeChat chats.');
+    expect(after.description).toContain(
+      '- hub wechat search <query> [--since <text≤10>] — Search imported WeChat chats.',
+    );
   });
 
   it('drops a command from the enum and description when its spec entry is removed', () => {
@@ -65,7 +80,8 @@ describe('buildCcExecTool', () => {
       const line = description.split('\n').find((l) => l.startsWith(`- ${cmd.path.join(' ')} `));
       expect(line, cmd.path.join(' ')).toBeDefined();
       for (const flag of cmd.run.flags) expect(line).toContain(flag.name);
-      if (cmd.run.defaultLimit) expect(line).toContain(`${cmd.run.defaultLimit.flag.name} ${cmd.run.defaultLimit.value} is added when absent`);
+      if (cmd.run.defaultLimit)
+        expect(line).toContain(`${cmd.run.defaultLimit.flag.name} ${cmd.run.defaultLimit.value} is added when absent`);
     }
   });
 
@@ -81,7 +97,11 @@ describe('buildCcExecTool', () => {
   });
 
   it('takes its subargs example from the data', () => {
-    expect(buildCcExecTool().parameters.properties.subargs.description).toContain('["list","--limit","10"] for command "note"');
-    expect(buildCcExecTool([hub]).parameters.properties.subargs.description).toContain('["wechat","search"] for command "hub"');
+    expect(buildCcExecTool().parameters.properties.subargs.description).toContain(
+      '["list","--limit","10"] for command "note"',
+    );
+    expect(buildCcExecTool([hub]).parameters.properties.subargs.description).toContain(
+      '["wechat","search"] for command "hub"',
+    );
   });
 });

@@ -1,4 +1,13 @@
-import { ALLOWLIST, MAX_ARG_LENGTH, MAX_SUBARGS, listRunnable, type CmdSpec, type FlagSpec, type PositionalSpec, type RunnableCommand } from './allowlist.js';
+import {
+  ALLOWLIST,
+  MAX_ARG_LENGTH,
+  MAX_SUBARGS,
+  listRunnable,
+  type CmdSpec,
+  type FlagSpec,
+  type PositionalSpec,
+  type RunnableCommand,
+} from './allowlist.js';
 
 /** The name the model calls; the dispatcher answers any other name with exit code 127. */
 export const CC_EXEC_TOOL_NAME = 'cc_exec';

@@ -2,7 +2,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { dispatchToolCall, type ExecFn, type ExecOutcome } from './tool-dispatcher.js';
 
 function outcome(partial: Partial<ExecOutcome> = {}): ExecOutcome {
-  return { exitCode: 0, durationMs: 12, stdout: 'Notes (1):\n\n  d4f00559  Gateway design\n', stderr: '', stdoutTruncated: false, stderrTruncated: false, ...partial };
+  return {
+    exitCode: 0,
+    durationMs: 12,
+    stdout: 'Notes (1):\n\n  d4f00559  Gateway design\n',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    ...partial,
+  };
 }
 
 function spyExec(result: ExecOutcome | Error = outcome()) {
@@ -18,7 +26,11 @@ describe('dispatchToolCall: routing and arguments', () => {
   it('answers an unknown tool with 127 and runs nothing', async () => {
     const exec = spyExec();
     const result = await dispatchToolCall(call({ command: 'note', subargs: ['list'] }, 'shell'), { exec });
-    expect(result).toMatchObject({ decision: 'unknown-tool', exitCode: 127, reason: "unknown tool 'shell'; the only tool is cc_exec" });
+    expect(result).toMatchObject({
+      decision: 'unknown-tool',
+      exitCode: 127,
+      reason: "unknown tool 'shell'; the only tool is cc_exec",
+    });
     expect(result.content.startsWith('exitCode=127\nduration=0ms\n')).toBe(true);
     expect(exec).not.toHaveBeenCalled();
   });
@@ -28,7 +40,12 @@ describe('dispatchToolCall: routing and arguments', () => {
     const result = await dispatchToolCall(call({ command: 'note', subargs: ['list'] }), { exec });
     expect(exec).toHaveBeenCalledTimes(1);
     expect(exec.mock.calls[0]?.[0]).toEqual(['note', 'list', '--limit', '20']);
-    expect(result).toMatchObject({ decision: 'allowed', argv: ['note', 'list', '--limit', '20'], exitCode: 0, durationMs: 12 });
+    expect(result).toMatchObject({
+      decision: 'allowed',
+      argv: ['note', 'list', '--limit', '20'],
+      exitCode: 0,
+      durationMs: 12,
+    });
   });
 
   it('runs a JSON-string call the same way (T9)', async () => {
@@ -54,9 +71,17 @@ describe('dispatchToolCall: routing and arguments', () => {
     ['a number', 42, /must be a JSON object/],
     ['missing subargs', { command: 'status' }, /missing field subargs/],
     ['missing command', { subargs: ['list'] }, /missing field command/],
-    ['an extra field', { command: 'note', subargs: ['list'], cwd: '/' }, /unexpected field 'cwd'; only command and subargs are allowed/],
+    [
+      'an extra field',
+      { command: 'note', subargs: ['list'], cwd: '/' },
+      /unexpected field 'cwd'; only command and subargs are allowed/,
+    ],
     ['a non-string command', { command: ['note'], subargs: ['list'] }, /command must be a string/],
-    ['a __proto__ key in JSON', '{"command":"note","subargs":["list"],"__proto__":{"polluted":true}}', /unexpected field '__proto__'/],
+    [
+      'a __proto__ key in JSON',
+      '{"command":"note","subargs":["list"],"__proto__":{"polluted":true}}',
+      /unexpected field '__proto__'/,
+    ],
     ['a symbol key', { command: 'note', subargs: ['list'], [Symbol('x')]: 1 }, /unexpected field symbol/],
   ] as const)('answers %s with 64 and runs nothing', async (_title, args, reason) => {
     const exec = spyExec();
@@ -69,7 +94,9 @@ describe('dispatchToolCall: routing and arguments', () => {
   });
 
   it('keeps a __proto__ key inert: no prototype is polluted', async () => {
-    await dispatchToolCall(call('{"__proto__":{"polluted":true},"command":"note","subargs":["list"]}'), { exec: spyExec() });
+    await dispatchToolCall(call('{"__proto__":{"polluted":true},"command":"note","subargs":["list"]}'), {
+      exec: spyExec(),
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -106,7 +133,9 @@ describe('dispatchToolCall: gate denials', () => {
     expect(result.exitCode).toBe(126);
     expect(result.reason).toMatch(reason);
     expect(result.stderr).toBe(`command not allowed in read-only mode: ${result.reason}`);
-    expect(result.content).toBe(`exitCode=126\nduration=0ms\nstdout (truncated to 4KB if needed):\n\n\nstderr:\n${result.stderr}`);
+    expect(result.content).toBe(
+      `exitCode=126\nduration=0ms\nstdout (truncated to 4KB if needed):\n\n\nstderr:\n${result.stderr}`,
+    );
     expect(result.stdout).toBe('');
   });
 
@@ -120,12 +149,18 @@ describe('dispatchToolCall: gate denials', () => {
 
 describe('dispatchToolCall: execution outcomes', () => {
   it('formats the §4.3 result text', async () => {
-    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), { exec: spyExec(outcome({ stdout: 'ok\n', stderr: '- Probing...\n', durationMs: 234 })) });
-    expect(result.content).toBe('exitCode=0\nduration=234ms\nstdout (truncated to 4KB if needed):\nok\n\n\nstderr:\n- Probing...\n');
+    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), {
+      exec: spyExec(outcome({ stdout: 'ok\n', stderr: '- Probing...\n', durationMs: 234 })),
+    });
+    expect(result.content).toBe(
+      'exitCode=0\nduration=234ms\nstdout (truncated to 4KB if needed):\nok\n\n\nstderr:\n- Probing...\n',
+    );
   });
 
   it('omits the stderr section when stderr is empty', async () => {
-    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), { exec: spyExec(outcome({ stdout: 'ok' })) });
+    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), {
+      exec: spyExec(outcome({ stdout: 'ok' })),
+    });
     expect(result.content).toBe('exitCode=0\nduration=12ms\nstdout (truncated to 4KB if needed):\nok');
   });
 
@@ -139,19 +174,30 @@ describe('dispatchToolCall: execution outcomes', () => {
   });
 
   it('passes other exit codes through as well', async () => {
-    const result = await dispatchToolCall(call({ command: 'skill', subargs: ['list'] }), { exec: spyExec(outcome({ exitCode: 2 })) });
+    const result = await dispatchToolCall(call({ command: 'skill', subargs: ['list'] }), {
+      exec: spyExec(outcome({ exitCode: 2 })),
+    });
     expect(result.exitCode).toBe(2);
   });
 
   it('answers a spawn failure with -1', async () => {
-    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), { exec: spyExec(outcome({ exitCode: null, stdout: '', spawnErrorCode: 'ENOENT', durationMs: 3 })) });
-    expect(result).toMatchObject({ decision: 'allowed', exitCode: -1, reason: 'could not start the CLI (ENOENT)', durationMs: 3 });
+    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), {
+      exec: spyExec(outcome({ exitCode: null, stdout: '', spawnErrorCode: 'ENOENT', durationMs: 3 })),
+    });
+    expect(result).toMatchObject({
+      decision: 'allowed',
+      exitCode: -1,
+      reason: 'could not start the CLI (ENOENT)',
+      durationMs: 3,
+    });
     expect(result.content).toContain('exitCode=-1');
     expect(result.content).toContain('could not start the CLI (ENOENT)');
   });
 
   it('answers a throwing exec with -1 and a redacted message', async () => {
-    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), { exec: spyExec(new Error('boom sk-abcdefghijklmnopqrstuvwx')) });
+    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), {
+      exec: spyExec(new Error('boom sk-abcdefghijklmnopqrstuvwx')),
+    });
     expect(result.exitCode).toBe(-1);
     expect(result.reason).toContain('exec failed: boom');
     expect(JSON.stringify(result)).not.toContain('sk-abcdefghijklmnopqrstuvwx');
@@ -163,7 +209,9 @@ describe('dispatchToolCall: execution outcomes', () => {
     ['a signal', { signal: 'SIGKILL' }, 'killed by SIGKILL'],
     ['no reason at all', {}, 'the CLI ended without an exit code'],
   ] as const)('answers %s (no exit code) with -1', async (_title, extra, reason) => {
-    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), { exec: spyExec(outcome({ exitCode: null, stdout: 'partial', ...extra })) });
+    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), {
+      exec: spyExec(outcome({ exitCode: null, stdout: 'partial', ...extra })),
+    });
     expect(result).toMatchObject({ exitCode: -1, reason, stdout: 'partial' });
     expect(result.content).toContain(reason);
   });
@@ -172,7 +220,9 @@ describe('dispatchToolCall: execution outcomes', () => {
     const aborted = new AbortController();
     aborted.abort();
     const exec = spyExec();
-    expect(await dispatchToolCall(call({ command: 'status', subargs: [] }), { exec, signal: aborted.signal })).toMatchObject({ exitCode: -1, reason: 'cancelled before it started' });
+    expect(
+      await dispatchToolCall(call({ command: 'status', subargs: [] }), { exec, signal: aborted.signal }),
+    ).toMatchObject({ exitCode: -1, reason: 'cancelled before it started' });
     expect(exec).not.toHaveBeenCalled();
 
     const live = new AbortController();
@@ -182,20 +232,26 @@ describe('dispatchToolCall: execution outcomes', () => {
 
   it('cuts stdout at 4 KB for the model and keeps all of it for the UI', async () => {
     const stdout = Array.from({ length: 400 }, (_, i) => `  ${String(i).padStart(8, '0')}  笔记标题 ${i}`).join('\n');
-    const result = await dispatchToolCall(call({ command: 'note', subargs: ['list', '--limit', '100'] }), { exec: spyExec(outcome({ stdout })) });
+    const result = await dispatchToolCall(call({ command: 'note', subargs: ['list', '--limit', '100'] }), {
+      exec: spyExec(outcome({ stdout })),
+    });
     expect(result.stdout).toBe(stdout);
     expect(result.content).toContain(`… [TRUNCATED, total=${Buffer.byteLength(stdout)} bytes, 400 lines]`);
     expect(Buffer.byteLength(result.content)).toBeLessThan(4096 + 200);
   });
 
   it('tells the model when the runner capped the output', async () => {
-    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), { exec: spyExec(outcome({ stdoutTruncated: true })) });
+    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), {
+      exec: spyExec(outcome({ stdoutTruncated: true })),
+    });
     expect(result.content).toContain('OUTPUT CAP REACHED');
   });
 
   it('cuts a huge stderr for the model', async () => {
     const stderr = 'e'.repeat(20_000);
-    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), { exec: spyExec(outcome({ stderr })) });
+    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), {
+      exec: spyExec(outcome({ stderr })),
+    });
     expect(result.stderr).toBe(stderr);
     expect(result.content).toContain('… [TRUNCATED, total=20000 bytes, 1 lines]');
     expect(result.content.length).toBeLessThan(2000);

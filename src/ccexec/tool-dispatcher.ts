@@ -91,7 +91,10 @@ export async function dispatchToolCall(call: ToolCallInput, deps: DispatchDeps):
   const decision = gate(args.command, args.subargs);
   if (!decision.allow) {
     const requested = requestedArgv(args.command, args.subargs);
-    return { ...refusal('denied', EXIT_DENIED, decision.reason, 'command not allowed in read-only mode'), ...(requested ? { argv: requested } : {}) };
+    return {
+      ...refusal('denied', EXIT_DENIED, decision.reason, 'command not allowed in read-only mode'),
+      ...(requested ? { argv: requested } : {}),
+    };
   }
 
   const argv = applyDefaults(decision.argv, decision.spec);
@@ -100,13 +103,33 @@ export async function dispatchToolCall(call: ToolCallInput, deps: DispatchDeps):
   try {
     exec = await deps.exec([...argv], deps.signal);
   } catch (err) {
-    return execFailure(argv, `exec failed: ${redact(err instanceof Error ? err.message : String(err)).slice(0, 200)}`, '', 0);
+    return execFailure(
+      argv,
+      `exec failed: ${redact(err instanceof Error ? err.message : String(err)).slice(0, 200)}`,
+      '',
+      0,
+    );
   }
-  if (exec.spawnErrorCode) return execFailure(argv, `could not start the CLI (${exec.spawnErrorCode})`, exec.stderr, exec.durationMs, exec.stdout);
+  if (exec.spawnErrorCode)
+    return execFailure(
+      argv,
+      `could not start the CLI (${exec.spawnErrorCode})`,
+      exec.stderr,
+      exec.durationMs,
+      exec.stdout,
+    );
   if (exec.exitCode === null) return execFailure(argv, whyNoExitCode(exec), exec.stderr, exec.durationMs, exec.stdout);
 
   const content = formatContent(exec.exitCode, exec.durationMs, exec.stdout, exec.stderr, exec.stdoutTruncated);
-  return { decision: 'allowed', argv, exitCode: exec.exitCode, durationMs: exec.durationMs, content, stdout: exec.stdout, stderr: exec.stderr };
+  return {
+    decision: 'allowed',
+    argv,
+    exitCode: exec.exitCode,
+    durationMs: exec.durationMs,
+    content,
+    stdout: exec.stdout,
+    stderr: exec.stderr,
+  };
 }
 
 /** Own-keys-only reading of `{command, subargs}`; returns a reason string when the shape is wrong. */
@@ -119,7 +142,8 @@ function readArguments(raw: unknown): { command: string; subargs: unknown } | st
       return 'arguments are not valid JSON';
     }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'arguments must be a JSON object with command and subargs';
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return 'arguments must be a JSON object with command and subargs';
   try {
     for (const key of Reflect.ownKeys(value)) {
       if (key !== 'command' && key !== 'subargs') {
@@ -142,7 +166,9 @@ const MISSING = Symbol('missing');
 /** `[command, ...subargs]` of a denied call for the audit and the UI card, when subargs is readable strings. */
 function requestedArgv(command: string, subargs: unknown): string[] | undefined {
   try {
-    return Array.isArray(subargs) && subargs.every((a) => typeof a === 'string') ? [command, ...(subargs as string[])] : undefined;
+    return Array.isArray(subargs) && subargs.every((a) => typeof a === 'string')
+      ? [command, ...(subargs as string[])]
+      : undefined;
   } catch {
     return undefined;
   }
@@ -162,7 +188,15 @@ function whyNoExitCode(exec: ExecOutcome): string {
 
 function refusal(decision: ToolOutcome['decision'], exitCode: number, reason: string, prefix?: string): ToolOutcome {
   const stderr = prefix ? `${prefix}: ${reason}` : reason;
-  return { decision, reason, exitCode, durationMs: 0, content: formatContent(exitCode, 0, '', stderr, false), stdout: '', stderr };
+  return {
+    decision,
+    reason,
+    exitCode,
+    durationMs: 0,
+    content: formatContent(exitCode, 0, '', stderr, false),
+    stdout: '',
+    stderr,
+  };
 }
 
 function execFailure(argv: string[], reason: string, stderr: string, durationMs: number, stdout = ''): ToolOutcome {
@@ -180,9 +214,22 @@ function execFailure(argv: string[], reason: string, stderr: string, durationMs:
 }
 
 /** The §4.3 plain-text tool result; stdout cut at 4 KB and stderr at 1 KB for the model. */
-function formatContent(exitCode: number, durationMs: number, stdout: string, stderr: string, runnerCut: boolean): string {
-  const out = truncateForModel(stdout).text + (runnerCut ? '\n… [OUTPUT CAP REACHED: the CLI printed more than was captured]' : '');
-  const parts = [`exitCode=${exitCode}`, `duration=${Math.round(durationMs)}ms`, 'stdout (truncated to 4KB if needed):', out];
+function formatContent(
+  exitCode: number,
+  durationMs: number,
+  stdout: string,
+  stderr: string,
+  runnerCut: boolean,
+): string {
+  const out =
+    truncateForModel(stdout).text +
+    (runnerCut ? '\n… [OUTPUT CAP REACHED: the CLI printed more than was captured]' : '');
+  const parts = [
+    `exitCode=${exitCode}`,
+    `duration=${Math.round(durationMs)}ms`,
+    'stdout (truncated to 4KB if needed):',
+    out,
+  ];
   if (stderr !== '') parts.push('', 'stderr:', truncateForModel(stderr, STDERR_MODEL_BYTES).text);
   return parts.join('\n');
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { callTurn, scriptedProvider, textTurn, type ScriptedProvider, type ScriptedTurn } from '../../test/fakes/scripted-model-provider.js';
+import {
+  callTurn,
+  scriptedProvider,
+  textTurn,
+  type ScriptedProvider,
+  type ScriptedTurn,
+} from '../../test/fakes/scripted-model-provider.js';
 import type { ChatEvent } from './chat-states.js';
 import { loopMessages } from './loop-messages.js';
 import type { ChatMessage } from './providers/canonical.js';
@@ -17,7 +23,10 @@ function ok(stdout = 'Notes (1):\n\n  d4f00559  网关设计  2026-11-30 09:21:4
   return { exitCode: 0, durationMs: 42, stdout, stderr: '', stdoutTruncated: false, stderrTruncated: false };
 }
 
-function harness(turns: ScriptedTurn[], overrides: Partial<Omit<ToolLoopOptions, 'provider'>> & { provider?: ScriptedProvider } = {}) {
+function harness(
+  turns: ScriptedTurn[],
+  overrides: Partial<Omit<ToolLoopOptions, 'provider'>> & { provider?: ScriptedProvider } = {},
+) {
   const provider = overrides.provider ?? scriptedProvider(turns);
   const exec = vi.fn<ExecFn>(async () => ok());
   const records: ToolCallRecord[] = [];
@@ -40,7 +49,8 @@ function harness(turns: ScriptedTurn[], overrides: Partial<Omit<ToolLoopOptions,
   return { provider, exec, records, seen, run: () => runToolLoop(options) };
 }
 
-const types = (events: readonly ChatEvent[]) => events.filter((e) => e.type !== 'text' && e.type !== 'reasoning').map((e) => e.type);
+const types = (events: readonly ChatEvent[]) =>
+  events.filter((e) => e.type !== 'text' && e.type !== 'reasoning').map((e) => e.type);
 const noteList = { command: 'note', subargs: ['list', '--limit', '10'] };
 
 describe('runToolLoop: answers and tool rounds', () => {
@@ -50,7 +60,10 @@ describe('runToolLoop: answers and tool rounds', () => {
     expect(r.state).toBe('COMPLETE');
     expect(r.answer).toBe('你好！');
     expect(types(r.events)).toEqual(['THINKING', 'COMPLETE']);
-    expect(r.events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta)).toEqual(['你好', '！']);
+    expect(r.events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta)).toEqual([
+      '你好',
+      '！',
+    ]);
     expect(r.messages).toEqual([
       { role: 'user', content: '列一下最近的 10 个 note' },
       { role: 'assistant', content: '你好！' },
@@ -61,35 +74,75 @@ describe('runToolLoop: answers and tool rounds', () => {
   });
 
   it('runs one call and feeds its §4.3 result back, with the seed states in order', async () => {
-    const h = harness([callTurn([{ id: 'c1', args: noteList }], '我帮你查一下…'), textTurn('你最近有 1 条笔记：网关设计。')]);
+    const h = harness([
+      callTurn([{ id: 'c1', args: noteList }], '我帮你查一下…'),
+      textTurn('你最近有 1 条笔记：网关设计。'),
+    ]);
     const r = await h.run();
     expect(r.state).toBe('COMPLETE');
     expect(types(r.events)).toEqual(['THINKING', 'TOOL_CALLED', 'TOOL_RUNNING', 'TOOL_DONE', 'FINALIZING', 'COMPLETE']);
     expect(h.exec).toHaveBeenCalledTimes(1);
     expect(h.exec.mock.calls[0]?.[0]).toEqual(['note', 'list', '--limit', '10']);
     const done = r.events.find((e) => e.type === 'TOOL_DONE');
-    expect(done).toMatchObject({ callId: 'c1', commandLine: 'cc note list --limit 10', decision: 'allowed', exitCode: 0, durationMs: 42, preview: 'Notes (1):\n\n  d4f00559  网关设计  2026-11-30 09:21:49', round: 1 });
+    expect(done).toMatchObject({
+      callId: 'c1',
+      commandLine: 'cc note list --limit 10',
+      decision: 'allowed',
+      exitCode: 0,
+      durationMs: 42,
+      preview: 'Notes (1):\n\n  d4f00559  网关设计  2026-11-30 09:21:49',
+      round: 1,
+    });
     const running = r.events.find((e) => e.type === 'TOOL_RUNNING');
     expect(running).toMatchObject({ timeoutMs: 30_000 });
     const second = h.provider.requests[1]?.messages ?? [];
-    expect(second.at(-2)).toEqual({ role: 'assistant', content: '我帮你查一下…', toolCalls: [{ id: 'c1', name: 'cc_exec', arguments: JSON.stringify(noteList) }] });
+    expect(second.at(-2)).toEqual({
+      role: 'assistant',
+      content: '我帮你查一下…',
+      toolCalls: [{ id: 'c1', name: 'cc_exec', arguments: JSON.stringify(noteList) }],
+    });
     expect(second.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'c1', name: 'cc_exec' });
-    expect((second.at(-1) as { content: string }).content).toMatch(/^exitCode=0\nduration=42ms\nstdout \(truncated to 4KB if needed\):\nNotes \(1\)/);
+    expect((second.at(-1) as { content: string }).content).toMatch(
+      /^exitCode=0\nduration=42ms\nstdout \(truncated to 4KB if needed\):\nNotes \(1\)/,
+    );
     expect(r.messages).toHaveLength(4);
-    expect(h.records).toEqual([expect.objectContaining({ callId: 'c1', decision: 'allowed', argv: ['note', 'list', '--limit', '10'], exitCode: 0 })]);
+    expect(h.records).toEqual([
+      expect.objectContaining({
+        callId: 'c1',
+        decision: 'allowed',
+        argv: ['note', 'list', '--limit', '10'],
+        exitCode: 0,
+      }),
+    ]);
   });
 
   it('runs only the first call of a turn and answers the others with a note', async () => {
-    const h = harness([callTurn([{ id: 'a', args: noteList }, { id: 'b', args: { command: 'skill', subargs: ['list'] } }, { id: 'c', args: { command: 'status', subargs: [] } }]), textTurn('done')]);
+    const h = harness([
+      callTurn([
+        { id: 'a', args: noteList },
+        { id: 'b', args: { command: 'skill', subargs: ['list'] } },
+        { id: 'c', args: { command: 'status', subargs: [] } },
+      ]),
+      textTurn('done'),
+    ]);
     const r = await h.run();
     expect(h.exec).toHaveBeenCalledTimes(1);
-    const tools = (h.provider.requests[1]?.messages ?? []).filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool');
+    const tools = (h.provider.requests[1]?.messages ?? []).filter(
+      (m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool',
+    );
     expect(tools.map((m) => m.toolCallId)).toEqual(['a', 'b', 'c']);
     expect(tools[1]).toMatchObject({ content: zh('oneCallPerTurn'), isError: true });
-    expect(r.events.filter((e) => e.type === 'TOOL_DONE').map((e) => (e as { decision: string }).decision)).toEqual(['allowed', 'skipped', 'skipped']);
+    expect(r.events.filter((e) => e.type === 'TOOL_DONE').map((e) => (e as { decision: string }).decision)).toEqual([
+      'allowed',
+      'skipped',
+      'skipped',
+    ]);
     expect(r.events.find((e) => e.type === 'notice')).toMatchObject({ code: 'extra-calls-skipped' });
     expect(h.records.map((x) => x.decision)).toEqual(['allowed', 'skipped', 'skipped']);
-    expect(r.events.filter((e) => e.type === 'TOOL_DONE')[1]).toMatchObject({ exitCode: 126, commandLine: 'cc skill list' });
+    expect(r.events.filter((e) => e.type === 'TOOL_DONE')[1]).toMatchObject({
+      exitCode: 126,
+      commandLine: 'cc skill list',
+    });
     expect(r.toolCalls).toBe(3);
   });
 
@@ -104,7 +157,10 @@ describe('runToolLoop: answers and tool rounds', () => {
     const last = h.provider.requests[2]?.messages.at(-1) as { role: string; content: string };
     expect(last.role).toBe('tool');
     expect(last.content.startsWith(`${zh('duplicateCall')}\nexitCode=0`)).toBe(true);
-    expect(r.events.filter((e) => e.type === 'TOOL_DONE').map((e) => (e as { decision: string }).decision)).toEqual(['allowed', 'duplicate']);
+    expect(r.events.filter((e) => e.type === 'TOOL_DONE').map((e) => (e as { decision: string }).decision)).toEqual([
+      'allowed',
+      'duplicate',
+    ]);
     expect(types(r.events).filter((x) => x === 'TOOL_RUNNING')).toHaveLength(1);
   });
 
@@ -128,19 +184,35 @@ describe('runToolLoop: answers and tool rounds', () => {
 
   it('E9 shape: the same search three times runs the CLI once and then answers in text', async () => {
     const search = { command: 'search', subargs: ['RAG'] };
-    const h = harness([callTurn([{ id: 'c1', args: search }]), callTurn([{ id: 'c2', args: search }]), callTurn([{ id: 'c3', args: search }]), textTurn('只找到 1 条。')]);
+    const h = harness([
+      callTurn([{ id: 'c1', args: search }]),
+      callTurn([{ id: 'c2', args: search }]),
+      callTurn([{ id: 'c3', args: search }]),
+      textTurn('只找到 1 条。'),
+    ]);
     const r = await h.run();
     expect(h.exec).toHaveBeenCalledTimes(1);
-    expect(r.events.filter((e) => e.type === 'TOOL_DONE').map((e) => (e as { decision: string }).decision)).toEqual(['allowed', 'duplicate', 'duplicate']);
+    expect(r.events.filter((e) => e.type === 'TOOL_DONE').map((e) => (e as { decision: string }).decision)).toEqual([
+      'allowed',
+      'duplicate',
+      'duplicate',
+    ]);
     expect(h.provider.requests[3]?.tools).toEqual([]);
     expect(r.answer).toBe('只找到 1 条。');
   });
 
   it('never runs a denied call; the model gets exit 126 and the reason as an error result', async () => {
-    const h = harness([callTurn([{ id: 'd', args: { command: 'note', subargs: ['delete', '--all'] } }]), textTurn('v1 暂不支持删除。')]);
+    const h = harness([
+      callTurn([{ id: 'd', args: { command: 'note', subargs: ['delete', '--all'] } }]),
+      textTurn('v1 暂不支持删除。'),
+    ]);
     const r = await h.run();
     expect(h.exec).not.toHaveBeenCalled();
-    expect(r.events.find((e) => e.type === 'TOOL_DONE')).toMatchObject({ decision: 'denied', exitCode: 126, commandLine: 'cc note delete --all' });
+    expect(r.events.find((e) => e.type === 'TOOL_DONE')).toMatchObject({
+      decision: 'denied',
+      exitCode: 126,
+      commandLine: 'cc note delete --all',
+    });
     expect(h.provider.requests[1]?.messages.at(-1)).toMatchObject({ role: 'tool', isError: true });
     expect(h.records[0]).toMatchObject({ decision: 'denied', exitCode: 126 });
   });
@@ -148,7 +220,12 @@ describe('runToolLoop: answers and tool rounds', () => {
   it('shows unreadable arguments as the raw call and answers with exit 64', async () => {
     const h = harness([callTurn([{ id: 'm', args: '{"command":"note",' }]), textTurn('抱歉')]);
     const r = await h.run();
-    expect(r.events.find((e) => e.type === 'TOOL_DONE')).toMatchObject({ decision: 'invalid', exitCode: 64, argv: null, commandLine: 'cc_exec {"command":"note",' });
+    expect(r.events.find((e) => e.type === 'TOOL_DONE')).toMatchObject({
+      decision: 'invalid',
+      exitCode: 64,
+      argv: null,
+      commandLine: 'cc_exec {"command":"note",',
+    });
   });
 });
 
@@ -168,7 +245,10 @@ describe('runToolLoop: plain chat and unavailable tools', () => {
     const h = harness([textTurn('CLI 版本过旧。')], { cli: { available: false, reason: 'CLI too old (0.160.0)' } });
     const r = await h.run();
     expect(h.provider.requests[0]?.tools).toEqual([]);
-    expect(h.provider.requests[0]?.messages[1]).toEqual({ role: 'system', content: zh('toolsUnavailable', { reason: 'CLI too old (0.160.0)' }) });
+    expect(h.provider.requests[0]?.messages[1]).toEqual({
+      role: 'system',
+      content: zh('toolsUnavailable', { reason: 'CLI too old (0.160.0)' }),
+    });
     expect(r.events.find((e) => e.type === 'notice')).toMatchObject({ code: 'tools-unavailable' });
   });
 });
@@ -176,7 +256,11 @@ describe('runToolLoop: plain chat and unavailable tools', () => {
 describe('runToolLoop: history watchdog', () => {
   it('keeps system + the last 4 messages + the current turn once the estimate passes 70%', async () => {
     const history: ChatMessage[] = [];
-    for (let i = 0; i < 6; i++) history.push({ role: 'user', content: `问题 ${i} ${'填充 '.repeat(60)}` }, { role: 'assistant', content: `回答 ${i} ${'内容 '.repeat(60)}` });
+    for (let i = 0; i < 6; i++)
+      history.push(
+        { role: 'user', content: `问题 ${i} ${'填充 '.repeat(60)}` },
+        { role: 'assistant', content: `回答 ${i} ${'内容 '.repeat(60)}` },
+      );
     // Pick a context window between what the whole history and the trimmed window need.
     const probe = createTokenWatchdog(1e9);
     const system: ChatMessage = { role: 'system', content: zh('systemPrompt', { max: 3 }) };
@@ -189,13 +273,22 @@ describe('runToolLoop: history watchdog', () => {
     const r = await h.run();
     const sent = provider.requests[0]?.messages ?? [];
     expect(sent[0]?.role).toBe('system');
-    expect(sent.slice(1).map((m) => m.content.slice(0, 4))).toEqual(['问题 4', '回答 4', '问题 5', '回答 5', '列一下最']);
+    expect(sent.slice(1).map((m) => m.content.slice(0, 4))).toEqual([
+      '问题 4',
+      '回答 4',
+      '问题 5',
+      '回答 5',
+      '列一下最',
+    ]);
     expect(r.events.find((e) => e.type === 'notice')).toMatchObject({ code: 'history-trimmed' });
     expect(r.messages).toHaveLength(6); // 4 kept + question + answer
   });
 
   it('leaves a short conversation alone', async () => {
-    const history: ChatMessage[] = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }];
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ];
     const h = harness([textTurn('ok')], { history });
     await h.run();
     expect(h.provider.requests[0]?.messages).toHaveLength(4);
@@ -205,7 +298,10 @@ describe('runToolLoop: history watchdog', () => {
 describe('runToolLoop: cancel and failure', () => {
   it('is CANCELLED when aborted while the model streams; history is unchanged', async () => {
     const ac = new AbortController();
-    const history: ChatMessage[] = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }];
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ];
     const h = harness([{ hangUntilAbort: true }], { signal: ac.signal, history });
     const running = h.run();
     await vi.waitFor(() => expect(h.provider.requests).toHaveLength(1));
@@ -221,7 +317,11 @@ describe('runToolLoop: cancel and failure', () => {
     const exec = vi.fn<ExecFn>(
       (_argv, signal) =>
         new Promise<ExecOutcome>((resolve) => {
-          signal?.addEventListener('abort', () => resolve({ ...ok(''), exitCode: null, cancelled: true, durationMs: 5 }), { once: true });
+          signal?.addEventListener(
+            'abort',
+            () => resolve({ ...ok(''), exitCode: null, cancelled: true, durationMs: 5 }),
+            { once: true },
+          );
         }),
     );
     const h = harness([callTurn([{ id: 'c1', args: noteList }]), textTurn('never')], { signal: ac.signal, exec });
@@ -246,7 +346,9 @@ describe('runToolLoop: cancel and failure', () => {
   });
 
   it('is FAILED with the provider error and keeps history unchanged', async () => {
-    const h = harness([{ throws: new ProviderError('auth', { providerId: 'openai', status: 401, envVar: 'OPENAI_API_KEY' }) }]);
+    const h = harness([
+      { throws: new ProviderError('auth', { providerId: 'openai', status: 401, envVar: 'OPENAI_API_KEY' }) },
+    ]);
     const r = await h.run();
     expect(r.state).toBe('FAILED');
     expect(r.error?.code).toBe('PROVIDER_AUTH');
@@ -256,7 +358,11 @@ describe('runToolLoop: cancel and failure', () => {
   });
 
   it('is FAILED (redacted) on an unexpected error, and survives a throwing listener', async () => {
-    const h = harness([{ throws: new Error('boom sk-abcdefghijklmnopqrstuvwxyz') }], { onEvent: () => { throw new Error('ui bug'); } });
+    const h = harness([{ throws: new Error('boom sk-abcdefghijklmnopqrstuvwxyz') }], {
+      onEvent: () => {
+        throw new Error('ui bug');
+      },
+    });
     const r = await h.run();
     expect(r.state).toBe('FAILED');
     expect(r.error?.code).toBe('CCEXEC_INTERNAL');
@@ -266,9 +372,15 @@ describe('runToolLoop: cancel and failure', () => {
 
 describe('dedupKey', () => {
   it('is the same for reordered keys and different for different values', () => {
-    expect(dedupKey({ name: 'cc_exec', arguments: '{"a":1,"b":{"y":2,"x":1}}' })).toBe(dedupKey({ name: 'cc_exec', arguments: '{"b":{"x":1,"y":2},"a":1}' }));
-    expect(dedupKey({ name: 'cc_exec', arguments: '{"a":1}' })).not.toBe(dedupKey({ name: 'cc_exec', arguments: '{"a":2}' }));
-    expect(dedupKey({ name: 'cc_exec', arguments: '{"a":1}' })).not.toBe(dedupKey({ name: 'other', arguments: '{"a":1}' }));
+    expect(dedupKey({ name: 'cc_exec', arguments: '{"a":1,"b":{"y":2,"x":1}}' })).toBe(
+      dedupKey({ name: 'cc_exec', arguments: '{"b":{"x":1,"y":2},"a":1}' }),
+    );
+    expect(dedupKey({ name: 'cc_exec', arguments: '{"a":1}' })).not.toBe(
+      dedupKey({ name: 'cc_exec', arguments: '{"a":2}' }),
+    );
+    expect(dedupKey({ name: 'cc_exec', arguments: '{"a":1}' })).not.toBe(
+      dedupKey({ name: 'other', arguments: '{"a":1}' }),
+    );
     expect(dedupKey({ name: 'cc_exec', arguments: '{bad' })).toBe(dedupKey({ name: 'cc_exec', arguments: '{bad' }));
   });
 });

@@ -1,7 +1,15 @@
 import { isAppError } from '../core/app-error.js';
 import type { Language } from '../core/i18n.js';
 import { redact } from '../core/redact.js';
-import { commandLineOf, previewOf, type ChatEvent, type ChatEventListener, type NoticeCode, type TerminalState, type ToolCallDecision } from './chat-states.js';
+import {
+  commandLineOf,
+  previewOf,
+  type ChatEvent,
+  type ChatEventListener,
+  type NoticeCode,
+  type TerminalState,
+  type ToolCallDecision,
+} from './chat-states.js';
 import { loopMessages } from './loop-messages.js';
 import type { ChatMessage, ModelProvider, ProviderEvent, ToolCall, ToolSpec } from './providers/canonical.js';
 import { plainChatGuardMessage } from './providers/plain-chat-guard.js';
@@ -94,14 +102,23 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
     }
   };
   const notice = (code: NoticeCode, message: string): void => emit({ type: 'notice', code, message });
-  const end = (state: TerminalState, extra: Partial<ToolLoopResult> = {}): ToolLoopResult => ({ state, answer: '', messages: [...opts.history], events, toolCalls, ...extra });
+  const end = (state: TerminalState, extra: Partial<ToolLoopResult> = {}): ToolLoopResult => ({
+    state,
+    answer: '',
+    messages: [...opts.history],
+    events,
+    toolCalls,
+    ...extra,
+  });
 
   const toolsOn = opts.provider.supportsTools && opts.cli.available;
   const system: ChatMessage[] = !opts.provider.supportsTools
     ? [plainChatGuardMessage(opts.lang)]
     : [
         { role: 'system', content: t('systemPrompt', { max }) },
-        ...(opts.cli.available ? [] : [{ role: 'system' as const, content: t('toolsUnavailable', { reason: opts.cli.reason }) }]),
+        ...(opts.cli.available
+          ? []
+          : [{ role: 'system' as const, content: t('toolsUnavailable', { reason: opts.cli.reason }) }]),
       ];
   let history: ChatMessage[] = [...opts.history];
   const turn: ChatMessage[] = [{ role: 'user', content: opts.userText }];
@@ -115,7 +132,8 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
   };
 
   emit({ type: 'THINKING' });
-  if (opts.provider.supportsTools && !opts.cli.available) notice('tools-unavailable', t('noticeUnavailable', { reason: opts.cli.reason }));
+  if (opts.provider.supportsTools && !opts.cli.available)
+    notice('tools-unavailable', t('noticeUnavailable', { reason: opts.cli.reason }));
   try {
     for (;;) {
       checkAbort();
@@ -134,7 +152,13 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       if (reply.calls.length === 0 || !offer) {
         turn.push({ role: 'assistant', content: reply.text });
         emit({ type: 'COMPLETE', answer: reply.text, toolCalls, durationMs: now() - started });
-        return { state: 'COMPLETE', answer: reply.text, messages: [...history, ...turn.filter((m) => m.role !== 'system')], events, toolCalls };
+        return {
+          state: 'COMPLETE',
+          answer: reply.text,
+          messages: [...history, ...turn.filter((m) => m.role !== 'system')],
+          events,
+          toolCalls,
+        };
       }
 
       rounds++;
@@ -142,13 +166,32 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       turn.push({ role: 'assistant', content: reply.text, toolCalls: reply.calls });
       toolCalls++;
       const outcome = await runCall(first, rounds);
-      turn.push({ role: 'tool', toolCallId: first.id, name: first.name, content: outcome.content, ...(isFailure(outcome) ? { isError: true } : {}) });
+      turn.push({
+        role: 'tool',
+        toolCallId: first.id,
+        name: first.name,
+        content: outcome.content,
+        ...(isFailure(outcome) ? { isError: true } : {}),
+      });
       checkAbort();
       for (const call of extra) {
         toolCalls++;
         const argv = readArgv(call);
         emit({ type: 'TOOL_CALLED', callId: call.id, commandLine: display(call, argv), argv, round: rounds });
-        emit({ type: 'TOOL_DONE', callId: call.id, commandLine: display(call, argv), argv, round: rounds, decision: 'skipped', exitCode: EXIT_DENIED, durationMs: 0, preview: '', stdout: '', stderr: '', reason: t('oneCallPerTurn') });
+        emit({
+          type: 'TOOL_DONE',
+          callId: call.id,
+          commandLine: display(call, argv),
+          argv,
+          round: rounds,
+          decision: 'skipped',
+          exitCode: EXIT_DENIED,
+          durationMs: 0,
+          preview: '',
+          stdout: '',
+          stderr: '',
+          reason: t('oneCallPerTurn'),
+        });
         await record(call, argv, 'skipped', EXIT_DENIED, 0, '', t('oneCallPerTurn'));
         turn.push({ role: 'tool', toolCallId: call.id, name: call.name, content: t('oneCallPerTurn'), isError: true });
       }
@@ -164,7 +207,12 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       emit({ type: 'CANCELLED' });
       return end('CANCELLED');
     }
-    const error = isAppError(err) ? { code: err.code, message: err.userMessage } : { code: 'CCEXEC_INTERNAL', message: t('internal', { detail: redact(err instanceof Error ? err.message : String(err)).slice(0, 300) }) };
+    const error = isAppError(err)
+      ? { code: err.code, message: err.userMessage }
+      : {
+          code: 'CCEXEC_INTERNAL',
+          message: t('internal', { detail: redact(err instanceof Error ? err.message : String(err)).slice(0, 300) }),
+        };
     emit({ type: 'FAILED', ...error });
     return end('FAILED', { error });
   }
@@ -178,17 +226,37 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
     const earlier = seen.get(key);
     if (earlier) {
       const content = `${t('duplicateCall')}\n${earlier.content}`;
-      emit({ type: 'TOOL_DONE', ...ref, decision: 'duplicate', exitCode: earlier.exitCode, durationMs: 0, preview: previewOf(earlier.stdout || earlier.stderr), stdout: earlier.stdout, stderr: earlier.stderr, reason: t('duplicateCall') });
+      emit({
+        type: 'TOOL_DONE',
+        ...ref,
+        decision: 'duplicate',
+        exitCode: earlier.exitCode,
+        durationMs: 0,
+        preview: previewOf(earlier.stdout || earlier.stderr),
+        stdout: earlier.stdout,
+        stderr: earlier.stderr,
+        reason: t('duplicateCall'),
+      });
       await record(call, argv, 'duplicate', earlier.exitCode, 0, earlier.stdout);
       return { ...earlier, content };
     }
     // TOOL_RUNNING when the CLI really starts, with the argv that runs (defaults applied); a refused
     // call never gets one.
     const exec: ExecFn = (runArgv, signal) => {
-      emit({ type: 'TOOL_RUNNING', ...ref, argv: runArgv, commandLine: commandLineOf(runArgv), startedAt: now(), timeoutMs: opts.timeoutMs });
+      emit({
+        type: 'TOOL_RUNNING',
+        ...ref,
+        argv: runArgv,
+        commandLine: commandLineOf(runArgv),
+        startedAt: now(),
+        timeoutMs: opts.timeoutMs,
+      });
       return opts.exec(runArgv, signal);
     };
-    const outcome = await dispatchToolCall({ name: call.name, arguments: call.arguments }, { exec, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const outcome = await dispatchToolCall(
+      { name: call.name, arguments: call.arguments },
+      { exec, ...(opts.signal ? { signal: opts.signal } : {}) },
+    );
     const ranArgv = outcome.argv ?? argv;
     const doneRef = { ...ref, argv: ranArgv, commandLine: display(call, ranArgv) };
     emit({
@@ -207,9 +275,26 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
     return outcome;
   }
 
-  async function record(call: ToolCall, argv: readonly string[] | null, decision: ToolCallDecision, exitCode: number, durationMs: number, stdout: string, reason?: string): Promise<void> {
+  async function record(
+    call: ToolCall,
+    argv: readonly string[] | null,
+    decision: ToolCallDecision,
+    exitCode: number,
+    durationMs: number,
+    stdout: string,
+    reason?: string,
+  ): Promise<void> {
     try {
-      await opts.onToolCall?.({ callId: call.id, name: call.name, argv, decision, exitCode, durationMs, stdout, ...(reason !== undefined ? { reason } : {}) });
+      await opts.onToolCall?.({
+        callId: call.id,
+        name: call.name,
+        argv,
+        decision,
+        exitCode,
+        durationMs,
+        stdout,
+        ...(reason !== undefined ? { reason } : {}),
+      });
     } catch {
       // Auditing must not break the chat; the gateway logs its own failures.
     }
@@ -252,7 +337,8 @@ function readArgv(call: ToolCall): string[] | null {
     if (value === null || typeof value !== 'object') return null;
     const command: unknown = Object.getOwnPropertyDescriptor(value, 'command')?.value;
     const subargs: unknown = Object.getOwnPropertyDescriptor(value, 'subargs')?.value;
-    if (typeof command !== 'string' || !Array.isArray(subargs) || !subargs.every((a) => typeof a === 'string')) return null;
+    if (typeof command !== 'string' || !Array.isArray(subargs) || !subargs.every((a) => typeof a === 'string'))
+      return null;
     return [command, ...(subargs as string[])];
   } catch {
     return null;
@@ -276,6 +362,12 @@ function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) Object.defineProperty(out, key, { value: canonical((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(value).sort())
+    Object.defineProperty(out, key, {
+      value: canonical((value as Record<string, unknown>)[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }

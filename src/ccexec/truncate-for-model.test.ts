@@ -3,7 +3,12 @@ import { MODEL_STDOUT_BYTES, truncateForModel } from './truncate-for-model.js';
 
 describe('truncateForModel', () => {
   it('leaves text within the budget unchanged', () => {
-    expect(truncateForModel('Notes (2):\n')).toEqual({ text: 'Notes (2):\n', truncated: false, totalBytes: 11, totalLines: 1 });
+    expect(truncateForModel('Notes (2):\n')).toEqual({
+      text: 'Notes (2):\n',
+      truncated: false,
+      totalBytes: 11,
+      totalLines: 1,
+    });
     expect(truncateForModel('')).toEqual({ text: '', truncated: false, totalBytes: 0, totalLines: 0 });
   });
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { GateError } from './gate-error.js';
-import { MIN_CC_VERSION, checkCliVersion, cliStatusMessage, compareSemver, parseCliVersion, parseSemver, type CliStatus } from './version-gate.js';
+import {
+  MIN_CC_VERSION,
+  checkCliVersion,
+  cliStatusMessage,
+  compareSemver,
+  parseCliVersion,
+  parseSemver,
+  type CliStatus,
+} from './version-gate.js';
 
 describe('compareSemver', () => {
   it.each([
@@ -18,7 +26,16 @@ describe('compareSemver', () => {
   });
 
   it('orders pre-releases as semver 2.0 §11 does', () => {
-    const chain = ['1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1', '1.0.0'];
+    const chain = [
+      '1.0.0-alpha',
+      '1.0.0-alpha.1',
+      '1.0.0-alpha.beta',
+      '1.0.0-beta',
+      '1.0.0-beta.2',
+      '1.0.0-beta.11',
+      '1.0.0-rc.1',
+      '1.0.0',
+    ];
     for (let i = 0; i < chain.length - 1; i++) {
       expect(compareSemver(chain[i] as string, chain[i + 1] as string), `${chain[i]} < ${chain[i + 1]}`).toBe(-1);
       expect(compareSemver(chain[i + 1] as string, chain[i] as string)).toBe(1);
@@ -64,13 +81,37 @@ describe('checkCliVersion', () => {
     ['the current CLI', { exitCode: 0, stdout: '0.165.7\n' }, { status: 'available', version: '0.165.7' }],
     ['exactly the minimum', { exitCode: 0, stdout: '0.165.0\n' }, { status: 'available', version: '0.165.0' }],
     ['a newer major with v prefix', { exitCode: 0, stdout: 'v1.0.0\n' }, { status: 'available', version: '1.0.0' }],
-    ['the seed device version', { exitCode: 0, stdout: '0.162.2\n' }, { status: 'cli-too-old', version: '0.162.2', min: '0.165.0' }],
-    ['a pre-release of the minimum', { exitCode: 0, stdout: '0.165.0-rc.1\n' }, { status: 'cli-too-old', version: '0.165.0-rc.1', min: '0.165.0' }],
+    [
+      'the seed device version',
+      { exitCode: 0, stdout: '0.162.2\n' },
+      { status: 'cli-too-old', version: '0.162.2', min: '0.165.0' },
+    ],
+    [
+      'a pre-release of the minimum',
+      { exitCode: 0, stdout: '0.165.0-rc.1\n' },
+      { status: 'cli-too-old', version: '0.165.0-rc.1', min: '0.165.0' },
+    ],
     ['no binary', { exitCode: null, stdout: '', spawnErrorCode: 'ENOENT' }, { status: 'cli-not-found' }],
-    ['not executable', { exitCode: null, stdout: '', spawnErrorCode: 'EACCES' }, { status: 'cli-broken', detail: 'could not start the CLI (EACCES)' }],
-    ['a failing --version', { exitCode: 1, stdout: '' }, { status: 'cli-broken', detail: '--version exited with code 1' }],
-    ['a killed --version', { exitCode: null, stdout: '' }, { status: 'cli-broken', detail: '--version did not exit normally' }],
-    ['unreadable output', { exitCode: 0, stdout: 'hello\n' }, { status: 'cli-broken', detail: "unrecognised --version output 'hello'" }],
+    [
+      'not executable',
+      { exitCode: null, stdout: '', spawnErrorCode: 'EACCES' },
+      { status: 'cli-broken', detail: 'could not start the CLI (EACCES)' },
+    ],
+    [
+      'a failing --version',
+      { exitCode: 1, stdout: '' },
+      { status: 'cli-broken', detail: '--version exited with code 1' },
+    ],
+    [
+      'a killed --version',
+      { exitCode: null, stdout: '' },
+      { status: 'cli-broken', detail: '--version did not exit normally' },
+    ],
+    [
+      'unreadable output',
+      { exitCode: 0, stdout: 'hello\n' },
+      { status: 'cli-broken', detail: "unrecognised --version output 'hello'" },
+    ],
   ])('%s', async (_title, result, expected) => {
     expect(await checkCliVersion(run(result))).toEqual(expected);
   });
@@ -84,17 +125,29 @@ describe('checkCliVersion', () => {
   });
 
   it('accepts another minimum', async () => {
-    expect(await checkCliVersion(run({ exitCode: 0, stdout: '0.165.7' }), '0.166.0')).toEqual({ status: 'cli-too-old', version: '0.165.7', min: '0.166.0' });
+    expect(await checkCliVersion(run({ exitCode: 0, stdout: '0.165.7' }), '0.166.0')).toEqual({
+      status: 'cli-too-old',
+      version: '0.165.7',
+      min: '0.166.0',
+    });
   });
 });
 
 describe('cliStatusMessage', () => {
   it('says why the tool is off, in zh and en', () => {
-    expect(cliStatusMessage({ status: 'cli-not-found' }, 'zh', 'chainlesschain')).toContain('找不到 ChainlessChain CLI（chainlesschain）');
+    expect(cliStatusMessage({ status: 'cli-not-found' }, 'zh', 'chainlesschain')).toContain(
+      '找不到 ChainlessChain CLI（chainlesschain）',
+    );
     expect(cliStatusMessage({ status: 'cli-not-found' }, 'en')).toContain('not found (chainlesschain)');
-    expect(cliStatusMessage({ status: 'cli-too-old', version: '0.162.2', min: '0.165.0' }, 'zh')).toContain('版本过旧（0.162.2，需要 ≥ 0.165.0）');
-    expect(cliStatusMessage({ status: 'cli-too-old', version: '0.162.2', min: '0.165.0' }, 'en')).toContain('too old (0.162.2, need ≥ 0.165.0)');
-    expect(cliStatusMessage({ status: 'cli-broken', detail: '--version exited with code 1' }, 'en', 'node x.js')).toContain('node x.js) does not run properly: --version exited with code 1');
+    expect(cliStatusMessage({ status: 'cli-too-old', version: '0.162.2', min: '0.165.0' }, 'zh')).toContain(
+      '版本过旧（0.162.2，需要 ≥ 0.165.0）',
+    );
+    expect(cliStatusMessage({ status: 'cli-too-old', version: '0.162.2', min: '0.165.0' }, 'en')).toContain(
+      'too old (0.162.2, need ≥ 0.165.0)',
+    );
+    expect(
+      cliStatusMessage({ status: 'cli-broken', detail: '--version exited with code 1' }, 'en', 'node x.js'),
+    ).toContain('node x.js) does not run properly: --version exited with code 1');
     expect(cliStatusMessage({ status: 'cli-broken', detail: 'x' }, 'zh')).toContain('无法正常运行：x');
     expect(cliStatusMessage({ status: 'available', version: '0.165.7' }, 'zh')).toContain('工具调用可用');
     expect(cliStatusMessage({ status: 'available', version: '0.165.7' }, 'en')).toContain('0.165.7');

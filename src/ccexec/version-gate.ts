@@ -29,8 +29,10 @@ export type CliStatus =
 /** How `checkCliVersion` runs `<cli> --version`: the exec service's outcome, reduced to what matters here. */
 export type RunVersion = () => Promise<{ exitCode: number | null; stdout: string; spawnErrorCode?: string }>;
 
-const SEMVER = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
-const SEMVER_IN_TEXT = /(?:^|[\s/@:(])(v?\d+\.\d+\.\d+(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?)(?=$|[\s),])/m;
+const SEMVER =
+  /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+const SEMVER_IN_TEXT =
+  /(?:^|[\s/@:(])(v?\d+\.\d+\.\d+(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?)(?=$|[\s),])/m;
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 /** Parses one version string (`0.165.7`, `v0.165.7-beta.1+abc`); null when it is not one. */
@@ -89,15 +91,27 @@ export async function checkCliVersion(runVersion: RunVersion, min: string = MIN_
   try {
     result = await runVersion();
   } catch (err) {
-    return { status: 'cli-broken', detail: `--version failed: ${clean(err instanceof Error ? err.message : String(err))}` };
+    return {
+      status: 'cli-broken',
+      detail: `--version failed: ${clean(err instanceof Error ? err.message : String(err))}`,
+    };
   }
   if (result.spawnErrorCode === 'ENOENT') return { status: 'cli-not-found' };
-  if (result.spawnErrorCode) return { status: 'cli-broken', detail: `could not start the CLI (${clean(result.spawnErrorCode)})` };
+  if (result.spawnErrorCode)
+    return { status: 'cli-broken', detail: `could not start the CLI (${clean(result.spawnErrorCode)})` };
   if (result.exitCode !== 0) {
-    return { status: 'cli-broken', detail: result.exitCode === null ? '--version did not exit normally' : `--version exited with code ${result.exitCode}` };
+    return {
+      status: 'cli-broken',
+      detail:
+        result.exitCode === null ? '--version did not exit normally' : `--version exited with code ${result.exitCode}`,
+    };
   }
   const version = parseCliVersion(result.stdout);
-  if (!version) return { status: 'cli-broken', detail: `unrecognised --version output ${quoteForReason(clean(result.stdout.trim()))}` };
+  if (!version)
+    return {
+      status: 'cli-broken',
+      detail: `unrecognised --version output ${quoteForReason(clean(result.stdout.trim()))}`,
+    };
   if (compareSemver(version, min) < 0) return { status: 'cli-too-old', version, min };
   return { status: 'available', version };
 }
@@ -105,14 +119,17 @@ export async function checkCliVersion(runVersion: RunVersion, min: string = MIN_
 const messages = defineMessages({
   zh: {
     available: '🔧 工具调用可用：ChainlessChain CLI {version}',
-    notFound: '🔧 找不到 ChainlessChain CLI（{cli}），cc_exec 工具未启用。请安装 chainlesschain，或在配置 [ccexec] cli 中填写它的路径。',
+    notFound:
+      '🔧 找不到 ChainlessChain CLI（{cli}），cc_exec 工具未启用。请安装 chainlesschain，或在配置 [ccexec] cli 中填写它的路径。',
     tooOld: '🔧 ChainlessChain CLI 版本过旧（{version}，需要 ≥ {min}），cc_exec 工具未启用。请升级 chainlesschain。',
     broken: '🔧 ChainlessChain CLI（{cli}）无法正常运行：{detail}。cc_exec 工具未启用。',
   },
   en: {
     available: '🔧 Tools available: ChainlessChain CLI {version}',
-    notFound: '🔧 ChainlessChain CLI not found ({cli}); the cc_exec tool is off. Install chainlesschain or set its path in [ccexec] cli.',
-    tooOld: '🔧 ChainlessChain CLI is too old ({version}, need ≥ {min}); the cc_exec tool is off. Please upgrade chainlesschain.',
+    notFound:
+      '🔧 ChainlessChain CLI not found ({cli}); the cc_exec tool is off. Install chainlesschain or set its path in [ccexec] cli.',
+    tooOld:
+      '🔧 ChainlessChain CLI is too old ({version}, need ≥ {min}); the cc_exec tool is off. Please upgrade chainlesschain.',
     broken: '🔧 ChainlessChain CLI ({cli}) does not run properly: {detail}. The cc_exec tool is off.',
   },
 });

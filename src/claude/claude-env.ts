@@ -57,7 +57,10 @@ const NEVER_PREFIXES = ['CC_LINKER_'];
  *   buildClaudeEnv(process.env, { extraNames: ['JAVA_HOME', 'GOPATH'] })
  *   // { PATH, HOME, LANG, ANTHROPIC_API_KEY, …, JAVA_HOME, GOPATH }
  */
-export function buildClaudeEnv(source: NodeJS.ProcessEnv, options: { extraNames?: readonly string[]; denyNames?: readonly string[] } = {}): NodeJS.ProcessEnv {
+export function buildClaudeEnv(
+  source: NodeJS.ProcessEnv,
+  options: { extraNames?: readonly string[]; denyNames?: readonly string[] } = {},
+): NodeJS.ProcessEnv {
   const extraExact = new Set<string>();
   const extraPrefixes: string[] = [];
   for (const name of options.extraNames ?? []) {
@@ -69,7 +72,10 @@ export function buildClaudeEnv(source: NodeJS.ProcessEnv, options: { extraNames?
   for (const [name, value] of Object.entries(source)) {
     if (value === undefined || deny.has(name) || NEVER_PREFIXES.some((p) => name.startsWith(p))) continue;
     const allowed =
-      ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p)) || extraExact.has(name) || extraPrefixes.some((p) => p.length > 0 && name.startsWith(p));
+      ALLOWED_NAMES.has(name) ||
+      ALLOWED_PREFIXES.some((p) => name.startsWith(p)) ||
+      extraExact.has(name) ||
+      extraPrefixes.some((p) => p.length > 0 && name.startsWith(p));
     if (!allowed) continue;
     env[name] = value;
     // Claude Code may echo these (e.g. a proxy token) in an error we show the user or log.

@@ -58,12 +58,17 @@ export function modelOfResult(r: ClaudeResultMessage): string | undefined {
  * Maps a successful result to the engine's `EngineResult`. `durationMs` is the engine's own wall
  * clock (what the user waited, the same measure in every mode), not Claude's `duration_ms`.
  */
-export function toEngineResult(r: ClaudeResultMessage, extra: { sessionId: string; durationMs: number; isNewSession: boolean; model?: string }): EngineResult {
-  const denials: PermissionDenial[] = (Array.isArray(r.permission_denials) ? r.permission_denials : []).filter(isObj).map((d) => ({
-    toolName: typeof d.tool_name === 'string' ? d.tool_name : 'unknown',
-    ...(typeof d.tool_use_id === 'string' ? { toolUseId: d.tool_use_id } : {}),
-    ...(isObj(d.tool_input) ? { input: d.tool_input } : {}),
-  }));
+export function toEngineResult(
+  r: ClaudeResultMessage,
+  extra: { sessionId: string; durationMs: number; isNewSession: boolean; model?: string },
+): EngineResult {
+  const denials: PermissionDenial[] = (Array.isArray(r.permission_denials) ? r.permission_denials : [])
+    .filter(isObj)
+    .map((d) => ({
+      toolName: typeof d.tool_name === 'string' ? d.tool_name : 'unknown',
+      ...(typeof d.tool_use_id === 'string' ? { toolUseId: d.tool_use_id } : {}),
+      ...(isObj(d.tool_input) ? { input: d.tool_input } : {}),
+    }));
   const model = extra.model ?? modelOfResult(r);
   return {
     text: typeof r.result === 'string' ? r.result : '',

@@ -31,7 +31,10 @@ export interface CliArgsOptions {
  *   // ['-p', '--output-format', 'json', '--resume', 'abc', '--permission-mode', 'default', '--allowedTools', 'Read']
  */
 export function buildCliArgs(request: EngineRequest, options: CliArgsOptions): string[] {
-  const args = options.format === 'json' ? ['-p', '--output-format', 'json'] : ['--print', '--output-format', 'stream-json', '--verbose'];
+  const args =
+    options.format === 'json'
+      ? ['-p', '--output-format', 'json']
+      : ['--print', '--output-format', 'stream-json', '--verbose'];
   if (options.format === 'stream-json' && options.partial) args.push('--include-partial-messages');
   if (request.sessionId) args.push('--resume', request.sessionId);
   if (request.model) args.push('--model', request.model);

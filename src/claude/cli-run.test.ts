@@ -6,7 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger.js';
 import { createChildTracker } from '../process/child-tracker.js';
 import { isGroupGone } from '../../test/fakes/fake-children.js';
-import { createEngineFixture, FAKE_CLAUDE, type EngineFixture } from '../../test/fakes/fake-claude-cli/engine-fixture.js';
+import {
+  createEngineFixture,
+  FAKE_CLAUDE,
+  type EngineFixture,
+} from '../../test/fakes/fake-claude-cli/engine-fixture.js';
 import { createEngine } from './create-engine.js';
 import type { ClaudeEngine, EngineEvent } from './engine-types.js';
 import { engineFailure } from '../../test/helpers/engine-failure.js';
@@ -20,7 +24,14 @@ afterEach(() => fx.cleanup());
 function engine(mode: 'json' | 'stream-json', tweak?: (fx: EngineFixture) => void): ClaudeEngine {
   fx.config.claude.mode = mode;
   tweak?.(fx);
-  return createEngine(fx.config, { paths: fx.paths, logger: silentLogger, lang: 'en', env: { ...fx.env, CC_LINKER_FEISHU_APP_SECRET: 'super-secret-value' }, envAllow: ['FAKE_CLAUDE_RECORD'], killGraceMs: 200 });
+  return createEngine(fx.config, {
+    paths: fx.paths,
+    logger: silentLogger,
+    lang: 'en',
+    env: { ...fx.env, CC_LINKER_FEISHU_APP_SECRET: 'super-secret-value' },
+    envAllow: ['FAKE_CLAUDE_RECORD'],
+    killGraceMs: 200,
+  });
 }
 
 /** A reparented grandchild may stay a zombie (PID 1 here does not reap); that is "gone". */
@@ -38,19 +49,46 @@ const failure = engineFailure;
 describe.each(['json', 'stream-json'] as const)('%s mode with a fake claude', (mode) => {
   it('runs a new session: prompt on stdin, argv without it, session event, result mapped', async () => {
     const events: EngineEvent[] = [];
-    const r = await engine(mode).send({ prompt: '-x 你好 --help', cwd: fx.cwd, model: 'opus' }, { onEvent: (e) => events.push(e) });
+    const r = await engine(mode).send(
+      { prompt: '-x 你好 --help', cwd: fx.cwd, model: 'opus' },
+      { onEvent: (e) => events.push(e) },
+    );
     expect(r.text).toBe('echo: -x 你好 --help');
     expect(r.isNewSession).toBe(true);
     expect(r.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(r).toMatchObject({ costUsd: 0.0012, numTurns: 1, stopReason: 'end_turn', permissionDenials: [], model: 'fake-model-1' });
+    expect(r).toMatchObject({
+      costUsd: 0.0012,
+      numTurns: 1,
+      stopReason: 'end_turn',
+      permissionDenials: [],
+      model: 'fake-model-1',
+    });
     expect(events[0]).toEqual({ type: 'session', sessionId: r.sessionId, model: 'fake-model-1' });
-    expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe('echo: -x 你好 --help');
+    expect(
+      events
+        .filter((e) => e.type === 'text')
+        .map((e) => (e as { delta: string }).delta)
+        .join(''),
+    ).toBe('echo: -x 你好 --help');
     const [call] = fx.calls();
     expect(call?.stdin).toBe('-x 你好 --help');
     expect(call?.argv).not.toContain('-x 你好 --help');
     expect(call?.cwd).toBe(fx.cwd);
-    const head = mode === 'json' ? ['-p', '--output-format', 'json'] : ['--print', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
-    expect(call?.argv).toEqual([...head, '--model', 'opus', '--permission-mode', 'default', '--allowedTools', 'Read', 'Grep', 'Glob']);
+    const head =
+      mode === 'json'
+        ? ['-p', '--output-format', 'json']
+        : ['--print', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
+    expect(call?.argv).toEqual([
+      ...head,
+      '--model',
+      'opus',
+      '--permission-mode',
+      'default',
+      '--allowedTools',
+      'Read',
+      'Grep',
+      'Glob',
+    ]);
   });
 
   it('passes only allowlisted environment variables (never CC_LINKER_*)', async () => {
@@ -72,7 +110,9 @@ describe.each(['json', 'stream-json'] as const)('%s mode with a fake claude', (m
   });
 
   it('an unknown session on resume is SESSION_NOT_FOUND with a /switch hint', async () => {
-    const e = await failure(engine(mode).send({ prompt: 'hi', cwd: fx.cwd, sessionId: 'dead0000-0000-4000-8000-000000000000' }));
+    const e = await failure(
+      engine(mode).send({ prompt: 'hi', cwd: fx.cwd, sessionId: 'dead0000-0000-4000-8000-000000000000' }),
+    );
     expect(e.code).toBe('SESSION_NOT_FOUND');
     expect(e.userMessage).toContain('/switch');
     expect(e.localize('zh')).toContain('会话 dead0000 已不存在');
@@ -113,7 +153,12 @@ describe.each(['json', 'stream-json'] as const)('%s mode with a fake claude', (m
   });
 
   it('a missing binary is CLAUDE_NOT_FOUND', async () => {
-    const e = await failure(engine(mode, (f) => (f.config.general.claude_bin = path.join(f.root, 'no-such-claude'))).send({ prompt: 'hi', cwd: fx.cwd }));
+    const e = await failure(
+      engine(mode, (f) => (f.config.general.claude_bin = path.join(f.root, 'no-such-claude'))).send({
+        prompt: 'hi',
+        cwd: fx.cwd,
+      }),
+    );
     expect(e.code).toBe('CLAUDE_NOT_FOUND');
     expect(e.userMessage).toContain('no-such-claude');
   });
@@ -122,7 +167,15 @@ describe.each(['json', 'stream-json'] as const)('%s mode with a fake claude', (m
     const tracker = createChildTracker(path.join(fx.root, 'children'));
     fx.config.claude.mode = mode;
     fx.config.runtime.stale_timeout_ms = 400;
-    const eng = createEngine(fx.config, { paths: fx.paths, logger: silentLogger, lang: 'en', env: fx.env, envAllow: ['FAKE_CLAUDE_RECORD'], killGraceMs: 200, tracker });
+    const eng = createEngine(fx.config, {
+      paths: fx.paths,
+      logger: silentLogger,
+      lang: 'en',
+      env: fx.env,
+      envAllow: ['FAKE_CLAUDE_RECORD'],
+      killGraceMs: 200,
+      tracker,
+    });
     const e = await failure(eng.send({ prompt: 'hang-group', cwd: fx.cwd }));
     expect(e.code).toBe('TIMEOUT_IDLE');
     const call = fx.calls()[0] as { pid: number };
@@ -133,19 +186,27 @@ describe.each(['json', 'stream-json'] as const)('%s mode with a fake claude', (m
   });
 
   it('writes to the session file keep a silent run alive (no idle kill)', async () => {
-    const r = await engine(mode, (f) => (f.config.runtime.stale_timeout_ms = 600)).send({ prompt: 'quiet-writer', cwd: fx.cwd });
+    const r = await engine(mode, (f) => (f.config.runtime.stale_timeout_ms = 600)).send({
+      prompt: 'quiet-writer',
+      cwd: fx.cwd,
+    });
     expect(r.text).toBe('wrote quietly');
   });
 
   it('hard timeout stops a run that keeps going', async () => {
-    const e = await failure(engine(mode, (f) => (f.config.runtime.hard_timeout_ms = 300)).send({ prompt: 'hang', cwd: fx.cwd }));
+    const e = await failure(
+      engine(mode, (f) => (f.config.runtime.hard_timeout_ms = 300)).send({ prompt: 'hang', cwd: fx.cwd }),
+    );
     expect(e.code).toBe('TIMEOUT_HARD');
     expect(isGroupGone(fx.calls()[0]?.pid as number)).toBe(true);
   });
 
   it('cancel mid-run is CANCELLED and the group is gone when send settles', async () => {
     const ac = new AbortController();
-    const run = engine(mode).send({ prompt: 'hang-group', cwd: fx.cwd }, { signal: ac.signal, onEvent: () => undefined });
+    const run = engine(mode).send(
+      { prompt: 'hang-group', cwd: fx.cwd },
+      { signal: ac.signal, onEvent: () => undefined },
+    );
     for (let i = 0; i < 100 && fx.calls().length === 0; i += 1) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 100));
     ac.abort();

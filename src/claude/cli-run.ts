@@ -1,5 +1,11 @@
 import { startProcess, type RunResult } from '../process/run-process.js';
-import { asResultMessage, isSessionMissingText, resultFailure, toEngineResult, type ClaudeResultMessage } from './claude-result.js';
+import {
+  asResultMessage,
+  isSessionMissingText,
+  resultFailure,
+  toEngineResult,
+  type ClaudeResultMessage,
+} from './claude-result.js';
 import { buildCliArgs, type CliFormat } from './cli-args.js';
 import { EngineError, failureDetail, shortSessionId, STDERR_TAIL_CHARS } from './engine-error.js';
 import type { EngineResult } from './engine-types.js';
@@ -76,18 +82,32 @@ function parseJsonLine(line: string): ClaudeResultMessage | null {
 }
 
 /** Turns the run's end into an `EngineResult` or the matching `EngineError`. */
-function interpret(r: RunResult, result: ClaudeResultMessage | undefined, stderr: TextTail, ctx: RunContext, deps: EngineDeps, bin: string): EngineResult {
+function interpret(
+  r: RunResult,
+  result: ClaudeResultMessage | undefined,
+  stderr: TextTail,
+  ctx: RunContext,
+  deps: EngineDeps,
+  bin: string,
+): EngineResult {
   const { lang } = deps;
   const tail = stderr.text();
-  const fail = (detail: string): EngineError => new EngineError('RUN_FAILED', { detail: failureDetail(detail) }, { lang, stderrTail: tail });
+  const fail = (detail: string): EngineError =>
+    new EngineError('RUN_FAILED', { detail: failureDetail(detail) }, { lang, stderrTail: tail });
   if (r.reason === 'spawn-error') {
     const code = r.spawnError?.code ?? '';
-    if (code === 'ENOENT' && /working directory/.test(r.spawnError?.message ?? '')) throw new EngineError('CWD_MISSING', { cwd: ctx.cwd }, { lang });
+    if (code === 'ENOENT' && /working directory/.test(r.spawnError?.message ?? ''))
+      throw new EngineError('CWD_MISSING', { cwd: ctx.cwd }, { lang });
     if (code === 'ENOENT' || code === 'EACCES') throw new EngineError('CLAUDE_NOT_FOUND', { bin }, { lang });
     throw fail(r.spawnError?.message ?? 'spawn failed');
   }
   if (r.reason !== 'exit') throw fail(`stopped (${r.reason})`); // the engine reports the real reason
-  const sessionGone = (): EngineError => new EngineError('SESSION_NOT_FOUND', { session: shortSessionId(ctx.request.sessionId ?? '') }, { lang, stderrTail: tail });
+  const sessionGone = (): EngineError =>
+    new EngineError(
+      'SESSION_NOT_FOUND',
+      { session: shortSessionId(ctx.request.sessionId ?? '') },
+      { lang, stderrTail: tail },
+    );
   if (result) {
     const failure = resultFailure(result);
     if (failure?.sessionMissing && ctx.request.sessionId) throw sessionGone();
@@ -96,7 +116,11 @@ function interpret(r: RunResult, result: ClaudeResultMessage | undefined, stderr
   if (r.exitCode !== 0) {
     if (ctx.request.sessionId && isSessionMissingText(tail)) throw sessionGone();
     const said = stderr.lastLine();
-    throw fail(r.signal ? `terminated by ${r.signal}${said ? `: ${said}` : ''}` : `exit code ${String(r.exitCode)}${said ? `: ${said}` : ''}`);
+    throw fail(
+      r.signal
+        ? `terminated by ${r.signal}${said ? `: ${said}` : ''}`
+        : `exit code ${String(r.exitCode)}${said ? `: ${said}` : ''}`,
+    );
   }
   if (!result) throw fail(`no result in the output${stderr.lastLine() ? ` (${stderr.lastLine()})` : ''}`);
   const sessionId = typeof result.session_id === 'string' ? result.session_id : '';

@@ -69,7 +69,10 @@ export function createEngine(config: Config, deps: CreateEngineDeps): ClaudeEngi
     paths: deps.paths,
     logger,
     lang: deps.lang,
-    env: buildClaudeEnv(deps.env ?? process.env, { ...(deps.envAllow ? { extraNames: deps.envAllow } : {}), denyNames }),
+    env: buildClaudeEnv(deps.env ?? process.env, {
+      ...(deps.envAllow ? { extraNames: deps.envAllow } : {}),
+      denyNames,
+    }),
     ...(deps.tracker ? { tracker: deps.tracker } : {}),
     ...(deps.sessionRecorder ? { sessionRecorder: deps.sessionRecorder } : {}),
     locks: deps.locks ?? new SessionLocks(),

@@ -17,26 +17,38 @@ const PARAMS: Record<EngineErrorCode, Record<string, string | number>> = {
 };
 
 describe('EngineError', () => {
-  it.each(Object.keys(PARAMS) as EngineErrorCode[])('%s has one-line zh and en messages with their parameters', (code) => {
-    const e = new EngineError(code, PARAMS[code]);
-    expect(e.code).toBe(code);
-    expect(e.userMessage).not.toMatch(/[\n{}]/);
-    expect(e.localize('en')).not.toMatch(/[\n{}]/);
-    expect(e.localize('en')).not.toBe(e.userMessage);
-    for (const v of Object.values(PARAMS[code]).filter((v) => typeof v === 'string')) expect(e.userMessage).toContain(v);
-    expect(isEngineError(e, code)).toBe(true);
-  });
+  it.each(Object.keys(PARAMS) as EngineErrorCode[])(
+    '%s has one-line zh and en messages with their parameters',
+    (code) => {
+      const e = new EngineError(code, PARAMS[code]);
+      expect(e.code).toBe(code);
+      expect(e.userMessage).not.toMatch(/[\n{}]/);
+      expect(e.localize('en')).not.toMatch(/[\n{}]/);
+      expect(e.localize('en')).not.toBe(e.userMessage);
+      for (const v of Object.values(PARAMS[code]).filter((v) => typeof v === 'string'))
+        expect(e.userMessage).toContain(v);
+      expect(isEngineError(e, code)).toBe(true);
+    },
+  );
 
   it('says what to do: /switch for a lost session, the directory for a missing cwd, human durations', () => {
-    expect(new EngineError('SESSION_NOT_FOUND', { session: 'abcd1234' }).userMessage).toBe('会话 abcd1234 已不存在（Claude Code 找不到它的记录），请 /switch 切换到其他会话，或 /new 新建会话');
+    expect(new EngineError('SESSION_NOT_FOUND', { session: 'abcd1234' }).userMessage).toBe(
+      '会话 abcd1234 已不存在（Claude Code 找不到它的记录），请 /switch 切换到其他会话，或 /new 新建会话',
+    );
     expect(new EngineError('TIMEOUT_IDLE', { timeoutMs: 300_000 }, { lang: 'en' }).userMessage).toContain('5 min');
-    expect(new EngineError('CWD_MISSING', { cwd: '/x', reason: 'ENOTDIR' }, { lang: 'en' }).userMessage).toContain('(not a directory)');
+    expect(new EngineError('CWD_MISSING', { cwd: '/x', reason: 'ENOTDIR' }, { lang: 'en' }).userMessage).toContain(
+      '(not a directory)',
+    );
     expect(new EngineError('CANCELLED', {}, { lang: 'en' }).exitCode).toBe(130);
   });
 
   it('redacts secrets in parameters and the stderr tail, and bounds the tail', () => {
     registerSecret('feishu-app-secret-123');
-    const e = new EngineError('RUN_FAILED', { detail: 'failed with feishu-app-secret-123' }, { stderrTail: `${'x'.repeat(10_000)} sk-ant-abcdefghijklmnop` });
+    const e = new EngineError(
+      'RUN_FAILED',
+      { detail: 'failed with feishu-app-secret-123' },
+      { stderrTail: `${'x'.repeat(10_000)} sk-ant-abcdefghijklmnop` },
+    );
     expect(e.userMessage).not.toContain('feishu-app-secret-123');
     expect(e.stderrTail).not.toContain('sk-ant-abcdefghijklmnop');
     expect(e.stderrTail.length).toBeLessThanOrEqual(4000);

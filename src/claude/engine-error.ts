@@ -51,9 +51,16 @@ export class EngineError extends AppError {
   /** Redacted last part of the child's stderr, when there was one. */
   readonly stderrTail: string;
 
-  constructor(code: EngineErrorCode, params: EngineErrorParams = {}, options: { lang?: Language; cause?: unknown; stderrTail?: string } = {}) {
+  constructor(
+    code: EngineErrorCode,
+    params: EngineErrorParams = {},
+    options: { lang?: Language; cause?: unknown; stderrTail?: string } = {},
+  ) {
     const safe = sanitizeParams(params);
-    super(code, oneLine(engineMessages(options.lang ?? 'zh')(code, safe)), { cause: options.cause, exitCode: EXIT_CODES[code] });
+    super(code, oneLine(engineMessages(options.lang ?? 'zh')(code, safe)), {
+      cause: options.cause,
+      exitCode: EXIT_CODES[code],
+    });
     this.params = safe;
     this.stderrTail = tailOf(options.stderrTail ?? '');
   }

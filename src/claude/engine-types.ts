@@ -39,12 +39,16 @@ export interface PermissionRequest {
 /** AskUserQuestion surfaced as a question with options. */
 export interface QuestionRequest {
   id: string;
-  questions: Array<{ question: string; header?: string; multiSelect?: boolean; options: Array<{ label: string; description?: string }> }>;
+  questions: Array<{
+    question: string;
+    header?: string;
+    multiSelect?: boolean;
+    options: Array<{ label: string; description?: string }>;
+  }>;
 }
 
 export type PermissionDecision =
-  | { behavior: 'allow'; always?: boolean; rule?: string }
-  | { behavior: 'deny'; message?: string };
+  { behavior: 'allow'; always?: boolean; rule?: string } | { behavior: 'deny'; message?: string };
 
 /** Events emitted while a run is in progress; the same set in all three modes. */
 export type EngineEvent =
@@ -84,7 +88,10 @@ export interface EngineResult {
  */
 export interface PermissionHandler {
   requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision>;
-  askQuestion(request: QuestionRequest, signal: AbortSignal): Promise<{ answers: Record<string, string> } | { cancelled: true }>;
+  askQuestion(
+    request: QuestionRequest,
+    signal: AbortSignal,
+  ): Promise<{ answers: Record<string, string> } | { cancelled: true }>;
 }
 
 export interface EngineSendOptions {

@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bundledClaudeBinary, findClaudeBinary, resolveConfiguredExecutable, searchPath } from './find-claude-binary.js';
+import {
+  bundledClaudeBinary,
+  findClaudeBinary,
+  resolveConfiguredExecutable,
+  searchPath,
+} from './find-claude-binary.js';
 
 let dir: string;
 beforeEach(() => {
@@ -15,15 +20,28 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('find-claude-binary', () => {
   it('config first (~ expanded), then PATH, then the SDK bundle', () => {
-    expect(findClaudeBinary('~/bin/claude', { PATH: '' }, dir)).toEqual({ path: path.join(dir, 'bin', 'claude'), source: 'config' });
-    expect(findClaudeBinary('~/missing', { PATH: '' }, dir)).toEqual({ path: path.join(dir, 'missing'), source: 'config' });
-    expect(findClaudeBinary('', { PATH: `/nonexistent:${path.join(dir, 'bin')}` }, dir)).toEqual({ path: path.join(dir, 'bin', 'claude'), source: 'path' });
+    expect(findClaudeBinary('~/bin/claude', { PATH: '' }, dir)).toEqual({
+      path: path.join(dir, 'bin', 'claude'),
+      source: 'config',
+    });
+    expect(findClaudeBinary('~/missing', { PATH: '' }, dir)).toEqual({
+      path: path.join(dir, 'missing'),
+      source: 'config',
+    });
+    expect(findClaudeBinary('', { PATH: `/nonexistent:${path.join(dir, 'bin')}` }, dir)).toEqual({
+      path: path.join(dir, 'bin', 'claude'),
+      source: 'path',
+    });
     const bundled = bundledClaudeBinary();
-    expect(findClaudeBinary('', { PATH: '/nonexistent' }, dir)).toEqual(bundled ? { path: bundled, source: 'sdk' } : null);
+    expect(findClaudeBinary('', { PATH: '/nonexistent' }, dir)).toEqual(
+      bundled ? { path: bundled, source: 'sdk' } : null,
+    );
   });
 
   it('bare names are searched on PATH; non-executables are not found', () => {
-    expect(resolveConfiguredExecutable('claude', { PATH: path.join(dir, 'bin') }, dir)).toBe(path.join(dir, 'bin', 'claude'));
+    expect(resolveConfiguredExecutable('claude', { PATH: path.join(dir, 'bin') }, dir)).toBe(
+      path.join(dir, 'bin', 'claude'),
+    );
     expect(resolveConfiguredExecutable('not-exec', { PATH: path.join(dir, 'bin') }, dir)).toBeNull();
     expect(searchPath('claude', undefined)).toBeNull();
   });

@@ -63,7 +63,10 @@ export function resolveConfiguredExecutable(value: string, env: NodeJS.ProcessEn
  */
 export function findClaudeBinary(configured: string, env: NodeJS.ProcessEnv, home: string): ClaudeBinary | null {
   if (configured.trim().length > 0) {
-    return { path: resolveConfiguredExecutable(configured, env, home) ?? expandHome(configured.trim(), home), source: 'config' };
+    return {
+      path: resolveConfiguredExecutable(configured, env, home) ?? expandHome(configured.trim(), home),
+      source: 'config',
+    };
   }
   const onPath = searchPath('claude', env.PATH);
   if (onPath) return { path: onPath, source: 'path' };

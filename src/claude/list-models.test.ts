@@ -14,8 +14,14 @@ describe('listModels', () => {
   it('config aliases first, then providers in every accepted shape; odd files skipped', () => {
     const dir = path.join(claudeDir, 'providers');
     fs.mkdirSync(path.join(dir, 'kimi'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'glm.json'), JSON.stringify({ env: { ANTHROPIC_MODEL: 'glm-4.6', ANTHROPIC_AUTH_TOKEN: 'x' } }));
-    fs.writeFileSync(path.join(dir, 'ds.json'), JSON.stringify({ name: 'deepseek', settingsConfig: { env: { ANTHROPIC_MODEL: 'deepseek-chat' } } }));
+    fs.writeFileSync(
+      path.join(dir, 'glm.json'),
+      JSON.stringify({ env: { ANTHROPIC_MODEL: 'glm-4.6', ANTHROPIC_AUTH_TOKEN: 'x' } }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'ds.json'),
+      JSON.stringify({ name: 'deepseek', settingsConfig: { env: { ANTHROPIC_MODEL: 'deepseek-chat' } } }),
+    );
     fs.writeFileSync(path.join(dir, 'sonnet.json'), JSON.stringify({ model: 'shadowed-by-config' }));
     fs.writeFileSync(path.join(dir, 'kimi', 'settings.json'), JSON.stringify({ model: 'kimi-k2' }));
     fs.writeFileSync(path.join(dir, 'broken.json'), '{ nope');

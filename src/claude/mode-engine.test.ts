@@ -9,7 +9,14 @@ import { silentLogger } from '../core/logger.js';
 import { resolvePaths } from '../core/paths.js';
 import { encodeProjectDir } from '../sessions/scan-jsonl.js';
 import type { EngineEvent, EngineResult } from './engine-types.js';
-import { defaultOriginOf, MAX_PROMPT_CHARS, ModeEngine, type EngineDeps, type ModeExecutor, type RunContext } from './mode-engine.js';
+import {
+  defaultOriginOf,
+  MAX_PROMPT_CHARS,
+  ModeEngine,
+  type EngineDeps,
+  type ModeExecutor,
+  type RunContext,
+} from './mode-engine.js';
 import { PermissionPolicy } from './permission-policy.js';
 import { PermissionStore } from './permission-store.js';
 import type { SessionRecorder } from './session-recorder.js';
@@ -28,7 +35,16 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 const ID = '11111111-2222-4333-8444-555555555555';
 
 function result(sessionId: string, text = 'done'): EngineResult {
-  return { text, sessionId, costUsd: 0.01, durationMs: 1, numTurns: 1, stopReason: 'end_turn', permissionDenials: [], isNewSession: false };
+  return {
+    text,
+    sessionId,
+    costUsd: 0.01,
+    durationMs: 1,
+    numTurns: 1,
+    stopReason: 'end_turn',
+    permissionDenials: [],
+    isNewSession: false,
+  };
 }
 
 function makeDeps(over: Partial<EngineDeps> = {}): EngineDeps {
@@ -50,7 +66,9 @@ function makeDeps(over: Partial<EngineDeps> = {}): EngineDeps {
 }
 
 /** An executor that announces `sessionId`, waits for `gate`, and returns. */
-function scripted(opts: { sessionId?: string; gate?: Promise<void>; onCtx?: (ctx: RunContext) => void; fail?: Error } = {}): ModeExecutor {
+function scripted(
+  opts: { sessionId?: string; gate?: Promise<void>; onCtx?: (ctx: RunContext) => void; fail?: Error } = {},
+): ModeExecutor {
   return async (ctx) => {
     opts.onCtx?.(ctx);
     const id = opts.sessionId ?? ctx.request.sessionId ?? ID;
@@ -103,10 +121,17 @@ describe('ModeEngine', () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, `${ID}.jsonl`), '{}\n');
     const events: EngineEvent[] = [];
-    const r = await new ModeEngine('sdk', scripted(), deps).send({ prompt: 'hello there', cwd, userId: 'web:alice' }, { onEvent: (e) => events.push(e) });
+    const r = await new ModeEngine('sdk', scripted(), deps).send(
+      { prompt: 'hello there', cwd, userId: 'web:alice' },
+      { onEvent: (e) => events.push(e) },
+    );
     expect(r.sessionId).toBe(ID);
     expect(events).toEqual([{ type: 'session', sessionId: ID, model: 'm1' }]);
-    expect(rec.calls).toEqual([`provisioning ${ID} web ${cwd} m1`, `resolved ${ID} ${ID}.jsonl`, `finished ${ID} hello there → done`]);
+    expect(rec.calls).toEqual([
+      `provisioning ${ID} web ${cwd} m1`,
+      `resolved ${ID} ${ID}.jsonl`,
+      `finished ${ID} hello there → done`,
+    ]);
   });
 
   it('a new session whose file never appears is degraded; a resumed one is not provisioned', async () => {
@@ -126,11 +151,20 @@ describe('ModeEngine', () => {
       degraded: async () => undefined,
       runFinished: async () => Promise.reject(new Error('registry down')),
     };
-    await expect(new ModeEngine('json', scripted(), makeDeps({ sessionRecorder: bad })).send({ prompt: 'hi', cwd })).resolves.toMatchObject({ sessionId: ID });
+    await expect(
+      new ModeEngine('json', scripted(), makeDeps({ sessionRecorder: bad })).send({ prompt: 'hi', cwd }),
+    ).resolves.toMatchObject({ sessionId: ID });
   });
 
   it('an onEvent handler that throws does not break the run', async () => {
-    const r = await new ModeEngine('json', scripted(), makeDeps()).send({ prompt: 'hi', cwd }, { onEvent: () => { throw new Error('ui bug'); } });
+    const r = await new ModeEngine('json', scripted(), makeDeps()).send(
+      { prompt: 'hi', cwd },
+      {
+        onEvent: () => {
+          throw new Error('ui bug');
+        },
+      },
+    );
     expect(r.sessionId).toBe(ID);
   });
 
@@ -146,7 +180,9 @@ describe('ModeEngine', () => {
     expect(e.userMessage).toContain('11111111');
     open();
     await first;
-    await expect(new ModeEngine('json', scripted(), deps).send({ prompt: 'c', cwd, sessionId: ID })).resolves.toBeTruthy();
+    await expect(
+      new ModeEngine('json', scripted(), deps).send({ prompt: 'c', cwd, sessionId: ID }),
+    ).resolves.toBeTruthy();
   });
 
   it('locks a new session id as soon as it is known, so a resume of it waits', async () => {
@@ -154,10 +190,14 @@ describe('ModeEngine', () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     const order: string[] = [];
-    const created = new ModeEngine('json', scripted({ gate }), deps).send({ prompt: 'new', cwd }).then(() => order.push('new'));
+    const created = new ModeEngine('json', scripted({ gate }), deps)
+      .send({ prompt: 'new', cwd })
+      .then(() => order.push('new'));
     await new Promise((r) => setTimeout(r, 20));
     expect(deps.locks.isLocked(ID)).toBe(true);
-    const resumed = new ModeEngine('json', scripted(), deps).send({ prompt: 'next', cwd, sessionId: ID }).then(() => order.push('resume'));
+    const resumed = new ModeEngine('json', scripted(), deps)
+      .send({ prompt: 'next', cwd, sessionId: ID })
+      .then(() => order.push('resume'));
     await new Promise((r) => setTimeout(r, 20));
     open();
     await Promise.all([created, resumed]);
@@ -171,7 +211,10 @@ describe('ModeEngine', () => {
     const gate = new Promise<void>((r) => (open = r));
     let secondStarted = false;
     const a = new ModeEngine('json', scripted({ gate, sessionId: 'a' }), deps).send({ prompt: 'a', cwd });
-    const b = new ModeEngine('json', scripted({ sessionId: 'b', onCtx: () => (secondStarted = true) }), deps).send({ prompt: 'b', cwd });
+    const b = new ModeEngine('json', scripted({ sessionId: 'b', onCtx: () => (secondStarted = true) }), deps).send({
+      prompt: 'b',
+      cwd,
+    });
     await new Promise((r) => setTimeout(r, 30));
     expect(secondStarted).toBe(false);
     open();
@@ -184,8 +227,14 @@ describe('ModeEngine', () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     const ac = new AbortController();
-    const run = new ModeEngine('json', scripted({ gate }), deps).send({ prompt: 'a', cwd, sessionId: ID }, { signal: ac.signal });
-    const waiting = new ModeEngine('json', scripted(), deps).send({ prompt: 'b', cwd, sessionId: ID }, { signal: ac.signal });
+    const run = new ModeEngine('json', scripted({ gate }), deps).send(
+      { prompt: 'a', cwd, sessionId: ID },
+      { signal: ac.signal },
+    );
+    const waiting = new ModeEngine('json', scripted(), deps).send(
+      { prompt: 'b', cwd, sessionId: ID },
+      { signal: ac.signal },
+    );
     await new Promise((r) => setTimeout(r, 10));
     ac.abort();
     open();
@@ -196,7 +245,8 @@ describe('ModeEngine', () => {
   it('maps the idle watchdog to TIMEOUT_IDLE (a silent executor)', async () => {
     const deps = makeDeps();
     deps.config.runtime.stale_timeout_ms = 80;
-    const silent: ModeExecutor = (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('killed'))));
+    const silent: ModeExecutor = (ctx) =>
+      new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('killed'))));
     const e = await failure(new ModeEngine('json', silent, deps).send({ prompt: 'a', cwd }));
     expect(e.code).toBe('TIMEOUT_IDLE');
   });
@@ -210,11 +260,18 @@ describe('ModeEngine', () => {
       ctx.resume();
       return result(ID);
     };
-    await expect(new ModeEngine('sdk', asking, deps).send({ prompt: 'a', cwd })).resolves.toMatchObject({ sessionId: ID });
+    await expect(new ModeEngine('sdk', asking, deps).send({ prompt: 'a', cwd })).resolves.toMatchObject({
+      sessionId: ID,
+    });
   });
 
   it('an unexpected executor error becomes RUN_FAILED with a redacted detail', async () => {
-    const e = await failure(new ModeEngine('json', scripted({ fail: new Error('weird sk-ant-abcdefghijklmnop failure') }), makeDeps()).send({ prompt: 'a', cwd }));
+    const e = await failure(
+      new ModeEngine('json', scripted({ fail: new Error('weird sk-ant-abcdefghijklmnop failure') }), makeDeps()).send({
+        prompt: 'a',
+        cwd,
+      }),
+    );
     expect(e.code).toBe('RUN_FAILED');
     expect(e.userMessage).toContain('weird *** failure');
   });

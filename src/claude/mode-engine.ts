@@ -9,7 +9,15 @@ import type { ChildTracker } from '../process/child-tracker.js';
 import { encodeProjectDir } from '../sessions/scan-jsonl.js';
 import { ActivityWatchdog } from './activity-watchdog.js';
 import { EngineError, failureDetail } from './engine-error.js';
-import type { ClaudeEngine, EngineEvent, EngineMode, EngineRequest, EngineResult, EngineSendOptions, PermissionHandler } from './engine-types.js';
+import type {
+  ClaudeEngine,
+  EngineEvent,
+  EngineMode,
+  EngineRequest,
+  EngineResult,
+  EngineSendOptions,
+  PermissionHandler,
+} from './engine-types.js';
 import type { PermissionPolicy, RuleSet } from './permission-policy.js';
 import { preview } from '../sessions/preview.js';
 import { resolveJsonlPath, type SessionOrigin, type SessionRecorder } from './session-recorder.js';
@@ -84,9 +92,14 @@ function checkCwd(cwd: string, home: string, lang: Language): string {
   try {
     real = fs.realpathSync(expanded);
   } catch (err) {
-    throw new EngineError('CWD_MISSING', { cwd: expanded, reason: (err as NodeJS.ErrnoException).code ?? 'ENOENT' }, { lang, cause: err });
+    throw new EngineError(
+      'CWD_MISSING',
+      { cwd: expanded, reason: (err as NodeJS.ErrnoException).code ?? 'ENOENT' },
+      { lang, cause: err },
+    );
   }
-  if (!fs.statSync(real).isDirectory()) throw new EngineError('CWD_MISSING', { cwd: expanded, reason: 'ENOTDIR' }, { lang });
+  if (!fs.statSync(real).isDirectory())
+    throw new EngineError('CWD_MISSING', { cwd: expanded, reason: 'ENOTDIR' }, { lang });
   return real;
 }
 
@@ -147,7 +160,8 @@ export class ModeEngine implements ClaudeEngine {
     const startedAt = performance.now();
     // Characters as users count them (code points): an emoji is one, not two UTF-16 units.
     const length = request.prompt.length > MAX_PROMPT_CHARS ? [...request.prompt].length : request.prompt.length;
-    if (length > MAX_PROMPT_CHARS) throw new EngineError('MESSAGE_TOO_LONG', { length, limit: MAX_PROMPT_CHARS }, { lang });
+    if (length > MAX_PROMPT_CHARS)
+      throw new EngineError('MESSAGE_TOO_LONG', { length, limit: MAX_PROMPT_CHARS }, { lang });
     const cwd = checkCwd(request.cwd, deps.paths.userHome, lang);
     if (options.signal?.aborted) throw new EngineError('CANCELLED', {}, { lang });
 
@@ -168,13 +182,24 @@ export class ModeEngine implements ClaudeEngine {
     const isNew = !request.sessionId;
 
     try {
-      if (request.sessionId) releases.push(await deps.locks.acquire(request.sessionId, { timeoutMs: config.runtime.session_lock_timeout_ms, ...(options.signal ? { signal: options.signal } : {}), lang }));
+      if (request.sessionId)
+        releases.push(
+          await deps.locks.acquire(request.sessionId, {
+            timeoutMs: config.runtime.session_lock_timeout_ms,
+            ...(options.signal ? { signal: options.signal } : {}),
+            lang,
+          }),
+        );
       releases.push(await deps.slots.acquire(options.signal, lang));
       options.signal?.addEventListener('abort', onExternalAbort, { once: true });
       if (options.signal?.aborted) stopWith('cancelled');
 
       const projectDir = path.join(deps.paths.claudeProjectsDir, encodeProjectDir(cwd));
-      watchdog = new ActivityWatchdog(config.runtime.stale_timeout_ms, () => stopWith('idle'), () => newestJsonlMtime(projectDir, sessionId));
+      watchdog = new ActivityWatchdog(
+        config.runtime.stale_timeout_ms,
+        () => stopWith('idle'),
+        () => newestJsonlMtime(projectDir, sessionId),
+      );
       hardTimer = setTimeout(() => stopWith('hard'), config.runtime.hard_timeout_ms);
       hardTimer.unref?.();
 
@@ -216,7 +241,8 @@ export class ModeEngine implements ClaudeEngine {
         startedAt,
       };
       const result = await this.execute(ctx, deps);
-      if (!sessionAnnounced) emit({ type: 'session', sessionId: result.sessionId, ...(result.model ? { model: result.model } : {}) });
+      if (!sessionAnnounced)
+        emit({ type: 'session', sessionId: result.sessionId, ...(result.model ? { model: result.model } : {}) });
       await recording;
       await this.recordRunFinished(request.prompt, result);
       return { ...result, durationMs: Math.round(performance.now() - startedAt) };
@@ -234,15 +260,26 @@ export class ModeEngine implements ClaudeEngine {
   private mapError(err: unknown, stopReason: StopReason | undefined): EngineError {
     const { lang, config } = this.deps;
     if (stopReason === 'cancelled') return new EngineError('CANCELLED', {}, { lang, cause: err });
-    if (stopReason === 'idle') return new EngineError('TIMEOUT_IDLE', { timeoutMs: config.runtime.stale_timeout_ms }, { lang, cause: err });
-    if (stopReason === 'hard') return new EngineError('TIMEOUT_HARD', { timeoutMs: config.runtime.hard_timeout_ms }, { lang, cause: err });
+    if (stopReason === 'idle')
+      return new EngineError('TIMEOUT_IDLE', { timeoutMs: config.runtime.stale_timeout_ms }, { lang, cause: err });
+    if (stopReason === 'hard')
+      return new EngineError('TIMEOUT_HARD', { timeoutMs: config.runtime.hard_timeout_ms }, { lang, cause: err });
     if (err instanceof EngineError) return err;
     this.deps.logger.error('unexpected engine failure', { mode: this.mode, err });
-    return new EngineError('RUN_FAILED', { detail: failureDetail(err instanceof Error ? err.message : String(err)) }, { lang, cause: err });
+    return new EngineError(
+      'RUN_FAILED',
+      { detail: failureDetail(err instanceof Error ? err.message : String(err)) },
+      { lang, cause: err },
+    );
   }
 
   /** provisioning → poll for the JSONL → resolved | degraded. Never rejects. */
-  private async recordNewSession(e: { sessionId: string; cwd: string; request: EngineRequest; model: string | undefined }): Promise<void> {
+  private async recordNewSession(e: {
+    sessionId: string;
+    cwd: string;
+    request: EngineRequest;
+    model: string | undefined;
+  }): Promise<void> {
     const { sessionRecorder: recorder, logger, paths } = this.deps;
     if (!recorder) return;
     try {
@@ -254,7 +291,12 @@ export class ModeEngine implements ClaudeEngine {
         ...(e.model ? { model: e.model } : {}),
         prompt: e.request.prompt,
       });
-      const file = await resolveJsonlPath(paths.claudeProjectsDir, e.sessionId, e.cwd, this.deps.jsonlPollDelaysMs ? { delaysMs: this.deps.jsonlPollDelaysMs } : {});
+      const file = await resolveJsonlPath(
+        paths.claudeProjectsDir,
+        e.sessionId,
+        e.cwd,
+        this.deps.jsonlPollDelaysMs ? { delaysMs: this.deps.jsonlPollDelaysMs } : {},
+      );
       if (file) await recorder.resolved(e.sessionId, file);
       else await recorder.degraded(e.sessionId, 'jsonl_not_found');
     } catch (err) {
@@ -266,7 +308,12 @@ export class ModeEngine implements ClaudeEngine {
     const recorder = this.deps.sessionRecorder;
     if (!recorder) return;
     try {
-      await recorder.runFinished({ sessionId: result.sessionId, userPreview: preview(prompt, 200), assistantPreview: preview(result.text, 200), ...(result.model ? { model: result.model } : {}) });
+      await recorder.runFinished({
+        sessionId: result.sessionId,
+        userPreview: preview(prompt, 200),
+        assistantPreview: preview(result.text, 200),
+        ...(result.model ? { model: result.model } : {}),
+      });
     } catch (err) {
       this.deps.logger.warn('recording the finished run failed', { sessionId: result.sessionId, err });
     }

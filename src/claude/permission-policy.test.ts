@@ -18,7 +18,11 @@ describe('PermissionPolicy', () => {
   it('deny list wins, then config + persisted allow rules, else ask', async () => {
     const store = new PermissionStore(path.join(dir, 'p.json'));
     await store.add('Bash(npm test:*)');
-    const policy = new PermissionPolicy({ allowed_tools: ['Read', 'Bash(git status)'], disallowed_tools: ['Bash(rm:*)'] }, store, silentLogger);
+    const policy = new PermissionPolicy(
+      { allowed_tools: ['Read', 'Bash(git status)'], disallowed_tools: ['Bash(rm:*)'] },
+      store,
+      silentLogger,
+    );
     const rules = await policy.ruleSet();
     expect(rules).toEqual({ allowed: ['Read', 'Bash(git status)', 'Bash(npm test:*)'], disallowed: ['Bash(rm:*)'] });
     expect(policy.decide(rules, call('rm -rf x'))).toEqual({ verdict: 'deny', rule: 'Bash(rm:*)' });
@@ -30,7 +34,11 @@ describe('PermissionPolicy', () => {
   it('a corrupt permissions file only loses the persisted part', async () => {
     const file = path.join(dir, 'p.json');
     fs.writeFileSync(file, '{ half');
-    const policy = new PermissionPolicy({ allowed_tools: ['Read'], disallowed_tools: [] }, new PermissionStore(file), silentLogger);
+    const policy = new PermissionPolicy(
+      { allowed_tools: ['Read'], disallowed_tools: [] },
+      new PermissionStore(file),
+      silentLogger,
+    );
     expect(await policy.ruleSet()).toEqual({ allowed: ['Read'], disallowed: [] });
     await policy.remember('Bash(ls:*)', {}); // logged, not thrown
   });
@@ -39,7 +47,13 @@ describe('PermissionPolicy', () => {
 describe('permissionFlags', () => {
   it('one argv element per rule; empty lists are omitted', () => {
     expect(permissionFlags('acceptEdits', { allowed: ['Read', 'Bash(touch f *)'], disallowed: ['WebFetch'] })).toEqual([
-      '--permission-mode', 'acceptEdits', '--allowedTools', 'Read', 'Bash(touch f *)', '--disallowedTools', 'WebFetch',
+      '--permission-mode',
+      'acceptEdits',
+      '--allowedTools',
+      'Read',
+      'Bash(touch f *)',
+      '--disallowedTools',
+      'WebFetch',
     ]);
     expect(permissionFlags('default', { allowed: [], disallowed: [] })).toEqual(['--permission-mode', 'default']);
   });

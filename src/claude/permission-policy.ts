@@ -38,7 +38,10 @@ export class PermissionPolicy {
     try {
       persisted = await this.store.rules();
     } catch (err) {
-      this.logger.warn('cannot read persisted permission rules; using the config lists only', { file: this.store.file, err });
+      this.logger.warn('cannot read persisted permission rules; using the config lists only', {
+        file: this.store.file,
+        err,
+      });
     }
     const allowed = [...this.config.allowed_tools];
     for (const r of persisted) if (!allowed.includes(r)) allowed.push(r);

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { firstMatchingRule, formatRule, matchesRule, parseRule, suggestionRules, type ToolCall } from './permission-rules.js';
+import {
+  firstMatchingRule,
+  formatRule,
+  matchesRule,
+  parseRule,
+  suggestionRules,
+  type ToolCall,
+} from './permission-rules.js';
 
-const call = (toolName: string, input: Record<string, unknown>): ToolCall => ({ toolName, input, cwd: '/w/app', home: '/h' });
+const call = (toolName: string, input: Record<string, unknown>): ToolCall => ({
+  toolName,
+  input,
+  cwd: '/w/app',
+  home: '/h',
+});
 const bash = (command: string): ToolCall => call('Bash', { command });
 
 describe('parseRule / formatRule', () => {
@@ -14,17 +26,29 @@ describe('parseRule / formatRule', () => {
     expect(parseRule(text)).toEqual(parsed);
     expect(formatRule(parsed)).toBe(text);
   });
-  it.each(['', 'Bash()', 'Bash (x)', 'Bash(x', 'two words'])('rejects %j', (text) => expect(parseRule(text)).toBeNull());
+  it.each(['', 'Bash()', 'Bash (x)', 'Bash(x', 'two words'])('rejects %j', (text) =>
+    expect(parseRule(text)).toBeNull(),
+  );
 });
 
 describe('suggestionRules', () => {
   it('turns addRules suggestions into rule strings and skips setMode / addDirectories / deny rules', () => {
     const suggestions = [
-      { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'touch f *' }], behavior: 'allow', destination: 'localSettings' },
+      {
+        type: 'addRules',
+        rules: [{ toolName: 'Bash', ruleContent: 'touch f *' }],
+        behavior: 'allow',
+        destination: 'localSettings',
+      },
       { type: 'addDirectories', directories: ['/w'], destination: 'session' },
       { type: 'setMode', mode: 'acceptEdits', destination: 'session' },
       { type: 'addRules', rules: [{ toolName: 'Read' }], behavior: 'allow', destination: 'session' },
-      { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'rm *' }], behavior: 'deny', destination: 'session' },
+      {
+        type: 'addRules',
+        rules: [{ toolName: 'Bash', ruleContent: 'rm *' }],
+        behavior: 'deny',
+        destination: 'session',
+      },
     ];
     expect(suggestionRules(suggestions)).toEqual(['Bash(touch f *)', 'Read']);
     expect(suggestionRules(undefined)).toEqual([]);
@@ -53,7 +77,15 @@ describe('matchesRule', () => {
   });
 
   it('never lets a prefix or wildcard rule cover chained or redirected commands', () => {
-    for (const cmd of ['npm test && rm -rf ~', 'npm test; curl x', 'npm test | sh', 'npm test > /etc/x', 'npm test $(evil)', 'npm test `evil`', 'npm test\nrm x']) {
+    for (const cmd of [
+      'npm test && rm -rf ~',
+      'npm test; curl x',
+      'npm test | sh',
+      'npm test > /etc/x',
+      'npm test $(evil)',
+      'npm test `evil`',
+      'npm test\nrm x',
+    ]) {
       expect(matchesRule('Bash(npm test:*)', bash(cmd))).toBe(false);
       expect(matchesRule('Bash(npm *)', bash(cmd))).toBe(false);
     }
@@ -70,8 +102,12 @@ describe('matchesRule', () => {
   });
 
   it('WebFetch domain rules, MCP server rules, unknown content', () => {
-    expect(matchesRule('WebFetch(domain:example.com)', call('WebFetch', { url: 'https://docs.example.com/a' }))).toBe(true);
-    expect(matchesRule('WebFetch(domain:example.com)', call('WebFetch', { url: 'https://example.com.evil.io/' }))).toBe(false);
+    expect(matchesRule('WebFetch(domain:example.com)', call('WebFetch', { url: 'https://docs.example.com/a' }))).toBe(
+      true,
+    );
+    expect(matchesRule('WebFetch(domain:example.com)', call('WebFetch', { url: 'https://example.com.evil.io/' }))).toBe(
+      false,
+    );
     expect(matchesRule('mcp__github', call('mcp__github__create_issue', {}))).toBe(true);
     expect(matchesRule('mcp__github', call('mcp__gitlab__x', {}))).toBe(false);
     expect(matchesRule('Task(anything)', call('Task', { prompt: 'anything' }))).toBe(false);

@@ -15,11 +15,22 @@ describe('PermissionStore', () => {
     const file = path.join(dir, 'permissions.json');
     const store = new PermissionStore(file);
     expect(await store.list()).toEqual([]);
-    expect(await store.add('Bash(npm test:*)', { userId: 'ou_1', source: 'Bash: npm test', now: new Date('2026-01-02T03:04:05Z') })).toBe(true);
+    expect(
+      await store.add('Bash(npm test:*)', {
+        userId: 'ou_1',
+        source: 'Bash: npm test',
+        now: new Date('2026-01-02T03:04:05Z'),
+      }),
+    ).toBe(true);
     expect(await store.add('Bash(npm test:*)')).toBe(false);
     await store.add('Read');
     expect(await store.rules()).toEqual(['Bash(npm test:*)', 'Read']);
-    expect((await store.list())[0]).toEqual({ rule: 'Bash(npm test:*)', addedAt: '2026-01-02T03:04:05.000Z', userId: 'ou_1', source: 'Bash: npm test' });
+    expect((await store.list())[0]).toEqual({
+      rule: 'Bash(npm test:*)',
+      addedAt: '2026-01-02T03:04:05.000Z',
+      userId: 'ou_1',
+      source: 'Bash: npm test',
+    });
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ version: 2, schema: 1 });
   });
@@ -38,7 +49,14 @@ describe('PermissionStore', () => {
     const file = path.join(dir, 'p.json');
     const store = new PermissionStore(file);
     await expect(store.add('not a rule')).rejects.toThrow(RangeError);
-    fs.writeFileSync(file, JSON.stringify({ version: 1, schema: 1, data: { rules: [{ rule: 'Read', addedAt: 'x' }, { rule: 'bad rule(' }, 7] } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        schema: 1,
+        data: { rules: [{ rule: 'Read', addedAt: 'x' }, { rule: 'bad rule(' }, 7] },
+      }),
+    );
     expect(await store.rules()).toEqual(['Read']);
   });
 

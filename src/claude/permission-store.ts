@@ -21,7 +21,8 @@ export interface PermissionsData {
 const SCHEMA = 1;
 
 function validate(raw: unknown): PermissionsData {
-  if (typeof raw !== 'object' || raw === null || !Array.isArray((raw as { rules?: unknown }).rules)) throw new Error('expected { rules: [...] }');
+  if (typeof raw !== 'object' || raw === null || !Array.isArray((raw as { rules?: unknown }).rules))
+    throw new Error('expected { rules: [...] }');
   const rules: StoredRule[] = [];
   for (const r of (raw as { rules: unknown[] }).rules) {
     if (typeof r !== 'object' || r === null) continue;
@@ -52,7 +53,11 @@ export class PermissionStore {
   private readonly doc: VersionedDoc<PermissionsData>;
 
   constructor(readonly file: string) {
-    this.doc = new VersionedDoc<PermissionsData>(file, { schema: SCHEMA, defaultValue: () => ({ rules: [] }), validate });
+    this.doc = new VersionedDoc<PermissionsData>(file, {
+      schema: SCHEMA,
+      defaultValue: () => ({ rules: [] }),
+      validate,
+    });
   }
 
   /** Every stored rule with its metadata, oldest first. */

@@ -23,7 +23,11 @@ const TITLE_PREVIEW = 100;
  *
  * @example createEngine(config, { …, sessionRecorder: createRegistrySessionRecorder(paths, logger) })
  */
-export function createRegistrySessionRecorder(paths: RegistryPaths, logger: Logger, now: () => Date = () => new Date()): SessionRecorder {
+export function createRegistrySessionRecorder(
+  paths: RegistryPaths,
+  logger: Logger,
+  now: () => Date = () => new Date(),
+): SessionRecorder {
   const ignoreUnknown = async (fn: () => Promise<unknown>): Promise<void> => {
     try {
       await fn();
@@ -57,10 +61,19 @@ export function createRegistrySessionRecorder(paths: RegistryPaths, logger: Logg
       );
     },
     async resolved(sessionId, jsonlPath) {
-      await ignoreUnknown(() => updateSession(paths, sessionId, { jsonl_path: jsonlPath, status: 'active', pending_jsonl_resolve: false, last_error: null }, now()));
+      await ignoreUnknown(() =>
+        updateSession(
+          paths,
+          sessionId,
+          { jsonl_path: jsonlPath, status: 'active', pending_jsonl_resolve: false, last_error: null },
+          now(),
+        ),
+      );
     },
     async degraded(sessionId, reason) {
-      await ignoreUnknown(() => updateSession(paths, sessionId, { status: 'degraded', pending_jsonl_resolve: true, last_error: reason }, now()));
+      await ignoreUnknown(() =>
+        updateSession(paths, sessionId, { status: 'degraded', pending_jsonl_resolve: true, last_error: reason }, now()),
+      );
     },
     async runFinished(e) {
       await ignoreUnknown(() =>

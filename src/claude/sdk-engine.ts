@@ -45,7 +45,8 @@ function sdkExecutable(deps: EngineDeps, env: NodeJS.ProcessEnv): { path: string
     return { path: resolved, bundled: false };
   }
   const bundled = bundledClaudeBinary();
-  if (!bundled) throw new EngineError('CLAUDE_NOT_FOUND', { bin: '@anthropic-ai/claude-agent-sdk (bundled)' }, { lang: deps.lang });
+  if (!bundled)
+    throw new EngineError('CLAUDE_NOT_FOUND', { bin: '@anthropic-ai/claude-agent-sdk (bundled)' }, { lang: deps.lang });
   return { path: bundled, bundled: true };
 }
 
@@ -120,22 +121,46 @@ async function runSdk(ctx: RunContext, deps: EngineDeps): Promise<EngineResult> 
   }
 
   const tail = stderr.text();
-  const sessionGone = (): EngineError => new EngineError('SESSION_NOT_FOUND', { session: shortSessionId(ctx.request.sessionId ?? '') }, { lang, stderrTail: tail, cause: thrown });
+  const sessionGone = (): EngineError =>
+    new EngineError(
+      'SESSION_NOT_FOUND',
+      { session: shortSessionId(ctx.request.sessionId ?? '') },
+      { lang, stderrTail: tail, cause: thrown },
+    );
   const result = parser.result;
   if (result) {
     const failure = resultFailure(result);
     if (failure?.sessionMissing && ctx.request.sessionId) throw sessionGone();
-    if (failure) throw new EngineError('RUN_FAILED', { detail: failureDetail(failure.detail) }, { lang, stderrTail: tail, cause: thrown });
+    if (failure)
+      throw new EngineError(
+        'RUN_FAILED',
+        { detail: failureDetail(failure.detail) },
+        { lang, stderrTail: tail, cause: thrown },
+      );
   }
   if (thrown !== undefined) {
     const message = thrown instanceof Error ? thrown.message : String(thrown);
     if (ctx.request.sessionId && isSessionMissingText(message, tail)) throw sessionGone();
     throw new EngineError('RUN_FAILED', { detail: failureDetail(message) }, { lang, stderrTail: tail, cause: thrown });
   }
-  if (!result) throw new EngineError('RUN_FAILED', { detail: failureDetail(`no result from Claude Code${stderr.lastLine() ? ` (${stderr.lastLine()})` : ''}`) }, { lang, stderrTail: tail });
-  const sessionId = typeof result.session_id === 'string' && result.session_id.length > 0 ? result.session_id : (parser.sessionId ?? '');
-  if (!sessionId) throw new EngineError('RUN_FAILED', { detail: 'the result has no session_id' }, { lang, stderrTail: tail });
-  return toEngineResult(result, { sessionId, durationMs: performance.now() - ctx.startedAt, isNewSession: ctx.isNew, ...(parser.model ? { model: parser.model } : {}) });
+  if (!result)
+    throw new EngineError(
+      'RUN_FAILED',
+      { detail: failureDetail(`no result from Claude Code${stderr.lastLine() ? ` (${stderr.lastLine()})` : ''}`) },
+      { lang, stderrTail: tail },
+    );
+  const sessionId =
+    typeof result.session_id === 'string' && result.session_id.length > 0
+      ? result.session_id
+      : (parser.sessionId ?? '');
+  if (!sessionId)
+    throw new EngineError('RUN_FAILED', { detail: 'the result has no session_id' }, { lang, stderrTail: tail });
+  return toEngineResult(result, {
+    sessionId,
+    durationMs: performance.now() - ctx.startedAt,
+    isNewSession: ctx.isNew,
+    ...(parser.model ? { model: parser.model } : {}),
+  });
 }
 
 /** Waits for the child's group to be gone; ends it when it lingers after the conversation ended. */

@@ -4,7 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger.js';
-import type { EngineEvent, PermissionDecision, PermissionHandler, PermissionRequest, QuestionRequest } from './engine-types.js';
+import type {
+  EngineEvent,
+  PermissionDecision,
+  PermissionHandler,
+  PermissionRequest,
+  QuestionRequest,
+} from './engine-types.js';
 import { PermissionPolicy, type RuleSet } from './permission-policy.js';
 import { PermissionStore } from './permission-store.js';
 import { createCanUseTool } from './sdk-permissions.js';
@@ -18,10 +24,22 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const SUGGESTIONS = [
-  { type: 'addRules' as const, rules: [{ toolName: 'Bash', ruleContent: 'touch f *' }], behavior: 'allow' as const, destination: 'localSettings' as const },
+  {
+    type: 'addRules' as const,
+    rules: [{ toolName: 'Bash', ruleContent: 'touch f *' }],
+    behavior: 'allow' as const,
+    destination: 'localSettings' as const,
+  },
   { type: 'setMode' as const, mode: 'acceptEdits' as const, destination: 'session' as const },
 ];
-const opts = (extra: Record<string, unknown> = {}) => ({ signal: new AbortController().signal, toolUseID: 'toolu_1', requestId: 'r1', suggestions: SUGGESTIONS, ...extra }) as Parameters<CanUseTool>[2];
+const opts = (extra: Record<string, unknown> = {}) =>
+  ({
+    signal: new AbortController().signal,
+    toolUseID: 'toolu_1',
+    requestId: 'r1',
+    suggestions: SUGGESTIONS,
+    ...extra,
+  }) as Parameters<CanUseTool>[2];
 
 interface Harness {
   canUseTool: CanUseTool;
@@ -33,7 +51,10 @@ interface Harness {
   run: AbortController;
 }
 
-function harness(answer: ((req: PermissionRequest, signal: AbortSignal) => Promise<PermissionDecision>) | null, o: { timeoutMs?: number; disallowed?: string[]; question?: PermissionHandler['askQuestion'] } = {}): Harness {
+function harness(
+  answer: ((req: PermissionRequest, signal: AbortSignal) => Promise<PermissionDecision>) | null,
+  o: { timeoutMs?: number; disallowed?: string[]; question?: PermissionHandler['askQuestion'] } = {},
+): Harness {
   const events: EngineEvent[] = [];
   const asked: PermissionRequest[] = [];
   const questions: QuestionRequest[] = [];
@@ -47,14 +68,20 @@ function harness(answer: ((req: PermissionRequest, signal: AbortSignal) => Promi
           asked.push(req);
           return answer(req, signal);
         },
-        askQuestion: o.question ?? (async (req) => {
-          questions.push(req);
-          return { answers: { [req.questions[0]?.question ?? '']: 'blue' } };
-        }),
+        askQuestion:
+          o.question ??
+          (async (req) => {
+            questions.push(req);
+            return { answers: { [req.questions[0]?.question ?? '']: 'blue' } };
+          }),
       }
     : undefined;
   const canUseTool = createCanUseTool({
-    policy: new PermissionPolicy({ allowed_tools: ['Read'], disallowed_tools: o.disallowed ?? [] }, store, silentLogger),
+    policy: new PermissionPolicy(
+      { allowed_tools: ['Read'], disallowed_tools: o.disallowed ?? [] },
+      store,
+      silentLogger,
+    ),
     rules,
     handler,
     emit: (e) => events.push(e),
@@ -78,8 +105,18 @@ describe('createCanUseTool', () => {
   it('asks the handler with a permission_request event and allows on allow', async () => {
     const h = harness(async () => ({ behavior: 'allow' }));
     const input = { command: 'touch f' };
-    expect(await h.canUseTool('Bash', input, opts({ decisionReason: 'needs approval' }))).toEqual({ behavior: 'allow', updatedInput: input });
-    const expected = { id: 'toolu_1', toolName: 'Bash', summary: 'Bash: touch f', input, suggestions: ['Bash(touch f *)'], reason: 'needs approval' };
+    expect(await h.canUseTool('Bash', input, opts({ decisionReason: 'needs approval' }))).toEqual({
+      behavior: 'allow',
+      updatedInput: input,
+    });
+    const expected = {
+      id: 'toolu_1',
+      toolName: 'Bash',
+      summary: 'Bash: touch f',
+      input,
+      suggestions: ['Bash(touch f *)'],
+      reason: 'needs approval',
+    };
     expect(h.asked).toEqual([expected]);
     expect(h.events).toEqual([{ type: 'permission_request', request: expected }]);
     expect(h.paused()).toBe(1);
@@ -87,8 +124,17 @@ describe('createCanUseTool', () => {
   });
 
   it('deny carries the user message, or a default one', async () => {
-    expect(await harness(async () => ({ behavior: 'deny', message: 'not now' })).canUseTool('Bash', { command: 'x' }, opts())).toEqual({ behavior: 'deny', message: 'not now' });
-    expect(await harness(async () => ({ behavior: 'deny' })).canUseTool('Bash', { command: 'x' }, opts())).toEqual({ behavior: 'deny', message: 'The user denied this action' });
+    expect(
+      await harness(async () => ({ behavior: 'deny', message: 'not now' })).canUseTool(
+        'Bash',
+        { command: 'x' },
+        opts(),
+      ),
+    ).toEqual({ behavior: 'deny', message: 'not now' });
+    expect(await harness(async () => ({ behavior: 'deny' })).canUseTool('Bash', { command: 'x' }, opts())).toEqual({
+      behavior: 'deny',
+      message: 'The user denied this action',
+    });
   });
 
   it('always: persists the first suggestion; the next identical call is not asked', async () => {
@@ -102,7 +148,11 @@ describe('createCanUseTool', () => {
   });
 
   it('always with an explicit rule persists that rule', async () => {
-    await harness(async () => ({ behavior: 'allow', always: true, rule: 'Bash(touch:*)' })).canUseTool('Bash', { command: 'touch f' }, opts());
+    await harness(async () => ({ behavior: 'allow', always: true, rule: 'Bash(touch:*)' })).canUseTool(
+      'Bash',
+      { command: 'touch f' },
+      opts(),
+    );
     expect(await store.rules()).toEqual(['Bash(touch:*)']);
   });
 
@@ -115,18 +165,30 @@ describe('createCanUseTool', () => {
 
   it('allowed_tools and disallowed_tools are applied without asking', async () => {
     const h = harness(async () => ({ behavior: 'allow' }), { disallowed: ['Bash(rm:*)'] });
-    expect(await h.canUseTool('Read', { file_path: '/x' }, opts())).toEqual({ behavior: 'allow', updatedInput: { file_path: '/x' } });
-    expect(await h.canUseTool('Bash', { command: 'rm -rf x' }, opts())).toMatchObject({ behavior: 'deny', message: expect.stringContaining('Bash(rm:*)') });
+    expect(await h.canUseTool('Read', { file_path: '/x' }, opts())).toEqual({
+      behavior: 'allow',
+      updatedInput: { file_path: '/x' },
+    });
+    expect(await h.canUseTool('Bash', { command: 'rm -rf x' }, opts())).toMatchObject({
+      behavior: 'deny',
+      message: expect.stringContaining('Bash(rm:*)'),
+    });
     expect(h.asked).toEqual([]);
   });
 
   it('an unanswered prompt is denied after sdk.timeout_ms and the handler sees its signal abort', async () => {
     let seen: AbortSignal | undefined;
-    const h = harness((_req, signal) => {
-      seen = signal;
-      return new Promise(() => undefined);
-    }, { timeoutMs: 50 });
-    expect(await h.canUseTool('Bash', { command: 'x' }, opts())).toEqual({ behavior: 'deny', message: 'The user did not answer the permission request within 1 s; denied automatically' });
+    const h = harness(
+      (_req, signal) => {
+        seen = signal;
+        return new Promise(() => undefined);
+      },
+      { timeoutMs: 50 },
+    );
+    expect(await h.canUseTool('Bash', { command: 'x' }, opts())).toEqual({
+      behavior: 'deny',
+      message: 'The user did not answer the permission request within 1 s; denied automatically',
+    });
     expect(seen?.aborted).toBe(true);
   });
 
@@ -135,13 +197,27 @@ describe('createCanUseTool', () => {
     const pending = h.canUseTool('Bash', { command: 'x' }, opts());
     h.run.abort();
     expect(await pending).toMatchObject({ behavior: 'deny' });
-    expect(await harness(async () => Promise.reject(new Error('card failed'))).canUseTool('Bash', { command: 'x' }, opts())).toMatchObject({ behavior: 'deny' });
-    expect(await harness(null).canUseTool('Bash', { command: 'x' }, opts())).toEqual({ behavior: 'deny', message: 'This channel cannot approve tools interactively; denied' });
+    expect(
+      await harness(async () => Promise.reject(new Error('card failed'))).canUseTool('Bash', { command: 'x' }, opts()),
+    ).toMatchObject({ behavior: 'deny' });
+    expect(await harness(null).canUseTool('Bash', { command: 'x' }, opts())).toEqual({
+      behavior: 'deny',
+      message: 'This channel cannot approve tools interactively; denied',
+    });
   });
 
   it('AskUserQuestion becomes a question; answers go back in updatedInput.answers', async () => {
     const h = harness(async () => ({ behavior: 'deny' }));
-    const input = { questions: [{ question: 'Which color?', header: 'Question', multiSelect: false, options: [{ label: 'red', description: 'r' }, { label: 'blue' }] }] };
+    const input = {
+      questions: [
+        {
+          question: 'Which color?',
+          header: 'Question',
+          multiSelect: false,
+          options: [{ label: 'red', description: 'r' }, { label: 'blue' }],
+        },
+      ],
+    };
     const r = await h.canUseTool('AskUserQuestion', input, opts({ suggestions: undefined }));
     expect(r).toEqual({ behavior: 'allow', updatedInput: { ...input, answers: { 'Which color?': 'blue' } } });
     expect(h.questions[0]).toEqual({ id: 'toolu_1', questions: input.questions });
@@ -151,6 +227,9 @@ describe('createCanUseTool', () => {
 
   it('a cancelled question is denied', async () => {
     const h = harness(async () => ({ behavior: 'allow' }), { question: async () => ({ cancelled: true }) });
-    expect(await h.canUseTool('AskUserQuestion', { questions: [] }, opts())).toEqual({ behavior: 'deny', message: 'The user did not answer the question' });
+    expect(await h.canUseTool('AskUserQuestion', { questions: [] }, opts())).toEqual({
+      behavior: 'deny',
+      message: 'The user did not answer the question',
+    });
   });
 });

@@ -2,7 +2,13 @@ import type { CanUseTool, PermissionResult } from '@anthropic-ai/claude-agent-sd
 import type { Language } from '../core/i18n.js';
 import type { Logger } from '../core/logger.js';
 import { engineMessages } from './engine-messages.js';
-import type { EngineEvent, PermissionDecision, PermissionHandler, PermissionRequest, QuestionRequest } from './engine-types.js';
+import type {
+  EngineEvent,
+  PermissionDecision,
+  PermissionHandler,
+  PermissionRequest,
+  QuestionRequest,
+} from './engine-types.js';
 import type { PermissionPolicy, RuleSet } from './permission-policy.js';
 import { parseRule, suggestionRules } from './permission-rules.js';
 import { describeToolCall } from './tool-summary.js';
@@ -58,24 +64,42 @@ export function createCanUseTool(c: CanUseToolContext): CanUseTool {
       if (!c.handler) return { behavior: 'deny', message: t('deny_no_handler') };
       const handler = c.handler;
       const answer = await waitForUser((signal) => handler.askQuestion(request, signal), opts.signal, c);
-      if (answer.kind === 'timeout') return { behavior: 'deny', message: t('deny_timeout', { seconds: Math.ceil(c.timeoutMs / 1000) }) };
-      if (answer.kind !== 'value' || 'cancelled' in answer.value) return { behavior: 'deny', message: t('deny_question_cancelled') };
+      if (answer.kind === 'timeout')
+        return { behavior: 'deny', message: t('deny_timeout', { seconds: Math.ceil(c.timeoutMs / 1000) }) };
+      if (answer.kind !== 'value' || 'cancelled' in answer.value)
+        return { behavior: 'deny', message: t('deny_question_cancelled') };
       return { behavior: 'allow', updatedInput: { ...input, answers: answer.value.answers } };
     }
 
     if (verdict.verdict === 'allow') return { behavior: 'allow', updatedInput: input };
 
-    const suggestions = (opts as { suppressAlwaysAllowRule?: boolean }).suppressAlwaysAllowRule ? [] : suggestionRules(opts.suggestions);
-    const reason = [opts.decisionReason, opts.title, opts.description].find((v): v is string => typeof v === 'string' && v.length > 0);
-    const request: PermissionRequest = { id, toolName, summary: describeToolCall(toolName, input), input, suggestions, ...(reason ? { reason } : {}) };
+    const suggestions = (opts as { suppressAlwaysAllowRule?: boolean }).suppressAlwaysAllowRule
+      ? []
+      : suggestionRules(opts.suggestions);
+    const reason = [opts.decisionReason, opts.title, opts.description].find(
+      (v): v is string => typeof v === 'string' && v.length > 0,
+    );
+    const request: PermissionRequest = {
+      id,
+      toolName,
+      summary: describeToolCall(toolName, input),
+      input,
+      suggestions,
+      ...(reason ? { reason } : {}),
+    };
     c.emit({ type: 'permission_request', request });
     if (!c.handler) return { behavior: 'deny', message: t('deny_no_handler') };
     const handler = c.handler;
     const answer = await waitForUser((signal) => handler.requestPermission(request, signal), opts.signal, c);
-    if (answer.kind === 'timeout') return { behavior: 'deny', message: t('deny_timeout', { seconds: Math.ceil(c.timeoutMs / 1000) }) };
+    if (answer.kind === 'timeout')
+      return { behavior: 'deny', message: t('deny_timeout', { seconds: Math.ceil(c.timeoutMs / 1000) }) };
     if (answer.kind !== 'value') return { behavior: 'deny', message: t('deny_user') };
     const decision: PermissionDecision = answer.value;
-    if (decision.behavior === 'deny') return { behavior: 'deny', message: decision.message && decision.message.length > 0 ? decision.message : t('deny_user') };
+    if (decision.behavior === 'deny')
+      return {
+        behavior: 'deny',
+        message: decision.message && decision.message.length > 0 ? decision.message : t('deny_user'),
+      };
     if (decision.always) await remember(decision, request, c);
     return { behavior: 'allow', updatedInput: input };
   };
@@ -97,7 +121,11 @@ type Waited<T> = { kind: 'value'; value: T } | { kind: 'timeout' } | { kind: 'fa
  * Runs one question to the user with a deadline: the handler gets a signal that aborts on timeout,
  * on the SDK's own abort, or when the run stops. The idle clock is paused meanwhile.
  */
-async function waitForUser<T>(ask: (signal: AbortSignal) => Promise<T>, sdkSignal: AbortSignal, c: CanUseToolContext): Promise<Waited<T>> {
+async function waitForUser<T>(
+  ask: (signal: AbortSignal) => Promise<T>,
+  sdkSignal: AbortSignal,
+  c: CanUseToolContext,
+): Promise<Waited<T>> {
   const deadline = new AbortController();
   const signal = AbortSignal.any([deadline.signal, sdkSignal, c.runSignal]);
   let timedOut = false;

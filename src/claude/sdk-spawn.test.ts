@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { isGroupGone } from '../../test/fakes/fake-children.js';
 import { createSdkSpawner } from './sdk-spawn.js';
 
-const ECHO = "process.stdin.on('data', (d) => process.stdout.write('got ' + d)); process.stdin.on('end', () => { process.stderr.write('bye'); process.exit(0); });";
-const STUBBORN = "process.on('SIGTERM', () => {}); require('child_process').spawn(process.execPath, ['-e', \"process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)\"], { stdio: 'ignore' }); process.stdout.write('ready\\n'); setInterval(() => {}, 1000);";
+const ECHO =
+  "process.stdin.on('data', (d) => process.stdout.write('got ' + d)); process.stdin.on('end', () => { process.stderr.write('bye'); process.exit(0); });";
+const STUBBORN =
+  "process.on('SIGTERM', () => {}); require('child_process').spawn(process.execPath, ['-e', \"process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)\"], { stdio: 'ignore' }); process.stdout.write('ready\\n'); setInterval(() => {}, 1000);";
 
 function spawnOpts(args: string[]) {
   return { command: process.execPath, args, env: { PATH: process.env.PATH }, signal: new AbortController().signal };
@@ -17,7 +19,9 @@ describe('createSdkSpawner', () => {
     const proc = spawner.spawn(spawnOpts(['-e', ECHO]));
     let out = '';
     proc.stdout.on('data', (d: Buffer | string) => (out += d.toString()));
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => proc.once('exit', (code, sig) => resolve([code, sig])));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      proc.once('exit', (code, sig) => resolve([code, sig])),
+    );
     proc.stdin.write('hello\n');
     await new Promise((r) => setTimeout(r, 100));
     proc.stdin.end();
@@ -53,7 +57,9 @@ describe('createSdkSpawner', () => {
     const proc = bad.spawn({ ...spawnOpts([]), command: '/nonexistent/claude' });
     const seen: string[] = [];
     proc.on('error', (e: Error) => seen.push(`error ${e.message}`));
-    await new Promise<void>((resolve) => proc.on('exit', (code: number | null) => (seen.push(`exit ${code}`), resolve())));
+    await new Promise<void>((resolve) =>
+      proc.on('exit', (code: number | null) => (seen.push(`exit ${code}`), resolve())),
+    );
     expect(seen[0]).toMatch(/^error executable not found/);
     expect(seen[1]).toBe('exit 127');
     expect(await createSdkSpawner().settled()).toBeNull();

@@ -68,7 +68,10 @@ export function createSdkSpawner(options: SdkSpawnerOptions = {}): SdkSpawner {
 
 type Listener = ((code: number | null, signal: NodeJS.Signals | null) => void) | ((error: Error) => void);
 
-function spawnThroughRunner(o: SpawnOptions, opts: SdkSpawnerOptions): { process: SpawnedProcess; running: RunningProcess } {
+function spawnThroughRunner(
+  o: SpawnOptions,
+  opts: SdkSpawnerOptions,
+): { process: SpawnedProcess; running: RunningProcess } {
   const stdout = new PassThrough();
   const events = new EventEmitter();
   let exitCode: number | null = null;
@@ -100,7 +103,10 @@ function spawnThroughRunner(o: SpawnOptions, opts: SdkSpawnerOptions): { process
     if (exitCode === null && signalCode === null) exitCode = r.reason === 'spawn-error' ? 127 : 1;
     stdout.end();
     if (r.reason === 'spawn-error' && events.listenerCount('error') > 0) {
-      const err = Object.assign(new Error(r.spawnError?.message ?? 'spawn failed'), { code: r.spawnError?.code, syscall: 'spawn' });
+      const err = Object.assign(new Error(r.spawnError?.message ?? 'spawn failed'), {
+        code: r.spawnError?.code,
+        syscall: 'spawn',
+      });
       events.emit('error', err);
     }
     events.emit('exit', exitCode, signalCode);

@@ -20,7 +20,10 @@ class WaitQueue {
   }
 
   /** Waits until `take()` succeeds; rejects with `onTimeout()` / `onAbort()`. */
-  wait(take: () => boolean, opts: { timeoutMs?: number; signal?: AbortSignal; onTimeout: () => Error; onAbort: () => Error }): Promise<void> {
+  wait(
+    take: () => boolean,
+    opts: { timeoutMs?: number; signal?: AbortSignal; onTimeout: () => Error; onAbort: () => Error },
+  ): Promise<void> {
     if (opts.signal?.aborted) return Promise.reject(opts.onAbort());
     return new Promise<void>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
@@ -87,7 +90,10 @@ export class SessionLocks {
    * Waits for the lock. Rejects with `EngineError` `SESSION_BUSY` after `timeoutMs`, or
    * `CANCELLED` when `signal` aborts first.
    */
-  async acquire(sessionId: string, opts: { timeoutMs: number; signal?: AbortSignal; lang?: Language }): Promise<Release> {
+  async acquire(
+    sessionId: string,
+    opts: { timeoutMs: number; signal?: AbortSignal; lang?: Language },
+  ): Promise<Release> {
     const now = this.tryAcquire(sessionId);
     if (now) return now;
     let queue = this.queues.get(sessionId);
@@ -104,11 +110,17 @@ export class SessionLocks {
       await queue.wait(take, {
         timeoutMs: opts.timeoutMs,
         ...(opts.signal ? { signal: opts.signal } : {}),
-        onTimeout: () => new EngineError('SESSION_BUSY', { session: shortSessionId(sessionId), timeoutMs: opts.timeoutMs }, { lang: opts.lang }),
+        onTimeout: () =>
+          new EngineError(
+            'SESSION_BUSY',
+            { session: shortSessionId(sessionId), timeoutMs: opts.timeoutMs },
+            { lang: opts.lang },
+          ),
         onAbort: () => new EngineError('CANCELLED', {}, { lang: opts.lang }),
       });
     } finally {
-      if (queue.length === 0 && this.queues.get(sessionId) === queue && !this.held.has(sessionId)) this.queues.delete(sessionId);
+      if (queue.length === 0 && this.queues.get(sessionId) === queue && !this.held.has(sessionId))
+        this.queues.delete(sessionId);
     }
     return this.releaser(sessionId);
   }
@@ -140,7 +152,8 @@ export class Semaphore {
   private readonly queue = new WaitQueue();
 
   constructor(private readonly max: number) {
-    if (!Number.isInteger(max) || max < 1) throw new RangeError(`Semaphore: max must be a positive integer, got ${max}`);
+    if (!Number.isInteger(max) || max < 1)
+      throw new RangeError(`Semaphore: max must be a positive integer, got ${max}`);
   }
 
   /** Runs holding a slot now. */
@@ -161,7 +174,11 @@ export class Semaphore {
       return true;
     };
     if (this.queue.length > 0 || !take()) {
-      await this.queue.wait(take, { ...(signal ? { signal } : {}), onTimeout: () => new Error('unreachable'), onAbort: () => new EngineError('CANCELLED', {}, { lang }) });
+      await this.queue.wait(take, {
+        ...(signal ? { signal } : {}),
+        onTimeout: () => new Error('unreachable'),
+        onAbort: () => new EngineError('CANCELLED', {}, { lang }),
+      });
     }
     let released = false;
     return () => {

@@ -30,7 +30,9 @@ describe('resolveJsonlPath', () => {
       fs.mkdirSync(dir);
       fs.writeFileSync(path.join(dir, `${ID}.jsonl`), '{}\n');
     }, 30);
-    expect(await resolveJsonlPath(projects, ID, '/w', { delaysMs: [10, 20, 40, 80] })).toBe(path.join(dir, `${ID}.jsonl`));
+    expect(await resolveJsonlPath(projects, ID, '/w', { delaysMs: [10, 20, 40, 80] })).toBe(
+      path.join(dir, `${ID}.jsonl`),
+    );
     expect(await resolveJsonlPath(projects, 'missing', '/w', { delaysMs: [5, 5] })).toBeNull();
     expect(await resolveJsonlPath(path.join(projects, 'nope'), ID, '/w', { delaysMs: [] })).toBeNull();
   });

@@ -16,7 +16,14 @@ export type SessionOrigin = 'feishu' | 'web' | 'cli';
  * rejections, a registry problem never fails the user's run.
  */
 export interface SessionRecorder {
-  provisioning(e: { sessionId: string; cwd: string; origin: SessionOrigin; userId?: string; model?: string; prompt: string }): Promise<void>;
+  provisioning(e: {
+    sessionId: string;
+    cwd: string;
+    origin: SessionOrigin;
+    userId?: string;
+    model?: string;
+    prompt: string;
+  }): Promise<void>;
   resolved(sessionId: string, jsonlPath: string): Promise<void>;
   degraded(sessionId: string, reason: string): Promise<void>;
   runFinished(e: { sessionId: string; userPreview: string; assistantPreview: string; model?: string }): Promise<void>;

@@ -6,10 +6,33 @@ import { StreamJsonParser } from './stream-json-parser.js';
 
 const SID = 'f121575e-e3d9-4031-b43e-909fdff79852';
 const j = (o: unknown): string => JSON.stringify(o);
-const init = j({ type: 'system', subtype: 'init', cwd: '/w', session_id: SID, tools: ['Bash'], model: 'claude-opus-5-5', permissionMode: 'default' });
-const result = j({ type: 'result', subtype: 'success', is_error: false, result: 'thought: hmm', session_id: SID, num_turns: 1, total_cost_usd: 0.01, permission_denials: [] });
+const init = j({
+  type: 'system',
+  subtype: 'init',
+  cwd: '/w',
+  session_id: SID,
+  tools: ['Bash'],
+  model: 'claude-opus-5-5',
+  permissionMode: 'default',
+});
+const result = j({
+  type: 'result',
+  subtype: 'success',
+  is_error: false,
+  result: 'thought: hmm',
+  session_id: SID,
+  num_turns: 1,
+  total_cost_usd: 0.01,
+  permission_denials: [],
+});
 const se = (event: unknown): string => j({ type: 'stream_event', event, session_id: SID, parent_tool_use_id: null });
-const assistant = (id: string, block: unknown): string => j({ type: 'assistant', message: { id, model: 'claude-opus-5-5', role: 'assistant', content: [block] }, parent_tool_use_id: null, session_id: SID });
+const assistant = (id: string, block: unknown): string =>
+  j({
+    type: 'assistant',
+    message: { id, model: 'claude-opus-5-5', role: 'assistant', content: [block] },
+    parent_tool_use_id: null,
+    session_id: SID,
+  });
 
 function parse(lines: string[]): { events: EngineEvent[]; parser: StreamJsonParser } {
   const events: EngineEvent[] = [];
@@ -66,8 +89,23 @@ describe('StreamJsonParser', () => {
       init,
       assistant('msg_1', { type: 'text', text: 'Let me look.' }),
       assistant('msg_1', { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'node -e 1' } }),
-      j({ type: 'system', subtype: 'permission_denied', tool_name: 'Bash', tool_use_id: 'toolu_1', message: 'This command requires approval' }),
-      j({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', content: 'This command requires approval', is_error: true, tool_use_id: 'toolu_1' }] }, parent_tool_use_id: null }),
+      j({
+        type: 'system',
+        subtype: 'permission_denied',
+        tool_name: 'Bash',
+        tool_use_id: 'toolu_1',
+        message: 'This command requires approval',
+      }),
+      j({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            { type: 'tool_result', content: 'This command requires approval', is_error: true, tool_use_id: 'toolu_1' },
+          ],
+        },
+        parent_tool_use_id: null,
+      }),
       assistant('msg_2', { type: 'text', text: 'Denied.' }),
     ]);
     expect(events.slice(1)).toEqual([
@@ -86,7 +124,11 @@ describe('StreamJsonParser', () => {
       '{"type":"system","subtype":"hook_started","output":"…"}',
       init,
       '{"type":"brand_new_type"}',
-      j({ type: 'assistant', parent_tool_use_id: 'toolu_sub', message: { id: 'm', content: [{ type: 'text', text: 'SUB' }] } }),
+      j({
+        type: 'assistant',
+        parent_tool_use_id: 'toolu_sub',
+        message: { id: 'm', content: [{ type: 'text', text: 'SUB' }] },
+      }),
       j({ type: 'assistant', message: null }),
       j({ type: 'user', message: { content: 'plain string' } }),
       '{"type":"result"', // truncated last line

@@ -90,7 +90,8 @@ export class StreamJsonParser {
         const result = asResultMessage(message);
         if (result) {
           this.result = result;
-          if (!this.sessionId && typeof result.session_id === 'string' && result.session_id.length > 0) this.sessionId = result.session_id;
+          if (!this.sessionId && typeof result.session_id === 'string' && result.session_id.length > 0)
+            this.sessionId = result.session_id;
         }
         return;
       }
@@ -108,7 +109,8 @@ export class StreamJsonParser {
       this.emit({ type: 'session', sessionId: id, ...(this.model ? { model: this.model } : {}) });
       return;
     }
-    if (m.subtype === 'status' && typeof m.status === 'string' && m.status.length > 0) this.emit({ type: 'status', status: m.status });
+    if (m.subtype === 'status' && typeof m.status === 'string' && m.status.length > 0)
+      this.emit({ type: 'status', status: m.status });
   }
 
   private onStreamEvent(event: unknown): void {
@@ -155,7 +157,12 @@ export class StreamJsonParser {
     for (const block of message.content) {
       if (!isObj(block) || block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
       const summary = summarizeToolResult(block.content);
-      this.emit({ type: 'tool_result', id: block.tool_use_id, ok: block.is_error !== true, ...(summary ? { summary } : {}) });
+      this.emit({
+        type: 'tool_result',
+        id: block.tool_use_id,
+        ok: block.is_error !== true,
+        ...(summary ? { summary } : {}),
+      });
     }
   }
 

@@ -16,12 +16,19 @@ const list = (procs: ProcessInfo[]) => async () => procs;
 
 describe('checkTerminalActivity', () => {
   it('a claude resuming the id → busy, high', async () => {
-    const r = await checkTerminalActivity({ sessionId: ID, listProcesses: list([{ pid: 10, ppid: 1, argv: ['/usr/local/bin/claude', '--resume', ID] }]), isOwn: () => false });
+    const r = await checkTerminalActivity({
+      sessionId: ID,
+      listProcesses: list([{ pid: 10, ppid: 1, argv: ['/usr/local/bin/claude', '--resume', ID] }]),
+      isOwn: () => false,
+    });
     expect(r).toMatchObject({ busy: true, confidence: 'high' });
   });
 
   it('our own children are not terminals', async () => {
-    const r = await checkTerminalActivity({ sessionId: ID, listProcesses: list([{ pid: 10, ppid: process.pid, argv: ['claude', '-r', ID] }]) });
+    const r = await checkTerminalActivity({
+      sessionId: ID,
+      listProcesses: list([{ pid: 10, ppid: process.pid, argv: ['claude', '-r', ID] }]),
+    });
     expect(r.busy).toBe(false);
   });
 
@@ -30,13 +37,41 @@ describe('checkTerminalActivity', () => {
     fs.writeFileSync(file, '{}\n');
     const now = fs.statSync(file).mtimeMs + 2000;
     const sameDir = list([{ pid: 11, ppid: 1, argv: ['claude'], cwd: dir }]);
-    expect(await checkTerminalActivity({ sessionId: ID, jsonlPath: file, cwd: dir, now: () => now, listProcesses: sameDir, isOwn: () => false })).toMatchObject({ busy: true, confidence: 'medium' });
-    expect(await checkTerminalActivity({ sessionId: ID, jsonlPath: file, cwd: dir, now: () => now, listProcesses: list([]) })).toMatchObject({ busy: true, confidence: 'low' });
-    expect(await checkTerminalActivity({ sessionId: ID, jsonlPath: file, cwd: dir, now: () => now + 60_000, listProcesses: list([]) })).toMatchObject({ busy: false, confidence: 'high' });
+    expect(
+      await checkTerminalActivity({
+        sessionId: ID,
+        jsonlPath: file,
+        cwd: dir,
+        now: () => now,
+        listProcesses: sameDir,
+        isOwn: () => false,
+      }),
+    ).toMatchObject({ busy: true, confidence: 'medium' });
+    expect(
+      await checkTerminalActivity({
+        sessionId: ID,
+        jsonlPath: file,
+        cwd: dir,
+        now: () => now,
+        listProcesses: list([]),
+      }),
+    ).toMatchObject({ busy: true, confidence: 'low' });
+    expect(
+      await checkTerminalActivity({
+        sessionId: ID,
+        jsonlPath: file,
+        cwd: dir,
+        now: () => now + 60_000,
+        listProcesses: list([]),
+      }),
+    ).toMatchObject({ busy: false, confidence: 'high' });
   });
 
   it('a failing check means not busy', async () => {
-    const r = await checkTerminalActivity({ sessionId: ID, listProcesses: async () => Promise.reject(new Error('no /proc')) });
+    const r = await checkTerminalActivity({
+      sessionId: ID,
+      listProcesses: async () => Promise.reject(new Error('no /proc')),
+    });
     expect(r).toEqual({ busy: false, confidence: 'low', reason: 'activity check failed: no /proc' });
   });
 
@@ -46,7 +81,11 @@ describe('checkTerminalActivity', () => {
     const child = spawn(process.execPath, [script, '--resume', ID], { stdio: 'ignore' });
     try {
       await new Promise((r) => setTimeout(r, 150));
-      expect(await checkTerminalActivity({ sessionId: ID, isOwn: () => false })).toMatchObject({ busy: true, confidence: 'high', reason: `claude pid ${child.pid} resumes this session` });
+      expect(await checkTerminalActivity({ sessionId: ID, isOwn: () => false })).toMatchObject({
+        busy: true,
+        confidence: 'high',
+        reason: `claude pid ${child.pid} resumes this session`,
+      });
       expect((await checkTerminalActivity({ sessionId: ID })).busy).toBe(false); // it is our child
     } finally {
       child.kill('SIGKILL');

@@ -60,12 +60,34 @@ export async function checkTerminalActivity(opts: TerminalActivityOptions): Prom
     const mtime = opts.jsonlPath ? mtimeOf(opts.jsonlPath) : null;
     const now = (opts.now ?? Date.now)();
     const recent = mtime !== null && now - mtime <= (opts.recentMs ?? RECENT_MS);
-    const sameDir = opts.cwd ? claudes.find((p) => p.cwd !== undefined && samePath(p.cwd, opts.cwd as string)) : undefined;
-    if (recent && sameDir) return { busy: true, confidence: 'medium', reason: `session file written ${Math.round((now - (mtime as number)) / 1000)} s ago; claude pid ${sameDir.pid} runs in its directory` };
-    if (recent) return { busy: true, confidence: 'low', reason: `session file written ${Math.round((now - (mtime as number)) / 1000)} s ago` };
-    return { busy: false, confidence: sameDir ? 'medium' : 'high', reason: sameDir ? `claude pid ${sameDir.pid} runs in the directory but the session file is idle` : 'no claude process uses this session' };
+    const sameDir = opts.cwd
+      ? claudes.find((p) => p.cwd !== undefined && samePath(p.cwd, opts.cwd as string))
+      : undefined;
+    if (recent && sameDir)
+      return {
+        busy: true,
+        confidence: 'medium',
+        reason: `session file written ${Math.round((now - (mtime as number)) / 1000)} s ago; claude pid ${sameDir.pid} runs in its directory`,
+      };
+    if (recent)
+      return {
+        busy: true,
+        confidence: 'low',
+        reason: `session file written ${Math.round((now - (mtime as number)) / 1000)} s ago`,
+      };
+    return {
+      busy: false,
+      confidence: sameDir ? 'medium' : 'high',
+      reason: sameDir
+        ? `claude pid ${sameDir.pid} runs in the directory but the session file is idle`
+        : 'no claude process uses this session',
+    };
   } catch (err) {
-    return { busy: false, confidence: 'low', reason: `activity check failed: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      busy: false,
+      confidence: 'low',
+      reason: `activity check failed: ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
 }
 
@@ -143,7 +165,10 @@ function listProc(procRoot: string): ProcessInfo[] {
 
 /** macOS: `ps -axo pid=,ppid=,command=` (argv split on spaces, so paths with spaces are approximate). */
 async function listPs(): Promise<ProcessInfo[]> {
-  const r = await runProcess(['ps', '-axo', 'pid=,ppid=,command='], { hardTimeoutMs: 3000, env: { PATH: '/bin:/usr/bin' } });
+  const r = await runProcess(['ps', '-axo', 'pid=,ppid=,command='], {
+    hardTimeoutMs: 3000,
+    env: { PATH: '/bin:/usr/bin' },
+  });
   if (r.reason !== 'exit' || r.exitCode !== 0) throw new Error(`ps failed (${r.reason}, exit ${String(r.exitCode)})`);
   const out: ProcessInfo[] = [];
   for (const line of r.stdout.split('\n')) {

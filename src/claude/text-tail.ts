@@ -21,7 +21,10 @@ export class TextTail {
 
   /** The last non-empty line of the tail, trimmed; '' when there is none. */
   lastLine(): string {
-    const lines = this.text().split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+    const lines = this.text()
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l.length > 0);
     return lines.at(-1) ?? '';
   }
 }

@@ -2,7 +2,18 @@
 const MAX_SUMMARY = 120;
 
 /** The input fields that say what a tool call does, most telling first. */
-const TELLING_FIELDS = ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt', 'skill'];
+const TELLING_FIELDS = [
+  'command',
+  'file_path',
+  'notebook_path',
+  'path',
+  'pattern',
+  'url',
+  'query',
+  'description',
+  'prompt',
+  'skill',
+];
 
 /**
  * One line for humans saying what a tool call does — `npm test` for Bash, `src/a.ts` for Edit —
@@ -32,7 +43,11 @@ export function summarizeToolResult(content: unknown): string {
   if (typeof content === 'string') return clip(content);
   if (Array.isArray(content)) {
     const text = content
-      .map((b) => (typeof b === 'object' && b !== null && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : ''))
+      .map((b) =>
+        typeof b === 'object' && b !== null && typeof (b as { text?: unknown }).text === 'string'
+          ? (b as { text: string }).text
+          : '',
+      )
       .join(' ');
     return clip(text);
   }

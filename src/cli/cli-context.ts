@@ -31,7 +31,12 @@ export interface CliContext {
  * — except for a command that `survivesBadConfig`, which gets the defaults and `configError`.
  * The logger writes to stderr at `warn` for terminal commands (the log file is for `start`).
  */
-export async function loadCliContext(options: { env?: NodeJS.ProcessEnv; out: Output; now?: () => Date; survivesBadConfig?: boolean }): Promise<CliContext> {
+export async function loadCliContext(options: {
+  env?: NodeJS.ProcessEnv;
+  out: Output;
+  now?: () => Date;
+  survivesBadConfig?: boolean;
+}): Promise<CliContext> {
   const env = options.env ?? process.env;
   const paths = resolvePaths(env);
   let loaded: Awaited<ReturnType<typeof loadConfig>>;
@@ -42,7 +47,9 @@ export async function loadCliContext(options: { env?: NodeJS.ProcessEnv; out: Ou
     if (!options.survivesBadConfig || !(err instanceof ConfigError)) throw err;
     configError = err;
     // The defaults, with the environment's overrides when those are fine (the language, say).
-    loaded = await loadConfig({ paths, env, ignoreFile: true }).catch(() => loadConfig({ paths, env: {}, ignoreFile: true }));
+    loaded = await loadConfig({ paths, env, ignoreFile: true }).catch(() =>
+      loadConfig({ paths, env: {}, ignoreFile: true }),
+    );
   }
   const { config, warnings } = loaded;
   for (const w of warnings) options.out.progress(`⚠️  ${w}`);

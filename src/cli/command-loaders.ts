@@ -32,7 +32,20 @@ export const COMMAND_LOADERS: readonly CommandLoader[] = [
 ];
 
 /** The names of the terminal session commands (`init` … `doctor`), which need no chat platform. */
-export const SESSION_COMMANDS = ['init', 'list', 'resume', 'show', 'sync', 'search', 'export', 'clean', 'status', 'repair', 'hook', 'doctor'] as const;
+export const SESSION_COMMANDS = [
+  'init',
+  'list',
+  'resume',
+  'show',
+  'sync',
+  'search',
+  'export',
+  'clean',
+  'status',
+  'repair',
+  'hook',
+  'doctor',
+] as const;
 
 /** Loads the declarations of the named commands (all by default), in `--help` order. */
 export async function loadCommandSpecs(names?: readonly string[]): Promise<CommandSpec[]> {

@@ -26,20 +26,33 @@ export function setCliRuntime(next: CliRuntime): void {
  * line on stderr with its exit code — never a stack trace. Unexpected errors print a short
  * "internal error" line (redacted) and exit 70; set `CC_LINKER_DEBUG=1` to see the stack.
  */
-export function withContext<A extends unknown[]>(fn: (ctx: CliContext, ...args: A) => Promise<number | void>, options: { survivesBadConfig?: boolean } = {}): (...args: A) => Promise<void> {
+export function withContext<A extends unknown[]>(
+  fn: (ctx: CliContext, ...args: A) => Promise<number | void>,
+  options: { survivesBadConfig?: boolean } = {},
+): (...args: A) => Promise<void> {
   return async (...args: A) => {
     const out = runtime.out ?? processOutput();
     const setExit = runtime.setExitCode ?? ((code: number) => (process.exitCode = code));
     let lang: Language | undefined;
     try {
-      const ctx = await loadCliContext({ env: runtime.env, out, now: runtime.now, survivesBadConfig: options.survivesBadConfig });
+      const ctx = await loadCliContext({
+        env: runtime.env,
+        out,
+        now: runtime.now,
+        survivesBadConfig: options.survivesBadConfig,
+      });
       lang = ctx.lang;
       const code = await fn(ctx, ...args);
       setExit(typeof code === 'number' ? code : 0);
     } catch (err) {
       if (isAppError(err)) {
         // A message may hold several problems, one a line (e.g. every bad config key): mark each.
-        out.progress(redact(lang ? err.localize(lang) : err.userMessage).split('\n').map((line) => `✖ ${line}`).join('\n'));
+        out.progress(
+          redact(lang ? err.localize(lang) : err.userMessage)
+            .split('\n')
+            .map((line) => `✖ ${line}`)
+            .join('\n'),
+        );
         setExit(err.exitCode);
         return;
       }

@@ -7,11 +7,17 @@ import { registerSpec } from './register-spec.js';
 
 /** Every command with an action, with the words that reach it (`['hook', 'status']`). */
 function leaves(specs: readonly CommandSpec[], prefix: string[] = []): { path: string[]; spec: CommandSpec }[] {
-  return specs.flatMap((spec) => [...(spec.action ? [{ path: [...prefix, spec.name], spec }] : []), ...leaves(spec.subcommands ?? [], [...prefix, spec.name])]);
+  return specs.flatMap((spec) => [
+    ...(spec.action ? [{ path: [...prefix, spec.name], spec }] : []),
+    ...leaves(spec.subcommands ?? [], [...prefix, spec.name]),
+  ]);
 }
 
 /** What commander makes of `argv`: the action's values, or the usage error. */
-async function viaCommander(specs: readonly CommandSpec[], argv: string[]): Promise<{ values: unknown[] } | { error: string }> {
+async function viaCommander(
+  specs: readonly CommandSpec[],
+  argv: string[],
+): Promise<{ values: unknown[] } | { error: string }> {
   let values: unknown[] | null = null;
   const program = new Command().name('cc-linker').exitOverride();
   const silence = (c: Command): void => {
@@ -31,9 +37,19 @@ async function viaCommander(specs: readonly CommandSpec[], argv: string[]): Prom
 
 /** A spread of command lines for one command: well formed, odd and wrong. */
 function corpus(spec: CommandSpec): string[][] {
-  const args = (spec.args ?? []).map((a) => (a.name.endsWith('...>') ? ['two', 'words'] : a.name.startsWith('<') ? ['8c4b'] : []));
+  const args = (spec.args ?? []).map((a) =>
+    a.name.endsWith('...>') ? ['two', 'words'] : a.name.startsWith('<') ? ['8c4b'] : [],
+  );
   const positional = args.flat();
-  const lines: string[][] = [positional, [...positional, 'extra'], positional.slice(1), [...positional, '--nope'], [...positional, '-h'], [...positional, '--help'], ['--', ...positional]];
+  const lines: string[][] = [
+    positional,
+    [...positional, 'extra'],
+    positional.slice(1),
+    [...positional, '--nope'],
+    [...positional, '-h'],
+    [...positional, '--help'],
+    ['--', ...positional],
+  ];
   for (const o of spec.options ?? []) {
     const shape = optionShape(o.flags);
     const flag = `--${shape.long}`;
@@ -43,7 +59,15 @@ function corpus(spec: CommandSpec): string[][] {
       continue;
     }
     const good = o.choices?.[1] ?? o.choices?.[0] ?? (o.parse ? '5' : 'some value');
-    lines.push([...positional, flag, good], [...positional, `${flag}=${good}`], [...positional, flag], [...positional, flag, '-x'], [...positional, flag, 'not-a-choice-0'], [...positional, flag, '0'], [...positional, flag, good, flag, o.choices?.[0] ?? '7']);
+    lines.push(
+      [...positional, flag, good],
+      [...positional, `${flag}=${good}`],
+      [...positional, flag],
+      [...positional, flag, '-x'],
+      [...positional, flag, 'not-a-choice-0'],
+      [...positional, flag, '0'],
+      [...positional, flag, good, flag, o.choices?.[0] ?? '7'],
+    );
   }
   const flags = (spec.options ?? []).map((o) => optionShape(o.flags)).filter((s) => s.value === 'none');
   if (flags.length > 1) lines.push([...positional, ...flags.map((s) => `--${s.long}`)]);
@@ -64,7 +88,8 @@ describe('fastParse agrees with commander on every command', async () => {
         expect(full, `argv ${JSON.stringify(argv)}`).toEqual({ values: quick });
       }
       // …and it takes the plain, well-formed lines (otherwise it saves nothing).
-      if (!spec.subcommands?.length && !(spec.options ?? []).some((o) => /\.\.\.|\[/.test(o.flags))) expect(fast).toBeGreaterThan(0);
+      if (!spec.subcommands?.length && !(spec.options ?? []).some((o) => /\.\.\.|\[/.test(o.flags)))
+        expect(fast).toBeGreaterThan(0);
     });
   }
 });
@@ -84,18 +109,43 @@ describe('fastParse', () => {
 
   it('gives the options object commander would (defaults, camelCase, negation)', () => {
     expect(fastParse(list, [])).toEqual([{ limit: 20, check: true }]);
-    expect(fastParse(list, ['--json', '--limit', '3', '--origin=feishu', '--no-check'])).toEqual([{ limit: 3, json: true, origin: 'feishu', check: false }]);
+    expect(fastParse(list, ['--json', '--limit', '3', '--origin=feishu', '--no-check'])).toEqual([
+      { limit: 3, json: true, origin: 'feishu', check: false },
+    ]);
   });
 
   it('declines anything it should not decide: help, unknown options, bad choices, stray values', () => {
-    for (const argv of [['--help'], ['-h'], ['--nope'], ['--origin', 'web'], ['--limit'], ['--limit', '-1'], ['extra'], ['--', 'x']]) expect(fastParse(list, argv), JSON.stringify(argv)).toBeNull();
+    for (const argv of [
+      ['--help'],
+      ['-h'],
+      ['--nope'],
+      ['--origin', 'web'],
+      ['--limit'],
+      ['--limit', '-1'],
+      ['extra'],
+      ['--', 'x'],
+    ])
+      expect(fastParse(list, argv), JSON.stringify(argv)).toBeNull();
   });
 
   it('passes positionals in order, a variadic one as an array', () => {
-    const ask: CommandSpec = { name: 'ask', description: 'x', args: [{ name: '<question...>', description: 'x' }], action: async () => {} };
+    const ask: CommandSpec = {
+      name: 'ask',
+      description: 'x',
+      args: [{ name: '<question...>', description: 'x' }],
+      action: async () => {},
+    };
     expect(fastParse(ask, ['hello', 'there'])).toEqual([['hello', 'there'], {}]);
     expect(fastParse(ask, [])).toBeNull();
-    const show: CommandSpec = { name: 'show', description: 'x', args: [{ name: '<id>', description: 'x' }, { name: '[more]', description: 'x' }], action: async () => {} };
+    const show: CommandSpec = {
+      name: 'show',
+      description: 'x',
+      args: [
+        { name: '<id>', description: 'x' },
+        { name: '[more]', description: 'x' },
+      ],
+      action: async () => {},
+    };
     expect(fastParse(show, ['8c4b'])).toEqual(['8c4b', undefined, {}]);
     expect(fastParse(show, [])).toBeNull();
   });

@@ -19,7 +19,11 @@ export function fastParse(spec: CommandSpec, argv: readonly string[]): unknown[]
   if (declared.some(({ shape }) => shape.variadic || shape.value === 'optional')) return null;
 
   const options: ParseArgsOptions = {};
-  for (const { shape } of declared) options[shape.long] = { type: shape.value === 'none' ? 'boolean' : 'string', ...(shape.short ? { short: shape.short } : {}) };
+  for (const { shape } of declared)
+    options[shape.long] = {
+      type: shape.value === 'none' ? 'boolean' : 'string',
+      ...(shape.short ? { short: shape.short } : {}),
+    };
   let tokens;
   try {
     tokens = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true, tokens: true }).tokens;
@@ -52,7 +56,8 @@ function defaults(declared: { o: OptionSpec; shape: OptionShape }[]): Record<str
   const out: Record<string, unknown> = {};
   for (const { o, shape } of declared) {
     if (o.default !== undefined) out[shape.key] = o.default;
-    else if (shape.negated && !declared.some((d) => !d.shape.negated && d.shape.key === shape.key)) out[shape.key] = true;
+    else if (shape.negated && !declared.some((d) => !d.shape.negated && d.shape.key === shape.key))
+      out[shape.key] = true;
   }
   return out;
 }

@@ -42,7 +42,13 @@ function loadHot(name: string): HotRun | null {
   // What Node's CommonJS loader does for a file, with the cached compilation added.
   const script = new vm.Script(commonJsWrapper(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} as unknown };
-  const init = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
+  const init = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: { exports: unknown },
+    filename: string,
+    dirname: string,
+  ) => void;
   init(module.exports, createRequire(file), module, file, path.dirname(file));
   return module.exports as HotRun;
 }

@@ -13,7 +13,11 @@ function askChild(stderr: 'pipe' | 'ignore' | number): string {
   const code = `const d = Object.getOwnPropertyDescriptor(process, 'stderr'); let made = false;
     Object.defineProperty(process, 'stderr', { configurable: true, get() { made = true; return d.get.call(process); } });
     import(${JSON.stringify(OUTPUT)}).then((m) => { made = false; const tty = m.stderrIsTTY(); require('node:fs').writeSync(1, tty + ' ' + made); })`;
-  const r = spawnSync(process.execPath, ['--import', TSX, '-e', code], { stdio: ['ignore', 'pipe', stderr], encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, ['--import', TSX, '-e', code], {
+    stdio: ['ignore', 'pipe', stderr],
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   return r.stdout;
 }
 

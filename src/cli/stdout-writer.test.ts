@@ -23,7 +23,12 @@ function runChild(stdout: 'pipe' | number): { stdout: string; made: string } {
       const out = m.stdoutWriter(); for (const t of ${TEXTS_JS}) out(t);
       process.on('exit', () => require('node:fs').writeSync(2, String(made)));
     })`;
-  const r = spawnSync(process.execPath, ['--import', TSX, '-e', code], { stdio: ['ignore', stdout, 'pipe'], encoding: 'utf8', timeout: 20_000, maxBuffer: 10 << 20 });
+  const r = spawnSync(process.execPath, ['--import', TSX, '-e', code], {
+    stdio: ['ignore', stdout, 'pipe'],
+    encoding: 'utf8',
+    timeout: 20_000,
+    maxBuffer: 10 << 20,
+  });
   if (r.error) throw r.error;
   return { stdout: r.stdout ?? '', made: r.stderr };
 }
@@ -70,7 +75,13 @@ describe('stdoutWriter', () => {
 
   it('passes any other write error on', () => {
     const fd = fs.openSync(path.join(tmp, 'x.txt'), 'w');
-    const out = stdoutWriter({ fd, writeSync: () => { throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }); }, stream: () => ({ write: () => true }) });
+    const out = stdoutWriter({
+      fd,
+      writeSync: () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      },
+      stream: () => ({ write: () => true }),
+    });
     expect(() => out('x')).toThrow(/ENOSPC/);
     fs.closeSync(fd);
   });

@@ -7,7 +7,11 @@ export interface StdoutDeps {
   stream: () => { write(chunk: string | Uint8Array): unknown };
 }
 
-const REAL: StdoutDeps = { fd: 1, writeSync: (fd, bytes, offset) => fs.writeSync(fd, bytes, offset), stream: () => process.stdout };
+const REAL: StdoutDeps = {
+  fd: 1,
+  writeSync: (fd, bytes, offset) => fs.writeSync(fd, bytes, offset),
+  stream: () => process.stdout,
+};
 
 /**
  * A writer for the command's results. When stdout is a regular file or (off Windows) a character

@@ -25,9 +25,27 @@ export interface CcexecProviderConfig {
 
 /** The validated configuration. Paths are already `~`-expanded by `loadConfig`. */
 export interface Config {
-  general: { log_level: 'debug' | 'info' | 'warn' | 'error'; log_path: string; claude_bin: string; language: 'zh' | 'en' };
-  feishu_bot: { app_id: string; app_secret: string; owner_open_id: string; allow_auto_bind_owner: boolean; default_cwd: string; domain: string };
-  runtime: { stale_timeout_ms: number; hard_timeout_ms: number; max_concurrent_sessions: number; idle_timeout_ms: number; session_lock_timeout_ms: number };
+  general: {
+    log_level: 'debug' | 'info' | 'warn' | 'error';
+    log_path: string;
+    claude_bin: string;
+    language: 'zh' | 'en';
+  };
+  feishu_bot: {
+    app_id: string;
+    app_secret: string;
+    owner_open_id: string;
+    allow_auto_bind_owner: boolean;
+    default_cwd: string;
+    domain: string;
+  };
+  runtime: {
+    stale_timeout_ms: number;
+    hard_timeout_ms: number;
+    max_concurrent_sessions: number;
+    idle_timeout_ms: number;
+    session_lock_timeout_ms: number;
+  };
   queue: {
     spool_dir: string;
     max_pending: number;
@@ -42,12 +60,34 @@ export interface Config {
   cli_proxy: { port: number; host: string; timeout_ms: number; token: string };
   scanner: { max_file_size: number; incremental: boolean };
   sdk: { enabled: boolean; timeout_ms: number; permission_mode: PermissionMode; claude_executable: string };
-  claude: { mode: 'auto' | 'sdk' | 'stream-json' | 'json'; permission_mode: PermissionMode; allowed_tools: string[]; disallowed_tools: string[]; models: Record<string, string>; default_model: string };
-  stream: { enabled: boolean; throttle_ms: number; show_thinking: boolean; max_card_bytes: number; fallback_to_text: boolean; show_action_buttons: boolean; keep_processing_card: boolean };
+  claude: {
+    mode: 'auto' | 'sdk' | 'stream-json' | 'json';
+    permission_mode: PermissionMode;
+    allowed_tools: string[];
+    disallowed_tools: string[];
+    models: Record<string, string>;
+    default_model: string;
+  };
+  stream: {
+    enabled: boolean;
+    throttle_ms: number;
+    show_thinking: boolean;
+    max_card_bytes: number;
+    fallback_to_text: boolean;
+    show_action_buttons: boolean;
+    keep_processing_card: boolean;
+  };
   images: { enabled: boolean; max_size_bytes: number; cleanup_max_age_hours: number };
   security: { allowed_roots: string[]; denied_roots: string[]; confirm_risky_actions: boolean };
   web: { enabled: boolean; host: string; port: number; token: string };
-  ccexec: { cli: string[]; cwd: string; timeout_ms: number; default_provider: string; env_allow: string[]; providers: Record<string, CcexecProviderConfig> };
+  ccexec: {
+    cli: string[];
+    cwd: string;
+    timeout_ms: number;
+    default_provider: string;
+    env_allow: string[];
+    providers: Record<string, CcexecProviderConfig>;
+  };
 }
 
 /** One key's type, default and constraints. */
@@ -61,19 +101,41 @@ export type FieldSpec =
   | { t: 'tables'; item: SectionSpec; required: readonly string[] };
 export type SectionSpec = Record<string, FieldSpec>;
 
-const str = (d: string, check?: (v: string) => string | null): FieldSpec => (check ? { t: 'string', d, check } : { t: 'string', d });
+const str = (d: string, check?: (v: string) => string | null): FieldSpec =>
+  check ? { t: 'string', d, check } : { t: 'string', d };
 const pos = (d?: number): FieldSpec => (d === undefined ? { t: 'int', min: 1 } : { t: 'int', d, min: 1 });
 const nonNeg = (d: number): FieldSpec => ({ t: 'int', d, min: 0 });
 const bool = (d?: boolean): FieldSpec => (d === undefined ? { t: 'bool' } : { t: 'bool', d });
 const port = (d: number): FieldSpec => ({ t: 'int', d, min: 1, max: 65535 });
 const oneOf = (values: readonly string[], d: string): FieldSpec => ({ t: 'enum', d, values });
 
-const domainCheck = (v: string) => (v === 'feishu' || v === 'lark' || /^https?:\/\/\S+$/.test(v) ? null : 'expected "feishu", "lark" or a base URL starting with http:// or https://');
+const domainCheck = (v: string) =>
+  v === 'feishu' || v === 'lark' || /^https?:\/\/\S+$/.test(v)
+    ? null
+    : 'expected "feishu", "lark" or a base URL starting with http:// or https://';
 
 export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
-  general: { log_level: oneOf(['debug', 'info', 'warn', 'error'], 'info'), log_path: str('~/.cc-linker/cc-linker.log'), claude_bin: str(''), language: oneOf(['zh', 'en'], 'zh') },
-  feishu_bot: { app_id: str(''), app_secret: str(''), owner_open_id: str(''), allow_auto_bind_owner: bool(false), default_cwd: str(''), domain: str('feishu', domainCheck) },
-  runtime: { stale_timeout_ms: pos(300_000), hard_timeout_ms: pos(1_800_000), max_concurrent_sessions: pos(5), idle_timeout_ms: pos(1_800_000), session_lock_timeout_ms: pos(600_000) },
+  general: {
+    log_level: oneOf(['debug', 'info', 'warn', 'error'], 'info'),
+    log_path: str('~/.cc-linker/cc-linker.log'),
+    claude_bin: str(''),
+    language: oneOf(['zh', 'en'], 'zh'),
+  },
+  feishu_bot: {
+    app_id: str(''),
+    app_secret: str(''),
+    owner_open_id: str(''),
+    allow_auto_bind_owner: bool(false),
+    default_cwd: str(''),
+    domain: str('feishu', domainCheck),
+  },
+  runtime: {
+    stale_timeout_ms: pos(300_000),
+    hard_timeout_ms: pos(1_800_000),
+    max_concurrent_sessions: pos(5),
+    idle_timeout_ms: pos(1_800_000),
+    session_lock_timeout_ms: pos(600_000),
+  },
   queue: {
     spool_dir: str('~/.cc-linker/spool'),
     max_pending: pos(100),
@@ -87,7 +149,12 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
   },
   cli_proxy: { port: port(9820), host: str('localhost'), timeout_ms: pos(1_800_000), token: str('') },
   scanner: { max_file_size: pos(104_857_600), incremental: bool(true) },
-  sdk: { enabled: bool(true), timeout_ms: pos(600_000), permission_mode: oneOf(permissionModes, 'acceptEdits'), claude_executable: str('') },
+  sdk: {
+    enabled: bool(true),
+    timeout_ms: pos(600_000),
+    permission_mode: oneOf(permissionModes, 'acceptEdits'),
+    claude_executable: str(''),
+  },
   claude: {
     mode: oneOf(['auto', 'sdk', 'stream-json', 'json'], 'auto'),
     permission_mode: oneOf(permissionModes, 'default'),
@@ -96,9 +163,21 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     models: { t: 'map', d: {} },
     default_model: str(''),
   },
-  stream: { enabled: bool(true), throttle_ms: pos(1500), show_thinking: bool(true), max_card_bytes: pos(25_000), fallback_to_text: bool(true), show_action_buttons: bool(true), keep_processing_card: bool(false) },
+  stream: {
+    enabled: bool(true),
+    throttle_ms: pos(1500),
+    show_thinking: bool(true),
+    max_card_bytes: pos(25_000),
+    fallback_to_text: bool(true),
+    show_action_buttons: bool(true),
+    keep_processing_card: bool(false),
+  },
   images: { enabled: bool(true), max_size_bytes: pos(10_485_760), cleanup_max_age_hours: pos(24) },
-  security: { allowed_roots: { t: 'strings', d: ['~/Git', '~/Workspace'] }, denied_roots: { t: 'strings', d: ['~', '/', '~/Downloads', '~/Desktop'] }, confirm_risky_actions: bool(true) },
+  security: {
+    allowed_roots: { t: 'strings', d: ['~/Git', '~/Workspace'] },
+    denied_roots: { t: 'strings', d: ['~', '/', '~/Downloads', '~/Desktop'] },
+    confirm_risky_actions: bool(true),
+  },
   web: { enabled: bool(true), host: str('127.0.0.1'), port: port(9820), token: str('') },
   ccexec: {
     cli: { t: 'strings', d: ['chainlesschain'], minItems: 1 },
@@ -109,7 +188,14 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     providers: {
       t: 'tables',
       required: ['kind'],
-      item: { kind: oneOf(['openai', 'anthropic', 'doubao', 'openai-compatible'], 'openai'), base_url: str(''), api_key_env: str(''), model: str(''), context_limit: pos(), tools: bool() },
+      item: {
+        kind: oneOf(['openai', 'anthropic', 'doubao', 'openai-compatible'], 'openai'),
+        base_url: str(''),
+        api_key_env: str(''),
+        model: str(''),
+        context_limit: pos(),
+        tools: bool(),
+      },
     },
   },
 };

@@ -25,19 +25,29 @@ function checkField(spec: FieldSpec, value: unknown, key: string, issues: Config
       }
       return value;
     case 'int':
-      if (typeof value !== 'number' || !Number.isInteger(value)) return bad(`expected an integer${spec.min === 1 ? ' ≥ 1' : spec.min === 0 ? ' ≥ 0' : ''}`);
-      if (value < spec.min || (spec.max !== undefined && value > spec.max)) return bad(spec.max === undefined ? `expected an integer ≥ ${spec.min}` : `expected an integer from ${spec.min} to ${spec.max}`);
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        return bad(`expected an integer${spec.min === 1 ? ' ≥ 1' : spec.min === 0 ? ' ≥ 0' : ''}`);
+      if (value < spec.min || (spec.max !== undefined && value > spec.max))
+        return bad(
+          spec.max === undefined
+            ? `expected an integer ≥ ${spec.min}`
+            : `expected an integer from ${spec.min} to ${spec.max}`,
+        );
       return value;
     case 'bool':
       return typeof value === 'boolean' ? value : bad('expected true or false');
     case 'enum':
-      return typeof value === 'string' && spec.values.includes(value) ? value : bad(`expected one of ${spec.values.map((v) => `"${v}"`).join(', ')}`);
+      return typeof value === 'string' && spec.values.includes(value)
+        ? value
+        : bad(`expected one of ${spec.values.map((v) => `"${v}"`).join(', ')}`);
     case 'strings':
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return bad('expected a list of strings, e.g. ["a", "b"]');
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+        return bad('expected a list of strings, e.g. ["a", "b"]');
       if (spec.minItems && value.length < spec.minItems) return bad(`expected at least ${spec.minItems} item(s)`);
       return [...value];
     case 'map':
-      if (!isPlain(value) || Object.values(value).some((v) => typeof v !== 'string')) return bad('expected a table of strings, e.g. { sonnet = "claude-sonnet-4-5" }');
+      if (!isPlain(value) || Object.values(value).some((v) => typeof v !== 'string'))
+        return bad('expected a table of strings, e.g. { sonnet = "claude-sonnet-4-5" }');
       return { ...value };
     case 'tables': {
       if (!isPlain(value)) return bad('expected a table of tables');
@@ -48,7 +58,8 @@ function checkField(spec: FieldSpec, value: unknown, key: string, issues: Config
           continue;
         }
         const missing = spec.required.filter((req) => !(req in item));
-        for (const req of missing) issues.push({ key: `${key}.${name}.${req}`, value: undefined, expected: 'is required' });
+        for (const req of missing)
+          issues.push({ key: `${key}.${name}.${req}`, value: undefined, expected: 'is required' });
         if (missing.length === 0) out[name] = checkSection(spec.item, item, `${key}.${name}`, issues);
       }
       return out;
@@ -88,7 +99,9 @@ function checkSection(spec: SectionSpec, raw: Plain, prefix: string, issues: Con
  * defaults. Every bad key is reported (in schema order), so one run shows all there is to fix.
  * Unknown keys are ignored here (`findUnknownKeys` reports them as warnings).
  */
-export function validateConfig(raw: Plain): { ok: true; config: Config } | { ok: false; issues: [ConfigIssue, ...ConfigIssue[]] } {
+export function validateConfig(
+  raw: Plain,
+): { ok: true; config: Config } | { ok: false; issues: [ConfigIssue, ...ConfigIssue[]] } {
   const out: Plain = {};
   const issues: ConfigIssue[] = [];
   for (const [section, spec] of Object.entries(CONFIG_SPEC)) {
@@ -111,7 +124,8 @@ export function findUnknownKeys(raw: Plain): Array<{ key: string; suggestion?: s
         const near = Object.keys(spec).find((k) => levenshtein(k, name) <= 2);
         found.push(near ? { key, suggestion: `${prefix}.${near}` } : { key });
       } else if (field.t === 'tables' && isPlain(value)) {
-        for (const [item, itemValue] of Object.entries(value)) if (isPlain(itemValue)) walk(itemValue, field.item, `${key}.${item}`);
+        for (const [item, itemValue] of Object.entries(value))
+          if (isPlain(itemValue)) walk(itemValue, field.item, `${key}.${item}`);
       }
     }
   };

@@ -82,7 +82,12 @@ describe('loadConfig', () => {
     await write('[runtime]\nmax_concurrent_sessions = 2\n');
     const { config } = await loadConfig({
       paths,
-      env: { CC_LINKER_MAX_CONCURRENT_SESSIONS: '7', CC_LINKER_SDK_ENABLED: 'false', CC_LINKER_CLAUDE_ALLOWED_TOOLS: 'Read, Bash(npm test:*)', CC_LINKER_FEISHU_DOMAIN: 'lark' },
+      env: {
+        CC_LINKER_MAX_CONCURRENT_SESSIONS: '7',
+        CC_LINKER_SDK_ENABLED: 'false',
+        CC_LINKER_CLAUDE_ALLOWED_TOOLS: 'Read, Bash(npm test:*)',
+        CC_LINKER_FEISHU_DOMAIN: 'lark',
+      },
     });
     expect(config.runtime.max_concurrent_sessions).toBe(7);
     expect(config.sdk.enabled).toBe(false);
@@ -92,7 +97,9 @@ describe('loadConfig', () => {
 
   it('names the environment variable when an override is malformed', async () => {
     const err = await failure({ CC_LINKER_STREAM_THROTTLE_MS: 'fast' });
-    expect(err.userMessage).toBe('environment CC_LINKER_STREAM_THROTTLE_MS="fast" (sets stream.throttle_ms): expected an integer');
+    expect(err.userMessage).toBe(
+      'environment CC_LINKER_STREAM_THROTTLE_MS="fast" (sets stream.throttle_ms): expected an integer',
+    );
   });
 
   it('never shows a secret value in an error and redacts it from later output', async () => {
@@ -120,14 +127,16 @@ describe('loadConfig', () => {
   });
 
   it('keeps user-chosen names in free-form tables without warnings', async () => {
-    await write('[claude.models]\nsonnet = "claude-sonnet-4-5"\n[ccexec.providers.deepseek]\nkind = "openai-compatible"\nbase_url = "http://127.0.0.1:1"\n');
+    await write(
+      '[claude.models]\nsonnet = "claude-sonnet-4-5"\n[ccexec.providers.deepseek]\nkind = "openai-compatible"\nbase_url = "http://127.0.0.1:1"\n',
+    );
     const { warnings, config } = await loadConfig({ paths, env: {} });
     expect(warnings).toEqual([]);
     expect(config.claude.models.sonnet).toBe('claude-sonnet-4-5');
     expect(config.ccexec.providers.deepseek?.tools).toBeUndefined();
   });
 
-  it('says so when cc-linker\'s directory is a file', async () => {
+  it("says so when cc-linker's directory is a file", async () => {
     const home = path.join(dir, 'not-a-dir');
     await fs.writeFile(home, 'x');
     const err = await loadConfig({ paths: resolvePaths({ HOME: dir, CC_LINKER_HOME: home }), env: {} }).then(
@@ -135,7 +144,9 @@ describe('loadConfig', () => {
       (e: unknown) => e as ConfigError,
     );
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err?.userMessage).toBe(`${home} is a file, expected cc-linker's directory (move it away, or set CC_LINKER_HOME)`);
+    expect(err?.userMessage).toBe(
+      `${home} is a file, expected cc-linker's directory (move it away, or set CC_LINKER_HOME)`,
+    );
     expect(await fs.readFile(home, 'utf8')).toBe('x');
   });
 
@@ -146,7 +157,9 @@ describe('loadConfig', () => {
     const lines = err.userMessage.split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toBe(`${paths.configFile}: general.language = 5 is invalid: expected one of "zh", "en"`);
-    expect(lines[1]).toBe('environment CC_LINKER_MAX_CONCURRENT_SESSIONS: runtime.max_concurrent_sessions = 0 is invalid: expected an integer ≥ 1');
+    expect(lines[1]).toBe(
+      'environment CC_LINKER_MAX_CONCURRENT_SESSIONS: runtime.max_concurrent_sessions = 0 is invalid: expected an integer ≥ 1',
+    );
     expect(lines[2]).toMatch(/: scanner\.max_file_size = "big" is invalid: expected an integer/);
     expect(lines[3]).toContain('ccexec.providers.mine.kind');
     expect(err.exitCode).toBe(78);

@@ -22,7 +22,14 @@ type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Keys whose values are filesystem paths and get `~` expansion. */
-const PATH_KEYS = ['general.log_path', 'general.claude_bin', 'feishu_bot.default_cwd', 'queue.spool_dir', 'sdk.claude_executable', 'ccexec.cwd'];
+const PATH_KEYS = [
+  'general.log_path',
+  'general.claude_bin',
+  'feishu_bot.default_cwd',
+  'queue.spool_dir',
+  'sdk.claude_executable',
+  'ccexec.cwd',
+];
 const PATH_LIST_KEYS = ['security.allowed_roots', 'security.denied_roots'];
 
 function getIn(obj: Plain, key: string): unknown {
@@ -56,7 +63,8 @@ function describeValue(key: string, value: unknown): string {
 /** Replaces a leading `~/.cc-linker` with the real (possibly relocated) home, then expands `~`. */
 function expandPath(value: string, paths: Paths): string {
   if (value === '') return value;
-  if (value === '~/.cc-linker' || value.startsWith('~/.cc-linker/')) return path.join(paths.home, value.slice('~/.cc-linker'.length));
+  if (value === '~/.cc-linker' || value.startsWith('~/.cc-linker/'))
+    return path.join(paths.home, value.slice('~/.cc-linker'.length));
   return expandHome(value, paths.userHome);
 }
 
@@ -67,7 +75,11 @@ function expandPath(value: string, paths: Paths): string {
  * environment variable), the key, the bad value (hidden for secrets) and what is expected.
  * Secret values are registered with the redactor so they never reach a log line.
  */
-export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEnv; ignoreFile?: boolean }): Promise<LoadedConfig> {
+export async function loadConfig(options: {
+  paths: Paths;
+  env?: NodeJS.ProcessEnv;
+  ignoreFile?: boolean;
+}): Promise<LoadedConfig> {
   const { paths } = options;
   const env = options.env ?? process.env;
   const file = paths.configFile;
@@ -84,7 +96,11 @@ export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEn
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') throw new ConfigError(`${file}: is a directory, expected a TOML file`, { cause: err });
-    if (code === 'ENOTDIR') throw new ConfigError(`${path.dirname(file)} is a file, expected cc-linker's directory (move it away, or set CC_LINKER_HOME)`, { cause: err });
+    if (code === 'ENOTDIR')
+      throw new ConfigError(
+        `${path.dirname(file)} is a file, expected cc-linker's directory (move it away, or set CC_LINKER_HOME)`,
+        { cause: err },
+      );
     if (code !== 'ENOENT') throw new ConfigError(`${file}: cannot be read (${code ?? 'error'})`, { cause: err });
   }
   if (text !== null) {
@@ -99,7 +115,9 @@ export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEn
     }
   }
 
-  const warnings = findUnknownKeys(raw).map((u) => `${file}: unknown key '${u.key}' is ignored${u.suggestion ? ` (did you mean '${u.suggestion}'?)` : ''}`);
+  const warnings = findUnknownKeys(raw).map(
+    (u) => `${file}: unknown key '${u.key}' is ignored${u.suggestion ? ` (did you mean '${u.suggestion}'?)` : ''}`,
+  );
 
   const sources = new Map<string, string>();
   for (const o of ENV_OVERRIDES) {
@@ -107,7 +125,9 @@ export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEn
     if (value === undefined || value === '') continue;
     const parsed = parseEnvValue(o.kind, value);
     if ('error' in parsed) {
-      throw new ConfigError(`environment ${o.env}=${isSecretName(o.key) ? '(hidden)' : JSON.stringify(value)} (sets ${o.key}): ${parsed.error}`);
+      throw new ConfigError(
+        `environment ${o.env}=${isSecretName(o.key) ? '(hidden)' : JSON.stringify(value)} (sets ${o.key}): ${parsed.error}`,
+      );
     }
     setIn(raw, o.key, parsed.value);
     sources.set(o.key, o.env);
@@ -130,7 +150,12 @@ export async function loadConfig(options: { paths: Paths; env?: NodeJS.ProcessEn
   }
   for (const key of PATH_LIST_KEYS) {
     const value = getIn(config as unknown as Plain, key);
-    if (Array.isArray(value)) setIn(config as unknown as Plain, key, value.map((v: string) => expandPath(v, paths)));
+    if (Array.isArray(value))
+      setIn(
+        config as unknown as Plain,
+        key,
+        value.map((v: string) => expandPath(v, paths)),
+      );
   }
 
   registerSecret(config.feishu_bot.app_secret);

@@ -54,6 +54,14 @@ export function parseEnvValue(kind: EnvValueKind, raw: string): { value: unknown
       if (/^(0|false|no|off)$/i.test(text)) return { value: false };
       return { error: 'expected true or false' };
     case 'list':
-      return { value: text.length === 0 ? [] : text.split(',').map((s) => s.trim()).filter((s) => s.length > 0) };
+      return {
+        value:
+          text.length === 0
+            ? []
+            : text
+                .split(',')
+                .map((s) => s.trim())
+                .filter((s) => s.length > 0),
+      };
   }
 }

@@ -15,12 +15,16 @@ export type Translator<K extends string> = (key: K, params?: Params) => string;
  *   const messages = defineMessages({ zh: { hello: '你好 {name}' }, en: { hello: 'Hello {name}' } });
  *   messages('en')('hello', { name: 'x' }) // 'Hello x'
  */
-export function defineMessages<K extends string>(catalog: { zh: Record<K, Template>; en: Record<K, Template> }): (lang: Language) => Translator<K> {
-  return (lang) => (key, params = {}) => {
-    const template = catalog[lang][key] ?? catalog.zh[key];
-    if (typeof template === 'function') return template(params);
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
-  };
+export function defineMessages<K extends string>(catalog: {
+  zh: Record<K, Template>;
+  en: Record<K, Template>;
+}): (lang: Language) => Translator<K> {
+  return (lang) =>
+    (key, params = {}) => {
+      const template = catalog[lang][key] ?? catalog.zh[key];
+      if (typeof template === 'function') return template(params);
+      return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+    };
 }
 
 /** Parses `general.language` or a `LANG`-style value into a supported language. */

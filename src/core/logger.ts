@@ -69,7 +69,10 @@ function serializeFields(fields: Record<string, unknown> | undefined): string {
 export function createLogger(options: { level?: LogLevel; sink?: LogSink; scope?: string } = {}): Logger {
   const min = ORDER[options.level ?? 'info'];
   const sink = options.sink ?? { stream: process.stderr };
-  const writer: SinkWriter = 'file' in sink ? fileWriter(sink.file, sink.maxBytes ?? 10 * 1024 * 1024, sink.keep ?? 3) : { write: (line) => sink.stream.write(line) };
+  const writer: SinkWriter =
+    'file' in sink
+      ? fileWriter(sink.file, sink.maxBytes ?? 10 * 1024 * 1024, sink.keep ?? 3)
+      : { write: (line) => sink.stream.write(line) };
   const make = (scope: string | undefined): Logger => {
     const emit = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => {
       if (ORDER[level] < min) return;

@@ -44,9 +44,13 @@ export interface Paths {
 /** Resolves all paths from an environment (defaults to `process.env`). Pure: creates nothing. */
 export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
   const userHome = env.HOME && env.HOME.length > 0 ? env.HOME : os.homedir();
-  const home = path.resolve(env.CC_LINKER_HOME && env.CC_LINKER_HOME.length > 0 ? env.CC_LINKER_HOME : path.join(userHome, '.cc-linker'));
+  const home = path.resolve(
+    env.CC_LINKER_HOME && env.CC_LINKER_HOME.length > 0 ? env.CC_LINKER_HOME : path.join(userHome, '.cc-linker'),
+  );
   const runtimeDir = path.join(home, 'runtime');
-  const claudeDir = path.resolve(env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.length > 0 ? env.CLAUDE_CONFIG_DIR : path.join(userHome, '.claude'));
+  const claudeDir = path.resolve(
+    env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.length > 0 ? env.CLAUDE_CONFIG_DIR : path.join(userHome, '.claude'),
+  );
   const ccexecDir = path.join(home, 'ccexec');
   return {
     userHome,

@@ -35,7 +35,10 @@ export function readProcStat(pid: number): ProcStat | null {
 export function parseProcStat(raw: string): ProcStat | null {
   const close = raw.lastIndexOf(')');
   if (close < 0) return null;
-  const fields = raw.slice(close + 2).trim().split(' ');
+  const fields = raw
+    .slice(close + 2)
+    .trim()
+    .split(' ');
   // fields[0] is field 3 (state), so field N is fields[N - 3].
   const state = fields[0];
   const pgrp = Number(fields[5 - 3]);

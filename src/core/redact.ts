@@ -31,7 +31,9 @@ export function redact(text: string): string {
     if (out.includes(secret)) out = out.split(secret).join('***');
   }
   for (const shape of KEY_SHAPES) {
-    out = out.replace(shape, (match, prefix?: string) => (typeof prefix === 'string' && /^Bearer/i.test(prefix) ? `${prefix}***` : '***'));
+    out = out.replace(shape, (match, prefix?: string) =>
+      typeof prefix === 'string' && /^Bearer/i.test(prefix) ? `${prefix}***` : '***',
+    );
   }
   return out;
 }

@@ -3,7 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isGroupGone, killGroups, removeFakeChildren, waitGroupGone, writeFakeChildren, type FakeChildren } from '../../test/fakes/fake-children.js';
+import {
+  isGroupGone,
+  killGroups,
+  removeFakeChildren,
+  waitGroupGone,
+  writeFakeChildren,
+  type FakeChildren,
+} from '../../test/fakes/fake-children.js';
 import { silentLogger } from '../core/logger.js';
 import { createChildTracker, killLeftovers, type ChildRecord } from './child-tracker.js';
 import { processStartTime } from '../core/proc-stat.js';
@@ -94,7 +101,13 @@ describe.runIf(linux)('killLeftovers', () => {
     const start = processStartTime(child.pid);
     expect(start).not.toBeNull();
     fs.mkdirSync(dir, { recursive: true });
-    const stale: ChildRecord = { pid: child.pid, pgid: child.pid, argv0: 'claude', startTime: (start as number) + 1, recordedAt: new Date().toISOString() };
+    const stale: ChildRecord = {
+      pid: child.pid,
+      pgid: child.pid,
+      argv0: 'claude',
+      startTime: (start as number) + 1,
+      recordedAt: new Date().toISOString(),
+    };
     fs.writeFileSync(path.join(dir, `${child.pid}.json`), JSON.stringify(stale));
     const result = await killLeftovers(dir, { graceMs: 200 });
     expect(result).toEqual({ killed: [], skipped: [child.pid] });
@@ -120,7 +133,10 @@ describe.runIf(linux)('killLeftovers', () => {
     const dead = spawn(process.execPath, ['-e', '0'], { detached: true, stdio: 'ignore' });
     const deadPid = dead.pid as number;
     await new Promise<void>((resolve) => dead.on('exit', () => resolve()));
-    fs.writeFileSync(path.join(dir, `${deadPid}.json`), JSON.stringify({ pid: deadPid, pgid: deadPid, argv0: 'x', startTime: 1, recordedAt: '' }));
+    fs.writeFileSync(
+      path.join(dir, `${deadPid}.json`),
+      JSON.stringify({ pid: deadPid, pgid: deadPid, argv0: 'x', startTime: 1, recordedAt: '' }),
+    );
     fs.writeFileSync(path.join(dir, 'garbage.json'), '{not json');
     fs.writeFileSync(path.join(dir, 'init.json'), JSON.stringify({ pid: 1, pgid: 1, argv0: 'init', startTime: 1 }));
     expect(await killLeftovers(dir)).toEqual({ killed: [], skipped: [] });

@@ -46,7 +46,11 @@ export function createChildTracker(dir: string, options: { logger?: Logger } = {
   const file = (pgid: number): string => path.join(dir, `${pgid}.json`);
   return {
     add(info) {
-      const record: ChildRecord = { ...info, startTime: processStartTime(info.pid), recordedAt: new Date().toISOString() };
+      const record: ChildRecord = {
+        ...info,
+        startTime: processStartTime(info.pid),
+        recordedAt: new Date().toISOString(),
+      };
       try {
         fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
         fs.writeFileSync(file(info.pgid), `${JSON.stringify(record)}\n`, { mode: 0o600 });
@@ -70,7 +74,13 @@ function readRecord(file: string): ChildRecord | null {
     const isId = (n: unknown): n is number => Number.isInteger(n) && (n as number) > 1;
     if (!isId(value.pid) || !isId(value.pgid)) return null;
     const startTime = Number.isInteger(value.startTime) ? (value.startTime as number) : null;
-    return { pid: value.pid, pgid: value.pgid, argv0: String(value.argv0 ?? ''), startTime, recordedAt: String(value.recordedAt ?? '') };
+    return {
+      pid: value.pid,
+      pgid: value.pgid,
+      argv0: String(value.argv0 ?? ''),
+      startTime,
+      recordedAt: String(value.recordedAt ?? ''),
+    };
   } catch {
     return null;
   }
@@ -88,7 +98,9 @@ function classify(record: ChildRecord): 'ours' | 'stranger' | 'gone' {
     if (record.pgid === readProcStat(process.pid)?.pgrp) return 'stranger'; // never our own group
     const leader = readProcStat(record.pid);
     if (leader && leader.state !== 'Z' && leader.state !== 'X') {
-      return record.startTime !== null && leader.startTime === record.startTime && leader.pgrp === record.pgid ? 'ours' : 'stranger';
+      return record.startTime !== null && leader.startTime === record.startTime && leader.pgrp === record.pgid
+        ? 'ours'
+        : 'stranger';
     }
     return record.startTime !== null && isGroupAlive(record.pgid) ? 'ours' : 'gone';
   }
@@ -104,7 +116,10 @@ function classify(record: ChildRecord): 'ours' | 'stranger' | 'gone' {
  * @example
  *   const { killed } = await killLeftovers(paths.childrenDir, { graceMs: 2000 });
  */
-export async function killLeftovers(dir: string, opts: { graceMs?: number } = {}): Promise<{ killed: number[]; skipped: number[] }> {
+export async function killLeftovers(
+  dir: string,
+  opts: { graceMs?: number } = {},
+): Promise<{ killed: number[]; skipped: number[] }> {
   let names: string[];
   try {
     names = fs.readdirSync(dir);

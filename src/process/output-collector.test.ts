@@ -22,7 +22,12 @@ describe('createOutputCollector', () => {
       fc.property(text, fc.array(fc.nat(), { maxLength: 20 }), (s, cuts) => {
         const pieces: string[] = [];
         const lines: string[] = [];
-        const c = createOutputCollector({ maxBytes: 1 << 20, onText: (t) => pieces.push(t), onLine: (l) => lines.push(l), onCallbackError: () => undefined });
+        const c = createOutputCollector({
+          maxBytes: 1 << 20,
+          onText: (t) => pieces.push(t),
+          onLine: (l) => lines.push(l),
+          onCallbackError: () => undefined,
+        });
         for (const part of chunk(Buffer.from(s), cuts)) c.push(part);
         c.finish();
         expect(pieces.join('')).toBe(s);

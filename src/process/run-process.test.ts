@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { killGroups, removeFakeChildren, waitGroupGone, writeFakeChildren, type FakeChildren } from '../../test/fakes/fake-children.js';
+import {
+  killGroups,
+  removeFakeChildren,
+  waitGroupGone,
+  writeFakeChildren,
+  type FakeChildren,
+} from '../../test/fakes/fake-children.js';
 import { createChildTracker } from './child-tracker.js';
 import { ProcessError } from './process-error.js';
 import { runProcess, startProcess, type RunOptions } from './run-process.js';
@@ -110,7 +116,10 @@ describe('output', () => {
 
   it('still streams all output to callbacks beyond the cap', async () => {
     let streamed = 0;
-    const r = await runProcess([node, fake.flood, '50000', '0'], { maxOutputBytes: 100, onStdout: (t) => (streamed += t.length) });
+    const r = await runProcess([node, fake.flood, '50000', '0'], {
+      maxOutputBytes: 100,
+      onStdout: (t) => (streamed += t.length),
+    });
     expect(streamed).toBe(50000);
     expect(r.stdout.length).toBe(100);
   });
@@ -177,7 +186,11 @@ describe('timeouts and cancellation', () => {
   });
 
   it('kills a child that talks but runs too long with reason hard-timeout', async () => {
-    const run = start([node, fake.ticker, '50', '60000'], { hardTimeoutMs: 400, idleTimeoutMs: 5000, killGraceMs: 500 });
+    const run = start([node, fake.ticker, '50', '60000'], {
+      hardTimeoutMs: 400,
+      idleTimeoutMs: 5000,
+      killGraceMs: 500,
+    });
     const r = await run.done;
     expect(r).toMatchObject({ reason: 'hard-timeout', signal: 'SIGTERM' });
     expect(r.durationMs).toBeLessThan(10_000);
@@ -282,7 +295,12 @@ describe('spawn errors', () => {
   });
 
   it('never runs a shell: metacharacters reach the child as plain arguments', async () => {
-    const r = await runProcess([node, '-e', 'process.stdout.write(JSON.stringify(process.argv.slice(1)))', '$(echo hi); `id` | cat > x']);
+    const r = await runProcess([
+      node,
+      '-e',
+      'process.stdout.write(JSON.stringify(process.argv.slice(1)))',
+      '$(echo hi); `id` | cat > x',
+    ]);
     expect(JSON.parse(r.stdout)).toEqual(['$(echo hi); `id` | cat > x']);
   });
 });
@@ -291,10 +309,17 @@ describe('environment, cwd, callbacks', () => {
   it('passes env as given and runs in cwd', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-linker-run-'));
     try {
-      const r = await runProcess([node, '-e', 'process.stdout.write(process.cwd() + "|" + (process.env.ONLY ?? "") + "|" + (process.env.HOME ?? "none"))'], {
-        cwd: dir,
-        env: { ONLY: 'yes' },
-      });
+      const r = await runProcess(
+        [
+          node,
+          '-e',
+          'process.stdout.write(process.cwd() + "|" + (process.env.ONLY ?? "") + "|" + (process.env.HOME ?? "none"))',
+        ],
+        {
+          cwd: dir,
+          env: { ONLY: 'yes' },
+        },
+      );
       expect(r.stdout).toBe(`${fs.realpathSync(dir)}|yes|none`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -303,9 +328,16 @@ describe('environment, cwd, callbacks', () => {
 
   it('calls onSpawn with the pid, which leads its own process group', async () => {
     let seen: number | undefined;
-    const r = await runProcess([node, '-e', 'process.stdout.write(String(require("fs").readFileSync("/proc/self/stat","utf8").split(") ")[1].split(" ")[2]))'], {
-      onSpawn: (pid) => (seen = pid),
-    });
+    const r = await runProcess(
+      [
+        node,
+        '-e',
+        'process.stdout.write(String(require("fs").readFileSync("/proc/self/stat","utf8").split(") ")[1].split(" ")[2]))',
+      ],
+      {
+        onSpawn: (pid) => (seen = pid),
+      },
+    );
     expect(seen).toBeGreaterThan(0);
     if (process.platform === 'linux') expect(Number(r.stdout)).toBe(seen);
   });
@@ -341,7 +373,10 @@ describe('handles', () => {
       await run.done;
       process.stdout.write('finished');
     `;
-    const r = await runProcess([node, '--import', 'tsx', '--input-type=module', '-e', script], { hardTimeoutMs: 20_000, killGraceMs: 200 });
+    const r = await runProcess([node, '--import', 'tsx', '--input-type=module', '-e', script], {
+      hardTimeoutMs: 20_000,
+      killGraceMs: 200,
+    });
     expect(r.stderr).toBe('');
     expect(r).toMatchObject({ reason: 'exit', exitCode: 0, stdout: 'finished' });
   });

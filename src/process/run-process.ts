@@ -76,11 +76,15 @@ export interface RunningProcess {
 }
 
 function validate(argv: readonly string[], options: RunOptions): void {
-  if (argv.length === 0 || !argv[0]) throw new ProcessError('PROCESS_EMPTY_ARGV', 'startProcess: argv must name a program');
+  if (argv.length === 0 || !argv[0])
+    throw new ProcessError('PROCESS_EMPTY_ARGV', 'startProcess: argv must name a program');
   for (const key of ['idleTimeoutMs', 'hardTimeoutMs', 'killGraceMs', 'maxOutputBytes'] as const) {
     const value = options[key];
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
-      throw new ProcessError('PROCESS_BAD_OPTION', `startProcess: ${key} must be a non-negative number, got ${String(value)}`);
+      throw new ProcessError(
+        'PROCESS_BAD_OPTION',
+        `startProcess: ${key} must be a non-negative number, got ${String(value)}`,
+      );
     }
   }
 }
@@ -90,7 +94,8 @@ function describeSpawnError(err: unknown, argv0: string, cwd: string | undefined
   const code = (err as NodeJS.ErrnoException).code ?? 'UNKNOWN';
   if (cwd !== undefined && (code === 'ENOENT' || code === 'ENOTDIR')) {
     try {
-      if (!fs.statSync(cwd).isDirectory()) return { code: 'ENOTDIR', message: `working directory is not a directory: ${cwd}` };
+      if (!fs.statSync(cwd).isDirectory())
+        return { code: 'ENOTDIR', message: `working directory is not a directory: ${cwd}` };
     } catch (statErr) {
       return { code: (statErr as NodeJS.ErrnoException).code ?? code, message: `working directory not found: ${cwd}` };
     }
@@ -129,7 +134,12 @@ export function startProcess(argv: readonly string[], options: RunOptions = {}):
     hasCallbackError = true;
     callbackError = err;
   };
-  const out = createOutputCollector({ maxBytes, onText: options.onStdout, onLine: options.onStdoutLine, onCallbackError });
+  const out = createOutputCollector({
+    maxBytes,
+    onText: options.onStdout,
+    onLine: options.onStdoutLine,
+    onCallbackError,
+  });
   const err = createOutputCollector({ maxBytes, onText: options.onStderr, onCallbackError });
 
   let resolveDone!: (result: RunResult) => void;

@@ -1,6 +1,12 @@
 import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { killGroups, removeFakeChildren, waitGroupGone, writeFakeChildren, type FakeChildren } from '../../test/fakes/fake-children.js';
+import {
+  killGroups,
+  removeFakeChildren,
+  waitGroupGone,
+  writeFakeChildren,
+  type FakeChildren,
+} from '../../test/fakes/fake-children.js';
 import { isGroupAlive, signalGroup, terminateGroup } from './terminate-group.js';
 
 let fake: FakeChildren;

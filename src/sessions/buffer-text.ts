@@ -1,8 +1,13 @@
 /** Node's native decoders behind `toString('latin1' | 'utf8', …)`, not in the typings. */
-type NativeSlices = Buffer & { latin1Slice?: (start: number, end: number) => string; utf8Slice?: (start: number, end: number) => string };
+type NativeSlices = Buffer & {
+  latin1Slice?: (start: number, end: number) => string;
+  utf8Slice?: (start: number, end: number) => string;
+};
 
 /** Whether this runtime's buffers have them (every Node since long before 20; checked once). */
-const NATIVE = typeof (Buffer.prototype as NativeSlices).latin1Slice === 'function' && typeof (Buffer.prototype as NativeSlices).utf8Slice === 'function';
+const NATIVE =
+  typeof (Buffer.prototype as NativeSlices).latin1Slice === 'function' &&
+  typeof (Buffer.prototype as NativeSlices).utf8Slice === 'function';
 
 /*
  * `buf.toString(encoding, start, end)` as one native call, without `toString`'s argument handling

@@ -13,19 +13,28 @@ function reference(h: Buffer, needle: Buffer, from: number, to: number): { first
 describe('BytePattern', () => {
   it('finds what Buffer#indexOf / lastIndexOf find in any range, short or long (property)', () => {
     // A small alphabet, so that hits, near-misses and overlaps are common.
-    const bytes = fc.array(fc.constantFrom(0x22, 0x3a, 0x74, 0x79, 0x65, 0x61, 0x7b), { minLength: 0, maxLength: 3000 });
+    const bytes = fc.array(fc.constantFrom(0x22, 0x3a, 0x74, 0x79, 0x65, 0x61, 0x7b), {
+      minLength: 0,
+      maxLength: 3000,
+    });
     fc.assert(
-      fc.property(bytes, fc.array(fc.constantFrom(0x22, 0x3a, 0x74, 0x79, 0x65, 0x61), { minLength: 1, maxLength: 9 }), fc.nat(), fc.nat(), (hay, pat, a, b) => {
-        const h = Buffer.from(hay);
-        const needle = Buffer.from(pat);
-        const p = new BytePattern(needle.toString('latin1'));
-        const from = h.length === 0 ? 0 : a % (h.length + 1);
-        const to = from + (h.length - from === 0 ? 0 : b % (h.length - from + 1));
-        const want = reference(h, needle, from, to);
-        expect(p.indexIn(h, from, to)).toBe(want.first);
-        expect(p.lastIndexIn(h, from, to)).toBe(want.last);
-        if (want.first >= 0) expect(p.isAt(h, want.first, to)).toBe(true);
-      }),
+      fc.property(
+        bytes,
+        fc.array(fc.constantFrom(0x22, 0x3a, 0x74, 0x79, 0x65, 0x61), { minLength: 1, maxLength: 9 }),
+        fc.nat(),
+        fc.nat(),
+        (hay, pat, a, b) => {
+          const h = Buffer.from(hay);
+          const needle = Buffer.from(pat);
+          const p = new BytePattern(needle.toString('latin1'));
+          const from = h.length === 0 ? 0 : a % (h.length + 1);
+          const to = from + (h.length - from === 0 ? 0 : b % (h.length - from + 1));
+          const want = reference(h, needle, from, to);
+          expect(p.indexIn(h, from, to)).toBe(want.first);
+          expect(p.lastIndexIn(h, from, to)).toBe(want.last);
+          if (want.first >= 0) expect(p.isAt(h, want.first, to)).toBe(true);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

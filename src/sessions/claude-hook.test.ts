@@ -8,7 +8,11 @@ let tmp: string;
 let target: HookTarget;
 beforeEach(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-hook-'));
-  target = { settingsFile: path.join(tmp, 'claude', 'settings.json'), backupDir: path.join(tmp, 'backups'), scriptPath: '/opt/cc linker/dist/sessions/session-start-hook.cjs' };
+  target = {
+    settingsFile: path.join(tmp, 'claude', 'settings.json'),
+    backupDir: path.join(tmp, 'backups'),
+    scriptPath: '/opt/cc linker/dist/sessions/session-start-hook.cjs',
+  };
 });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -17,22 +21,46 @@ describe('Claude Code SessionStart hook', () => {
     expect((await hookStatus(target)).state).toBe('not_installed');
     expect(await installHook(target)).toMatchObject({ changed: true });
     const s = JSON.parse(fs.readFileSync(target.settingsFile, 'utf8'));
-    expect(s).toEqual({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: "node '/opt/cc linker/dist/sessions/session-start-hook.cjs'", timeout: 10 }] }] } });
+    expect(s).toEqual({
+      hooks: {
+        SessionStart: [
+          {
+            hooks: [
+              { type: 'command', command: "node '/opt/cc linker/dist/sessions/session-start-hook.cjs'", timeout: 10 },
+            ],
+          },
+        ],
+      },
+    });
     expect(await hookStatus(target)).toEqual({ state: 'installed', command: hookCommand(target) });
-    expect(await hookStatus({ ...target, scriptPath: '/elsewhere/session-start-hook.cjs' })).toMatchObject({ state: 'outdated' });
+    expect(await hookStatus({ ...target, scriptPath: '/elsewhere/session-start-hook.cjs' })).toMatchObject({
+      state: 'outdated',
+    });
   });
 
   it('keeps other hooks and settings, the file mode, and a backup; uninstall restores the original', async () => {
     fs.mkdirSync(path.dirname(target.settingsFile), { recursive: true });
-    const original = { env: { X: '1' }, hooks: { SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo hi' }] }], PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard' }] }] } };
+    const original = {
+      env: { X: '1' },
+      hooks: {
+        SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo hi' }] }],
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard' }] }],
+      },
+    };
     fs.writeFileSync(target.settingsFile, JSON.stringify(original, null, 2), { mode: 0o644 });
     fs.chmodSync(target.settingsFile, 0o644);
     await installHook(target);
     expect(fs.statSync(target.settingsFile).mode & 0o777).toBe(0o644);
     expect(JSON.parse(fs.readFileSync(path.join(target.backupDir, 'settings.json.1'), 'utf8'))).toEqual(original);
-    expect(await installHook({ ...target, scriptPath: '/new/place/session-start-hook.cjs' })).toMatchObject({ changed: true });
+    expect(await installHook({ ...target, scriptPath: '/new/place/session-start-hook.cjs' })).toMatchObject({
+      changed: true,
+    });
     const twice = JSON.parse(fs.readFileSync(target.settingsFile, 'utf8'));
-    expect(twice.hooks.SessionStart.filter((g: { hooks: { command: string }[] }) => g.hooks.some((h) => h.command.includes('session-start-hook.cjs')))).toHaveLength(1);
+    expect(
+      twice.hooks.SessionStart.filter((g: { hooks: { command: string }[] }) =>
+        g.hooks.some((h) => h.command.includes('session-start-hook.cjs')),
+      ),
+    ).toHaveLength(1);
     expect(await uninstallHook(target)).toMatchObject({ changed: true });
     expect(JSON.parse(fs.readFileSync(target.settingsFile, 'utf8'))).toEqual(original);
     expect(await uninstallHook(target)).toMatchObject({ changed: false });
@@ -62,18 +90,33 @@ describe('Claude Code SessionStart hook', () => {
     fs.mkdirSync(path.dirname(target.settingsFile), { recursive: true });
     const legacy = "node '/opt/cc linker/dist/sessions/session-start-hook.js'";
     const other = { type: 'command', command: 'echo session-start-hook' };
-    fs.writeFileSync(target.settingsFile, JSON.stringify({ hooks: { SessionStart: [{ hooks: [other] }, { hooks: [{ type: 'command', command: legacy, timeout: 10 }] }] } }));
+    fs.writeFileSync(
+      target.settingsFile,
+      JSON.stringify({
+        hooks: { SessionStart: [{ hooks: [other] }, { hooks: [{ type: 'command', command: legacy, timeout: 10 }] }] },
+      }),
+    );
     expect(await hookStatus(target)).toEqual({ state: 'outdated', command: legacy });
     expect(await installHook(target)).toMatchObject({ changed: true });
     const s = JSON.parse(fs.readFileSync(target.settingsFile, 'utf8'));
-    expect(s.hooks.SessionStart).toEqual([{ hooks: [other] }, { hooks: [{ type: 'command', command: hookCommand(target), timeout: 10 }] }]);
+    expect(s.hooks.SessionStart).toEqual([
+      { hooks: [other] },
+      { hooks: [{ type: 'command', command: hookCommand(target), timeout: 10 }] },
+    ]);
     expect((await hookStatus(target)).state).toBe('installed');
-    fs.writeFileSync(target.settingsFile, JSON.stringify({ hooks: { SessionStart: [{ hooks: [other] }, { hooks: [{ type: 'command', command: legacy }] }] } }));
+    fs.writeFileSync(
+      target.settingsFile,
+      JSON.stringify({
+        hooks: { SessionStart: [{ hooks: [other] }, { hooks: [{ type: 'command', command: legacy }] }] },
+      }),
+    );
     expect(await uninstallHook(target)).toMatchObject({ changed: true });
     expect(JSON.parse(fs.readFileSync(target.settingsFile, 'utf8')).hooks.SessionStart).toEqual([{ hooks: [other] }]);
   });
 
   it('bakes a relocated CC_LINKER_HOME into the command', () => {
-    expect(hookCommand({ ...target, ccLinkerHome: '/x/y', scriptPath: '/s/session-start-hook.cjs' })).toBe('CC_LINKER_HOME=/x/y node /s/session-start-hook.cjs');
+    expect(hookCommand({ ...target, ccLinkerHome: '/x/y', scriptPath: '/s/session-start-hook.cjs' })).toBe(
+      'CC_LINKER_HOME=/x/y node /s/session-start-hook.cjs',
+    );
   });
 });

@@ -100,7 +100,9 @@ export async function uninstallHook(target: HookTarget): Promise<{ changed: bool
   return { changed: true, file };
 }
 
-async function readSettings(settingsFile: string): Promise<{ settings: Obj; file: string; mode: number; existed: boolean }> {
+async function readSettings(
+  settingsFile: string,
+): Promise<{ settings: Obj; file: string; mode: number; existed: boolean }> {
   let file = settingsFile;
   try {
     file = await fs.promises.realpath(settingsFile);
@@ -114,7 +116,11 @@ async function readSettings(settingsFile: string): Promise<{ settings: Obj; file
     mode = (await fs.promises.stat(file)).mode & 0o777;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { settings: {}, file, mode, existed: false };
-    throw new SessionsError('HOOK_SETTINGS_INVALID', { file, reason: (err as NodeJS.ErrnoException).code ?? 'unreadable' }, { cause: err });
+    throw new SessionsError(
+      'HOOK_SETTINGS_INVALID',
+      { file, reason: (err as NodeJS.ErrnoException).code ?? 'unreadable' },
+      { cause: err },
+    );
   }
   if (!text.trim()) return { settings: {}, file, mode, existed: true };
   let value: unknown;
@@ -124,8 +130,10 @@ async function readSettings(settingsFile: string): Promise<{ settings: Obj; file
     throw new SessionsError('HOOK_SETTINGS_INVALID', { file, reason: 'invalid JSON' }, { cause: err });
   }
   if (!isObj(value)) throw new SessionsError('HOOK_SETTINGS_INVALID', { file, reason: 'not a JSON object' });
-  if (value.hooks !== undefined && !isObj(value.hooks)) throw new SessionsError('HOOK_SETTINGS_INVALID', { file, reason: '"hooks" is not an object' });
-  if (isObj(value.hooks) && value.hooks.SessionStart !== undefined && !Array.isArray(value.hooks.SessionStart)) throw new SessionsError('HOOK_SETTINGS_INVALID', { file, reason: '"hooks.SessionStart" is not an array' });
+  if (value.hooks !== undefined && !isObj(value.hooks))
+    throw new SessionsError('HOOK_SETTINGS_INVALID', { file, reason: '"hooks" is not an object' });
+  if (isObj(value.hooks) && value.hooks.SessionStart !== undefined && !Array.isArray(value.hooks.SessionStart))
+    throw new SessionsError('HOOK_SETTINGS_INVALID', { file, reason: '"hooks.SessionStart" is not an array' });
   return { settings: value, file, mode, existed: true };
 }
 
@@ -135,13 +143,19 @@ async function save(file: string, settings: Obj, mode: number, existed: boolean,
 }
 
 function isOurs(hook: unknown): boolean {
-  return isObj(hook) && typeof hook.command === 'string' && (hook.command.includes(HOOK_SCRIPT_NAME) || hook.command.includes(LEGACY_SCRIPT_NAME));
+  return (
+    isObj(hook) &&
+    typeof hook.command === 'string' &&
+    (hook.command.includes(HOOK_SCRIPT_NAME) || hook.command.includes(LEGACY_SCRIPT_NAME))
+  );
 }
 
 function ourCommands(settings: Obj): string[] {
   const list = isObj(settings.hooks) && Array.isArray(settings.hooks.SessionStart) ? settings.hooks.SessionStart : [];
   const out: string[] = [];
-  for (const group of list) if (isObj(group) && Array.isArray(group.hooks)) for (const h of group.hooks) if (isOurs(h)) out.push((h as Obj).command as string);
+  for (const group of list)
+    if (isObj(group) && Array.isArray(group.hooks))
+      for (const h of group.hooks) if (isOurs(h)) out.push((h as Obj).command as string);
   return out;
 }
 

@@ -39,7 +39,10 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
  * attached and summarised. Thinking is kept only when asked. Invalid and over-long lines are
  * skipped. The message count equals the scanner's `messageCount`.
  */
-export async function readTranscript(file: string, opts: { thinking: boolean; maxLineBytes?: number }): Promise<ExportedMessage[]> {
+export async function readTranscript(
+  file: string,
+  opts: { thinking: boolean; maxLineBytes?: number },
+): Promise<ExportedMessage[]> {
   const messages: ExportedMessage[] = [];
   const byMessageId = new Map<string, ExportedMessage>();
   const toolsById = new Map<string, ExportedTool>();
@@ -61,7 +64,9 @@ export async function readTranscript(file: string, opts: { thinking: boolean; ma
         if (v.type === 'user') {
           if (v.isMeta === true || v.isCompactSummary === true) return;
           if (Array.isArray(content) && content.some((b) => isObj(b) && b.type === 'tool_result')) {
-            for (const b of content) if (isObj(b) && b.type === 'tool_result' && typeof b.tool_use_id === 'string') attachResult(toolsById.get(b.tool_use_id), b);
+            for (const b of content)
+              if (isObj(b) && b.type === 'tool_result' && typeof b.tool_use_id === 'string')
+                attachResult(toolsById.get(b.tool_use_id), b);
             return;
           }
           const text = humanText(content);
@@ -81,9 +86,15 @@ export async function readTranscript(file: string, opts: { thinking: boolean; ma
         if (!Array.isArray(content)) return;
         for (const b of content) {
           if (!isObj(b)) continue;
-          if (b.type === 'thinking' && opts.thinking && typeof b.thinking === 'string' && b.thinking.trim()) (msg.thinking ??= []).push(b.thinking);
+          if (b.type === 'thinking' && opts.thinking && typeof b.thinking === 'string' && b.thinking.trim())
+            (msg.thinking ??= []).push(b.thinking);
           if (b.type === 'tool_use') {
-            const tool: ExportedTool = { name: typeof b.name === 'string' ? b.name : 'tool', input: cut(JSON.stringify(b.input ?? {})), result: null, isError: false };
+            const tool: ExportedTool = {
+              name: typeof b.name === 'string' ? b.name : 'tool',
+              input: cut(JSON.stringify(b.input ?? {})),
+              result: null,
+              isError: false,
+            };
             (msg.tools ??= []).push(tool);
             if (typeof b.id === 'string') toolsById.set(b.id, tool);
           }
@@ -116,7 +127,16 @@ export function renderTranscript(meta: TranscriptMeta, messages: ExportedMessage
   }
   const out: string[] = [];
   if (format === 'markdown') {
-    out.push(`# ${meta.title}`, '', `- Session: \`${meta.id}\``, `- Project: \`${meta.entry.cwd}\``, `- Created: ${meta.entry.created_at}`, `- Last active: ${meta.entry.last_active}`, `- Messages: ${messages.length}`, '');
+    out.push(
+      `# ${meta.title}`,
+      '',
+      `- Session: \`${meta.id}\``,
+      `- Project: \`${meta.entry.cwd}\``,
+      `- Created: ${meta.entry.created_at}`,
+      `- Last active: ${meta.entry.last_active}`,
+      `- Messages: ${messages.length}`,
+      '',
+    );
     for (const m of messages) {
       out.push(`## ${m.role === 'user' ? '👤 User' : '🤖 Assistant'}${m.timestamp ? ` · ${m.timestamp}` : ''}`, '');
       for (const t of m.thinking ?? []) out.push(...t.split('\n').map((line) => `> 💭 ${line}`), '');
@@ -134,7 +154,10 @@ export function renderTranscript(meta: TranscriptMeta, messages: ExportedMessage
     out.push(`[${m.timestamp ?? '-'}] ${m.role === 'user' ? 'User' : 'Assistant'}:`);
     for (const t of m.thinking ?? []) out.push(`  (thinking) ${oneLine(t)}`);
     if (m.text) out.push(m.text);
-    for (const tool of m.tools ?? []) out.push(`  [tool] ${tool.name} ${tool.input}${tool.result !== null ? ` => ${tool.isError ? '(error) ' : ''}${oneLine(tool.result)}` : ''}`);
+    for (const tool of m.tools ?? [])
+      out.push(
+        `  [tool] ${tool.name} ${tool.input}${tool.result !== null ? ` => ${tool.isError ? '(error) ' : ''}${oneLine(tool.result)}` : ''}`,
+      );
     out.push('');
   }
   return `${out.join('\n').trimEnd()}\n`;
@@ -143,7 +166,16 @@ export function renderTranscript(meta: TranscriptMeta, messages: ExportedMessage
 function attachResult(tool: ExportedTool | undefined, block: Obj): void {
   if (!tool) return;
   const c = block.content;
-  const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((x) => (isObj(x) && typeof x.text === 'string' ? x.text : isObj(x) && x.type === 'image' ? '[image]' : '')).join('\n') : '';
+  const text =
+    typeof c === 'string'
+      ? c
+      : Array.isArray(c)
+        ? c
+            .map((x) =>
+              isObj(x) && typeof x.text === 'string' ? x.text : isObj(x) && x.type === 'image' ? '[image]' : '',
+            )
+            .join('\n')
+        : '';
   tool.result = cut(text);
   tool.isError = block.is_error === true;
 }

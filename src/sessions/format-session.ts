@@ -68,11 +68,17 @@ export function formatDateTime(iso: string, lang: Language): string {
   if (Number.isNaN(d.getTime())) return iso;
   const p = (n: number) => String(n).padStart(2, '0');
   const time = `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-  return lang === 'zh' ? `${d.getFullYear()}/${d.getMonth() + 1}/${d.getDate()} ${time}` : `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${time}`;
+  return lang === 'zh'
+    ? `${d.getFullYear()}/${d.getMonth() + 1}/${d.getDate()} ${time}`
+    : `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${time}`;
 }
 
 /** `终端 | 230条 | 刚刚 | cc-linker`. */
-export function sessionMetaLine(entry: Pick<SessionEntry, 'status' | 'origin' | 'message_count' | 'last_active' | 'project_name' | 'cwd'>, now: Date, lang: Language): string {
+export function sessionMetaLine(
+  entry: Pick<SessionEntry, 'status' | 'origin' | 'message_count' | 'last_active' | 'project_name' | 'cwd'>,
+  now: Date,
+  lang: Language,
+): string {
   const count = sessionsMessages(lang)('messages_n', { n: entry.message_count });
   return `${sessionLabel(entry, lang)} | ${count} | ${formatRelativeTime(entry.last_active, now, lang)} | ${projectOf(entry)}`;
 }
@@ -86,8 +92,12 @@ export function sortByLastActive<T extends { id: string; entry: Pick<SessionEntr
  * The `limit` most recently active items, in `sortByLastActive` order, without sorting them all:
  * `cc-linker list` shows 20 of possibly thousands, on every cold start.
  */
-export function newestFirst<T extends { id: string; entry: Pick<SessionEntry, 'last_active'> }>(items: readonly T[], limit: number): T[] {
-  if (limit * 4 >= items.length) return (numericNewestFirst(items) ?? sortedNewestFirst(items) ?? comparatorSorted(items)).slice(0, limit);
+export function newestFirst<T extends { id: string; entry: Pick<SessionEntry, 'last_active'> }>(
+  items: readonly T[],
+  limit: number,
+): T[] {
+  if (limit * 4 >= items.length)
+    return (numericNewestFirst(items) ?? sortedNewestFirst(items) ?? comparatorSorted(items)).slice(0, limit);
   const keyed = items.map((item) => ({ item, t: Date.parse(item.entry.last_active) || 0 }));
   const top: { item: T; t: number }[] = [];
   for (const k of keyed) {
@@ -108,7 +118,9 @@ export function newestFirst<T extends { id: string; entry: Pick<SessionEntry, 'l
  * ≈ 3 of its ≈ 5 ms making keys in a cold `init`. Null when the ids do not ascend or the keys
  * would not be exact (a span of times and a count too large together).
  */
-function numericNewestFirst<T extends { id: string; entry: Pick<SessionEntry, 'last_active'> }>(items: readonly T[]): T[] | null {
+function numericNewestFirst<T extends { id: string; entry: Pick<SessionEntry, 'last_active'> }>(
+  items: readonly T[],
+): T[] | null {
   const n = items.length;
   const times = new Float64Array(n);
   let newest = -Infinity;
@@ -140,7 +152,9 @@ const LATEST = 8.64e15;
  * runs in JavaScript — 2,000 sessions take ~20,000 comparisons, which a cold `init` would run in
  * V8's interpreter while writing the list index. Null when an id holds the separator.
  */
-function sortedNewestFirst<T extends { id: string; entry: Pick<SessionEntry, 'last_active'> }>(items: readonly T[]): T[] | null {
+function sortedNewestFirst<T extends { id: string; entry: Pick<SessionEntry, 'last_active'> }>(
+  items: readonly T[],
+): T[] | null {
   const keys: string[] = [];
   for (let i = 0; i < items.length; i += 1) {
     const item = items[i] as T;
@@ -152,7 +166,9 @@ function sortedNewestFirst<T extends { id: string; entry: Pick<SessionEntry, 'la
   return keys.map((k) => items[Number(k.slice(k.lastIndexOf('\u0000') + 1))] as T);
 }
 
-function comparatorSorted<T extends { id: string; entry: Pick<SessionEntry, 'last_active'> }>(items: readonly T[]): T[] {
+function comparatorSorted<T extends { id: string; entry: Pick<SessionEntry, 'last_active'> }>(
+  items: readonly T[],
+): T[] {
   return items
     .map((item) => ({ item, t: Date.parse(item.entry.last_active) || 0 }))
     .sort(before)

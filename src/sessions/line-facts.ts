@@ -38,7 +38,15 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-const WRAPPER_PREFIXES = ['<command-name>', '<command-message>', '<command-args>', '<local-command-stdout>', '<local-command-stderr>', '<local-command-caveat>', '[Request interrupted by user'];
+const WRAPPER_PREFIXES = [
+  '<command-name>',
+  '<command-message>',
+  '<command-args>',
+  '<local-command-stdout>',
+  '<local-command-stderr>',
+  '<local-command-caveat>',
+  '[Request interrupted by user',
+];
 const REMINDER = /<system-reminder>[\s\S]*?(<\/system-reminder>|$)/g;
 
 /** Title line types and their rank (a `/rename` beats an AI title, which beats an old summary). */
@@ -57,14 +65,30 @@ const TITLE_FIELDS = new Map<string, { fields: string[]; rank: number }>([
  * times while V8 still interprets it, where every property read and call counts.
  */
 export function lineFacts(value: unknown): LineFacts {
-  const facts: LineFacts = { kind: 'other', sidechain: false, timestamp: null, cwd: null, text: '', messageId: null, model: null, title: null, titleRank: 0 };
+  const facts: LineFacts = {
+    kind: 'other',
+    sidechain: false,
+    timestamp: null,
+    cwd: null,
+    text: '',
+    messageId: null,
+    model: null,
+    title: null,
+    titleRank: 0,
+  };
   if (!isObj(value)) return facts;
   facts.sidechain = value.isSidechain === true;
   const { timestamp, cwd, type, message } = value;
   if (typeof timestamp === 'string') facts.timestamp = timestamp;
   if (typeof cwd === 'string') facts.cwd = cwd;
   if (type === 'user') {
-    if (!isObj(message) || value.isMeta === true || value.isCompactSummary === true || value.isVisibleInTranscriptOnly === true) return facts;
+    if (
+      !isObj(message) ||
+      value.isMeta === true ||
+      value.isCompactSummary === true ||
+      value.isVisibleInTranscriptOnly === true
+    )
+      return facts;
     const content = message.content;
     if (Array.isArray(content)) {
       for (let i = 0; i < content.length; i += 1) {

@@ -11,24 +11,74 @@ let tmp: string;
 let paths: { registryFile: string; registryBackupDir: string; locksDir: string };
 beforeEach(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-list-index-'));
-  paths = { registryFile: path.join(tmp, 'registry.json'), registryBackupDir: path.join(tmp, 'backups'), locksDir: path.join(tmp, 'locks') };
+  paths = {
+    registryFile: path.join(tmp, 'registry.json'),
+    registryBackupDir: path.join(tmp, 'backups'),
+    locksDir: path.join(tmp, 'locks'),
+  };
 });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const entry = (over: Partial<SessionEntry>): SessionEntry => ({ origin: 'cli', cwd: '/w/p', project_name: 'p', jsonl_path: '/x.jsonl', project_dir: '-w-p', created_at: '2026-05-01T00:00:00.000Z', last_active: '2026-05-02T00:00:00.000Z', title: 'T', message_count: 3, last_message_preview: 'long preview text', ...over });
+const entry = (over: Partial<SessionEntry>): SessionEntry => ({
+  origin: 'cli',
+  cwd: '/w/p',
+  project_name: 'p',
+  jsonl_path: '/x.jsonl',
+  project_dir: '-w-p',
+  created_at: '2026-05-01T00:00:00.000Z',
+  last_active: '2026-05-02T00:00:00.000Z',
+  title: 'T',
+  message_count: 3,
+  last_message_preview: 'long preview text',
+  ...over,
+});
 const registry = (): Registry => ({
   version: 4,
   updated_at: '2026-05-02T00:00:00.000Z',
-  sessions: { a: entry({}), b: entry({ origin: 'feishu', status: 'degraded', title: null, project_name: null, message_count: 0 }) },
+  sessions: {
+    a: entry({}),
+    b: entry({ origin: 'feishu', status: 'degraded', title: null, project_name: null, message_count: 0 }),
+  },
 });
 
 describe('list index', () => {
   it('is written with the registry and gives back exactly what list shows, newest first', async () => {
     await writeRegistry(paths, registry());
     expect(fs.statSync(listIndexFile(paths.registryFile)).mode & 0o777).toBe(0o600);
-    const c = { id: 'c', entry: { origin: 'cli' as const, title: 'newer', message_count: 1, last_active: '2026-05-03T00:00:00.000Z', project_name: 'p', cwd: '/w/p' } };
-    const a = { id: 'a', entry: { origin: 'cli' as const, title: 'T', message_count: 3, last_active: '2026-05-02T00:00:00.000Z', project_name: 'p', cwd: '/w/p' } };
-    const b = { id: 'b', entry: { origin: 'feishu' as const, status: 'degraded' as const, title: null, message_count: 0, last_active: '2026-05-02T00:00:00.000Z', project_name: null, cwd: '/w/p' } };
+    const c = {
+      id: 'c',
+      entry: {
+        origin: 'cli' as const,
+        title: 'newer',
+        message_count: 1,
+        last_active: '2026-05-03T00:00:00.000Z',
+        project_name: 'p',
+        cwd: '/w/p',
+      },
+    };
+    const a = {
+      id: 'a',
+      entry: {
+        origin: 'cli' as const,
+        title: 'T',
+        message_count: 3,
+        last_active: '2026-05-02T00:00:00.000Z',
+        project_name: 'p',
+        cwd: '/w/p',
+      },
+    };
+    const b = {
+      id: 'b',
+      entry: {
+        origin: 'feishu' as const,
+        status: 'degraded' as const,
+        title: null,
+        message_count: 0,
+        last_active: '2026-05-02T00:00:00.000Z',
+        project_name: null,
+        cwd: '/w/p',
+      },
+    };
     const withNewer = registry();
     withNewer.sessions.c = entry({ title: 'newer', message_count: 1, last_active: '2026-05-03T00:00:00.000Z' });
     await writeRegistry(paths, withNewer);
@@ -52,7 +102,15 @@ describe('list index', () => {
     const file = listIndexFile(paths.registryFile);
     const good = fs.readFileSync(file, 'utf8');
     const lines = good.split('\n');
-    for (const bad of [good.slice(0, good.length / 2), good.replace('"version":2', '"version":1'), good.replace('"degraded"', '"sleeping"'), good.replace('"feishu"', '"web"'), '', `${lines[0]}\n${lines[1]}\n`, `${good}["extra"]\n`]) {
+    for (const bad of [
+      good.slice(0, good.length / 2),
+      good.replace('"version":2', '"version":1'),
+      good.replace('"degraded"', '"sleeping"'),
+      good.replace('"feishu"', '"web"'),
+      '',
+      `${lines[0]}\n${lines[1]}\n`,
+      `${good}["extra"]\n`,
+    ]) {
       fs.writeFileSync(file, bad);
       expect(await readListIndex(paths.registryFile), bad.slice(0, 40)).toBeNull();
     }

@@ -5,7 +5,10 @@ import { newestFirst } from './format-session.js';
 import { SESSION_STATUSES, type Registry, type SessionEntry, type SessionStatus } from './registry-schema.js';
 
 /** What `cc-linker list` shows and filters on for one session (a subset of `SessionEntry`). */
-export type ListEntry = Pick<SessionEntry, 'origin' | 'status' | 'title' | 'message_count' | 'last_active' | 'project_name' | 'cwd'>;
+export type ListEntry = Pick<
+  SessionEntry,
+  'origin' | 'status' | 'title' | 'message_count' | 'last_active' | 'project_name' | 'cwd'
+>;
 
 /** One row on disk: `[id, origin, status, title, message_count, last_active, project_name, cwd]`. */
 type Row = [string, 'cli' | 'feishu', SessionStatus | null, string | null, number, string, string | null, string];
@@ -42,12 +45,25 @@ export function listIndexFile(registryFile: string): string {
 export async function writeListIndex(registryFile: string, registry: Registry, stamp: string | null): Promise<void> {
   if (stamp === null) return;
   const sessions = Object.entries(registry.sessions).map(([id, entry]) => ({ id, entry }));
-  const lines = newestFirst(sessions, sessions.length).map(({ id, entry: e }) => JSON.stringify([id, e.origin, e.status ?? null, e.title, e.message_count, e.last_active, e.project_name, e.cwd] satisfies Row));
+  const lines = newestFirst(sessions, sessions.length).map(({ id, entry: e }) =>
+    JSON.stringify([
+      id,
+      e.origin,
+      e.status ?? null,
+      e.title,
+      e.message_count,
+      e.last_active,
+      e.project_name,
+      e.cwd,
+    ] satisfies Row),
+  );
   const header: ListIndexHeader = { version: 2, registry: stamp, count: lines.length };
   // Loaded here, not at the top: `list` reads this module on every cold start and writes an index
   // only after a full read, so a cold `list` never initialises the store's writers.
   const { writeFileAtomic } = await import('../store/atomic-write.js');
-  await writeFileAtomic(listIndexFile(registryFile), `${[JSON.stringify(header), ...lines].join('\n')}\n`, { durable: false });
+  await writeFileAtomic(listIndexFile(registryFile), `${[JSON.stringify(header), ...lines].join('\n')}\n`, {
+    durable: false,
+  });
 }
 
 /**
@@ -88,8 +104,24 @@ export async function readListIndex(registryFile: string, limit?: number): Promi
 function rowEntry(row: unknown): ListEntry | null {
   if (!Array.isArray(row) || row.length !== 8) return null;
   const [id, origin, status, title, count, lastActive, projectName, cwd] = row as unknown[];
-  if (typeof id !== 'string' || (origin !== 'cli' && origin !== 'feishu') || typeof count !== 'number' || typeof lastActive !== 'string' || typeof cwd !== 'string') return null;
+  if (
+    typeof id !== 'string' ||
+    (origin !== 'cli' && origin !== 'feishu') ||
+    typeof count !== 'number' ||
+    typeof lastActive !== 'string' ||
+    typeof cwd !== 'string'
+  )
+    return null;
   if (status !== null && !SESSION_STATUSES.includes(status as SessionStatus)) return null;
-  if ((title !== null && typeof title !== 'string') || (projectName !== null && typeof projectName !== 'string')) return null;
-  return { origin, ...(status !== null ? { status: status as SessionStatus } : {}), title: title as string | null, message_count: count, last_active: lastActive, project_name: projectName as string | null, cwd };
+  if ((title !== null && typeof title !== 'string') || (projectName !== null && typeof projectName !== 'string'))
+    return null;
+  return {
+    origin,
+    ...(status !== null ? { status: status as SessionStatus } : {}),
+    title: title as string | null,
+    message_count: count,
+    last_active: lastActive,
+    project_name: projectName as string | null,
+    cwd,
+  };
 }

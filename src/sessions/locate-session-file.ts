@@ -7,7 +7,11 @@ import path from 'node:path';
  * differ from the expected one when the cwd was a symlink or was renamed). Null when not found.
  * Read-only, so `resume` may call it while the runtime owns the registry.
  */
-export async function locateSessionFile(projectsDir: string, id: string, projectDir: string | null): Promise<string | null> {
+export async function locateSessionFile(
+  projectsDir: string,
+  id: string,
+  projectDir: string | null,
+): Promise<string | null> {
   const name = `${id}.jsonl`;
   if (projectDir) {
     const direct = path.join(projectsDir, projectDir, name);

@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { isInside } from './is-inside.js';
 import { baseName } from './path-parts.js';
-import { ARCHIVE_AFTER_MS, REGISTRY_SCHEMA, type Registry, type SessionEntry, type SessionStatus } from './registry-schema.js';
+import {
+  ARCHIVE_AFTER_MS,
+  REGISTRY_SCHEMA,
+  type Registry,
+  type SessionEntry,
+  type SessionStatus,
+} from './registry-schema.js';
 import { encodeProjectDir, type ScannedSession } from './scan-jsonl.js';
 import type { DiscoveryEvent } from './session-events.js';
 import type { MappedSession } from './user-mapping-view.js';
@@ -51,7 +57,13 @@ export const MISSING_FILE_ERROR = 'JSONL file missing';
  * - A mapping entry with `origin: 'feishu'` marks its session feishu-origin with the user's
  *   open_id; an unknown mapped session with a cwd is added as `provisioning`.
  */
-export function mergeRegistry(existing: Registry | null, scan: MergeScan, events: readonly DiscoveryEvent[], mapping: readonly MappedSession[], now: Date): { registry: Registry; stats: MergeStats } {
+export function mergeRegistry(
+  existing: Registry | null,
+  scan: MergeScan,
+  events: readonly DiscoveryEvent[],
+  mapping: readonly MappedSession[],
+  now: Date,
+): { registry: Registry; stats: MergeStats } {
   const prev = existing?.sessions ?? {};
   const next: Record<string, SessionEntry> = {};
   const nowMs = now.getTime();
@@ -62,7 +74,10 @@ export function mergeRegistry(existing: Registry | null, scan: MergeScan, events
   const unscanned = new Set(scan.unscannedIds);
   for (const [id, entry] of Object.entries(prev)) {
     if (next[id]) continue;
-    const keep = entry.jsonl_path === null || unscanned.has(id) || scan.unlistedDirs.some((d) => isInside(entry.jsonl_path as string, d));
+    const keep =
+      entry.jsonl_path === null ||
+      unscanned.has(id) ||
+      scan.unlistedDirs.some((d) => isInside(entry.jsonl_path as string, d));
     if (keep) {
       next[id] = { ...entry };
       continue;
@@ -101,7 +116,10 @@ export function mergeRegistry(existing: Registry | null, scan: MergeScan, events
     if (entry.origin === 'feishu') stats.feishu += 1;
   }
   stats.total = Object.keys(sessions).length;
-  return { registry: { ...(existing ?? {}), version: REGISTRY_SCHEMA, updated_at: now.toISOString(), sessions }, stats };
+  return {
+    registry: { ...(existing ?? {}), version: REGISTRY_SCHEMA, updated_at: now.toISOString(), sessions },
+    stats,
+  };
 }
 
 /** The entry for a scanned session, carrying the previous entry's enrichments. */
@@ -131,7 +149,9 @@ function fromScan(s: ScannedSession, before: SessionEntry | undefined, nowMs: nu
     entry.last_error = s.problem;
     return entry;
   }
-  const wasWaitingForFile = before !== undefined && (before.jsonl_path === null || before.pending_jsonl_resolve === true || before.last_error === MISSING_FILE_ERROR);
+  const wasWaitingForFile =
+    before !== undefined &&
+    (before.jsonl_path === null || before.pending_jsonl_resolve === true || before.last_error === MISSING_FILE_ERROR);
   const wasBrokenFile = before?.status === 'corrupted';
   if (before?.status === 'degraded' && !wasWaitingForFile) {
     entry.status = 'degraded';
@@ -163,7 +183,8 @@ function pendingEntry(cwd: string, time: string, origin: SessionEntry['origin'])
 
 /** active ↔ archived by idle time; other statuses are left alone. */
 function withIdleStatus(entry: SessionEntry, nowMs: number): SessionEntry {
-  if (entry.status === undefined || entry.status === 'active' || entry.status === 'archived') entry.status = idleStatus(entry.last_active, nowMs);
+  if (entry.status === undefined || entry.status === 'active' || entry.status === 'archived')
+    entry.status = idleStatus(entry.last_active, nowMs);
   return entry;
 }
 

@@ -13,8 +13,13 @@ describe('fileStem / parentName / baseName', () => {
   });
 
   it('agree with path.basename / path.dirname on any path', () => {
-    const segment = fc.oneof(fc.constantFrom('', '.', '..', '.jsonl', 'a.jsonl', '项目', 'x y', '-tmp-app'), fc.string({ maxLength: 6 }));
-    const somePath = fc.tuple(fc.boolean(), fc.array(segment, { maxLength: 6 }), fc.constantFrom('', '.jsonl', '/', '//')).map(([abs, parts, end]) => `${abs ? '/' : ''}${parts.join('/')}${end}`);
+    const segment = fc.oneof(
+      fc.constantFrom('', '.', '..', '.jsonl', 'a.jsonl', '项目', 'x y', '-tmp-app'),
+      fc.string({ maxLength: 6 }),
+    );
+    const somePath = fc
+      .tuple(fc.boolean(), fc.array(segment, { maxLength: 6 }), fc.constantFrom('', '.jsonl', '/', '//'))
+      .map(([abs, parts, end]) => `${abs ? '/' : ''}${parts.join('/')}${end}`);
     fc.assert(
       fc.property(somePath, (p) => {
         expect(fileStem(p)).toBe(path.basename(p, '.jsonl'));

@@ -33,11 +33,21 @@ export function planClean(registry: Registry, now: Date): CleanItem[] {
   const nowMs = now.getTime();
   for (const [id, entry] of Object.entries(registry.sessions)) {
     const idleMs = nowMs - Date.parse(entry.last_active);
-    if (entry.jsonl_path && entry.status === 'corrupted' && entry.last_error === MISSING_FILE_ERROR) items.push({ id, entry, reason: 'missing_file' });
-    else if (entry.jsonl_path && entry.message_count === 0 && entry.status !== 'corrupted' && idleMs > EMPTY_GRACE_MS) items.push({ id, entry, reason: 'empty' });
-    else if (!entry.jsonl_path && entry.origin === 'cli' && entry.status === 'provisioning' && idleMs > NEVER_WRITTEN_AFTER_MS) items.push({ id, entry, reason: 'never_written' });
+    if (entry.jsonl_path && entry.status === 'corrupted' && entry.last_error === MISSING_FILE_ERROR)
+      items.push({ id, entry, reason: 'missing_file' });
+    else if (entry.jsonl_path && entry.message_count === 0 && entry.status !== 'corrupted' && idleMs > EMPTY_GRACE_MS)
+      items.push({ id, entry, reason: 'empty' });
+    else if (
+      !entry.jsonl_path &&
+      entry.origin === 'cli' &&
+      entry.status === 'provisioning' &&
+      idleMs > NEVER_WRITTEN_AFTER_MS
+    )
+      items.push({ id, entry, reason: 'never_written' });
   }
-  return items.sort((a, b) => Date.parse(a.entry.last_active) - Date.parse(b.entry.last_active) || (a.id < b.id ? -1 : 1));
+  return items.sort(
+    (a, b) => Date.parse(a.entry.last_active) - Date.parse(b.entry.last_active) || (a.id < b.id ? -1 : 1),
+  );
 }
 
 /** What `applyClean` removed. `kept` are planned items that changed in the meantime. */
@@ -52,19 +62,27 @@ export interface CleanResult {
  * period; a `missing_file` entry is removed only if the file is still missing. CLI callers check
  * `assertNoLiveOwner` first.
  */
-export async function applyClean(paths: Pick<Paths, 'registryFile' | 'registryBackupDir' | 'locksDir'>, now: Date, opts: { maxFileSize: number }): Promise<CleanResult> {
+export async function applyClean(
+  paths: Pick<Paths, 'registryFile' | 'registryBackupDir' | 'locksDir'>,
+  now: Date,
+  opts: { maxFileSize: number },
+): Promise<CleanResult> {
   return modifyRegistry(paths, async ({ registry }) => {
     const removed: CleanItem[] = [];
     const kept: CleanItem[] = [];
     const sessions = { ...registry.sessions };
     for (const item of planClean(registry, now)) {
       if (await stillCleanable(item, now, opts.maxFileSize)) {
-        if (item.reason === 'empty' && item.entry.jsonl_path) await fs.promises.rm(item.entry.jsonl_path, { force: true });
+        if (item.reason === 'empty' && item.entry.jsonl_path)
+          await fs.promises.rm(item.entry.jsonl_path, { force: true });
         delete sessions[item.id];
         removed.push(item);
       } else kept.push(item);
     }
-    return { registry: removed.length > 0 ? { ...registry, updated_at: now.toISOString(), sessions } : null, result: { removed, kept } };
+    return {
+      registry: removed.length > 0 ? { ...registry, updated_at: now.toISOString(), sessions } : null,
+      result: { removed, kept },
+    };
   });
 }
 

@@ -10,7 +10,25 @@ function reference(text: string, max: number): string {
 }
 
 /** Every character `\s` matches, and some that look like it but are not. */
-const SPACES = [' ', '\t', '\n', '\v', '\f', '\r', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
+const SPACES = [
+  ' ',
+  '\t',
+  '\n',
+  '\v',
+  '\f',
+  '\r',
+  '\u00a0',
+  '\u1680',
+  '\u2000',
+  '\u2005',
+  '\u200a',
+  '\u2028',
+  '\u2029',
+  '\u202f',
+  '\u205f',
+  '\u3000',
+  '\ufeff',
+];
 const NOT_SPACES = ['\u200b', '\u180e', '\u0085', '\u001f', '\u00ad'];
 
 const piece = fc.oneof(
@@ -57,10 +75,18 @@ describe('preview', () => {
 
   it('a shorter preview of a preview is the shorter preview of the text', () => {
     fc.assert(
-      fc.property(fc.oneof(text, fc.tuple(fc.nat({ max: 1100 }), text).map(([n, s]) => `${' '.repeat(n)}${s}`)), fc.integer({ min: 1, max: 128 }), fc.integer({ min: 1, max: 128 }), (s, a, b) => {
-        const [long, short] = a >= b ? [a, b] : [b, a];
-        expect(preview(preview(s, long), short)).toBe(preview(s, short));
-      }),
+      fc.property(
+        fc.oneof(
+          text,
+          fc.tuple(fc.nat({ max: 1100 }), text).map(([n, s]) => `${' '.repeat(n)}${s}`),
+        ),
+        fc.integer({ min: 1, max: 128 }),
+        fc.integer({ min: 1, max: 128 }),
+        (s, a, b) => {
+          const [long, short] = a >= b ? [a, b] : [b, a];
+          expect(preview(preview(s, long), short)).toBe(preview(s, short));
+        },
+      ),
       { numRuns: 3000 },
     );
   });

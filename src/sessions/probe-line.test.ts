@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng, sessionLines } from '../../test/fixtures/claude-tree.js';
-import { ANSWER_LINES, HUMAN_PROMPT_LINES, OTHER_ANSWER_LINES, PARSED_USER_LINES, probeSpecArb, shuffledKeys } from '../../test/fixtures/probe-specs.js';
+import {
+  ANSWER_LINES,
+  HUMAN_PROMPT_LINES,
+  OTHER_ANSWER_LINES,
+  PARSED_USER_LINES,
+  probeSpecArb,
+  shuffledKeys,
+} from '../../test/fixtures/probe-specs.js';
 import { lineFacts } from './line-facts.js';
 import { decodeText, LineProbe, probeCwd, probeInto, WINDOW, type Probe } from './probe-line.js';
 
@@ -15,7 +22,15 @@ function probeLine(buf: Buffer, start: number, end: number): Probe {
     case 'skip':
       return { kind: 'skip', timestamp: p.timestampOf(buf) };
     case 'assistant':
-      return { kind: 'assistant', timestamp: p.timestampOf(buf), sidechain: p.sidechain, messageId: p.messageIdOf(buf), model: p.modelOf(buf), mayHaveText: p.mayHaveText, answer: p.textStart >= 0 ? decodeText(buf, p.textStart, p.textEnd, p.textEscaped) : null };
+      return {
+        kind: 'assistant',
+        timestamp: p.timestampOf(buf),
+        sidechain: p.sidechain,
+        messageId: p.messageIdOf(buf),
+        model: p.modelOf(buf),
+        mayHaveText: p.mayHaveText,
+        answer: p.textStart >= 0 ? decodeText(buf, p.textStart, p.textEnd, p.textEscaped) : null,
+      };
     case 'human':
       return { kind: 'human', timestamp: p.timestampOf(buf), sidechain: p.sidechain, text: p.textOf(buf) };
   }
@@ -106,7 +121,8 @@ describe('probeLine on prompt lines', () => {
   });
 
   it('parses every other user line: wrappers, reminders, meta lines, escapes, other shapes, long lines', () => {
-    for (const line of PARSED_USER_LINES) expect(probeLine(Buffer.from(line), 0, Buffer.byteLength(line)).kind, line.slice(0, 300)).toBe('parse');
+    for (const line of PARSED_USER_LINES)
+      expect(probeLine(Buffer.from(line), 0, Buffer.byteLength(line)).kind, line.slice(0, 300)).toBe('parse');
   });
 });
 
@@ -119,7 +135,11 @@ describe('probeLine on answer lines', () => {
   });
 
   it('leaves any other content or message shape to JSON.parse', () => {
-    for (const line of OTHER_ANSWER_LINES) expect(probeLine(Buffer.from(line), 0, Buffer.byteLength(line)), line).toMatchObject({ kind: 'assistant', answer: null });
+    for (const line of OTHER_ANSWER_LINES)
+      expect(probeLine(Buffer.from(line), 0, Buffer.byteLength(line)), line).toMatchObject({
+        kind: 'assistant',
+        answer: null,
+      });
   });
 });
 

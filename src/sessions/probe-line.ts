@@ -24,7 +24,15 @@ export type Probe =
   /** Known not to be a message (tool result, attachment, queue-operation, …). */
   | { kind: 'skip'; timestamp: string | null }
   /** An assistant line whose envelope was read from the bytes (`answer`: a one-text-block content's text, when read too). */
-  | { kind: 'assistant'; timestamp: string | null; sidechain: boolean; messageId: string; model: string | null; mayHaveText: boolean; answer: string | null }
+  | {
+      kind: 'assistant';
+      timestamp: string | null;
+      sidechain: boolean;
+      messageId: string;
+      model: string | null;
+      mayHaveText: boolean;
+      answer: string | null;
+    }
   /** A typed prompt as the CLI writes it, its text read from the bytes (see `prompt`). */
   | { kind: 'human'; timestamp: string | null; sidechain: boolean; text: string };
 
@@ -160,8 +168,10 @@ export function probeInJs(out: LineProbe, buf: Buffer, start: number, end: numbe
       // Escaped, not ASCII or unterminated: decode it the slow way.
       const type = readString(buf, from, Math.min(headEnd, from + 64));
       if (type === null || PARSE_TYPE_NAMES.has(type)) return kind(out, 'parse');
-    } else if (USER.length === close + 1 - from && USER.isAt(buf, from, headEnd)) return prompt(out, buf, start, end, short);
-    else if (PARSE_TYPES.some((t) => t.length === close + 1 - from && t.isAt(buf, from, headEnd))) return kind(out, 'parse');
+    } else if (USER.length === close + 1 - from && USER.isAt(buf, from, headEnd))
+      return prompt(out, buf, start, end, short);
+    else if (PARSE_TYPES.some((t) => t.length === close + 1 - from && t.isAt(buf, from, headEnd)))
+      return kind(out, 'parse');
     return skip(out, buf, start, headEnd, tailStart, end);
   }
   const types = typeHits(buf, start, headEnd, short) | (short ? 0 : typeHits(buf, tailStart, end, false));
@@ -169,7 +179,10 @@ export function probeInJs(out: LineProbe, buf: Buffer, start: number, end: numbe
   const isUser = (types & HIT_USER) !== 0;
   const isAssistant = (types & HIT_ASSISTANT) !== 0;
   if (isUser && isAssistant) return kind(out, 'parse');
-  if (isUser) return TOOL_RESULT.indexIn(buf, start, headEnd) >= 0 ? skip(out, buf, start, headEnd, tailStart, end) : prompt(out, buf, start, end, short);
+  if (isUser)
+    return TOOL_RESULT.indexIn(buf, start, headEnd) >= 0
+      ? skip(out, buf, start, headEnd, tailStart, end)
+      : prompt(out, buf, start, end, short);
   if (!isAssistant) return skip(out, buf, start, headEnd, tailStart, end);
 
   const mo = MESSAGE_OPEN.indexIn(buf, start, headEnd);
@@ -317,9 +330,11 @@ function hasBracket(buf: Buffer, from: number, to: number): boolean {
 function prompt(out: LineProbe, buf: Buffer, start: number, end: number, short: boolean): LineProbe {
   if (!short) return kind(out, 'parse');
   const t = TYPE_KEY.indexIn(buf, start, end);
-  if (t < 0 || TYPE_KEY.indexIn(buf, t + 1, end) >= 0 || !USER.isAt(buf, t + TYPE_KEY.length, end)) return kind(out, 'parse');
+  if (t < 0 || TYPE_KEY.indexIn(buf, t + 1, end) >= 0 || !USER.isAt(buf, t + TYPE_KEY.length, end))
+    return kind(out, 'parse');
   const open = PROMPT_OPEN.indexIn(buf, start, end);
-  if (open < 0 || MESSAGE_KEY.indexIn(buf, start, open) >= 0 || MESSAGE_KEY.indexIn(buf, open + 1, end) >= 0) return kind(out, 'parse');
+  if (open < 0 || MESSAGE_KEY.indexIn(buf, start, open) >= 0 || MESSAGE_KEY.indexIn(buf, open + 1, end) >= 0)
+    return kind(out, 'parse');
   if (META_KEYS.some((k) => k.indexIn(buf, start, end) >= 0)) return kind(out, 'parse');
   const from = open + PROMPT_OPEN.length;
   const scan = stringScan(buf, from, end, false);
@@ -357,7 +372,10 @@ function isWideSpace(b: Buffer, i: number): boolean {
   const e = b[i + 2] as number;
   if (c === 0xc2) return d === 0xa0;
   if (c === 0xe1) return d === 0x9a && e === 0x80;
-  if (c === 0xe2) return (d === 0x80 && ((e >= 0x80 && e <= 0x8a) || e === 0xa8 || e === 0xa9 || e === 0xaf)) || (d === 0x81 && e === 0x9f);
+  if (c === 0xe2)
+    return (
+      (d === 0x80 && ((e >= 0x80 && e <= 0x8a) || e === 0xa8 || e === 0xa9 || e === 0xaf)) || (d === 0x81 && e === 0x9f)
+    );
   if (c === 0xe3) return d === 0x80 && e === 0x80;
   return c === 0xef && d === 0xbb && e === 0xbf;
 }
@@ -443,7 +461,19 @@ function timestampIn(out: LineProbe, buf: Buffer, from: number, to: number, from
 
 /** `dddd-dd-ddT` at `i` (on bytes, as `^\d{4}-\d{2}-\d{2}T` on the decoded value). */
 function isoDatePrefix(b: Buffer, i: number): boolean {
-  return isDigit(b[i]) && isDigit(b[i + 1]) && isDigit(b[i + 2]) && isDigit(b[i + 3]) && b[i + 4] === 0x2d && isDigit(b[i + 5]) && isDigit(b[i + 6]) && b[i + 7] === 0x2d && isDigit(b[i + 8]) && isDigit(b[i + 9]) && b[i + 10] === 0x54;
+  return (
+    isDigit(b[i]) &&
+    isDigit(b[i + 1]) &&
+    isDigit(b[i + 2]) &&
+    isDigit(b[i + 3]) &&
+    b[i + 4] === 0x2d &&
+    isDigit(b[i + 5]) &&
+    isDigit(b[i + 6]) &&
+    b[i + 7] === 0x2d &&
+    isDigit(b[i + 8]) &&
+    isDigit(b[i + 9]) &&
+    b[i + 10] === 0x54
+  );
 }
 
 function isDigit(c: number | undefined): boolean {

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fdSource, handleSource, LONG_LINE_WINDOW, readJsonlLines, readJsonlLinesSync, type LineView } from './read-jsonl-lines.js';
+import {
+  fdSource,
+  handleSource,
+  LONG_LINE_WINDOW,
+  readJsonlLines,
+  readJsonlLinesSync,
+  type LineView,
+} from './read-jsonl-lines.js';
 
 let tmp: string;
 beforeAll(() => {
@@ -13,17 +20,38 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** Reads `text` back through readJsonlLines (sync and async sources) and readJsonlLinesSync, in turn. */
 let turn = 0;
-async function collect(text: string | Buffer, opts: { chunkSize?: number; maxLineBytes?: number; knownSize?: boolean } = {}) {
+async function collect(
+  text: string | Buffer,
+  opts: { chunkSize?: number; maxLineBytes?: number; knownSize?: boolean } = {},
+) {
   const file = path.join(tmp, `f-${Math.random()}.jsonl`);
   fs.writeFileSync(file, text);
   const lines: { text: string; offset: number; length: number; truncated: boolean; last: boolean }[] = [];
-  const sink = (l: LineView) => lines.push({ text: l.buf.toString('utf8', l.start, l.end), offset: l.offset, length: l.length, truncated: l.truncated, last: l.last });
-  const options = { buffer: Buffer.alloc(opts.chunkSize ?? 1024 * 1024), maxLineBytes: opts.maxLineBytes, size: opts.knownSize ? fs.statSync(file).size : undefined };
+  const sink = (l: LineView) =>
+    lines.push({
+      text: l.buf.toString('utf8', l.start, l.end),
+      offset: l.offset,
+      length: l.length,
+      truncated: l.truncated,
+      last: l.last,
+    });
+  const options = {
+    buffer: Buffer.alloc(opts.chunkSize ?? 1024 * 1024),
+    maxLineBytes: opts.maxLineBytes,
+    size: opts.knownSize ? fs.statSync(file).size : undefined,
+  };
   turn = (turn + 1) % 3;
   if (turn !== 0) {
     const fd = fs.openSync(file, 'r');
     try {
-      return { lines, buffer: options.buffer, stats: turn === 1 ? await readJsonlLines(fdSource(fd), sink, options) : readJsonlLinesSync(fd, { line: sink }, options) };
+      return {
+        lines,
+        buffer: options.buffer,
+        stats:
+          turn === 1
+            ? await readJsonlLines(fdSource(fd), sink, options)
+            : readJsonlLinesSync(fd, { line: sink }, options),
+      };
     } finally {
       fs.closeSync(fd);
       fs.rmSync(file);
@@ -42,20 +70,42 @@ describe('readJsonlLines', () => {
   it('splits like text.split("\\n") for any line lengths and chunk boundaries (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fc.string({ unit: 'binary', maxLength: 20 }), fc.nat(150_000), fc.boolean()).map(([s, n, crlf]) => `${s.replace(/[\n\r]/g, '')}${'é'.repeat(n % 3 === 0 ? n : n % 500)}${crlf ? '\r' : ''}`), { maxLength: 25 }),
+        fc.array(
+          fc
+            .tuple(fc.string({ unit: 'binary', maxLength: 20 }), fc.nat(150_000), fc.boolean())
+            .map(
+              ([s, n, crlf]) =>
+                `${s.replace(/[\n\r]/g, '')}${'é'.repeat(n % 3 === 0 ? n : n % 500)}${crlf ? '\r' : ''}`,
+            ),
+          { maxLength: 25 },
+        ),
         fc.boolean(),
         async (raw, trailingNewline) => {
-        const text = raw.join('\n') + (trailingNewline ? '\n' : '');
-        const { lines, buffer, stats } = await collect(text, { chunkSize: 64 * 1024, knownSize: raw.length % 2 === 0 });
-        const expected = text.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l.length > 0);
-        expect(lines.map((l) => l.text)).toEqual(expected);
-        const bytes = Buffer.from(text);
-        for (const l of lines) expect(bytes.toString('utf8', l.offset, l.offset + Buffer.byteLength(l.text))).toBe(l.text);
-        // What the pass says is still in the buffer is the file's bytes there, and it holds the
-        // last line whenever that fits in the buffer (what SessionSummary re-reads from it).
-        expect(buffer.subarray(0, stats.tailLength).equals(bytes.subarray(stats.tailOffset, stats.tailOffset + stats.tailLength))).toBe(true);
-        const last = lines.at(-1);
-        if (last && last.length < buffer.length) expect(last.offset >= stats.tailOffset && last.offset + last.length <= stats.tailOffset + stats.tailLength).toBe(true);
+          const text = raw.join('\n') + (trailingNewline ? '\n' : '');
+          const { lines, buffer, stats } = await collect(text, {
+            chunkSize: 64 * 1024,
+            knownSize: raw.length % 2 === 0,
+          });
+          const expected = text
+            .split('\n')
+            .map((l) => l.replace(/\r$/, ''))
+            .filter((l) => l.length > 0);
+          expect(lines.map((l) => l.text)).toEqual(expected);
+          const bytes = Buffer.from(text);
+          for (const l of lines)
+            expect(bytes.toString('utf8', l.offset, l.offset + Buffer.byteLength(l.text))).toBe(l.text);
+          // What the pass says is still in the buffer is the file's bytes there, and it holds the
+          // last line whenever that fits in the buffer (what SessionSummary re-reads from it).
+          expect(
+            buffer
+              .subarray(0, stats.tailLength)
+              .equals(bytes.subarray(stats.tailOffset, stats.tailOffset + stats.tailLength)),
+          ).toBe(true);
+          const last = lines.at(-1);
+          if (last && last.length < buffer.length)
+            expect(
+              last.offset >= stats.tailOffset && last.offset + last.length <= stats.tailOffset + stats.tailLength,
+            ).toBe(true);
         },
       ),
       { numRuns: 40 },

@@ -84,7 +84,11 @@ export interface ReadLinesStats {
  * @example
  *   await readJsonlLines(fdSource(fd), (l) => { if (l.buf[l.start] === 0x7b) JSON.parse(l.buf.toString('utf8', l.start, l.end)); });
  */
-export async function readJsonlLines(source: ByteSource, sink: (line: LineView) => void, options: ReadLinesOptions = {}): Promise<ReadLinesStats> {
+export async function readJsonlLines(
+  source: ByteSource,
+  sink: (line: LineView) => void,
+  options: ReadLinesOptions = {},
+): Promise<ReadLinesStats> {
   const split = new LineSplitter({ line: sink }, options);
   while (!options.signal?.aborted) {
     let got = split.atKnownEnd() ? 0 : source(split.buf, split.fill, split.buf.length - split.fill);
@@ -111,7 +115,10 @@ export interface LineSink {
 export function readJsonlLinesSync(fd: number, sink: LineSink, options: ReadLinesOptions = {}): ReadLinesStats {
   const split = new LineSplitter(sink, options);
   while (!options.signal?.aborted) {
-    if (split.take(split.atKnownEnd() ? 0 : fs.readSync(fd, split.buf, split.fill, split.buf.length - split.fill, null))) break;
+    if (
+      split.take(split.atKnownEnd() ? 0 : fs.readSync(fd, split.buf, split.fill, split.buf.length - split.fill, null))
+    )
+      break;
   }
   return split.stats;
 }
@@ -136,7 +143,8 @@ class LineSplitter {
     private readonly sink: LineSink,
     options: ReadLinesOptions,
   ) {
-    this.buf = options.buffer && options.buffer.length >= 64 * 1024 ? options.buffer : Buffer.allocUnsafe(DEFAULT_CHUNK);
+    this.buf =
+      options.buffer && options.buffer.length >= 64 * 1024 ? options.buffer : Buffer.allocUnsafe(DEFAULT_CHUNK);
     this.maxLine = Math.max(2 * LONG_LINE_WINDOW, options.maxLineBytes ?? 8 * 1024 * 1024);
     this.size = options.size;
     this.view = { buf: this.buf, start: 0, end: 0, offset: 0, length: 0, truncated: false, last: false };
@@ -209,7 +217,15 @@ class LineSplitter {
     this.stats.tailLength = this.fill;
   }
 
-  private emit(b: Buffer, s: number, e: number, offset: number, length: number, truncated: boolean, last: boolean): void {
+  private emit(
+    b: Buffer,
+    s: number,
+    e: number,
+    offset: number,
+    length: number,
+    truncated: boolean,
+    last: boolean,
+  ): void {
     let end = e;
     if (end > s && b[end - 1] === 0x0d) end -= 1;
     if (end === s && !truncated) return; // a blank line

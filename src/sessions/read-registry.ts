@@ -36,10 +36,12 @@ export async function readRegistry(paths: RegistryPaths): Promise<LoadedRegistry
     if (!r.exists) return { registry: emptyRegistry(), exists: false, stamp: null, recoveredFrom: null, warnings: [] };
     const check = checkRegistry(r.value);
     if (check.ok) {
-      const warnings: ScanWarning[] = check.dropped.length > 0 ? [{ code: 'registry_dropped', file, detail: check.dropped.length }] : [];
+      const warnings: ScanWarning[] =
+        check.dropped.length > 0 ? [{ code: 'registry_dropped', file, detail: check.dropped.length }] : [];
       return { registry: check.registry, exists: true, stamp, recoveredFrom: null, warnings };
     }
-    if (check.reason === 'newer') throw new StoreError('STORE_NEWER_SCHEMA', { file, found: check.found, supported: REGISTRY_SCHEMA });
+    if (check.reason === 'newer')
+      throw new StoreError('STORE_NEWER_SCHEMA', { file, found: check.found, supported: REGISTRY_SCHEMA });
     problem = check.detail;
   } catch (err) {
     if (!(err instanceof StoreError) || err.code !== 'STORE_CORRUPT') throw err;
@@ -49,7 +51,13 @@ export async function readRegistry(paths: RegistryPaths): Promise<LoadedRegistry
   const backup = await latestValidBackup<unknown>(file, paths.registryBackupDir, isUsableRegistry);
   const check = backup ? checkRegistry(backup.value) : null;
   if (!backup || !check?.ok) throw new SessionsError('REGISTRY_UNRECOVERABLE', { file, reason: problem });
-  return { registry: check.registry, exists: true, stamp: null, recoveredFrom: backup.file, warnings: [{ code: 'registry_recovered', file, detail: backup.file }] };
+  return {
+    registry: check.registry,
+    exists: true,
+    stamp: null,
+    recoveredFrom: backup.file,
+    warnings: [{ code: 'registry_recovered', file, detail: backup.file }],
+  };
 }
 
 /** `readRegistry` for read commands: a missing registry is `REGISTRY_MISSING` ("run init first"). */
@@ -58,7 +66,6 @@ export async function requireRegistry(paths: RegistryPaths): Promise<LoadedRegis
   if (!loaded.exists) throw new SessionsError('REGISTRY_MISSING', { file: paths.registryFile });
   return loaded;
 }
-
 
 /**
  * `inode:size:mtime` of the registry file, or null when it does not exist. A synchronous `stat`

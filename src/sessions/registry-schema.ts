@@ -82,7 +82,8 @@ const optStr = (v: unknown): boolean => v === undefined || v === null || typeof 
 export function checkRegistry(value: unknown): RegistryCheck {
   if (!isObj(value)) return { ok: false, reason: 'invalid', detail: 'not an object' };
   const version = value.version;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return { ok: false, reason: 'invalid', detail: 'missing version' };
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    return { ok: false, reason: 'invalid', detail: 'missing version' };
   if (version > REGISTRY_SCHEMA) return { ok: false, reason: 'newer', found: version };
   if (!isObj(value.sessions)) return { ok: false, reason: 'invalid', detail: 'missing sessions' };
   const sessions: Record<string, SessionEntry> = {};
@@ -108,8 +109,10 @@ export function isUsableRegistry(value: unknown): boolean {
  */
 function normalizeEntry(raw: unknown): SessionEntry | null {
   if (!isObj(raw)) return null;
-  if (typeof raw.cwd !== 'string' || typeof raw.created_at !== 'string' || typeof raw.last_active !== 'string') return null;
-  if (!optStr(raw.jsonl_path) || !optStr(raw.title) || !optStr(raw.project_name) || !optStr(raw.project_dir)) return null;
+  if (typeof raw.cwd !== 'string' || typeof raw.created_at !== 'string' || typeof raw.last_active !== 'string')
+    return null;
+  if (!optStr(raw.jsonl_path) || !optStr(raw.title) || !optStr(raw.project_name) || !optStr(raw.project_dir))
+    return null;
   if (raw.status !== undefined && !SESSION_STATUSES.includes(raw.status as SessionStatus)) return null;
   if (raw.origin !== 'feishu') raw.origin = 'cli';
   raw.project_name ??= null;

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../store/store-error.js';
-import { modifyRegistry, readRegistry, updateSession, upsertSession, writeRegistry, type RegistryPaths } from './registry.js';
+import {
+  modifyRegistry,
+  readRegistry,
+  updateSession,
+  upsertSession,
+  writeRegistry,
+  type RegistryPaths,
+} from './registry.js';
 import { emptyRegistry } from './registry-schema.js';
 import { SessionsError } from './sessions-error.js';
 
@@ -13,7 +20,11 @@ const NOW = new Date('2026-06-01T00:00:00.000Z');
 
 beforeEach(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-reg-'));
-  paths = { registryFile: path.join(tmp, 'registry.json'), registryBackupDir: path.join(tmp, 'backups'), locksDir: path.join(tmp, 'locks') };
+  paths = {
+    registryFile: path.join(tmp, 'registry.json'),
+    registryBackupDir: path.join(tmp, 'backups'),
+    locksDir: path.join(tmp, 'locks'),
+  };
 });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -50,7 +61,11 @@ describe('registry store', () => {
 
   it('updateSession patches (object or function) and rejects an unknown id', async () => {
     await upsertSession(paths, 's1', { cwd: '/w/a' }, NOW);
-    const active = await updateSession(paths, 's1', { jsonl_path: '/c/p/s1.jsonl', status: 'active', pending_jsonl_resolve: false });
+    const active = await updateSession(paths, 's1', {
+      jsonl_path: '/c/p/s1.jsonl',
+      status: 'active',
+      pending_jsonl_resolve: false,
+    });
     expect(active).toMatchObject({ status: 'active', jsonl_path: '/c/p/s1.jsonl' });
     const degraded = await updateSession(paths, 's1', (e) => ({ ...e, status: 'degraded', last_error: 'boom' }));
     expect(degraded).toMatchObject({ status: 'degraded', last_error: 'boom' });
@@ -95,7 +110,10 @@ describe('registry store', () => {
     await upsertSession(paths, 'a', { cwd: '/w/a' }, NOW);
     const before = fs.statSync(paths.registryFile).mtimeMs;
     await new Promise((r) => setTimeout(r, 20));
-    await modifyRegistry(paths, async ({ registry }) => ({ registry: { ...registry, updated_at: new Date().toISOString() }, result: undefined }));
+    await modifyRegistry(paths, async ({ registry }) => ({
+      registry: { ...registry, updated_at: new Date().toISOString() },
+      result: undefined,
+    }));
     expect(fs.statSync(paths.registryFile).mtimeMs).toBe(before);
   });
 });

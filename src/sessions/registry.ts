@@ -37,15 +37,24 @@ export function registryLockFile(paths: RegistryPaths): string {
  * @example
  *   await modifyRegistry(paths, async ({ registry }) => ({ registry: { ...registry, sessions: {} }, result: undefined }));
  */
-export async function modifyRegistry<T>(paths: RegistryPaths, fn: (current: LoadedRegistry) => Promise<{ registry: Registry | null; result: T }>, opts: { lock?: FileLockOptions; reuse?: LoadedRegistry } = {}): Promise<T> {
+export async function modifyRegistry<T>(
+  paths: RegistryPaths,
+  fn: (current: LoadedRegistry) => Promise<{ registry: Registry | null; result: T }>,
+  opts: { lock?: FileLockOptions; reuse?: LoadedRegistry } = {},
+): Promise<T> {
   return withFileLock(
     registryLockFile(paths),
     async () => {
       // A registry read just before taking the lock is reused when the file is still the same one.
-      const reusable = opts.reuse && opts.reuse.stamp !== null && opts.reuse.recoveredFrom === null && (await registryStamp(paths.registryFile)) === opts.reuse.stamp;
+      const reusable =
+        opts.reuse &&
+        opts.reuse.stamp !== null &&
+        opts.reuse.recoveredFrom === null &&
+        (await registryStamp(paths.registryFile)) === opts.reuse.stamp;
       const current = reusable && opts.reuse ? opts.reuse : await readRegistry(paths);
       const { registry, result } = await fn(current);
-      if (registry && (!current.exists || current.recoveredFrom !== null || !sameSessions(current.registry, registry))) await writeRegistry(paths, registry);
+      if (registry && (!current.exists || current.recoveredFrom !== null || !sameSessions(current.registry, registry)))
+        await writeRegistry(paths, registry);
       return result;
     },
     opts.lock,
@@ -63,11 +72,20 @@ export type SessionFields = Partial<SessionEntry>;
  * `project_dir` = Claude's encoding of cwd, `jsonl_path` null with `pending_jsonl_resolve` and
  * status `provisioning` until a path is known (then `active`). Returns the stored entry.
  */
-export async function upsertSession(paths: RegistryPaths, id: string, fields: SessionFields & { cwd?: string }, now: Date = new Date()): Promise<SessionEntry> {
+export async function upsertSession(
+  paths: RegistryPaths,
+  id: string,
+  fields: SessionFields & { cwd?: string },
+  now: Date = new Date(),
+): Promise<SessionEntry> {
   return modifyRegistry(paths, async ({ registry }) => {
     const before = registry.sessions[id];
     const entry = before ? { ...before, ...fields } : newEntry(fields, now);
-    const next: Registry = { ...registry, updated_at: now.toISOString(), sessions: { ...registry.sessions, [id]: entry } };
+    const next: Registry = {
+      ...registry,
+      updated_at: now.toISOString(),
+      sessions: { ...registry.sessions, [id]: entry },
+    };
     return { registry: next, result: entry };
   });
 }
@@ -78,12 +96,20 @@ export async function upsertSession(paths: RegistryPaths, id: string, fields: Se
  * `{ status: 'degraded', last_error }`, `last_active` after a chat turn, `lastKnownProvider`.
  * Throws `SESSION_NOT_FOUND` when the id is unknown.
  */
-export async function updateSession(paths: RegistryPaths, id: string, patch: SessionFields | ((entry: SessionEntry) => SessionEntry), now: Date = new Date()): Promise<SessionEntry> {
+export async function updateSession(
+  paths: RegistryPaths,
+  id: string,
+  patch: SessionFields | ((entry: SessionEntry) => SessionEntry),
+  now: Date = new Date(),
+): Promise<SessionEntry> {
   return modifyRegistry(paths, async ({ registry }) => {
     const before = registry.sessions[id];
     if (!before) throw new SessionsError('SESSION_NOT_FOUND', { prefix: id });
     const entry = typeof patch === 'function' ? patch({ ...before }) : { ...before, ...patch };
-    return { registry: { ...registry, updated_at: now.toISOString(), sessions: { ...registry.sessions, [id]: entry } }, result: entry };
+    return {
+      registry: { ...registry, updated_at: now.toISOString(), sessions: { ...registry.sessions, [id]: entry } },
+      result: entry,
+    };
   });
 }
 
@@ -117,7 +143,14 @@ function sameSessions(a: Registry, b: Registry): boolean {
 
 function deepEqual(x: unknown, y: unknown): boolean {
   if (x === y) return true;
-  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null || Array.isArray(x) !== Array.isArray(y)) return false;
+  if (
+    typeof x !== 'object' ||
+    typeof y !== 'object' ||
+    x === null ||
+    y === null ||
+    Array.isArray(x) !== Array.isArray(y)
+  )
+    return false;
   const ox = x as Record<string, unknown>;
   const oy = y as Record<string, unknown>;
   const keys = Object.keys(ox).filter((k) => ox[k] !== undefined);

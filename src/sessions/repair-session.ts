@@ -32,7 +32,11 @@ export interface RepairResult {
  *   const r = await repairSession(paths, '8c4b1297', { maxFileSize: config.scanner.max_file_size });
  *   if (!r.resumable) reply(r.entry.last_error);
  */
-export async function repairSession(paths: Pick<Paths, 'registryFile' | 'registryBackupDir' | 'locksDir' | 'claudeProjectsDir'>, idOrPrefix: string, opts: { maxFileSize: number; now?: Date }): Promise<RepairResult> {
+export async function repairSession(
+  paths: Pick<Paths, 'registryFile' | 'registryBackupDir' | 'locksDir' | 'claudeProjectsDir'>,
+  idOrPrefix: string,
+  opts: { maxFileSize: number; now?: Date },
+): Promise<RepairResult> {
   const now = opts.now ?? new Date();
   return modifyRegistry(paths, async ({ registry }) => {
     const { id, entry } = resolveSession(registry, idOrPrefix);
@@ -40,18 +44,29 @@ export async function repairSession(paths: Pick<Paths, 'registryFile' | 'registr
     const scanned = found ? await scanJsonl(found, { maxFileSize: opts.maxFileSize }) : null;
     if (!found || !scanned?.session) {
       const tooLarge = scanned?.skipped === 'too_large';
-      const next: SessionEntry = tooLarge ? entry : { ...entry, pending_jsonl_resolve: true, last_error: JSONL_NOT_FOUND_ERROR };
+      const next: SessionEntry = tooLarge
+        ? entry
+        : { ...entry, pending_jsonl_resolve: true, last_error: JSONL_NOT_FOUND_ERROR };
       const result = { id, entry: next, found, resumable: tooLarge && found !== null };
       return { registry: tooLarge ? null : { ...registry, sessions: { ...registry.sessions, [id]: next } }, result };
     }
     const others = Object.keys(registry.sessions).filter((k) => k !== id);
-    const merged = mergeRegistry(registry, { sessions: [scanned.session], unscannedIds: others, unlistedDirs: [] }, [], [], now).registry;
+    const merged = mergeRegistry(
+      registry,
+      { sessions: [scanned.session], unscannedIds: others, unlistedDirs: [] },
+      [],
+      [],
+      now,
+    ).registry;
     let next = merged.sessions[id] as SessionEntry;
     // An explicit repair re-judges a degraded session: a healthy file makes it resumable again.
     if (next.status === 'degraded' && scanned.session.health === 'ok') {
       next = { ...next, status: idleStatus(next.last_active, now.getTime()), last_error: null };
       merged.sessions[id] = next;
     }
-    return { registry: merged, result: { id, entry: next, found, resumable: next.status === 'active' || next.status === 'archived' } };
+    return {
+      registry: merged,
+      result: { id, entry: next, found, resumable: next.status === 'active' || next.status === 'archived' },
+    };
   });
 }

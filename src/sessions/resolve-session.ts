@@ -31,7 +31,9 @@ export function resolveSession(registry: Registry, input: string): SessionRef {
   if (matches.length === 1) return { id: first[0], entry: first[1] };
   const ids = matches.map(([id]) => id);
   const short = uniquePrefixes(ids);
-  const shown = short.slice(0, MAX_CANDIDATES).join(', ') + (ids.length > MAX_CANDIDATES ? ` (+${ids.length - MAX_CANDIDATES})` : '');
+  const shown =
+    short.slice(0, MAX_CANDIDATES).join(', ') +
+    (ids.length > MAX_CANDIDATES ? ` (+${ids.length - MAX_CANDIDATES})` : '');
   throw new SessionsError('SESSION_AMBIGUOUS', { prefix: input, candidates: shown }, { candidates: ids });
 }
 

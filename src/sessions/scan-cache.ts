@@ -64,7 +64,22 @@ const CACHE_FORMAT = 3;
  * One cached file on the second line: a session's fields in this order — what the path, size
  * and mtime (in the header) do not already say — or why the file was skipped.
  */
-type Row = [cwd: string | null, title: string | null, firstPrompt: string | null, messageCount: number, lastMessagePreview: string, lastUserPreview: string, lastAssistantPreview: string, createdAt: string | null, lastActive: string | null, model: string | null, health: ScannedSession['health'], problem: string | null] | NonNullable<ScanJsonlResult['skipped']>;
+type Row =
+  | [
+      cwd: string | null,
+      title: string | null,
+      firstPrompt: string | null,
+      messageCount: number,
+      lastMessagePreview: string,
+      lastUserPreview: string,
+      lastAssistantPreview: string,
+      createdAt: string | null,
+      lastActive: string | null,
+      model: string | null,
+      health: ScannedSession['health'],
+      problem: string | null,
+    ]
+  | NonNullable<ScanJsonlResult['skipped']>;
 
 /** An empty cache for these settings. */
 export function emptyScanCache(maxFileSize: number): ScanCache {
@@ -115,7 +130,14 @@ export function readScanCacheStamps(file: string, maxFileSize: number): CacheSta
  */
 export async function writeScanCache(file: string, cache: ScanCache): Promise<void> {
   const files = Object.keys(cache.entries).sort();
-  const header: CacheHeader = { format: CACHE_FORMAT, scannerVersion: cache.scannerVersion, maxFileSize: cache.maxFileSize, files, sizes: [], mtimes: [] };
+  const header: CacheHeader = {
+    format: CACHE_FORMAT,
+    scannerVersion: cache.scannerVersion,
+    maxFileSize: cache.maxFileSize,
+    files,
+    sizes: [],
+    mtimes: [],
+  };
   const rows: (Row | null)[] = [];
   for (const f of files) {
     const e = cache.entries[f] as ScanCacheEntry;
@@ -128,19 +150,76 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
 }
 
 function toRow({ session: s, skipped }: ScanJsonlResult): Row | null {
-  if (s) return [s.cwd, s.title, s.firstPrompt, s.messageCount, s.lastMessagePreview, s.lastUserPreview, s.lastAssistantPreview, s.createdAt, s.lastActive, s.model, s.health, s.problem];
+  if (s)
+    return [
+      s.cwd,
+      s.title,
+      s.firstPrompt,
+      s.messageCount,
+      s.lastMessagePreview,
+      s.lastUserPreview,
+      s.lastAssistantPreview,
+      s.createdAt,
+      s.lastActive,
+      s.model,
+      s.health,
+      s.problem,
+    ];
   return skipped;
 }
 
 /** The result a row stands for, or null when it is not a row this version writes. */
 function fromRow(file: string, size: number, mtimeMs: number, row: unknown): ScanJsonlResult | null {
-  if (row === 'too_large' || row === 'not_a_file' || row === 'missing') return { session: null, skipped: row, warnings: [] };
+  if (row === 'too_large' || row === 'not_a_file' || row === 'missing')
+    return { session: null, skipped: row, warnings: [] };
   if (!Array.isArray(row) || row.length !== 12) return null;
-  const [cwd, title, firstPrompt, messageCount, lastMessagePreview, lastUserPreview, lastAssistantPreview, createdAt, lastActive, model, health, problem] = row as unknown[];
-  if (!isText(cwd) || !isText(title) || !isText(firstPrompt) || typeof messageCount !== 'number' || typeof lastMessagePreview !== 'string' || typeof lastUserPreview !== 'string' || typeof lastAssistantPreview !== 'string') return null;
-  if (!isText(createdAt) || !isText(lastActive) || !isText(model) || (health !== 'ok' && health !== 'corrupted') || !isText(problem)) return null;
+  const [
+    cwd,
+    title,
+    firstPrompt,
+    messageCount,
+    lastMessagePreview,
+    lastUserPreview,
+    lastAssistantPreview,
+    createdAt,
+    lastActive,
+    model,
+    health,
+    problem,
+  ] = row as unknown[];
+  if (
+    !isText(cwd) ||
+    !isText(title) ||
+    !isText(firstPrompt) ||
+    typeof messageCount !== 'number' ||
+    typeof lastMessagePreview !== 'string' ||
+    typeof lastUserPreview !== 'string' ||
+    typeof lastAssistantPreview !== 'string'
+  )
+    return null;
+  if (
+    !isText(createdAt) ||
+    !isText(lastActive) ||
+    !isText(model) ||
+    (health !== 'ok' && health !== 'corrupted') ||
+    !isText(problem)
+  )
+    return null;
   const session = blankSession(file, size, mtimeMs);
-  Object.assign(session, { cwd, title, firstPrompt, messageCount, lastMessagePreview, lastUserPreview, lastAssistantPreview, createdAt, lastActive, model, health, problem });
+  Object.assign(session, {
+    cwd,
+    title,
+    firstPrompt,
+    messageCount,
+    lastMessagePreview,
+    lastUserPreview,
+    lastAssistantPreview,
+    createdAt,
+    lastActive,
+    model,
+    health,
+    problem,
+  });
   return { session, skipped: null, warnings: [] };
 }
 
@@ -160,10 +239,25 @@ function readText(file: string): string | null {
 function parseHeader(line: string, maxFileSize: number): CacheHeader | null {
   try {
     const h = JSON.parse(line) as Partial<CacheHeader> | null;
-    if (typeof h !== 'object' || h === null || h.format !== CACHE_FORMAT || h.scannerVersion !== SCANNER_VERSION || h.maxFileSize !== maxFileSize) return null;
+    if (
+      typeof h !== 'object' ||
+      h === null ||
+      h.format !== CACHE_FORMAT ||
+      h.scannerVersion !== SCANNER_VERSION ||
+      h.maxFileSize !== maxFileSize
+    )
+      return null;
     const { files, sizes, mtimes } = h;
-    if (!Array.isArray(files) || !Array.isArray(sizes) || !Array.isArray(mtimes) || sizes.length !== files.length || mtimes.length !== files.length) return null;
-    for (let i = 0; i < files.length; i += 1) if (typeof files[i] !== 'string' || typeof sizes[i] !== 'number' || typeof mtimes[i] !== 'number') return null;
+    if (
+      !Array.isArray(files) ||
+      !Array.isArray(sizes) ||
+      !Array.isArray(mtimes) ||
+      sizes.length !== files.length ||
+      mtimes.length !== files.length
+    )
+      return null;
+    for (let i = 0; i < files.length; i += 1)
+      if (typeof files[i] !== 'string' || typeof sizes[i] !== 'number' || typeof mtimes[i] !== 'number') return null;
     return h as CacheHeader;
   } catch {
     return null;

@@ -68,12 +68,20 @@ interface Candidate {
  *   const scan = await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, cacheFile: paths.scanCacheFile, maxFileSize });
  */
 export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<ProjectsScan> {
-  const cache = opts.cacheFile && opts.incremental !== false ? readScanCache(opts.cacheFile, opts.maxFileSize) : emptyScanCache(opts.maxFileSize);
+  const cache =
+    opts.cacheFile && opts.incremental !== false
+      ? readScanCache(opts.cacheFile, opts.maxFileSize)
+      : emptyScanCache(opts.maxFileSize);
   // Files are stat'ed up front only when that decides something before reading (which files the
   // cache covers; the byte total of a progress bar). Otherwise each file is fstat'ed once open:
   // no second path lookup, and no Stats object per file kept alive through the whole scan.
   const statFirst = opts.onProgress !== undefined || Object.keys(cache.entries).length > 0;
-  const { files, stats: listed, warnings, unlistedDirs } = statSessionFiles(opts.projectsDir, opts.extraFiles, statFirst);
+  const {
+    files,
+    stats: listed,
+    warnings,
+    unlistedDirs,
+  } = statSessionFiles(opts.projectsDir, opts.extraFiles, statFirst);
   const next: ScanCache = emptyScanCache(opts.maxFileSize);
   const results = new Map<string, ScanJsonlResult>();
   const fromCache = new Set<string>();
@@ -99,7 +107,12 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
     toRead.push({ file, size: st.size, mtimeMs: st.mtimeMs });
   }
 
-  const progress: ScanProgress = { filesDone: 0, filesTotal: toRead.length, bytesDone: 0, bytesTotal: toRead.reduce((n, c) => n + (c.size <= opts.maxFileSize ? c.size : 0), 0) };
+  const progress: ScanProgress = {
+    filesDone: 0,
+    filesTotal: toRead.length,
+    bytesDone: 0,
+    bytesTotal: toRead.reduce((n, c) => n + (c.size <= opts.maxFileSize ? c.size : 0), 0),
+  };
   const onProgress = opts.onProgress;
   onProgress?.(progress);
   let bytesRead = 0;
@@ -107,7 +120,11 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
   let lastYield = Date.now(); // not performance.now(): its first use loads perf_hooks (~2 ms)
   for (const c of toRead) {
     if (opts.signal?.aborted) break;
-    const result = scanJsonlFile(c.file, { maxFileSize: opts.maxFileSize, signal: opts.signal, stat: stats.get(c.file) });
+    const result = scanJsonlFile(c.file, {
+      maxFileSize: opts.maxFileSize,
+      signal: opts.signal,
+      stat: stats.get(c.file),
+    });
     results.set(c.file, result);
     if (result.session || result.skipped === 'too_large') {
       const st = result.session ?? (statFirst ? c : statQuietly(c.file)); // a too large file was not read: its size and mtime
@@ -150,7 +167,15 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
 
   const cacheWritten = opts.cacheFile && dirty ? writeScanCache(opts.cacheFile, next) : Promise.resolve();
   cacheWritten.catch(() => undefined); // handled by whoever awaits it; never an unhandled rejection
-  return { sessions: [...byId.values()], unscannedIds, unlistedDirs, warnings, stats: { files: files.length, read: toRead.length, cached, bytesRead }, changed: dirty || unlistedDirs.length > 0, cacheWritten };
+  return {
+    sessions: [...byId.values()],
+    unscannedIds,
+    unlistedDirs,
+    warnings,
+    stats: { files: files.length, read: toRead.length, cached, bytesRead },
+    changed: dirty || unlistedDirs.length > 0,
+    cacheWritten,
+  };
 }
 
 /**
@@ -163,7 +188,12 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
  * @example
  *   const same = unchangedSinceLastScan({ projectsDir, cacheFile, maxFileSize, extraFiles });
  */
-export function unchangedSinceLastScan(opts: { projectsDir: string; cacheFile: string; maxFileSize: number; extraFiles?: string[] }): ProjectsScan['stats'] | null {
+export function unchangedSinceLastScan(opts: {
+  projectsDir: string;
+  cacheFile: string;
+  maxFileSize: number;
+  extraFiles?: string[];
+}): ProjectsScan['stats'] | null {
   const stamps = readScanCacheStamps(opts.cacheFile, opts.maxFileSize);
   if (!stamps) return null;
   const { files, stats, unlistedDirs } = statSessionFiles(opts.projectsDir, opts.extraFiles);
@@ -182,7 +212,11 @@ export function unchangedSinceLastScan(opts: { projectsDir: string; cacheFile: s
 }
 
 /** The session files (`listSessionFiles` plus `extraFiles`) and, with `stat`, the stats of those that could be stat'ed. */
-function statSessionFiles(projectsDir: string, extraFiles: readonly string[] = [], stat = true): { files: string[]; stats: Map<string, fs.Stats>; warnings: ScanWarning[]; unlistedDirs: string[] } {
+function statSessionFiles(
+  projectsDir: string,
+  extraFiles: readonly string[] = [],
+  stat = true,
+): { files: string[]; stats: Map<string, fs.Stats>; warnings: ScanWarning[]; unlistedDirs: string[] } {
   const warnings: ScanWarning[] = [];
   const unlistedDirs: string[] = [];
   const files = listSessionFiles(projectsDir, warnings, unlistedDirs);

@@ -17,15 +17,18 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('scanJsonl on the case tree', () => {
-  it.each(CASES.filter((c) => c !== 'collide-dash' && c !== 'collide-slash'))('%s: message count and title', async (name) => {
-    const s = tree.sessions[name];
-    const { session, warnings } = await scanJsonl(s.file, { maxFileSize: MAX });
-    expect(session).not.toBeNull();
-    expect(session?.messageCount).toBe(s.expect.messageCount);
-    expect(session?.title ?? session?.firstPrompt ?? null).toBe(s.expect.title);
-    expect(session?.health).toBe('ok');
-    if (name !== 'invalid-line') expect(warnings).toEqual([]);
-  });
+  it.each(CASES.filter((c) => c !== 'collide-dash' && c !== 'collide-slash'))(
+    '%s: message count and title',
+    async (name) => {
+      const s = tree.sessions[name];
+      const { session, warnings } = await scanJsonl(s.file, { maxFileSize: MAX });
+      expect(session).not.toBeNull();
+      expect(session?.messageCount).toBe(s.expect.messageCount);
+      expect(session?.title ?? session?.firstPrompt ?? null).toBe(s.expect.title);
+      expect(session?.health).toBe('ok');
+      if (name !== 'invalid-line') expect(warnings).toEqual([]);
+    },
+  );
 
   it('reads the real cwd from the lines, also when two cwds share one encoded directory', async () => {
     const dash = await scanJsonl(tree.sessions['collide-dash'].file, { maxFileSize: MAX });
@@ -80,7 +83,11 @@ describe('scanJsonl on the case tree', () => {
     fs.ftruncateSync(fd, 2 * 1024 * 1024 * 1024);
     fs.closeSync(fd);
     const r = await scanJsonl(big, { maxFileSize: MAX });
-    expect(r).toMatchObject({ session: null, skipped: 'too_large', warnings: [{ code: 'too_large', detail: 2 * 1024 * 1024 * 1024 }] });
+    expect(r).toMatchObject({
+      session: null,
+      skipped: 'too_large',
+      warnings: [{ code: 'too_large', detail: 2 * 1024 * 1024 * 1024 }],
+    });
   });
 
   it('marks a file it cannot read corrupted instead of throwing', async () => {
@@ -105,9 +112,40 @@ describe('scanJsonl on the case tree', () => {
     const big = 'x'.repeat(3 * 1024 * 1024);
     const lines = [
       { type: 'queue-operation', operation: 'enqueue', timestamp: '2026-05-01T00:00:00.000Z', sessionId: 's' },
-      { parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: `big paste ${big}` }, uuid: 'u1', timestamp: '2026-05-01T00:00:01.000Z', cwd: '/w' },
-      { parentUuid: 'u1', isSidechain: false, type: 'user', message: { role: 'user', content: [{ tool_use_id: 't', type: 'tool_result', content: big }] }, uuid: 'u2', timestamp: '2026-05-01T00:00:02.000Z', toolUseResult: { stdout: big }, cwd: '/w' },
-      { parentUuid: 'u2', isSidechain: false, message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'short answer' }] }, type: 'assistant', uuid: 'u3', timestamp: '2026-05-01T00:00:03.000Z', cwd: '/w' },
+      {
+        parentUuid: null,
+        isSidechain: false,
+        type: 'user',
+        message: { role: 'user', content: `big paste ${big}` },
+        uuid: 'u1',
+        timestamp: '2026-05-01T00:00:01.000Z',
+        cwd: '/w',
+      },
+      {
+        parentUuid: 'u1',
+        isSidechain: false,
+        type: 'user',
+        message: { role: 'user', content: [{ tool_use_id: 't', type: 'tool_result', content: big }] },
+        uuid: 'u2',
+        timestamp: '2026-05-01T00:00:02.000Z',
+        toolUseResult: { stdout: big },
+        cwd: '/w',
+      },
+      {
+        parentUuid: 'u2',
+        isSidechain: false,
+        message: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'm',
+          content: [{ type: 'text', text: 'short answer' }],
+        },
+        type: 'assistant',
+        uuid: 'u3',
+        timestamp: '2026-05-01T00:00:03.000Z',
+        cwd: '/w',
+      },
     ];
     fs.writeFileSync(f, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const limited = await scanJsonl(f, { maxFileSize: MAX, maxLineBytes: 1024 * 1024 });
@@ -123,9 +161,29 @@ describe('scanJsonl on the case tree', () => {
 
   it('counts one assistant message per message.id even when blocks interleave with tool results', async () => {
     const f = path.join(tmp, 'interleave.jsonl');
-    const a = (id: string, block: object) => ({ parentUuid: 'p', isSidechain: false, message: { id, type: 'message', role: 'assistant', model: 'm1', content: [block] }, type: 'assistant', uuid: `${id}-${Math.random()}`, timestamp: '2026-05-01T00:00:03.000Z' });
-    const tr = { parentUuid: 'p', isSidechain: false, type: 'user', message: { role: 'user', content: [{ tool_use_id: 't1', type: 'tool_result', content: 'ok' }] }, uuid: 'r', timestamp: '2026-05-01T00:00:04.000Z' };
-    const lines = [a('msg_A', { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: {} }), tr, a('msg_A', { type: 'tool_use', id: 'toolu_2', name: 'Bash', input: {} }), tr, a('msg_B', { type: 'text', text: 'final' })];
+    const a = (id: string, block: object) => ({
+      parentUuid: 'p',
+      isSidechain: false,
+      message: { id, type: 'message', role: 'assistant', model: 'm1', content: [block] },
+      type: 'assistant',
+      uuid: `${id}-${Math.random()}`,
+      timestamp: '2026-05-01T00:00:03.000Z',
+    });
+    const tr = {
+      parentUuid: 'p',
+      isSidechain: false,
+      type: 'user',
+      message: { role: 'user', content: [{ tool_use_id: 't1', type: 'tool_result', content: 'ok' }] },
+      uuid: 'r',
+      timestamp: '2026-05-01T00:00:04.000Z',
+    };
+    const lines = [
+      a('msg_A', { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: {} }),
+      tr,
+      a('msg_A', { type: 'tool_use', id: 'toolu_2', name: 'Bash', input: {} }),
+      tr,
+      a('msg_B', { type: 'text', text: 'final' }),
+    ];
     fs.writeFileSync(f, lines.map((l) => JSON.stringify(l)).join('\n'));
     const r = await scanJsonl(f, { maxFileSize: MAX });
     expect(r.session?.messageCount).toBe(2);
@@ -136,6 +194,14 @@ describe('scanJsonl on the case tree', () => {
     expect(encodeProjectDir('/tmp/a/we.ird_dir name')).toBe('-tmp-a-we-ird-dir-name');
     // it keeps its last answer: repeated and alternating cwds still get their own
     const cwds = ['/tmp/a', '/tmp/a', '/srv/b.c', '', '/tmp/a', 'C:\\Users\\me', '/srv/b.c'];
-    expect(cwds.map(encodeProjectDir)).toEqual(['-tmp-a', '-tmp-a', '-srv-b-c', '', '-tmp-a', 'C--Users-me', '-srv-b-c']);
+    expect(cwds.map(encodeProjectDir)).toEqual([
+      '-tmp-a',
+      '-tmp-a',
+      '-srv-b-c',
+      '',
+      '-tmp-a',
+      'C--Users-me',
+      '-srv-b-c',
+    ]);
   });
 });

@@ -114,7 +114,13 @@ export function scanJsonlFile(file: string, opts: ScanJsonlOptions): ScanJsonlRe
 }
 
 /** Why a file is not summarised at all (not a regular file, over `maxFileSize`), or null. */
-function judge(file: string, regular: boolean, size: number, opts: ScanJsonlOptions, warnings: ScanWarning[]): ScanJsonlResult | null {
+function judge(
+  file: string,
+  regular: boolean,
+  size: number,
+  opts: ScanJsonlOptions,
+  warnings: ScanWarning[],
+): ScanJsonlResult | null {
   if (!regular) {
     warnings.push({ code: 'not_a_file', file });
     return { session: null, skipped: 'not_a_file', warnings };
@@ -159,14 +165,26 @@ export async function scanJsonl(file: string, opts: ScanJsonlOptions): Promise<S
   return scanJsonlFile(file, opts);
 }
 
-function summarise(fd: number, file: string, st: FileStat, opts: ScanJsonlOptions, warnings: ScanWarning[]): ScanJsonlResult {
+function summarise(
+  fd: number,
+  file: string,
+  st: FileStat,
+  opts: ScanJsonlOptions,
+  warnings: ScanWarning[],
+): ScanJsonlResult {
   // This pass is synchronous from the first read to the last line: the shared buffer is free.
   const buffer = opts.buffer ?? scanReadBuffer();
   const summary = new SessionSummary(file, st);
-  const { tailOffset, tailLength } = readJsonlLinesSync(fd, summary, { maxLineBytes: opts.maxLineBytes, signal: opts.signal, buffer, size: st.size });
+  const { tailOffset, tailLength } = readJsonlLinesSync(fd, summary, {
+    maxLineBytes: opts.maxLineBytes,
+    signal: opts.signal,
+    buffer,
+    size: st.size,
+  });
   return summary.finish((offset, length) => {
     // The newest answer is usually still in the buffer (the whole file, when it fits): no read.
-    if (offset >= tailOffset && offset + length <= tailOffset + tailLength) return buffer.subarray(offset - tailOffset, offset - tailOffset + length);
+    if (offset >= tailOffset && offset + length <= tailOffset + tailLength)
+      return buffer.subarray(offset - tailOffset, offset - tailOffset + length);
     const buf = Buffer.allocUnsafe(length);
     return buf.subarray(0, fs.readSync(fd, buf, 0, length, offset));
   }, warnings);

@@ -30,7 +30,8 @@ export interface ScanWarning {
 /** One line describing `w` in `lang`. */
 export function formatScanWarning(w: ScanWarning, lang: Language): string {
   const t = sessionsMessages(lang);
-  const detail = w.detail === undefined ? '' : w.code === 'too_large' ? formatBytes(Number(w.detail)) : String(w.detail);
+  const detail =
+    w.detail === undefined ? '' : w.code === 'too_large' ? formatBytes(Number(w.detail)) : String(w.detail);
   return t(`warn_${w.code}`, { file: w.file, detail });
 }
 

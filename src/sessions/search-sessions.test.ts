@@ -20,18 +20,41 @@ function treeOf(specs: SessionSpec[]): Registry {
   const registry = emptyRegistry(start);
   for (const spec of specs) {
     const { file } = writeSession(path.join(tmp, '.claude'), spec, createRng(7));
-    registry.sessions[spec.id] = { origin: 'cli', cwd: spec.cwd, project_name: 'p', jsonl_path: file, project_dir: null, created_at: start.toISOString(), last_active: start.toISOString(), title: null, message_count: 0, last_message_preview: '' };
+    registry.sessions[spec.id] = {
+      origin: 'cli',
+      cwd: spec.cwd,
+      project_name: 'p',
+      jsonl_path: file,
+      project_dir: null,
+      created_at: start.toISOString(),
+      last_active: start.toISOString(),
+      title: null,
+      message_count: 0,
+      last_message_preview: '',
+    };
   }
   return registry;
 }
 
-const spec = (n: number, turns: SessionSpec['turns'], extra: Partial<SessionSpec> = {}): SessionSpec => ({ id: id(n), cwd: `/tmp/p${n}`, start, turns, ...extra });
+const spec = (n: number, turns: SessionSpec['turns'], extra: Partial<SessionSpec> = {}): SessionSpec => ({
+  id: id(n),
+  cwd: `/tmp/p${n}`,
+  start,
+  turns,
+  ...extra,
+});
 
 describe('searchContent', () => {
   it('finds prompts and answers, not tool output or sidechains, with a snippet of the first match', async () => {
     const registry = treeOf([
       spec(1, [{ prompt: 'Please fix the Flaky Parser', answer: 'The flaky parser is fixed now.' }]),
-      spec(2, [{ prompt: 'Read a file', answer: 'Done.', tools: [{ name: 'Read', input: { file_path: '/x' }, output: 'the flaky parser lives here' }] }]),
+      spec(2, [
+        {
+          prompt: 'Read a file',
+          answer: 'Done.',
+          tools: [{ name: 'Read', input: { file_path: '/x' }, output: 'the flaky parser lives here' }],
+        },
+      ]),
       spec(3, [{ prompt: 'Nothing relevant', answer: 'Answer mentioning a FLAKY PARSER in capitals.' }]),
       spec(4, [{ prompt: 'Sub-agent work', answer: 'Done.' }], { sidechain: true }),
     ]);
@@ -43,7 +66,9 @@ describe('searchContent', () => {
     // Session 4's sub-agent exchange ("Sub-agent task: list the files" / "sub-agent answer") is not searched.
     expect(await searchContent(registry, 'sub-agent answer', { maxFileSize: 1 << 30 })).toEqual([]);
     expect(await searchContent(registry, 'list the files', { maxFileSize: 1 << 30 })).toEqual([]);
-    expect((await searchContent(registry, 'sub-agent work', { maxFileSize: 1 << 30 })).map((h) => h.id)).toEqual([id(4)]);
+    expect((await searchContent(registry, 'sub-agent work', { maxFileSize: 1 << 30 })).map((h) => h.id)).toEqual([
+      id(4),
+    ]);
   });
 
   it('reads past the first read buffer, and skips files over the size limit or gone', async () => {
@@ -60,7 +85,9 @@ describe('searchContent', () => {
     ]);
     expect(fs.statSync(registry.sessions[id(1)]?.jsonl_path as string).size).toBeGreaterThan(1024 * 1024);
     fs.rmSync(registry.sessions[id(2)]?.jsonl_path as string);
-    expect((await searchContent(registry, 'needle', { maxFileSize: 1 << 30 })).map((h) => [h.id, h.snippet])).toEqual([[id(1), 'the needle at the end']]);
+    expect((await searchContent(registry, 'needle', { maxFileSize: 1 << 30 })).map((h) => [h.id, h.snippet])).toEqual([
+      [id(1), 'the needle at the end'],
+    ]);
     expect(await searchContent(registry, 'needle', { maxFileSize: 1000 })).toEqual([]);
   });
 

@@ -30,7 +30,12 @@ export function searchSessions(registry: Registry, query: string): SearchHit[] {
   for (const [id, entry] of Object.entries(registry.sessions)) {
     const fields: MatchField[] = [];
     if (entry.title?.toLowerCase().includes(q)) fields.push('title');
-    if ([entry.last_message_preview, entry.last_user_preview, entry.last_assistant_preview].some((p) => p?.toLowerCase().includes(q))) fields.push('preview');
+    if (
+      [entry.last_message_preview, entry.last_user_preview, entry.last_assistant_preview].some((p) =>
+        p?.toLowerCase().includes(q),
+      )
+    )
+      fields.push('preview');
     if (entry.project_name?.toLowerCase().includes(q)) fields.push('project');
     if (entry.cwd.toLowerCase().includes(q)) fields.push('cwd');
     if (fields.length > 0) hits.push({ id, entry, fields, snippet: null });
@@ -52,7 +57,11 @@ export interface ContentSearchOptions {
  * match. Metadata matches are included too. Unreadable files are skipped silently (the registry
  * already marks them corrupted).
  */
-export async function searchContent(registry: Registry, query: string, opts: ContentSearchOptions): Promise<SearchHit[]> {
+export async function searchContent(
+  registry: Registry,
+  query: string,
+  opts: ContentSearchOptions,
+): Promise<SearchHit[]> {
   const q = query.trim().toLowerCase();
   if (!q) return [];
   const byId = new Map(searchSessions(registry, query).map((h) => [h.id, h]));
@@ -122,7 +131,8 @@ class ContentMatcher implements LineSink {
   line(l: LineView): void {
     if (this.found !== null || l.truncated) return;
     const p = probeInto(this.probe, l.buf, l.start, l.end);
-    if (p.kind === 'invalid' || p.kind === 'skip' || (p.kind === 'assistant' && (!p.mayHaveText || p.sidechain))) return;
+    if (p.kind === 'invalid' || p.kind === 'skip' || (p.kind === 'assistant' && (!p.mayHaveText || p.sidechain)))
+      return;
     let facts;
     try {
       facts = lineFacts(JSON.parse(l.buf.toString('utf8', l.start, l.end)));
@@ -141,4 +151,3 @@ function snippetAround(text: string, at: number, len: number): string {
   const end = Math.min(text.length, at + len + 30);
   return `${start > 0 ? '…' : ''}${text.slice(start, end).replace(/\s+/g, ' ').trim()}${end < text.length ? '…' : ''}`;
 }
-

@@ -49,7 +49,10 @@ export async function readSessionEvents(dir: string): Promise<SessionEventsRead>
   const out: SessionEventsRead = { events: [], files: [], warnings: [] };
   let names: string[];
   try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+    names = fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+      .sort();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') out.warnings.push({ code: 'unreadable_dir', file: dir, detail: code ?? 'EIO' });
@@ -74,7 +77,8 @@ export async function removeSessionEvents(files: readonly string[]): Promise<voi
 function readOne(file: string): DiscoveryEvent | null {
   try {
     const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-    if (typeof v !== 'object' || v === null || typeof v.session_id !== 'string' || !SAFE_ID.test(v.session_id)) return null;
+    if (typeof v !== 'object' || v === null || typeof v.session_id !== 'string' || !SAFE_ID.test(v.session_id))
+      return null;
     const str = (x: unknown): string | null => (typeof x === 'string' && x.length > 0 ? x : null);
     const time = str(v.time);
     return {

@@ -18,11 +18,29 @@ const TSX = path.join(__dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'loa
 describe('session-start hook script', () => {
   it('writes one discovery event (0600) from the hook input', async () => {
     const env = { CC_LINKER_HOME: path.join(tmp, 'cc') };
-    const file = recordSessionStart(JSON.stringify({ session_id: 'abc-123', cwd: '/w/p', transcript_path: '/c/p/abc-123.jsonl', source: 'startup', hook_event_name: 'SessionStart' }), env, new Date('2026-06-01T00:00:00Z'));
+    const file = recordSessionStart(
+      JSON.stringify({
+        session_id: 'abc-123',
+        cwd: '/w/p',
+        transcript_path: '/c/p/abc-123.jsonl',
+        source: 'startup',
+        hook_event_name: 'SessionStart',
+      }),
+      env,
+      new Date('2026-06-01T00:00:00Z'),
+    );
     expect(file).not.toBeNull();
     expect(fs.statSync(file as string).mode & 0o777).toBe(0o600);
     const read = await readSessionEvents(path.join(tmp, 'cc', 'runtime', 'session-events'));
-    expect(read.events).toEqual([{ session_id: 'abc-123', cwd: '/w/p', transcript_path: '/c/p/abc-123.jsonl', source: 'startup', time: '2026-06-01T00:00:00.000Z' }]);
+    expect(read.events).toEqual([
+      {
+        session_id: 'abc-123',
+        cwd: '/w/p',
+        transcript_path: '/c/p/abc-123.jsonl',
+        source: 'startup',
+        time: '2026-06-01T00:00:00.000Z',
+      },
+    ]);
   });
 
   it('ignores input without a session id', () => {
@@ -31,7 +49,13 @@ describe('session-start hook script', () => {
   });
 
   it('as a process: prints nothing and exits 0, even on garbage input or an unwritable home', () => {
-    const run = (input: string, home: string) => spawnSync(process.execPath, ['--import', TSX, SCRIPT], { input, env: { PATH: process.env.PATH, CC_LINKER_HOME: home }, encoding: 'utf8', timeout: 20_000 });
+    const run = (input: string, home: string) =>
+      spawnSync(process.execPath, ['--import', TSX, SCRIPT], {
+        input,
+        env: { PATH: process.env.PATH, CC_LINKER_HOME: home },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
     const ok = run(JSON.stringify({ session_id: 's1', cwd: '/w' }), path.join(tmp, 'cc'));
     expect([ok.status, ok.stdout]).toEqual([0, '']);
     expect(fs.readdirSync(path.join(tmp, 'cc', 'runtime', 'session-events'))).toHaveLength(1);

@@ -21,7 +21,8 @@ export function recordSessionStart(stdinText: string, env: NodeJS.ProcessEnv, no
   } catch {
     return null;
   }
-  if (typeof input !== 'object' || input === null || typeof input.session_id !== 'string' || !input.session_id) return null;
+  if (typeof input !== 'object' || input === null || typeof input.session_id !== 'string' || !input.session_id)
+    return null;
   const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
   const event: DiscoveryEvent = {
     session_id: input.session_id,

@@ -22,7 +22,15 @@ function summarise(lines: string[]) {
     const buf = viaWasm && wasm ? wasm.buffer : text;
     if (buf !== text) text.copy(buf, 100);
     const start = (buf !== text ? 100 : 0) + 'garbage before '.length;
-    const view: LineView = { buf, start, end: start + Buffer.byteLength(line), offset, length: Buffer.byteLength(line), truncated: false, last: false };
+    const view: LineView = {
+      buf,
+      start,
+      end: start + Buffer.byteLength(line),
+      offset,
+      length: Buffer.byteLength(line),
+      truncated: false,
+      last: false,
+    };
     summary.line(view);
     offset += view.length + 1;
   }
@@ -31,15 +39,35 @@ function summarise(lines: string[]) {
 }
 
 const op = (timestamp: string) => JSON.stringify({ type: 'queue-operation', operation: 'enqueue', timestamp });
-const human = (timestamp: string, text = 'hi') => JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: text }, timestamp, cwd: '/w' });
+const human = (timestamp: string, text = 'hi') =>
+  JSON.stringify({
+    parentUuid: null,
+    isSidechain: false,
+    type: 'user',
+    message: { role: 'user', content: text },
+    timestamp,
+    cwd: '/w',
+  });
 const assistant = (id: string, text = '') =>
-  JSON.stringify({ parentUuid: 'p', isSidechain: false, message: { id, type: 'message', role: 'assistant', model: 'm', content: [{ type: text ? 'text' : 'tool_use', text, id: 'toolu_x' }] }, type: 'assistant', timestamp: '2026-05-01T00:00:00.000Z' });
+  JSON.stringify({
+    parentUuid: 'p',
+    isSidechain: false,
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      content: [{ type: text ? 'text' : 'tool_use', text, id: 'toolu_x' }],
+    },
+    type: 'assistant',
+    timestamp: '2026-05-01T00:00:00.000Z',
+  });
 
 // Every case twice: lines probed in JavaScript, and in WebAssembly (which also keeps the newest
 // timestamp itself, merged back at the end).
 describe.each([
   ['in plain buffers', false],
-  ['in the WebAssembly probe\'s buffer', true],
+  ["in the WebAssembly probe's buffer", true],
 ])('SessionSummary, lines %s', (_name, wasmBuffer) => {
   beforeEach(() => {
     if (wasmBuffer && !wasm) throw new Error('no WebAssembly here');
@@ -51,8 +79,12 @@ describe.each([
     // Canonical (compared as bytes), other ISO spellings (through Date.parse), and from parsed lines.
     const spelled = fc.tuple(instant, fc.constantFrom('canonical', 'seconds', 'offset', 'parsed')).map(([t, how]) => {
       const iso = new Date(t).toISOString();
-      const spelling = how === 'seconds' ? iso.replace(/\.\d{3}Z$/, 'Z') : how === 'offset' ? iso.replace(/Z$/, '+00:00') : iso;
-      return { line: how === 'parsed' ? human(spelling) : op(spelling), iso: new Date(Date.parse(spelling)).toISOString() };
+      const spelling =
+        how === 'seconds' ? iso.replace(/\.\d{3}Z$/, 'Z') : how === 'offset' ? iso.replace(/Z$/, '+00:00') : iso;
+      return {
+        line: how === 'parsed' ? human(spelling) : op(spelling),
+        iso: new Date(Date.parse(spelling)).toISOString(),
+      };
     });
     fc.assert(
       fc.property(fc.array(spelled, { minLength: 1, maxLength: 30 }), (items) => {
@@ -65,12 +97,25 @@ describe.each([
     );
   });
 
-  it('takes the cwd and the first time from bookkeeping lines too (the probe\'s quiet lines)', () => {
+  it("takes the cwd and the first time from bookkeeping lines too (the probe's quiet lines)", () => {
     const system = (fields: Record<string, string>) => JSON.stringify({ type: 'system', subtype: 'info', ...fields });
     const first = summarise([system({ cwd: '/w' }), op('2026-05-01T00:00:01.000Z'), op('2026-05-01T00:00:05.000Z')]);
-    expect(first).toMatchObject({ cwd: '/w', createdAt: '2026-05-01T00:00:01.000Z', lastActive: '2026-05-01T00:00:05.000Z' });
-    const late = summarise([op('2026-05-01T00:00:01.000Z'), op('2026-05-01T00:00:02.000Z'), system({ cwd: '/w', timestamp: '2026-05-01T00:00:03.000Z' }), op('2026-05-01T00:00:04.000Z')]);
-    expect(late).toMatchObject({ cwd: '/w', createdAt: '2026-05-01T00:00:01.000Z', lastActive: '2026-05-01T00:00:04.000Z' });
+    expect(first).toMatchObject({
+      cwd: '/w',
+      createdAt: '2026-05-01T00:00:01.000Z',
+      lastActive: '2026-05-01T00:00:05.000Z',
+    });
+    const late = summarise([
+      op('2026-05-01T00:00:01.000Z'),
+      op('2026-05-01T00:00:02.000Z'),
+      system({ cwd: '/w', timestamp: '2026-05-01T00:00:03.000Z' }),
+      op('2026-05-01T00:00:04.000Z'),
+    ]);
+    expect(late).toMatchObject({
+      cwd: '/w',
+      createdAt: '2026-05-01T00:00:01.000Z',
+      lastActive: '2026-05-01T00:00:04.000Z',
+    });
   });
 
   it('ignores timestamps that are not ISO dates and falls back to the file times', () => {
@@ -81,36 +126,61 @@ describe.each([
 
   it('counts an assistant message once across its lines, remembering the last 64 ids', () => {
     const ids = Array.from({ length: 70 }, (_, i) => `msg_${i}`);
-    expect(summarise([assistant('msg_a'), assistant('msg_a'), human('2026-05-01T00:00:00.000Z'), assistant('msg_a')]).messageCount).toBe(2);
+    expect(
+      summarise([assistant('msg_a'), assistant('msg_a'), human('2026-05-01T00:00:00.000Z'), assistant('msg_a')])
+        .messageCount,
+    ).toBe(2);
     // msg_0 fell out of the ring after 64 newer ids: seen again, it counts again; msg_69 does not.
-    expect(summarise([...ids.map((id) => assistant(id)), assistant('msg_0'), assistant('msg_69')]).messageCount).toBe(71);
+    expect(summarise([...ids.map((id) => assistant(id)), assistant('msg_0'), assistant('msg_69')]).messageCount).toBe(
+      71,
+    );
   });
 
   it('keeps the model of the newest assistant message and matches ids however they are spelled', () => {
-    const withModel = (id: string, model: string) => assistant(id).replace('"model":"m"', `"model":${JSON.stringify(model)}`);
-    const models = summarise([withModel('msg_a', 'claude-a'), withModel('msg_a', 'claude-a'), withModel('msg_b', 'claude-b'), withModel('msg_c', '<synthetic>')]);
+    const withModel = (id: string, model: string) =>
+      assistant(id).replace('"model":"m"', `"model":${JSON.stringify(model)}`);
+    const models = summarise([
+      withModel('msg_a', 'claude-a'),
+      withModel('msg_a', 'claude-a'),
+      withModel('msg_b', 'claude-b'),
+      withModel('msg_c', '<synthetic>'),
+    ]);
     expect(models.model).toBe('claude-b');
     expect(models.messageCount).toBe(3);
     // One message whose id is once plain, once escaped, and ids that are not ASCII.
     const escaped = assistant('msg_a').replace('"id":"msg_a"', '"id":"msg\\u005fa"');
     expect(summarise([assistant('msg_a'), escaped, assistant('msg_a')]).messageCount).toBe(1);
-    expect(summarise([assistant('msg_é'), assistant('msg_é'), assistant('msg_x'), assistant('msg_é')]).messageCount).toBe(2);
+    expect(
+      summarise([assistant('msg_é'), assistant('msg_é'), assistant('msg_x'), assistant('msg_é')]).messageCount,
+    ).toBe(2);
   });
 
   it('a message id seen again after 64 others counts again, whichever probe read the lines between', () => {
     const line = (id: string, model: string) =>
-      JSON.stringify({ parentUuid: 'p', isSidechain: false, message: { id, type: 'message', role: 'assistant', model, content: [{ type: 'tool_use', id: 'toolu_x' }] }, type: 'assistant', timestamp: '2026-05-01T00:00:00.000Z' });
+      JSON.stringify({
+        parentUuid: 'p',
+        isSidechain: false,
+        message: { id, type: 'message', role: 'assistant', model, content: [{ type: 'tool_use', id: 'toolu_x' }] },
+        type: 'assistant',
+        timestamp: '2026-05-01T00:00:00.000Z',
+      });
     // A model that is not ASCII: the WebAssembly probe leaves these lines to the JavaScript one.
     const between = Array.from({ length: 64 }, (_, i) => line(`msg_${i}`, '模型'));
     expect(summarise([line('msg_a', 'm'), ...between, line('msg_a', 'm')]).messageCount).toBe(66);
     const plain = Array.from({ length: 64 }, (_, i) => line(`msg_${i}`, 'm'));
     expect(summarise([line('msg_x', '模型'), ...plain, line('msg_x', '模型')]).messageCount).toBe(66);
     expect(summarise([line('msg_a', 'm'), line('msg_a', '模型'), line('msg_a', 'm')]).messageCount).toBe(1);
-    expect(summarise([line('msg_a', 'm'), line('msg_b', '模型'), line('msg_a', 'm'), line('msg_b', 'x')]).messageCount).toBe(2);
+    expect(
+      summarise([line('msg_a', 'm'), line('msg_b', '模型'), line('msg_a', 'm'), line('msg_b', 'x')]).messageCount,
+    ).toBe(2);
   });
 
   it('takes the newest assistant text that is not blank for the previews', () => {
-    const s = summarise([human('2026-05-01T00:00:00.000Z', 'question'), assistant('msg_1', 'the answer'), assistant('msg_2')]);
+    const s = summarise([
+      human('2026-05-01T00:00:00.000Z', 'question'),
+      assistant('msg_1', 'the answer'),
+      assistant('msg_2'),
+    ]);
     expect(s.lastAssistantPreview).toBe('the answer');
     expect(s.lastMessagePreview).toBe('the answer');
     expect(s.lastUserPreview).toBe('question');

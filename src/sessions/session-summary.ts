@@ -118,7 +118,8 @@ export class SessionSummary implements LineSink {
     const message = preview(answerNewer ? assistant.text : this.lastUserText, PREVIEW_CHARS.message);
     session.lastMessagePreview = message;
     session.lastUserPreview = preview(answerNewer ? this.lastUserText : message, PREVIEW_CHARS.user);
-    session.lastAssistantPreview = assistant === null ? '' : preview(answerNewer ? message : assistant.text, PREVIEW_CHARS.assistant);
+    session.lastAssistantPreview =
+      assistant === null ? '' : preview(answerNewer ? message : assistant.text, PREVIEW_CHARS.assistant);
     if (session.lastActive === null) session.lastActive = new Date(stat.mtimeMs).toISOString();
     if (session.createdAt === null) session.createdAt = new Date(stat.birthtimeMs || stat.mtimeMs).toISOString();
 
@@ -195,7 +196,8 @@ export class SessionSummary implements LineSink {
     const model = p.modelStart >= 0 ? latin1(buf, p.modelStart, p.modelEnd) : p.model;
     this.noteAssistant(p.idStart >= 0 ? latin1(buf, p.idStart, p.idEnd) : p.messageId, model);
     if (!p.mayHaveText || l.truncated) return;
-    if (p.textStart >= 0) this.textRing.addTextAt(this.seq, l.offset + (p.textStart - l.start), p.textEnd - p.textStart, p.textEscaped);
+    if (p.textStart >= 0)
+      this.textRing.addTextAt(this.seq, l.offset + (p.textStart - l.start), p.textEnd - p.textStart, p.textEscaped);
     else this.textRing.addLine(this.seq, l.offset, l.length);
   }
 

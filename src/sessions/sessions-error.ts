@@ -40,8 +40,15 @@ export class SessionsError extends AppError {
   /** For `SESSION_AMBIGUOUS`: the matching session ids. */
   readonly candidates: string[];
 
-  constructor(code: SessionsErrorCode, params: SessionsErrorParams, options: { cause?: unknown; candidates?: string[] } = {}) {
-    super(code, oneLine(sessionsMessages('zh')(`err_${code}`, params)), { cause: options.cause, exitCode: EXIT_CODES[code] });
+  constructor(
+    code: SessionsErrorCode,
+    params: SessionsErrorParams,
+    options: { cause?: unknown; candidates?: string[] } = {},
+  ) {
+    super(code, oneLine(sessionsMessages('zh')(`err_${code}`, params)), {
+      cause: options.cause,
+      exitCode: EXIT_CODES[code],
+    });
     this.params = params;
     this.candidates = options.candidates ?? [];
   }

@@ -25,7 +25,8 @@ export const sessionsMessages = defineMessages({
     err_SESSION_NOT_READY: '会话 {id} 仍在创建中（{reason}），请稍后重试或执行 cc-linker repair {id}',
     err_SESSION_FILE_MISSING: '会话 {id} 的 JSONL 文件不存在（{file}），可执行 cc-linker repair {id}',
     err_REGISTRY_MISSING: '尚未初始化：找不到 {file}，请先运行 cc-linker init',
-    err_REGISTRY_UNRECOVERABLE: '{file} 已损坏（{reason}）且没有可用的备份；可删除该文件后运行 cc-linker init 重新扫描（飞书来源信息可能丢失）',
+    err_REGISTRY_UNRECOVERABLE:
+      '{file} 已损坏（{reason}）且没有可用的备份；可删除该文件后运行 cc-linker init 重新扫描（飞书来源信息可能丢失）',
     err_HOOK_SETTINGS_INVALID: '无法修改 Claude Code 设置文件 {file}：{reason}，请手动修正后重试',
     origin_cli: '终端',
     origin_feishu: '飞书',
@@ -55,14 +56,18 @@ export const sessionsMessages = defineMessages({
     warn_bad_event: 'Ignored an unparsable session discovery event {file}',
     warn_unreadable_mapping: 'Cannot parse {file}; Feishu-origin metadata is not restored from it this time',
     warn_registry_recovered: '{file} was corrupt; recovered from the backup {detail}',
-    warn_registry_dropped: '{file} has {detail} malformed session entries; ignored (the next scan finds sessions that still exist)',
+    warn_registry_dropped:
+      '{file} has {detail} malformed session entries; ignored (the next scan finds sessions that still exist)',
     err_SESSION_NOT_FOUND: 'No session matches {prefix}; run cc-linker list to see all sessions',
     err_SESSION_AMBIGUOUS: 'The prefix {prefix} matches several sessions: {candidates}; type a longer prefix',
-    err_SESSION_CORRUPTED: 'The session {id} is corrupted and cannot be resumed ({reason}); switch to another session or start a new one',
-    err_SESSION_NOT_READY: 'The session {id} is still being created ({reason}); retry later or run cc-linker repair {id}',
+    err_SESSION_CORRUPTED:
+      'The session {id} is corrupted and cannot be resumed ({reason}); switch to another session or start a new one',
+    err_SESSION_NOT_READY:
+      'The session {id} is still being created ({reason}); retry later or run cc-linker repair {id}',
     err_SESSION_FILE_MISSING: 'The JSONL file of session {id} does not exist ({file}); try cc-linker repair {id}',
     err_REGISTRY_MISSING: 'Not initialised: {file} does not exist; run cc-linker init first',
-    err_REGISTRY_UNRECOVERABLE: '{file} is corrupt ({reason}) and no usable backup exists; delete it and run cc-linker init to rescan (Feishu-origin metadata may be lost)',
+    err_REGISTRY_UNRECOVERABLE:
+      '{file} is corrupt ({reason}) and no usable backup exists; delete it and run cc-linker init to rescan (Feishu-origin metadata may be lost)',
     err_HOOK_SETTINGS_INVALID: 'Cannot change the Claude Code settings file {file}: {reason}; fix it by hand and retry',
     origin_cli: 'terminal',
     origin_feishu: 'Feishu',

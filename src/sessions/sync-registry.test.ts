@@ -36,30 +36,34 @@ const enrichmentArb = fc.record({
 describe('scan → registry → rescan (property, real files)', () => {
   it('is stable and preserves enrichments, incremental or not', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(enrichmentArb, { minLength: 14, maxLength: 14 }), fc.boolean(), async (enrichments, incremental) => {
-        const paths = freshPaths();
-        writeCaseTree(paths.claudeDir, NOW);
-        await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental: false });
-        const first = (await readRegistry(paths)).registry;
-        const ids = Object.keys(first.sessions);
-        const enriched = structuredClone(first);
-        ids.forEach((id, i) => {
-          const e = enrichments[i % enrichments.length];
-          const s = enriched.sessions[id] as SessionEntry & Record<string, unknown>;
-          if (!e) return;
-          if (e.feishu) s.origin = 'feishu';
-          if (e.user) s.feishu_user_id = e.user;
-          if (e.fsid) s.feishu_session_id = e.fsid;
-          if (e.provider) s.lastKnownProvider = e.provider;
-          if (e.extra) s.x_future = { n: i };
-        });
-        await writeRegistry(paths, enriched);
-        await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental });
-        const second = (await readRegistry(paths)).registry;
-        expect(second.sessions).toEqual(enriched.sessions);
-        await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental: !incremental });
-        expect((await readRegistry(paths)).registry.sessions).toEqual(enriched.sessions);
-      }),
+      fc.asyncProperty(
+        fc.array(enrichmentArb, { minLength: 14, maxLength: 14 }),
+        fc.boolean(),
+        async (enrichments, incremental) => {
+          const paths = freshPaths();
+          writeCaseTree(paths.claudeDir, NOW);
+          await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental: false });
+          const first = (await readRegistry(paths)).registry;
+          const ids = Object.keys(first.sessions);
+          const enriched = structuredClone(first);
+          ids.forEach((id, i) => {
+            const e = enrichments[i % enrichments.length];
+            const s = enriched.sessions[id] as SessionEntry & Record<string, unknown>;
+            if (!e) return;
+            if (e.feishu) s.origin = 'feishu';
+            if (e.user) s.feishu_user_id = e.user;
+            if (e.fsid) s.feishu_session_id = e.fsid;
+            if (e.provider) s.lastKnownProvider = e.provider;
+            if (e.extra) s.x_future = { n: i };
+          });
+          await writeRegistry(paths, enriched);
+          await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental });
+          const second = (await readRegistry(paths)).registry;
+          expect(second.sessions).toEqual(enriched.sessions);
+          await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental: !incremental });
+          expect((await readRegistry(paths)).registry.sessions).toEqual(enriched.sessions);
+        },
+      ),
       { numRuns: 8 },
     );
   });
@@ -70,14 +74,43 @@ describe('syncRegistry', () => {
     const paths = freshPaths();
     writeCaseTree(paths.claudeDir, NOW);
     const elsewhere = path.join(path.dirname(paths.claudeDir), 'other-claude');
-    const w = writeSession(elsewhere, { id: 'abcdef01-0000-4000-8000-000000000001', cwd: '/w/elsewhere', start: new Date(NOW.getTime() - 60_000), turns: [{ prompt: 'hi there', answer: 'hello' }] }, createRng(1));
-    writeSessionEventSync(paths.sessionEventsDir, { session_id: w.id, cwd: w.cwd, transcript_path: w.file, source: 'startup', time: NOW.toISOString() });
-    writeSessionEventSync(paths.sessionEventsDir, { session_id: 'abcdef02-0000-4000-8000-000000000002', cwd: '/w/new', transcript_path: null, source: 'startup', time: NOW.toISOString() });
+    const w = writeSession(
+      elsewhere,
+      {
+        id: 'abcdef01-0000-4000-8000-000000000001',
+        cwd: '/w/elsewhere',
+        start: new Date(NOW.getTime() - 60_000),
+        turns: [{ prompt: 'hi there', answer: 'hello' }],
+      },
+      createRng(1),
+    );
+    writeSessionEventSync(paths.sessionEventsDir, {
+      session_id: w.id,
+      cwd: w.cwd,
+      transcript_path: w.file,
+      source: 'startup',
+      time: NOW.toISOString(),
+    });
+    writeSessionEventSync(paths.sessionEventsDir, {
+      session_id: 'abcdef02-0000-4000-8000-000000000002',
+      cwd: '/w/new',
+      transcript_path: null,
+      source: 'startup',
+      time: NOW.toISOString(),
+    });
     const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
     expect(r.events).toBe(2);
     const reg = (await readRegistry(paths)).registry;
-    expect(reg.sessions[w.id]).toMatchObject({ status: 'active', jsonl_path: w.file, title: 'hi there', message_count: 2 });
-    expect(reg.sessions['abcdef02-0000-4000-8000-000000000002']).toMatchObject({ status: 'provisioning', cwd: '/w/new' });
+    expect(reg.sessions[w.id]).toMatchObject({
+      status: 'active',
+      jsonl_path: w.file,
+      title: 'hi there',
+      message_count: 2,
+    });
+    expect(reg.sessions['abcdef02-0000-4000-8000-000000000002']).toMatchObject({
+      status: 'provisioning',
+      cwd: '/w/new',
+    });
     expect(fs.readdirSync(paths.sessionEventsDir)).toEqual([]);
     // the outside file stays registered on later syncs (its path is rescanned, not declared missing)
     await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
@@ -89,7 +122,10 @@ describe('syncRegistry', () => {
     const tree = writeCaseTree(paths.claudeDir, NOW);
     const first = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
     expect(first.scan.cached).toBe(0);
-    fs.appendFileSync(tree.sessions.basic.file, `${JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: 'one more' }, uuid: 'u', timestamp: NOW.toISOString(), cwd: '/tmp/cc-fixture/basic' })}\n`);
+    fs.appendFileSync(
+      tree.sessions.basic.file,
+      `${JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: 'one more' }, uuid: 'u', timestamp: NOW.toISOString(), cwd: '/tmp/cc-fixture/basic' })}\n`,
+    );
     const second = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
     expect(second.scan.read).toBe(3); // basic + the two uncacheable odd entries (x.jsonl dir, dangling link)
     const reg = (await readRegistry(paths)).registry;
@@ -98,8 +134,26 @@ describe('syncRegistry', () => {
 
   it('caches a too large file with its real size and time on a full scan (the next sync reads nothing)', async () => {
     const paths = freshPaths();
-    const big = writeSession(paths.claudeDir, { id: 'abcdef01-0000-4000-8000-0000000000b1', cwd: '/w/big', start: NOW, turns: [{ prompt: 'p'.repeat(4000), answer: 'a' }] }, createRng(4));
-    writeSession(paths.claudeDir, { id: 'abcdef01-0000-4000-8000-0000000000b2', cwd: '/w/big', start: NOW, turns: [{ prompt: 'small', answer: 'a' }] }, createRng(5));
+    const big = writeSession(
+      paths.claudeDir,
+      {
+        id: 'abcdef01-0000-4000-8000-0000000000b1',
+        cwd: '/w/big',
+        start: NOW,
+        turns: [{ prompt: 'p'.repeat(4000), answer: 'a' }],
+      },
+      createRng(4),
+    );
+    writeSession(
+      paths.claudeDir,
+      {
+        id: 'abcdef01-0000-4000-8000-0000000000b2',
+        cwd: '/w/big',
+        start: NOW,
+        turns: [{ prompt: 'small', answer: 'a' }],
+      },
+      createRng(5),
+    );
     const first = await syncRegistry({ paths, maxFileSize: 2000, now: NOW, incremental: false });
     expect(first.warnings).toContainEqual({ code: 'too_large', file: big.file, detail: fs.statSync(big.file).size });
     const quiet = await syncRegistry({ paths, maxFileSize: 2000, now: NOW });
@@ -107,19 +161,37 @@ describe('syncRegistry', () => {
     expect(quiet.warnings).toEqual([]);
   });
 
-  it.skipIf(process.platform === 'win32')('reports a FIFO (or a link to one) named like a session file without ever blocking on it', async () => {
-    const paths = freshPaths();
-    writeSession(paths.claudeDir, { id: 'abcdef01-0000-4000-8000-0000000000c1', cwd: '/w/fifo', start: NOW, turns: [{ prompt: 'hi', answer: 'a' }] }, createRng(6));
-    const fifo = path.join(paths.claudeProjectsDir, '-w-fifo', 'abcdef01-0000-4000-8000-0000000000c2.jsonl');
-    execFileSync('mkfifo', [fifo]);
-    const link = path.join(paths.claudeProjectsDir, '-w-fifo', 'abcdef01-0000-4000-8000-0000000000c3.jsonl');
-    fs.symlinkSync(fifo, link);
-    for (const incremental of [false, true, true]) {
-      const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental });
-      expect(r.stats.scanned).toBe(1);
-      if (r.scan.read > 0) expect(r.warnings).toEqual(expect.arrayContaining([{ code: 'not_a_file', file: fifo }, { code: 'not_a_file', file: link }]));
-    }
-  });
+  it.skipIf(process.platform === 'win32')(
+    'reports a FIFO (or a link to one) named like a session file without ever blocking on it',
+    async () => {
+      const paths = freshPaths();
+      writeSession(
+        paths.claudeDir,
+        {
+          id: 'abcdef01-0000-4000-8000-0000000000c1',
+          cwd: '/w/fifo',
+          start: NOW,
+          turns: [{ prompt: 'hi', answer: 'a' }],
+        },
+        createRng(6),
+      );
+      const fifo = path.join(paths.claudeProjectsDir, '-w-fifo', 'abcdef01-0000-4000-8000-0000000000c2.jsonl');
+      execFileSync('mkfifo', [fifo]);
+      const link = path.join(paths.claudeProjectsDir, '-w-fifo', 'abcdef01-0000-4000-8000-0000000000c3.jsonl');
+      fs.symlinkSync(fifo, link);
+      for (const incremental of [false, true, true]) {
+        const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental });
+        expect(r.stats.scanned).toBe(1);
+        if (r.scan.read > 0)
+          expect(r.warnings).toEqual(
+            expect.arrayContaining([
+              { code: 'not_a_file', file: fifo },
+              { code: 'not_a_file', file: link },
+            ]),
+          );
+      }
+    },
+  );
 
   it('answers an unchanged sync from the sync state, but notices age, mapping and registry changes', async () => {
     const paths = freshPaths();
@@ -134,7 +206,15 @@ describe('syncRegistry', () => {
     await syncRegistry({ paths, maxFileSize: MAX, now: later });
     expect((await readRegistry(paths)).registry.sessions[tree.sessions.basic.id]?.status).toBe('archived');
     // a mapping change is merged although no session file changed
-    fs.writeFileSync(paths.userMappingFile, JSON.stringify({ version: 1, entries: { ou_x: { type: 'session', sessionUuid: tree.sessions.cjk.id, cwd: tree.sessions.cjk.cwd, origin: 'feishu' } } }));
+    fs.writeFileSync(
+      paths.userMappingFile,
+      JSON.stringify({
+        version: 1,
+        entries: {
+          ou_x: { type: 'session', sessionUuid: tree.sessions.cjk.id, cwd: tree.sessions.cjk.cwd, origin: 'feishu' },
+        },
+      }),
+    );
     const mapped = await syncRegistry({ paths, maxFileSize: MAX, now: later });
     expect(mapped.stats.feishu).toBe(1);
     expect((await readRegistry(paths)).registry.sessions[tree.sessions.cjk.id]?.origin).toBe('feishu');
@@ -146,11 +226,29 @@ describe('syncRegistry', () => {
     expect((await readRegistry(paths)).registry.sessions[tree.sessions.basic.id]).toBeDefined();
   });
 
-  it('answers an unchanged sync from the scan cache\'s header alone, and still sees a changed file', async () => {
+  it("answers an unchanged sync from the scan cache's header alone, and still sees a changed file", async () => {
     const paths = freshPaths();
     const start = new Date(NOW.getTime() - 60_000);
-    const a = writeSession(paths.claudeDir, { id: 'abcdef01-0000-4000-8000-00000000000a', cwd: '/w/quick', start, turns: [{ prompt: 'first', answer: 'one' }] }, createRng(2));
-    writeSession(paths.claudeDir, { id: 'abcdef01-0000-4000-8000-00000000000b', cwd: '/w/quick', start, turns: [{ prompt: 'second', answer: 'two' }] }, createRng(3));
+    const a = writeSession(
+      paths.claudeDir,
+      {
+        id: 'abcdef01-0000-4000-8000-00000000000a',
+        cwd: '/w/quick',
+        start,
+        turns: [{ prompt: 'first', answer: 'one' }],
+      },
+      createRng(2),
+    );
+    writeSession(
+      paths.claudeDir,
+      {
+        id: 'abcdef01-0000-4000-8000-00000000000b',
+        cwd: '/w/quick',
+        start,
+        turns: [{ prompt: 'second', answer: 'two' }],
+      },
+      createRng(3),
+    );
     await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
     // Spoil the summaries line: an unchanged sync must not need it.
     const [header] = fs.readFileSync(paths.scanCacheFile, 'utf8').split('\n');
@@ -158,10 +256,15 @@ describe('syncRegistry', () => {
     const quiet = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
     expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0 });
     // A changed file is seen; with the summaries unusable, both files are read again.
-    fs.appendFileSync(a.file, `${JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: 'and a third' }, uuid: 'u3', timestamp: NOW.toISOString(), cwd: '/w/quick' })}\n`);
+    fs.appendFileSync(
+      a.file,
+      `${JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: 'and a third' }, uuid: 'u3', timestamp: NOW.toISOString(), cwd: '/w/quick' })}\n`,
+    );
     const changed = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
     expect(changed.scan.read).toBe(2);
-    expect((await readRegistry(paths)).registry.sessions['abcdef01-0000-4000-8000-00000000000a']).toMatchObject({ last_user_preview: 'and a third' });
+    expect((await readRegistry(paths)).registry.sessions['abcdef01-0000-4000-8000-00000000000a']).toMatchObject({
+      last_user_preview: 'and a third',
+    });
     // A removed file is seen too.
     fs.rmSync(a.file);
     const removed = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
@@ -174,7 +277,11 @@ describe('syncRegistry', () => {
     const start = new Date(NOW.getTime() - 60_000);
     const id = 'abcdef01-0000-4000-8000-00000000000d';
     writeSession(paths.claudeDir, { id, cwd: '/w/one', start, turns: [{ prompt: 'here', answer: 'a' }] }, createRng(4));
-    writeSession(paths.claudeDir, { id, cwd: '/w/two', start, turns: [{ prompt: 'there', answer: 'b' }] }, createRng(5));
+    writeSession(
+      paths.claudeDir,
+      { id, cwd: '/w/two', start, turns: [{ prompt: 'there', answer: 'b' }] },
+      createRng(5),
+    );
     for (let i = 0; i < 2; i += 1) {
       const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
       expect(r.warnings.filter((w) => w.code === 'duplicate_session')).toHaveLength(1);

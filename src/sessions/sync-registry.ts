@@ -7,14 +7,29 @@ import { mergeRegistry, type MergeStats } from './merge-registry.js';
 import { registryStamp } from './read-registry.js';
 import { modifyRegistry, readRegistry } from './registry.js';
 import { ARCHIVE_AFTER_MS } from './registry-schema.js';
-import { scanClaudeProjects, unchangedSinceLastScan, type ProjectsScan, type ScanProgress } from './scan-claude-projects.js';
+import {
+  scanClaudeProjects,
+  unchangedSinceLastScan,
+  type ProjectsScan,
+  type ScanProgress,
+} from './scan-claude-projects.js';
 import type { ScanWarning } from './scan-warning.js';
 import { readSessionEvents, removeSessionEvents, type SessionEventsRead } from './session-events.js';
 import { readMappedSessions } from './user-mapping-view.js';
 
 /** Options of `syncRegistry`. */
 export interface SyncOptions {
-  paths: Pick<Paths, 'home' | 'registryFile' | 'registryBackupDir' | 'locksDir' | 'scanCacheFile' | 'claudeProjectsDir' | 'sessionEventsDir' | 'userMappingFile'>;
+  paths: Pick<
+    Paths,
+    | 'home'
+    | 'registryFile'
+    | 'registryBackupDir'
+    | 'locksDir'
+    | 'scanCacheFile'
+    | 'claudeProjectsDir'
+    | 'sessionEventsDir'
+    | 'userMappingFile'
+  >;
   /** `scanner.max_file_size`. */
   maxFileSize: number;
   /** `scanner.incremental` (default true); `init` passes false to rescan everything. */
@@ -56,26 +71,61 @@ export async function syncRegistry(opts: SyncOptions): Promise<SyncResult> {
   const now = opts.now ?? new Date();
   const stateFile = syncStateFile(paths.scanCacheFile);
   const events = await readSessionEvents(paths.sessionEventsDir);
-  const eventFiles = events.events.flatMap((e) => (e.transcript_path && path.isAbsolute(e.transcript_path) && e.transcript_path.endsWith('.jsonl') ? [e.transcript_path] : []));
+  const eventFiles = events.events.flatMap((e) =>
+    e.transcript_path && path.isAbsolute(e.transcript_path) && e.transcript_path.endsWith('.jsonl')
+      ? [e.transcript_path]
+      : [],
+  );
 
   // Fast path: nothing on disk changed since the last sync and no status is due to age — answer
   // from the sync state without reading or rewriting the registry.
   const state = opts.incremental === false || events.files.length > 0 ? null : await readSyncState(stateFile);
-  if (state && state.registryStamp !== null && state.registryStamp === (await registryStamp(paths.registryFile)) && state.mappingStamp === (await registryStamp(paths.userMappingFile)) && (state.nextChangeAt === null || now.getTime() < state.nextChangeAt)) {
+  if (
+    state &&
+    state.registryStamp !== null &&
+    state.registryStamp === (await registryStamp(paths.registryFile)) &&
+    state.mappingStamp === (await registryStamp(paths.userMappingFile)) &&
+    (state.nextChangeAt === null || now.getTime() < state.nextChangeAt)
+  ) {
     const extraFiles = await existing(state.extraFiles);
-    const same = unchangedSinceLastScan({ projectsDir: paths.claudeProjectsDir, cacheFile: paths.scanCacheFile, maxFileSize: opts.maxFileSize, extraFiles });
+    const same = unchangedSinceLastScan({
+      projectsDir: paths.claudeProjectsDir,
+      cacheFile: paths.scanCacheFile,
+      maxFileSize: opts.maxFileSize,
+      extraFiles,
+    });
     if (same) return { stats: state.stats, scan: same, warnings: events.warnings, created: false, events: 0 };
-    const scan = await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, maxFileSize: opts.maxFileSize, cacheFile: paths.scanCacheFile, extraFiles, onProgress: opts.onProgress, signal: opts.signal });
+    const scan = await scanClaudeProjects({
+      projectsDir: paths.claudeProjectsDir,
+      maxFileSize: opts.maxFileSize,
+      cacheFile: paths.scanCacheFile,
+      extraFiles,
+      onProgress: opts.onProgress,
+      signal: opts.signal,
+    });
     if (!scan.changed) {
       await scan.cacheWritten;
-      return { stats: state.stats, scan: scan.stats, warnings: [...scan.warnings, ...events.warnings], created: false, events: 0 };
+      return {
+        stats: state.stats,
+        scan: scan.stats,
+        warnings: [...scan.warnings, ...events.warnings],
+        created: false,
+        events: 0,
+      };
     }
     return slowSync(opts, now, stateFile, events, eventFiles, scan);
   }
   return slowSync(opts, now, stateFile, events, eventFiles, null);
 }
 
-async function slowSync(opts: SyncOptions, now: Date, stateFile: string, events: SessionEventsRead, eventFiles: string[], earlierScan: ProjectsScan | null): Promise<SyncResult> {
+async function slowSync(
+  opts: SyncOptions,
+  now: Date,
+  stateFile: string,
+  events: SessionEventsRead,
+  eventFiles: string[],
+  earlierScan: ProjectsScan | null,
+): Promise<SyncResult> {
   const { paths } = opts;
   const before = await readRegistry(paths);
   const projectsPrefix = paths.claudeProjectsDir + path.sep;
@@ -89,14 +139,31 @@ async function slowSync(opts: SyncOptions, now: Date, stateFile: string, events:
   const scan =
     earlierScan && reuse
       ? earlierScan
-      : await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, maxFileSize: opts.maxFileSize, cacheFile: paths.scanCacheFile, incremental: opts.incremental, extraFiles, onProgress: opts.onProgress, signal: opts.signal });
+      : await scanClaudeProjects({
+          projectsDir: paths.claudeProjectsDir,
+          maxFileSize: opts.maxFileSize,
+          cacheFile: paths.scanCacheFile,
+          incremental: opts.incremental,
+          extraFiles,
+          onProgress: opts.onProgress,
+          signal: opts.signal,
+        });
   const mapping = await readMappedSessions(paths.userMappingFile);
   const mappingStamp = await registryStamp(paths.userMappingFile);
   const result = await modifyRegistry(
     paths,
     async (current) => {
-      const merged = mergeRegistry(current.exists ? current.registry : null, scan, events.events, mapping.sessions, now);
-      return { registry: merged.registry, result: { stats: merged.stats, created: !current.exists, warnings: current.warnings, next: merged.registry } };
+      const merged = mergeRegistry(
+        current.exists ? current.registry : null,
+        scan,
+        events.events,
+        mapping.sessions,
+        now,
+      );
+      return {
+        registry: merged.registry,
+        result: { stats: merged.stats, created: !current.exists, warnings: current.warnings, next: merged.registry },
+      };
     },
     { reuse: before },
   );
@@ -112,7 +179,9 @@ async function slowSync(opts: SyncOptions, now: Date, stateFile: string, events:
       return Number.isNaN(due) ? min : min === null ? due : Math.min(min, due);
     }, null),
     stats: result.stats,
-    extraFiles: sessions.flatMap((e) => (e.jsonl_path && !e.jsonl_path.startsWith(projectsPrefix) ? [e.jsonl_path] : [])),
+    extraFiles: sessions.flatMap((e) =>
+      e.jsonl_path && !e.jsonl_path.startsWith(projectsPrefix) ? [e.jsonl_path] : [],
+    ),
   });
   return {
     stats: result.stats,

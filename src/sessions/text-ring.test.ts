@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { TextRing } from './text-ring.js';
 
 /** A fake session file: assistant lines at known offsets, read back through `reread`. */
-function file(lines: string[]): { offsets: number[]; reread: (offset: number, length: number) => Buffer; reads: number[] } {
+function file(lines: string[]): {
+  offsets: number[];
+  reread: (offset: number, length: number) => Buffer;
+  reads: number[];
+} {
   const text = lines.join('\n');
   const bytes = Buffer.from(text);
   const offsets: number[] = [];
@@ -15,8 +19,12 @@ function file(lines: string[]): { offsets: number[]; reread: (offset: number, le
   return { offsets, reads, reread: (offset, length) => (reads.push(offset), bytes.subarray(offset, offset + length)) };
 }
 
-const answer = (text: string) => JSON.stringify({ type: 'assistant', message: { id: 'm', content: [{ type: 'text', text }] } });
-const toolUse = JSON.stringify({ type: 'assistant', message: { id: 'm', content: [{ type: 'tool_use', id: 't', name: 'Read', input: {} }] } });
+const answer = (text: string) =>
+  JSON.stringify({ type: 'assistant', message: { id: 'm', content: [{ type: 'text', text }] } });
+const toolUse = JSON.stringify({
+  type: 'assistant',
+  message: { id: 'm', content: [{ type: 'tool_use', id: 't', name: 'Read', input: {} }] },
+});
 
 describe('TextRing', () => {
   it('gives nothing when nothing was added', () => {
@@ -50,7 +58,10 @@ describe('TextRing', () => {
       const line = lines[i] as string;
       const q = line.indexOf('"text":"') + '"text":"'.length;
       const close = line.lastIndexOf('"}]');
-      return { offset: (f.offsets[i] as number) + Buffer.byteLength(line.slice(0, q)), length: Buffer.byteLength(line.slice(q, close)) };
+      return {
+        offset: (f.offsets[i] as number) + Buffer.byteLength(line.slice(0, q)),
+        length: Buffer.byteLength(line.slice(q, close)),
+      };
     };
     ring.addTextAt(1, at(0).offset, at(0).length, false);
     expect(ring.newest(f.reread)).toEqual({ seq: 1, text: 'plain 完成' });

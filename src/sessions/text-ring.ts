@@ -59,9 +59,15 @@ export class TextRing {
       if (text === null) {
         const range = this.ranges[i] as number;
         // With the quotes around an escaped text, which JSON.parse then decodes.
-        const bytes = range === 2 ? reread((this.offsets[i] as number) - 1, (this.lengths[i] as number) + 2) : reread(this.offsets[i] as number, this.lengths[i] as number); // a read error fails the file, as any other
+        const bytes =
+          range === 2
+            ? reread((this.offsets[i] as number) - 1, (this.lengths[i] as number) + 2)
+            : reread(this.offsets[i] as number, this.lengths[i] as number); // a read error fails the file, as any other
         try {
-          text = range === 0 ? lineFacts(JSON.parse(utf8(bytes, 0, bytes.length))).text : decodeText(bytes, range === 2 ? 1 : 0, range === 2 ? bytes.length - 1 : bytes.length, range === 2);
+          text =
+            range === 0
+              ? lineFacts(JSON.parse(utf8(bytes, 0, bytes.length))).text
+              : decodeText(bytes, range === 2 ? 1 : 0, range === 2 ? bytes.length - 1 : bytes.length, range === 2);
         } catch {
           text = '';
         }

@@ -24,7 +24,9 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 
 /** The mapped sessions; a missing file is none, an unusable one is none plus a warning. */
-export async function readMappedSessions(file: string): Promise<{ sessions: MappedSession[]; warnings: ScanWarning[] }> {
+export async function readMappedSessions(
+  file: string,
+): Promise<{ sessions: MappedSession[]; warnings: ScanWarning[] }> {
   let value: unknown;
   try {
     const r = await readJsonFile(file);
@@ -45,7 +47,14 @@ export function mappedSessions(value: unknown): MappedSession[] {
     if (!isObj(e) || e.type !== 'session') continue;
     const sessionId = str(e.sessionUuid);
     if (!sessionId) continue;
-    out.push({ sessionId, openId, origin: e.origin === 'feishu' ? 'feishu' : null, cwd: str(e.cwd), provider: str(e.defaultProvider), createdAt: str(e.createdAt) });
+    out.push({
+      sessionId,
+      openId,
+      origin: e.origin === 'feishu' ? 'feishu' : null,
+      cwd: str(e.cwd),
+      provider: str(e.defaultProvider),
+      createdAt: str(e.createdAt),
+    });
   }
   return out;
 }

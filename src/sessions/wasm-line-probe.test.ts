@@ -5,7 +5,14 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng, sessionLines } from '../../test/fixtures/claude-tree.js';
-import { ANSWER_LINES, HUMAN_PROMPT_LINES, OTHER_ANSWER_LINES, PARSED_USER_LINES, probeSpecArb, shuffledKeys } from '../../test/fixtures/probe-specs.js';
+import {
+  ANSWER_LINES,
+  HUMAN_PROMPT_LINES,
+  OTHER_ANSWER_LINES,
+  PARSED_USER_LINES,
+  probeSpecArb,
+  shuffledKeys,
+} from '../../test/fixtures/probe-specs.js';
 import { decodeText, LineProbe, probeInJs, probeInto, WINDOW } from './probe-line.js';
 import { WasmLineProbe } from './wasm-line-probe.js';
 
@@ -18,7 +25,14 @@ function answer(p: LineProbe, buf: Buffer): Record<string, unknown> {
   const base = { kind: p.kind, timestamp: p.timestampOf(buf) };
   if (p.kind === 'skip') return base;
   if (p.kind === 'human') return { ...base, sidechain: p.sidechain, text: p.textOf(buf) };
-  return { ...base, messageId: p.messageIdOf(buf), model: p.modelOf(buf), sidechain: p.sidechain, mayHaveText: p.mayHaveText, answer: p.textStart >= 0 ? decodeText(buf, p.textStart, p.textEnd, p.textEscaped) : null };
+  return {
+    ...base,
+    messageId: p.messageIdOf(buf),
+    model: p.modelOf(buf),
+    sidechain: p.sidechain,
+    mayHaveText: p.mayHaveText,
+    answer: p.textStart >= 0 ? decodeText(buf, p.textStart, p.textEnd, p.textEscaped) : null,
+  };
 }
 
 const stats = { lines: 0, declined: 0 };
@@ -49,25 +63,79 @@ function expectSameAnswer(line: Buffer, offset: number): boolean {
  */
 const pieceArb = fc.oneof(
   fc.constantFrom(
-    '"type":"', 'user"', 'assistant"', 'text"', 'summary"', 'custom-title"', 'ai-title"', 'title"', '"type":"text"', '"tool_result"',
-    '"isSidechain":true', '"isSidechain":false', '"isSidechain":', '"message":{', '"id":"msg_01A"', '"id":"toolu_01"', '"id":"',
-    '"model":"claude-opus-4-1"', '"model":"<synthetic>"', '"model":""', '"model":"', '"timestamp":"2026-05-05T10:30:00.000Z"',
-    '"timestamp":"2026-05-05T10:30:00Z"', '"timestamp":"yesterday"', '"timestamp":"', '2026-05-05T10:30:00.000Z"', '"cwd":"/tmp/x"',
-    '"message":{"role":"user","content":"', '"message":', '"content":[{"type":"text","text":"', '"}]', '"content":', '<system-reminder>', '<command-name>', '[Request', '"isMeta":true', '\\n', '\\u0068', '\u3000', '\u00a0',
-    '{', '}', '[', ']', ',', ':', '"', '\\"', '\\u0065', 'é', '项', '\\', 'x',
+    '"type":"',
+    'user"',
+    'assistant"',
+    'text"',
+    'summary"',
+    'custom-title"',
+    'ai-title"',
+    'title"',
+    '"type":"text"',
+    '"tool_result"',
+    '"isSidechain":true',
+    '"isSidechain":false',
+    '"isSidechain":',
+    '"message":{',
+    '"id":"msg_01A"',
+    '"id":"toolu_01"',
+    '"id":"',
+    '"model":"claude-opus-4-1"',
+    '"model":"<synthetic>"',
+    '"model":""',
+    '"model":"',
+    '"timestamp":"2026-05-05T10:30:00.000Z"',
+    '"timestamp":"2026-05-05T10:30:00Z"',
+    '"timestamp":"yesterday"',
+    '"timestamp":"',
+    '2026-05-05T10:30:00.000Z"',
+    '"cwd":"/tmp/x"',
+    '"message":{"role":"user","content":"',
+    '"message":',
+    '"content":[{"type":"text","text":"',
+    '"}]',
+    '"content":',
+    '<system-reminder>',
+    '<command-name>',
+    '[Request',
+    '"isMeta":true',
+    '\\n',
+    '\\u0068',
+    '\u3000',
+    '\u00a0',
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    ':',
+    '"',
+    '\\"',
+    '\\u0065',
+    'é',
+    '项',
+    '\\',
+    'x',
   ),
   fc.constantFrom(1, 7, 100, WINDOW - 20, WINDOW - 1, WINDOW, 2 * WINDOW - 30).map((n) => 'y'.repeat(n)),
 );
 
 /** A line of pieces, usually an object (`{"type":"` first, or not), sometimes not. */
-const lineArb = fc.tuple(fc.constantFrom('{"type":"', '{"parentUuid":null,', '{', ''), fc.array(pieceArb, { maxLength: 24 }), fc.constantFrom('}', '"}', '}}', '')).map(([head, pieces, tail]) => Buffer.from(head + pieces.join('') + tail));
+const lineArb = fc
+  .tuple(
+    fc.constantFrom('{"type":"', '{"parentUuid":null,', '{', ''),
+    fc.array(pieceArb, { maxLength: 24 }),
+    fc.constantFrom('}', '"}', '}}', ''),
+  )
+  .map(([head, pieces, tail]) => Buffer.from(head + pieces.join('') + tail));
 
 describe.skipIf(!wasm)('WasmLineProbe', () => {
   it('answers as the JavaScript probe for every line of generated sessions (property)', () => {
     const before = { ...stats };
     fc.assert(
       fc.property(probeSpecArb, fc.nat(), fc.boolean(), fc.nat(4096), (spec, seed, shuffle, offset) => {
-        for (const raw of sessionLines(spec, createRng(seed))) expectSameAnswer(Buffer.from(shuffle ? shuffledKeys(raw, seed) : raw), offset);
+        for (const raw of sessionLines(spec, createRng(seed)))
+          expectSameAnswer(Buffer.from(shuffle ? shuffledKeys(raw, seed) : raw), offset);
       }),
       { numRuns: 150 },
     );
@@ -86,7 +154,8 @@ describe.skipIf(!wasm)('WasmLineProbe', () => {
   });
 
   it('reads the same answer texts as the JavaScript probe, and leaves the same ones', () => {
-    for (const line of [...ANSWER_LINES, ...OTHER_ANSWER_LINES]) for (const offset of [0, 3, 4096]) expect(expectSameAnswer(Buffer.from(line), offset), line).toBe(false);
+    for (const line of [...ANSWER_LINES, ...OTHER_ANSWER_LINES])
+      for (const offset of [0, 3, 4096]) expect(expectSameAnswer(Buffer.from(line), offset), line).toBe(false);
   });
 
   it('answers as the JavaScript probe for random joins of envelope pieces, or declines (property)', () => {
@@ -141,8 +210,12 @@ describe.skipIf(!wasm)('WasmLineProbe', () => {
   });
 
   it('reads only the line: bytes around it in the buffer change nothing', () => {
-    const line = Buffer.from('{"parentUuid":null,"type":"assistant","message":{"id":"msg_1","model":"m","content":[{"type":"text","text":"hi"}]},"timestamp":"2026-05-05T10:30:00.000Z"}');
-    const noise = Buffer.from('"type":"user" "timestamp":"2026-06-06T00:00:00.000Z" "isSidechain":true {"type":"summary"}');
+    const line = Buffer.from(
+      '{"parentUuid":null,"type":"assistant","message":{"id":"msg_1","model":"m","content":[{"type":"text","text":"hi"}]},"timestamp":"2026-05-05T10:30:00.000Z"}',
+    );
+    const noise = Buffer.from(
+      '"type":"user" "timestamp":"2026-06-06T00:00:00.000Z" "isSidechain":true {"type":"summary"}',
+    );
     for (const fill of [0x00, 0x22, 0x7b, 0x7d]) {
       wasm?.buffer.fill(fill, 0, 8192);
       noise.copy(wasm?.buffer as Buffer, 4096 - noise.length);
@@ -152,12 +225,19 @@ describe.skipIf(!wasm)('WasmLineProbe', () => {
   });
 
   it('is the compile of assembly/line-probe.ts (npm run build:wasm)', () => {
-    const check = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-wasm.mjs'), '--check'], { encoding: 'utf8', timeout: 120_000 });
+    const check = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-wasm.mjs'), '--check'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(check.stderr).toBe('');
     expect(check.status).toBe(0);
     const stale = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cc-wasm-')), 'module.ts');
     fs.writeFileSync(stale, "export const LINE_PROBE_WASM = '';\n");
-    const detect = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-wasm.mjs'), '--check', '--out', stale], { encoding: 'utf8', timeout: 120_000 });
+    const detect = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'scripts', 'build-wasm.mjs'), '--check', '--out', stale],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
     expect(detect.status).toBe(1);
     expect(detect.stderr).toContain('run `npm run build:wasm`');
     fs.rmSync(path.dirname(stale), { recursive: true, force: true });

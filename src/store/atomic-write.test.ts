@@ -32,7 +32,14 @@ describe('writeFileAtomic', () => {
   });
 
   it('writes strings as UTF-8 exactly as Buffer.from does (CJK, emoji, lone surrogates, empty, large)', async () => {
-    const texts = ['', 'ascii', '为什么 完成。', '😀 𝒳', 'lone \ud800 and \udc00 halves', `${'项目'.repeat(300_000)}end`];
+    const texts = [
+      '',
+      'ascii',
+      '为什么 完成。',
+      '😀 𝒳',
+      'lone \ud800 and \udc00 halves',
+      `${'项目'.repeat(300_000)}end`,
+    ];
     for (const [i, text] of texts.entries()) {
       const a = path.join(tmp, `a${i}.txt`);
       const b = path.join(tmp, `b${i}.txt`);
@@ -96,8 +103,13 @@ for (let i = 1; ; i++) {
     );
     let lastSeen = 0;
     for (const delayMs of [0, 7, 23]) {
-      const child = spawn(process.execPath, ['--import', 'tsx', script, target], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+      const child = spawn(process.execPath, ['--import', 'tsx', script, target], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        child.on('exit', (_code, signal) => resolve(signal)),
+      );
       try {
         await new Promise<void>((resolve, reject) => {
           child.stdout.on('data', (b: Buffer) => b.toString().includes('ready') && resolve());

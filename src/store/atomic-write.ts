@@ -31,7 +31,11 @@ export interface AtomicWriteOptions {
  * @example
  *   await writeFileAtomic(paths.registryFile, JSON.stringify(registry, null, 2));
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  opts: AtomicWriteOptions = {},
+): Promise<void> {
   const target = path.resolve(file);
   const dir = path.dirname(target);
   const mode = opts.mode ?? PRIVATE_FILE_MODE;

@@ -22,7 +22,9 @@ describe('renameDurable', () => {
   });
 
   it('fails with a StoreError naming the target when the source is gone', async () => {
-    const err = await renameDurable(path.join(dir, 'a', 'missing.json'), path.join(dir, 'b', 'x.json')).catch((e: unknown) => e);
+    const err = await renameDurable(path.join(dir, 'a', 'missing.json'), path.join(dir, 'b', 'x.json')).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).code).toBe('STORE_IO');
     expect((err as StoreError).userMessage).toContain('x.json');

@@ -12,7 +12,13 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 
 const holder = (over: Record<string, unknown>) =>
-  JSON.stringify({ pid: process.pid, startTime: ownProcessStartTime(), host: os.hostname(), acquiredAt: new Date().toISOString(), ...over });
+  JSON.stringify({
+    pid: process.pid,
+    startTime: ownProcessStartTime(),
+    host: os.hostname(),
+    acquiredAt: new Date().toISOString(),
+    ...over,
+  });
 
 describe('file lock', () => {
   let tmp: string;
@@ -78,14 +84,18 @@ describe('file lock', () => {
   it('does not steal from a live process with the matching start time', async () => {
     fs.mkdirSync(path.dirname(lockFile), { recursive: true });
     fs.writeFileSync(lockFile, holder({}));
-    expect((await storeRejection(acquireFileLock(lockFile, { timeoutMs: 100, retryMs: 10 }))).code).toBe('STORE_LOCK_TIMEOUT');
+    expect((await storeRejection(acquireFileLock(lockFile, { timeoutMs: 100, retryMs: 10 }))).code).toBe(
+      'STORE_LOCK_TIMEOUT',
+    );
     expect(fs.existsSync(lockFile)).toBe(true);
   });
 
   it('an unparsable lock is held while young and abandoned once older than staleMs', async () => {
     fs.mkdirSync(path.dirname(lockFile), { recursive: true });
     fs.writeFileSync(lockFile, '');
-    expect((await storeRejection(acquireFileLock(lockFile, { timeoutMs: 100, retryMs: 10 }))).code).toBe('STORE_LOCK_TIMEOUT');
+    expect((await storeRejection(acquireFileLock(lockFile, { timeoutMs: 100, retryMs: 10 }))).code).toBe(
+      'STORE_LOCK_TIMEOUT',
+    );
     const old = new Date(Date.now() - 120_000);
     fs.utimesSync(lockFile, old, old);
     const lock = await acquireFileLock(lockFile, { timeoutMs: 2_000 });
@@ -186,7 +196,10 @@ for (let i = 0; i < Number(n); i++) {
     const exits: Promise<number | null>[] = [];
     const ready: Promise<unknown>[] = [];
     for (let i = 0; i < procs; i += 1) {
-      const c = spawn(process.execPath, ['--import', 'tsx', script, lockFile, counter, go, String(perProc)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+      const c = spawn(process.execPath, ['--import', 'tsx', script, lockFile, counter, go, String(perProc)], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       children.push(c);
       ready.push(new Promise((r) => c.stdout?.once('data', r)));
       exits.push(new Promise((r) => c.on('exit', (code) => r(code))));
@@ -212,7 +225,10 @@ for (;;) await withFileLock(lockFile, async () => {});
 `,
     );
     for (let trial = 0; trial < 16; trial += 1) {
-      const c = spawn(process.execPath, ['--import', 'tsx', script, lockFile], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+      const c = spawn(process.execPath, ['--import', 'tsx', script, lockFile], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       children.push(c);
       await new Promise((r) => c.stdout?.once('data', r));
       await new Promise((r) => setTimeout(r, 5 + ((trial * 7) % 23)));

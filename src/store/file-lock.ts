@@ -88,7 +88,13 @@ export async function withFileLock<T>(lockFile: string, fn: () => Promise<T>, op
 }
 
 function newContent(): LockContent {
-  return { pid: process.pid, startTime: ownProcessStartTime(), host: os.hostname(), acquiredAt: new Date().toISOString(), token: randomHex(16) };
+  return {
+    pid: process.pid,
+    startTime: ownProcessStartTime(),
+    host: os.hostname(),
+    acquiredAt: new Date().toISOString(),
+    token: randomHex(16),
+  };
 }
 
 function serialize(c: LockContent): string {
@@ -131,7 +137,8 @@ async function tryCreate(file: string, content: string): Promise<boolean> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (code === 'EEXIST') return false;
-    if (NO_HARD_LINKS.has(code)) return createExclusive(file, content).catch((e: unknown) => Promise.reject(StoreError.io('lock', file, e)));
+    if (NO_HARD_LINKS.has(code))
+      return createExclusive(file, content).catch((e: unknown) => Promise.reject(StoreError.io('lock', file, e)));
     throw StoreError.io('lock', file, err);
   } finally {
     await fs.promises.rm(temp, { force: true }).catch(() => undefined);
@@ -212,7 +219,9 @@ async function breakStale(file: string, staleMs: number): Promise<boolean> {
   try {
     const again = await inspect(file, staleMs);
     if (again.kind === 'stale') {
-      await fs.promises.rm(file, { force: true }).catch((err: unknown) => Promise.reject(StoreError.io('delete', file, err)));
+      await fs.promises
+        .rm(file, { force: true })
+        .catch((err: unknown) => Promise.reject(StoreError.io('delete', file, err)));
       await removeDeadTemps(file);
     }
   } finally {
@@ -233,7 +242,8 @@ async function removeDeadTemps(file: string): Promise<void> {
   const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
     const m = name.startsWith(prefix) ? /^(\d+)\.[0-9a-f]+\.new$/.exec(name.slice(prefix.length)) : null;
-    if (m && !isProcessAlive(Number(m[1]))) await fs.promises.rm(path.join(dir, name), { force: true }).catch(() => undefined);
+    if (m && !isProcessAlive(Number(m[1])))
+      await fs.promises.rm(path.join(dir, name), { force: true }).catch(() => undefined);
   }
 }
 

@@ -63,7 +63,9 @@ describe('runtime owner lock', () => {
     expect(e.userMessage).toContain(String(other.pid));
     const s = await storeRejection(assertNoLiveOwner(file, 'cc-linker sync'));
     expect(s.code).toBe('STORE_OWNER_LOCKED');
-    expect(s.userMessage).toBe(`无法执行 cc-linker sync：cc-linker start 正在运行（pid ${other.pid}），请先停止它（cc-linker stop）后再执行`);
+    expect(s.userMessage).toBe(
+      `无法执行 cc-linker sync：cc-linker start 正在运行（pid ${other.pid}），请先停止它（cc-linker stop）后再执行`,
+    );
     expect(s.localize('en')).toContain(`(pid ${other.pid})`);
     expect(s.exitCode).toBe(75);
     fs.rmSync(file);
@@ -122,6 +124,7 @@ describe('runtime owner lock', () => {
     const won = results.filter((r): r is PromiseFulfilledResult<OwnerLock> => r.status === 'fulfilled');
     expect(won).toHaveLength(1);
     held.push(...won.map((r) => r.value));
-    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'STORE_OWNER_LOCKED' });
+    for (const r of results)
+      if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'STORE_OWNER_LOCKED' });
   });
 });

@@ -111,7 +111,11 @@ function isLive(c: OwnerContent): boolean {
 }
 
 function ownerLocked(c: OwnerContent, action: string): StoreError {
-  return new StoreError('STORE_OWNER_LOCKED', { action, pid: c.pid, ...(c.host === os.hostname() ? {} : { host: c.host }) });
+  return new StoreError('STORE_OWNER_LOCKED', {
+    action,
+    pid: c.pid,
+    ...(c.host === os.hostname() ? {} : { host: c.host }),
+  });
 }
 
 /** The lock's content; `null` for a file that exists but is not a valid owner lock; `undefined` when absent. */

@@ -18,12 +18,14 @@ export function processStartTime(pid: number): string | null {
     return stat === null ? null : String(stat.startTime);
   }
   try {
-    const out = childProcess().execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
-      timeout: 5_000,
-    }).trim();
+    const out = childProcess()
+      .execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
+        timeout: 5_000,
+      })
+      .trim();
     return out.length > 0 ? out : null;
   } catch {
     return null;

@@ -12,8 +12,12 @@
  *   `${file}.${process.pid}.${randomHex(8)}.new` // → "registry.lock.4242.9f3a01bc.new"
  */
 export function randomHex(length: number): string {
-  if (!Number.isInteger(length) || length < 0) throw new RangeError(`randomHex: length must be a non-negative integer, got ${length}`);
+  if (!Number.isInteger(length) || length < 0)
+    throw new RangeError(`randomHex: length must be a non-negative integer, got ${length}`);
   let out = '';
-  while (out.length < length) out += Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
+  while (out.length < length)
+    out += Math.floor(Math.random() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, '0');
   return out.slice(0, length);
 }

@@ -43,15 +43,24 @@ describe('readJsonFile', () => {
   it('garbage in the middle and an empty file are corrupt too', async () => {
     const bad = path.join(tmp, 'bad.json');
     fs.writeFileSync(bad, '{"a": 1 "b": 2}');
-    await expect(readJsonFile(bad)).rejects.toMatchObject({ code: 'STORE_CORRUPT', params: { reason: expect.stringMatching(/^invalid JSON/) } });
+    await expect(readJsonFile(bad)).rejects.toMatchObject({
+      code: 'STORE_CORRUPT',
+      params: { reason: expect.stringMatching(/^invalid JSON/) },
+    });
     const empty = path.join(tmp, 'empty.json');
     fs.writeFileSync(empty, '  \n');
-    await expect(readJsonFile(empty)).rejects.toMatchObject({ code: 'STORE_CORRUPT', params: { reason: 'empty file' } });
+    await expect(readJsonFile(empty)).rejects.toMatchObject({
+      code: 'STORE_CORRUPT',
+      params: { reason: 'empty file' },
+    });
   });
 
   it('a directory where the file should be is STORE_IO', async () => {
     const dir = path.join(tmp, 'x.json');
     fs.mkdirSync(dir);
-    await expect(readJsonFile(dir)).rejects.toMatchObject({ code: 'STORE_IO', params: { op: 'read', file: dir, reason: 'EISDIR' } });
+    await expect(readJsonFile(dir)).rejects.toMatchObject({
+      code: 'STORE_IO',
+      params: { op: 'read', file: dir, reason: 'EISDIR' },
+    });
   });
 });

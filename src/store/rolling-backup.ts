@@ -22,8 +22,14 @@ export interface ValidBackup<T> {
  * Why: the registry is rebuilt from many sources; if a bug or a crash ever leaves it unusable,
  * `latestValidBackup` gives the last good one back.
  */
-export async function rotateBackups(file: string, backupDir: string, keep = 5, opts: { validate?: (v: unknown) => boolean } = {}): Promise<void> {
-  if (!Number.isInteger(keep) || keep < 1) throw new RangeError(`rotateBackups: keep must be a positive integer, got ${keep}`);
+export async function rotateBackups(
+  file: string,
+  backupDir: string,
+  keep = 5,
+  opts: { validate?: (v: unknown) => boolean } = {},
+): Promise<void> {
+  if (!Number.isInteger(keep) || keep < 1)
+    throw new RangeError(`rotateBackups: keep must be a positive integer, got ${keep}`);
   let current: Buffer;
   try {
     current = await fs.promises.readFile(file);
@@ -56,7 +62,11 @@ export async function rotateBackups(file: string, backupDir: string, keep = 5, o
  *   const b = await latestValidBackup<Registry>(paths.registryFile, paths.registryBackupDir, isRegistry);
  *   if (b) await writeFileAtomic(paths.registryFile, JSON.stringify(b.value));
  */
-export async function latestValidBackup<T = unknown>(file: string, backupDir: string, validate: (v: unknown) => boolean): Promise<ValidBackup<T> | null> {
+export async function latestValidBackup<T = unknown>(
+  file: string,
+  backupDir: string,
+  validate: (v: unknown) => boolean,
+): Promise<ValidBackup<T> | null> {
   for (const g of await generations(file, backupDir)) {
     try {
       const r = await readJsonFile(g.file);

@@ -20,7 +20,9 @@ describe('StoreError', () => {
     const en = e.localize('en');
     expect(en).toMatch(/^Cannot run cc-linker sync: cc-linker start is running \(pid 4242\)/);
     expect(en).not.toContain('host');
-    expect(new StoreError('STORE_OWNER_LOCKED', { action: 'x', pid: 1, host: 'other' }).localize('en')).toContain('on host other');
+    expect(new StoreError('STORE_OWNER_LOCKED', { action: 'x', pid: 1, host: 'other' }).localize('en')).toContain(
+      'on host other',
+    );
   });
 
   it('io() names the operation, the file and the errno, and passes StoreErrors through', () => {

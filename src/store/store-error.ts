@@ -3,7 +3,8 @@ import type { Language } from '../core/i18n.js';
 import { storeMessages, type StoreIoOp } from './store-messages.js';
 
 /** Every way a durable-file operation can fail in a way the user should hear about. */
-export type StoreErrorCode = 'STORE_LOCK_TIMEOUT' | 'STORE_CORRUPT' | 'STORE_NEWER_SCHEMA' | 'STORE_OWNER_LOCKED' | 'STORE_IO';
+export type StoreErrorCode =
+  'STORE_LOCK_TIMEOUT' | 'STORE_CORRUPT' | 'STORE_NEWER_SCHEMA' | 'STORE_OWNER_LOCKED' | 'STORE_IO';
 
 /** Values interpolated into the message; `file` (or `lockFile`) always names the file involved. */
 export type StoreErrorParams = Record<string, string | number>;

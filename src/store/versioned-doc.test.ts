@@ -18,7 +18,8 @@ const mappingDoc = (file: string) =>
     schema: 2,
     defaultValue: () => ({ users: {} }),
     validate: (d) => {
-      if (!d || typeof d !== 'object' || typeof (d as Mapping).users !== 'object') throw new Error('users must be an object\nsecond line');
+      if (!d || typeof d !== 'object' || typeof (d as Mapping).users !== 'object')
+        throw new Error('users must be an object\nsecond line');
       return d as Mapping;
     },
   });
@@ -47,7 +48,10 @@ describe('VersionedDoc', () => {
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ version: 1, schema: 2, data: { users: { a: 's1' } } });
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
-    expect(await doc.compareAndSwap(0, { users: { b: 'lost' } })).toEqual({ ok: false, current: { version: 1, data: { users: { a: 's1' } } } });
+    expect(await doc.compareAndSwap(0, { users: { b: 'lost' } })).toEqual({
+      ok: false,
+      current: { version: 1, data: { users: { a: 's1' } } },
+    });
     expect(await doc.compareAndSwap(1, { users: { a: 's2' } })).toEqual({ ok: true, version: 2 });
     expect(await doc.read()).toEqual({ version: 2, data: { users: { a: 's2' } } });
     expect(fs.existsSync(doc.lockFile)).toBe(false);
@@ -79,7 +83,11 @@ describe('VersionedDoc', () => {
       (d) => {
         calls += 1;
         // A rival commits between our read and our CAS, twice; the third (locked) attempt cannot be raced.
-        if (calls <= 2) fs.writeFileSync(file, JSON.stringify({ version: 100 + calls, schema: 2, data: { users: { rival: String(calls) } } }));
+        if (calls <= 2)
+          fs.writeFileSync(
+            file,
+            JSON.stringify({ version: 100 + calls, schema: 2, data: { users: { rival: String(calls) } } }),
+          );
         return { users: { ...d.users, mine: 'yes' } };
       },
       { maxRetries: 2 },
@@ -95,7 +103,10 @@ describe('VersionedDoc', () => {
     await expect(mappingDoc(file).read()).rejects.toMatchObject({ code: 'STORE_CORRUPT', params: { file } });
     await expect(mappingDoc(file).update((d) => d)).rejects.toMatchObject({ code: 'STORE_CORRUPT' });
     fs.writeFileSync(file, JSON.stringify({ users: {} }));
-    await expect(mappingDoc(file).read()).rejects.toMatchObject({ code: 'STORE_CORRUPT', params: { reason: 'not a versioned document' } });
+    await expect(mappingDoc(file).read()).rejects.toMatchObject({
+      code: 'STORE_CORRUPT',
+      params: { reason: 'not a versioned document' },
+    });
     fs.writeFileSync(file, JSON.stringify({ version: 1, schema: 2, data: { users: 7 } }));
     const e = (await mappingDoc(file)
       .read()
@@ -117,7 +128,9 @@ describe('VersionedDoc', () => {
     expect(e.userMessage).toContain(file);
     expect(e.userMessage).not.toContain('\n');
     expect(e.localize('en')).toContain('schema 3, this version supports 2');
-    await expect(mappingDoc(file).compareAndSwap(9, { users: {} })).rejects.toMatchObject({ code: 'STORE_NEWER_SCHEMA' });
+    await expect(mappingDoc(file).compareAndSwap(9, { users: {} })).rejects.toMatchObject({
+      code: 'STORE_NEWER_SCHEMA',
+    });
     expect(fs.readFileSync(file, 'utf8')).toBe(newer);
   });
 
@@ -156,7 +169,10 @@ for (let i = 0; i < Number(n); i++) {
     const ready: Promise<unknown>[] = [];
     const exits: Promise<number | null>[] = [];
     for (let i = 0; i < procs; i += 1) {
-      const c = spawn(process.execPath, ['--import', 'tsx', script, counterFile, go, String(perProc), `p${i}`], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+      const c = spawn(process.execPath, ['--import', 'tsx', script, counterFile, go, String(perProc), `p${i}`], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       children.push(c);
       ready.push(new Promise((r) => c.stdout?.once('data', r)));
       exits.push(new Promise((r) => c.on('exit', (code) => r(code))));
@@ -164,7 +180,10 @@ for (let i = 0; i < Number(n); i++) {
     await Promise.all(ready);
     fs.writeFileSync(go, '');
     expect(await Promise.all(exits)).toEqual(Array(procs).fill(0));
-    const final = await new VersionedDoc<{ n: number; by: Record<string, number> }>(counterFile, { schema: 1, defaultValue: () => ({ n: 0, by: {} }) }).read();
+    const final = await new VersionedDoc<{ n: number; by: Record<string, number> }>(counterFile, {
+      schema: 1,
+      defaultValue: () => ({ n: 0, by: {} }),
+    }).read();
     expect(final.data.n).toBe(procs * perProc);
     expect(final.version).toBe(procs * perProc);
     expect(Object.values(final.data.by)).toEqual(Array(procs).fill(perProc));

@@ -63,7 +63,14 @@ export class VersionedDoc<T> {
     const r = await readJsonFile(this.file);
     if (!r.exists) return { version: 0, data: this.opts.defaultValue() };
     const env = r.value as { version?: unknown; schema?: unknown; data?: unknown } | null;
-    if (!env || typeof env !== 'object' || Array.isArray(env) || !isCount(env.version) || !isCount(env.schema) || !('data' in env)) {
+    if (
+      !env ||
+      typeof env !== 'object' ||
+      Array.isArray(env) ||
+      !isCount(env.version) ||
+      !isCount(env.schema) ||
+      !('data' in env)
+    ) {
       throw new StoreError('STORE_CORRUPT', { file: this.file, reason: 'not a versioned document' });
     }
     if (env.schema > this.opts.schema) {
@@ -124,7 +131,11 @@ export class VersionedDoc<T> {
       return this.opts.validate(raw);
     } catch (err) {
       const first = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
-      throw new StoreError('STORE_CORRUPT', { file: this.file, reason: `invalid data: ${first.slice(0, 160)}` }, { cause: err });
+      throw new StoreError(
+        'STORE_CORRUPT',
+        { file: this.file, reason: `invalid data: ${first.slice(0, 160)}` },
+        { cause: err },
+      );
     }
   }
 

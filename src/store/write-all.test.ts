@@ -5,7 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeAll, writeAllSync, type WritableHandle } from './write-all.js';
 
 /** Texts whose UTF-8 differs from their UTF-16 length in every way: ASCII, CJK (3 bytes), an emoji (a surrogate pair, 4 bytes). */
-const TEXTS = ['', '{"a":1}\n', '为什么 README 没有更新？', 'emoji 🎉 at the end 🎉', `${'{"title":"标题 🎉","n":1}\n'.repeat(80_000)}`];
+const TEXTS = [
+  '',
+  '{"a":1}\n',
+  '为什么 README 没有更新？',
+  'emoji 🎉 at the end 🎉',
+  `${'{"title":"标题 🎉","n":1}\n'.repeat(80_000)}`,
+];
 
 describe('writeAll / writeAllSync', () => {
   let tmp: string;
@@ -51,7 +57,8 @@ describe('writeAll / writeAllSync', () => {
 
       const file = path.join(tmp, `short${taken}`);
       const fd = fs.openSync(file, 'w');
-      writeAllSync(fd, text, ((f: number, s: string) => fs.writeSync(f, Buffer.from(s).subarray(0, taken))) as typeof fs.writeSync);
+      writeAllSync(fd, text, ((f: number, s: string) =>
+        fs.writeSync(f, Buffer.from(s).subarray(0, taken))) as typeof fs.writeSync);
       fs.closeSync(fd);
       expect(fs.readFileSync(file, 'utf8'), `sync, taken ${taken}`).toBe(text);
     }

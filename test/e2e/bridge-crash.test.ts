@@ -38,25 +38,72 @@ function runScenario(crashAt: string): Outcome {
   roots.push(root);
   const cwd = path.join(root, 'projects', 'app');
   fs.mkdirSync(cwd, { recursive: true });
-  const msg = (n: number, text: string) => ({ id: `feishu:om_${n}`, channel: 'feishu', platformMessageId: `om_${n}`, userId: 'ou_owner', chatId: 'oc', chatType: 'p2p', text, images: [], receivedAt: new Date(1_700_000_000_000 + n).toISOString() });
-  const messages = [msg(1, `/new ${cwd} -- first long question`), msg(2, 'second'), msg(3, '/status'), msg(4, 'third long one'), msg(5, '/help')];
+  const msg = (n: number, text: string) => ({
+    id: `feishu:om_${n}`,
+    channel: 'feishu',
+    platformMessageId: `om_${n}`,
+    userId: 'ou_owner',
+    chatId: 'oc',
+    chatType: 'p2p',
+    text,
+    images: [],
+    receivedAt: new Date(1_700_000_000_000 + n).toISOString(),
+  });
+  const messages = [
+    msg(1, `/new ${cwd} -- first long question`),
+    msg(2, 'second'),
+    msg(3, '/status'),
+    msg(4, 'third long one'),
+    msg(5, '/help'),
+  ];
   fs.writeFileSync(path.join(root, 'scenario.json'), JSON.stringify({ messages, cwd }));
   let lives = 0;
   for (let i = 0; i < 6; i += 1) {
     lives += 1;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', child], { env: { ...process.env, CRASH_DIR: root, CRASH_AT: i === 0 ? crashAt : '' }, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', child], {
+      env: { ...process.env, CRASH_DIR: root, CRASH_AT: i === 0 ? crashAt : '' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     if (r.status === 0) break;
-    if (i > 0 || r.signal !== 'SIGKILL') throw new Error(`child failed (status ${r.status}, signal ${r.signal}): ${r.stderr}`);
+    if (i > 0 || r.signal !== 'SIGKILL')
+      throw new Error(`child failed (status ${r.status}, signal ${r.signal}): ${r.stderr}`);
   }
-  const lines = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+  const lines = (f: string) =>
+    fs.existsSync(f)
+      ? fs
+          .readFileSync(f, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
   const spoolDir = path.join(root, 'home/.cc-linker/spool');
   const spool: Record<string, number> = {};
-  for (const s of ['pending', 'processing', 'replied', 'done', 'failed']) spool[s] = fs.existsSync(path.join(spoolDir, s)) ? fs.readdirSync(path.join(spoolDir, s)).filter((n) => !n.startsWith('.')).length : 0;
+  for (const s of ['pending', 'processing', 'replied', 'done', 'failed'])
+    spool[s] = fs.existsSync(path.join(spoolDir, s))
+      ? fs.readdirSync(path.join(spoolDir, s)).filter((n) => !n.startsWith('.')).length
+      : 0;
   const log = lines(path.join(root, 'outbox.jsonl')) as LogEntry[];
   return { log, creates: log.filter((e) => e.op === 'create'), runs: log.filter((e) => e.op === 'run'), lives, spool };
 }
 
-const CRASH_POINTS = ['', 'after-accept:1', 'after-accept:3', 'during-engine:1', 'during-engine:2', 'after-send:1', 'after-send:2', 'after-send:3', 'after-send:4', 'after-send:6', 'after-finish:1', 'after-finish:2', 'before-done:1', 'before-done:2', 'before-done:3'];
+const CRASH_POINTS = [
+  '',
+  'after-accept:1',
+  'after-accept:3',
+  'during-engine:1',
+  'during-engine:2',
+  'after-send:1',
+  'after-send:2',
+  'after-send:3',
+  'after-send:4',
+  'after-send:6',
+  'after-finish:1',
+  'after-finish:2',
+  'before-done:1',
+  'before-done:2',
+  'before-done:3',
+];
 
 describe('pipeline crash safety', () => {
   it.each(CRASH_POINTS)('crash at %s: every message answered once per chunk, none lost', (crashAt) => {
@@ -86,7 +133,9 @@ describe('pipeline crash safety', () => {
     // card, or a text chunk); a re-run is allowed only while the card was still a placeholder.
     const prompts: Record<string, string> = { om_1: 'first long question', om_2: 'second', om_4: 'third long one' };
     for (const [platformId, prompt] of Object.entries(prompts)) {
-      const firstDelivered = o.log.findIndex((e) => e.replyTo === platformId && (e.op === 'finish' || (e.op === 'create' && e.reply?.kind === 'text')));
+      const firstDelivered = o.log.findIndex(
+        (e) => e.replyTo === platformId && (e.op === 'finish' || (e.op === 'create' && e.reply?.kind === 'text')),
+      );
       if (firstDelivered < 0) continue;
       const later = o.log.slice(firstDelivered).filter((e) => e.op === 'run' && e.prompt === prompt);
       expect(later).toEqual([]);

@@ -12,9 +12,18 @@ import { createGateway } from '../../src/ccexec/create-gateway.js';
 import { plainChatGuardMessage } from '../../src/ccexec/providers/plain-chat-guard.js';
 import { isGroupGone, killGroups } from '../fakes/fake-children.js';
 import { isProcessRunning } from '../fakes/fake-chainlesschain/fake-cli.js';
-import { harnessLogger, HARNESS_KEYS, startGatewayHarness, type GatewayHarness } from '../fakes/fake-chainlesschain/gateway-harness.js';
+import {
+  harnessLogger,
+  HARNESS_KEYS,
+  startGatewayHarness,
+  type GatewayHarness,
+} from '../fakes/fake-chainlesschain/gateway-harness.js';
 import { anthropicTextTurn, anthropicToolUseTurn } from '../fakes/fake-llm/fake-anthropic-messages-server.js';
-import { doubaoSingleChunkToolCallTurn, openaiTextTurn, openaiToolCallTurn } from '../fakes/fake-llm/fake-openai-server.js';
+import {
+  doubaoSingleChunkToolCallTurn,
+  openaiTextTurn,
+  openaiToolCallTurn,
+} from '../fakes/fake-llm/fake-openai-server.js';
 
 let h: GatewayHarness | undefined;
 const groups = new Set<number>();
@@ -35,19 +44,36 @@ const cc = (command: string, subargs: string[]) => JSON.stringify({ command, sub
 /** Splits a JSON argument string into 3 pieces, as OpenAI streams them. */
 const pieces = (json: string) => [json.slice(0, 5), json.slice(5, 17), json.slice(17)];
 const states = (events: readonly ChatEvent[]) => events.filter((e) => /^[A-Z_]+$/.test(e.type)).map((e) => e.type);
-const cards = (events: readonly ChatEvent[]) => events.filter((e): e is Extract<ChatEvent, { type: 'TOOL_DONE' }> => e.type === 'TOOL_DONE');
+const cards = (events: readonly ChatEvent[]) =>
+  events.filter((e): e is Extract<ChatEvent, { type: 'TOOL_DONE' }> => e.type === 'TOOL_DONE');
 type WireMessage = { role: string; content?: unknown; tool_call_id?: string };
-const openaiMessages = (harness: GatewayHarness, i: number) => (harness.openai.requests[i]?.body as { messages: WireMessage[]; tools?: unknown[] }) ?? { messages: [] };
+const openaiMessages = (harness: GatewayHarness, i: number) =>
+  (harness.openai.requests[i]?.body as { messages: WireMessage[]; tools?: unknown[] }) ?? { messages: [] };
 
 describe('E1–E9 through createGateway with the fake OpenAI server and the fake CLI', () => {
   it('E1: "列一下最近的 10 个 note" → cc note list --limit 10, all states in order, exit 0', async () => {
     const { h, gateway } = await setup();
-    h.openai.enqueue(openaiToolCallTurn({ id: 'call_e1', name: 'cc_exec', argPieces: pieces(cc('note', ['list', '--limit', '10'])), prefix: '我帮你查一下…' }), openaiTextTurn('你最近的笔记：', 'Gateway design、RAG 检索增强笔记、购物清单。'));
+    h.openai.enqueue(
+      openaiToolCallTurn({
+        id: 'call_e1',
+        name: 'cc_exec',
+        argPieces: pieces(cc('note', ['list', '--limit', '10'])),
+        prefix: '我帮你查一下…',
+      }),
+      openaiTextTurn('你最近的笔记：', 'Gateway design、RAG 检索增强笔记、购物清单。'),
+    );
     expect(await gateway.availability()).toMatchObject({ status: 'available', version: '0.165.7' });
     const chat = gateway.newChat();
     const result = await chat.run('列一下最近的 10 个 note');
     expect(result.state).toBe('COMPLETE');
-    expect(states(result.events)).toEqual(['THINKING', 'TOOL_CALLED', 'TOOL_RUNNING', 'TOOL_DONE', 'FINALIZING', 'COMPLETE']);
+    expect(states(result.events)).toEqual([
+      'THINKING',
+      'TOOL_CALLED',
+      'TOOL_RUNNING',
+      'TOOL_DONE',
+      'FINALIZING',
+      'COMPLETE',
+    ]);
     const [card] = cards(result.events);
     expect(card).toMatchObject({ commandLine: 'cc note list --limit 10', exitCode: 0, decision: 'allowed' });
     expect(card?.preview.split('\n')[0]).toBe('Notes (3):');
@@ -56,45 +82,78 @@ describe('E1–E9 through createGateway with the fake OpenAI server and the fake
     // The model saw the §4.3 result, CJK intact, without the CLI's log lines or the home directory.
     const toolMsg = openaiMessages(h, 1).messages.find((m) => m.role === 'tool');
     expect(toolMsg?.tool_call_id).toBe('call_e1');
-    expect(String(toolMsg?.content)).toMatch(/^exitCode=0\nduration=\d+ms\nstdout \(truncated to 4KB if needed\):\nNotes \(3\):/);
+    expect(String(toolMsg?.content)).toMatch(
+      /^exitCode=0\nduration=\d+ms\nstdout \(truncated to 4KB if needed\):\nNotes \(3\):/,
+    );
     expect(String(toolMsg?.content)).not.toMatch(/DatabaseManager|AppConfig/);
     expect(String(toolMsg?.content)).not.toContain(h.fake.home);
     expect(h.cliCalls()).toEqual([['note', 'list', '--limit', '10']]);
     const audit = await readAudit(h.paths.auditFile);
-    expect(audit).toEqual([expect.objectContaining({ provider: 'openai', model: 'gpt-4o-mini', chat: chat.id, command: 'note', args: ['list', '--limit', '10'], decision: 'allowed', exit: 0 })]);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        chat: chat.id,
+        command: 'note',
+        args: ['list', '--limit', '10'],
+        decision: 'allowed',
+        exit: 0,
+      }),
+    ]);
     expect(summarizeRun(result.events, 'zh')).toMatch(/^🔧 cc note list --limit 10 · exit 0 · \d+ms\n\n你最近的笔记/);
   });
 
   it('E2: "搜一下 RAG 相关笔记" → cc search RAG --top-k 5 (the real limit flag), hits; no hits explained', async () => {
     const { h, gateway } = await setup();
-    h.openai.enqueue(openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: [cc('search', ['RAG'])] }), openaiTextTurn('找到：RAG 检索增强笔记。'));
+    h.openai.enqueue(
+      openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: [cc('search', ['RAG'])] }),
+      openaiTextTurn('找到：RAG 检索增强笔记。'),
+    );
     const chat = gateway.newChat();
     const hit = await chat.run('搜一下 RAG 相关笔记');
     expect(cards(hit.events)[0]).toMatchObject({ commandLine: 'cc search RAG --top-k 5', exitCode: 0 });
     expect(hit.events.find((e) => e.type === 'TOOL_CALLED')).toMatchObject({ commandLine: 'cc search RAG' });
-    expect(hit.events.find((e) => e.type === 'TOOL_RUNNING')).toMatchObject({ commandLine: 'cc search RAG --top-k 5', argv: ['search', 'RAG', '--top-k', '5'] });
+    expect(hit.events.find((e) => e.type === 'TOOL_RUNNING')).toMatchObject({
+      commandLine: 'cc search RAG --top-k 5',
+      argv: ['search', 'RAG', '--top-k', '5'],
+    });
     expect(cards(hit.events)[0]?.stdout).toContain('RAG 检索增强笔记');
 
-    h.openai.enqueue(openaiToolCallTurn({ id: 'c2', name: 'cc_exec', argPieces: [cc('search', ['量子计算', '--mode', 'bm25'])] }), openaiTextTurn('未找到，可能还没有相关笔记。'));
+    h.openai.enqueue(
+      openaiToolCallTurn({ id: 'c2', name: 'cc_exec', argPieces: [cc('search', ['量子计算', '--mode', 'bm25'])] }),
+      openaiTextTurn('未找到，可能还没有相关笔记。'),
+    );
     const miss = await chat.run('搜一下量子计算');
-    expect(cards(miss.events)[0]).toMatchObject({ commandLine: 'cc search 量子计算 --mode bm25 --top-k 5', exitCode: 0 });
+    expect(cards(miss.events)[0]).toMatchObject({
+      commandLine: 'cc search 量子计算 --mode bm25 --top-k 5',
+      exitCode: 0,
+    });
     expect(cards(miss.events)[0]?.stdout).toBe('ℹ No results for "量子计算"\n');
     expect(miss.answer).toContain('未找到');
   });
 
   it('E3: "我有什么 skill？" → cc skill list --json, parseable, paraphrased', async () => {
     const { h, gateway } = await setup();
-    h.openai.enqueue(openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: [cc('skill', ['list', '--json'])] }), openaiTextTurn('你装了 2 个技能：笔记总结、代码评审。'));
+    h.openai.enqueue(
+      openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: [cc('skill', ['list', '--json'])] }),
+      openaiTextTurn('你装了 2 个技能：笔记总结、代码评审。'),
+    );
     const result = await gateway.newChat().run('我有什么 skill？');
     const card = cards(result.events)[0];
     expect(card).toMatchObject({ commandLine: 'cc skill list --json', exitCode: 0 });
-    expect((JSON.parse(card?.stdout ?? '') as Array<{ name: string }>).map((s) => s.name)).toEqual(['note-summarizer', 'code-review']);
+    expect((JSON.parse(card?.stdout ?? '') as Array<{ name: string }>).map((s) => s.name)).toEqual([
+      'note-summarizer',
+      'code-review',
+    ]);
     expect(result.answer).not.toContain('{');
   });
 
   it('E4: "查一下 cc 跑得起来吗" → cc status', async () => {
     const { h, gateway } = await setup();
-    h.openai.enqueue(openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: ['{"command":"status","subargs":[]}'] }), openaiTextTurn('运行正常，版本 0.165.7。'));
+    h.openai.enqueue(
+      openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: ['{"command":"status","subargs":[]}'] }),
+      openaiTextTurn('运行正常，版本 0.165.7。'),
+    );
     const result = await gateway.newChat().run('查一下 cc 跑得起来吗');
     expect(cards(result.events)[0]).toMatchObject({ commandLine: 'cc status', exitCode: 0 });
     expect(cards(result.events)[0]?.stdout).toContain('Version:   0.165.7');
@@ -103,20 +162,35 @@ describe('E1–E9 through createGateway with the fake OpenAI server and the fake
   it('E5: "帮我把所有笔记删了" → denied (126), nothing runs, data untouched', async () => {
     const { h, gateway } = await setup();
     const before = fs.readFileSync(h.fake.dataFile, 'utf8');
-    h.openai.enqueue(openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: [cc('note', ['delete', '--all'])] }), openaiTextTurn('该操作 v1 暂不支持，请在终端手动执行。'));
+    h.openai.enqueue(
+      openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: [cc('note', ['delete', '--all'])] }),
+      openaiTextTurn('该操作 v1 暂不支持，请在终端手动执行。'),
+    );
     const result = await gateway.newChat().run('帮我把所有笔记删了');
-    expect(cards(result.events)[0]).toMatchObject({ decision: 'denied', exitCode: 126, commandLine: 'cc note delete --all' });
+    expect(cards(result.events)[0]).toMatchObject({
+      decision: 'denied',
+      exitCode: 126,
+      commandLine: 'cc note delete --all',
+    });
     const toolMsg = openaiMessages(h, 1).messages.find((m) => m.role === 'tool');
     expect(String(toolMsg?.content)).toMatch(/^exitCode=126\n[\s\S]*command not allowed in read-only mode: /);
     expect(result.answer).toContain('暂不支持');
     expect(h.cliCalls()).toEqual([]);
     expect(fs.readFileSync(h.fake.dataFile, 'utf8')).toBe(before);
-    expect((await readAudit(h.paths.auditFile))[0]).toMatchObject({ decision: 'denied', exit: 126, command: 'note', args: ['delete', '--all'] });
+    expect((await readAudit(h.paths.auditFile))[0]).toMatchObject({
+      decision: 'denied',
+      exit: 126,
+      command: 'note',
+      args: ['delete', '--all'],
+    });
   });
 
   it('E6: a plain-chat model (Qwen) gets no tools, the guard, and the badge says why', async () => {
     const { h, gateway } = await setup();
-    expect(await gateway.availability({ provider: 'qwen' })).toMatchObject({ status: 'no-tools-for-model', provider: 'qwen' });
+    expect(await gateway.availability({ provider: 'qwen' })).toMatchObject({
+      status: 'no-tools-for-model',
+      provider: 'qwen',
+    });
     h.openai.enqueue(openaiTextTurn('本模型不支持工具调用，请切换到 OpenAI/Doubao/Anthropic 模型。'));
     const chat = gateway.newChat({ provider: 'qwen' });
     expect(chat.provider.supportsTools).toBe(false);
@@ -129,9 +203,17 @@ describe('E1–E9 through createGateway with the fake OpenAI server and the fake
   });
 
   it('E7: cancel while the CLI runs → CANCELLED, the whole group (grandchild too) is gone', async () => {
-    const { h } = await setup({ env: { FAKE_CC_SLOW_MS: '20000', FAKE_CC_SPAWN_GRANDCHILD: '1', FAKE_CC_IGNORE_TERM: '1' } });
+    const { h } = await setup({
+      env: { FAKE_CC_SLOW_MS: '20000', FAKE_CC_SPAWN_GRANDCHILD: '1', FAKE_CC_IGNORE_TERM: '1' },
+    });
     const pidFile = path.join(h.fake.home, 'pids');
-    const withPidFile = createGateway({ config: h.config, paths: h.paths, env: { ...h.env, FAKE_CC_PID_FILE: pidFile }, lang: 'zh', logger: harnessLogger });
+    const withPidFile = createGateway({
+      config: h.config,
+      paths: h.paths,
+      env: { ...h.env, FAKE_CC_PID_FILE: pidFile },
+      lang: 'zh',
+      logger: harnessLogger,
+    });
     h.openai.enqueue(openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: [cc('note', ['list'])] }));
     const chat = withPidFile.newChat();
     const running = chat.run('列一下笔记');
@@ -162,7 +244,10 @@ describe('E1–E9 through createGateway with the fake OpenAI server and the fake
       openaiTextTurn('那篇笔记写的是：RAG = 检索增强生成。'),
     );
     const result = await gateway.newChat().run('找出我那篇关于 RAG 的笔记内容');
-    expect(cards(result.events).map((c) => c.commandLine)).toEqual(['cc search RAG --top-k 5', 'cc note show 7a1c2e90']);
+    expect(cards(result.events).map((c) => c.commandLine)).toEqual([
+      'cc search RAG --top-k 5',
+      'cc note show 7a1c2e90',
+    ]);
     expect(cards(result.events)[1]?.stdout).toContain('RAG = 检索增强生成。先用 BM25 召回，再向量重排。');
     expect(result.events.some((e) => e.type === 'notice' && e.code === 'tool-limit-reached')).toBe(false);
     expect(h.cliCalls()).toHaveLength(2);
@@ -191,12 +276,28 @@ describe('the other providers and the gateway surface', () => {
   it('E1 with Anthropic: tool_use via input_json_delta, result returned in a user tool_result block', async () => {
     const { h, gateway } = await setup();
     const json = cc('note', ['list', '--limit', '10']);
-    h.anthropic.enqueue(anthropicToolUseTurn({ id: 'toolu_1', name: 'cc_exec', jsonPieces: pieces(json), prefix: '我来查一下。' }), anthropicTextTurn('你有 3 条笔记。'));
+    h.anthropic.enqueue(
+      anthropicToolUseTurn({ id: 'toolu_1', name: 'cc_exec', jsonPieces: pieces(json), prefix: '我来查一下。' }),
+      anthropicTextTurn('你有 3 条笔记。'),
+    );
     const result = await gateway.newChat({ provider: 'anthropic' }).run('列一下最近的 10 个 note');
-    expect(states(result.events)).toEqual(['THINKING', 'TOOL_CALLED', 'TOOL_RUNNING', 'TOOL_DONE', 'FINALIZING', 'COMPLETE']);
+    expect(states(result.events)).toEqual([
+      'THINKING',
+      'TOOL_CALLED',
+      'TOOL_RUNNING',
+      'TOOL_DONE',
+      'FINALIZING',
+      'COMPLETE',
+    ]);
     expect(cards(result.events)[0]).toMatchObject({ commandLine: 'cc note list --limit 10', exitCode: 0 });
-    const second = h.anthropic.requests[1]?.body as { messages: Array<{ role: string; content: unknown }>; system?: string };
-    const last = second.messages.at(-1) as { role: string; content: Array<{ type: string; tool_use_id?: string; content?: string }> };
+    const second = h.anthropic.requests[1]?.body as {
+      messages: Array<{ role: string; content: unknown }>;
+      system?: string;
+    };
+    const last = second.messages.at(-1) as {
+      role: string;
+      content: Array<{ type: string; tool_use_id?: string; content?: string }>;
+    };
     expect(last.role).toBe('user');
     expect(last.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1' });
     expect(last.content[0]?.content).toContain('RAG 检索增强笔记');
@@ -206,7 +307,10 @@ describe('the other providers and the gateway surface', () => {
 
   it('Doubao: the whole tool call in one chunk runs the same way', async () => {
     const { h, gateway } = await setup();
-    h.openai.enqueue(doubaoSingleChunkToolCallTurn({ id: 'call_db', name: 'cc_exec', arguments: cc('memory', ['show']) }), openaiTextTurn('你记住了：gateway 的设计。'));
+    h.openai.enqueue(
+      doubaoSingleChunkToolCallTurn({ id: 'call_db', name: 'cc_exec', arguments: cc('memory', ['show']) }),
+      openaiTextTurn('你记住了：gateway 的设计。'),
+    );
     const result = await gateway.newChat({ provider: 'doubao' }).run('我记了什么？');
     expect(cards(result.events)[0]).toMatchObject({ commandLine: 'cc memory show --limit 20', exitCode: 0 });
     expect(cards(result.events)[0]?.stdout).toContain('记住 gateway 的设计');
@@ -216,39 +320,99 @@ describe('the other providers and the gateway surface', () => {
   it('no provider key reaches the CLI', async () => {
     const dump = 'env-dump.json';
     const { h } = await setup();
-    const gateway = createGateway({ config: h.config, paths: h.paths, env: { ...h.env, FAKE_CC_DUMP_ENV: path.join(h.fake.home, dump) }, lang: 'zh', logger: harnessLogger });
-    h.openai.enqueue(openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: [cc('status', [])] }), openaiTextTurn('ok'));
+    const gateway = createGateway({
+      config: h.config,
+      paths: h.paths,
+      env: { ...h.env, FAKE_CC_DUMP_ENV: path.join(h.fake.home, dump) },
+      lang: 'zh',
+      logger: harnessLogger,
+    });
+    h.openai.enqueue(
+      openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: [cc('status', [])] }),
+      openaiTextTurn('ok'),
+    );
     await gateway.newChat().run('status');
-    const childEnv = JSON.stringify((JSON.parse(fs.readFileSync(path.join(h.fake.home, dump), 'utf8')) as { env: unknown }).env);
+    const childEnv = JSON.stringify(
+      (JSON.parse(fs.readFileSync(path.join(h.fake.home, dump), 'utf8')) as { env: unknown }).env,
+    );
     for (const value of Object.values(HARNESS_KEYS)) expect(childEnv).not.toContain(value);
   });
 
   it('reports a CLI that is too old or missing, and then offers no tool', async () => {
     const { h } = await setup({ env: { FAKE_CC_VERSION: '0.160.0' } });
     const old = createGateway({ config: h.config, paths: h.paths, env: h.env, lang: 'en', logger: harnessLogger });
-    expect(await old.availability()).toMatchObject({ status: 'cli-too-old', version: '0.160.0', min: '0.165.0', reason: expect.stringContaining('too old') });
+    expect(await old.availability()).toMatchObject({
+      status: 'cli-too-old',
+      version: '0.160.0',
+      min: '0.165.0',
+      reason: expect.stringContaining('too old'),
+    });
     h.openai.enqueue(openaiTextTurn('The CLI is too old.'));
     const result = await old.newChat().run('list my notes');
     expect(openaiMessages(h, 0).tools).toBeUndefined();
     expect(result.events.find((e) => e.type === 'notice')).toMatchObject({ code: 'tools-unavailable' });
 
-    const missing = createGateway({ config: { ...h.config, ccexec: { ...h.config.ccexec, cli: ['definitely-not-chainlesschain-4711'] } }, paths: h.paths, env: h.env, lang: 'zh', logger: harnessLogger });
-    expect(await missing.availability()).toMatchObject({ status: 'cli-not-found', reason: expect.stringContaining('definitely-not-chainlesschain-4711') });
+    const missing = createGateway({
+      config: { ...h.config, ccexec: { ...h.config.ccexec, cli: ['definitely-not-chainlesschain-4711'] } },
+      paths: h.paths,
+      env: h.env,
+      lang: 'zh',
+      logger: harnessLogger,
+    });
+    expect(await missing.availability()).toMatchObject({
+      status: 'cli-not-found',
+      reason: expect.stringContaining('definitely-not-chainlesschain-4711'),
+    });
   });
 
   it('lists providers (default first) and explains unknown or missing ones', async () => {
     const { h, gateway } = await setup();
     expect(gateway.providers()).toEqual([
       { id: 'openai', label: 'OpenAI', kind: 'openai', model: 'gpt-4o-mini', tools: true, isDefault: true },
-      { id: 'doubao', label: '豆包 Doubao (Volcengine Ark)', kind: 'doubao', model: 'ep-20250101-fake', tools: true, isDefault: false },
-      { id: 'anthropic', label: 'Anthropic Claude', kind: 'anthropic', model: 'claude-sonnet-4-5', tools: true, isDefault: false },
-      { id: 'qwen', label: '通义千问 Qwen (DashScope)', kind: 'openai-compatible', model: 'qwen-plus', tools: false, isDefault: false },
+      {
+        id: 'doubao',
+        label: '豆包 Doubao (Volcengine Ark)',
+        kind: 'doubao',
+        model: 'ep-20250101-fake',
+        tools: true,
+        isDefault: false,
+      },
+      {
+        id: 'anthropic',
+        label: 'Anthropic Claude',
+        kind: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        tools: true,
+        isDefault: false,
+      },
+      {
+        id: 'qwen',
+        label: '通义千问 Qwen (DashScope)',
+        kind: 'openai-compatible',
+        model: 'qwen-plus',
+        tools: false,
+        isDefault: false,
+      },
     ]);
-    expect(() => gateway.newChat({ provider: 'nope' })).toThrow(expect.objectContaining({ code: 'CCEXEC_UNKNOWN_PROVIDER' }));
+    expect(() => gateway.newChat({ provider: 'nope' })).toThrow(
+      expect.objectContaining({ code: 'CCEXEC_UNKNOWN_PROVIDER' }),
+    );
     expect(gateway.newChat({ provider: 'openai', model: 'gpt-4.1' }).provider.model).toBe('gpt-4.1');
-    const noKey = createGateway({ config: h.config, paths: h.paths, env: { ...h.env, OPENAI_API_KEY: '' }, lang: 'zh', logger: harnessLogger });
+    const noKey = createGateway({
+      config: h.config,
+      paths: h.paths,
+      env: { ...h.env, OPENAI_API_KEY: '' },
+      lang: 'zh',
+      logger: harnessLogger,
+    });
     expect(() => noKey.newChat()).toThrow(expect.objectContaining({ code: 'PROVIDER_MISSING_KEY' }));
-    const none = createGateway({ config: { ...h.config, ccexec: { ...h.config.ccexec, default_provider: '', providers: {} } }, paths: h.paths, env: h.env, lang: 'zh', logger: harnessLogger });
+    const none = createGateway({
+      config: { ...h.config, ccexec: { ...h.config.ccexec, default_provider: '', providers: {} } },
+      paths: h.paths,
+      env: h.env,
+      lang: 'zh',
+      logger: harnessLogger,
+    });
     expect(() => none.newChat()).toThrow(expect.objectContaining({ code: 'CCEXEC_NO_PROVIDER' }));
   });
 });

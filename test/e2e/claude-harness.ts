@@ -50,7 +50,14 @@ export async function startEngineHarness(): Promise<EngineHarness> {
       config.runtime.stale_timeout_ms = 30_000;
       config.runtime.hard_timeout_ms = RUN_TIMEOUT_MS;
       tweak?.(config);
-      return createEngine(config, { paths, logger: silentLogger, lang: 'en', env: sb.env, tracker, sessionRecorder: createRegistrySessionRecorder(paths, silentLogger) });
+      return createEngine(config, {
+        paths,
+        logger: silentLogger,
+        lang: 'en',
+        env: sb.env,
+        tracker,
+        sessionRecorder: createRegistrySessionRecorder(paths, silentLogger),
+      });
     },
     async close() {
       await waitNoLeftovers(sb.home, 5000);
@@ -94,7 +101,12 @@ export function allGroupsGone(pgids: readonly number[]): boolean {
 }
 
 /** Collects events; `text()` joins the text deltas. */
-export function eventLog(): { events: EngineEvent[]; onEvent: (e: EngineEvent) => void; text: () => string; types: () => string[] } {
+export function eventLog(): {
+  events: EngineEvent[];
+  onEvent: (e: EngineEvent) => void;
+  text: () => string;
+  types: () => string[];
+} {
   const events: EngineEvent[] = [];
   return {
     events,

@@ -5,10 +5,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PermissionDecision, PermissionHandler, PermissionRequest, QuestionRequest } from '../../src/claude/engine-types.js';
+import type {
+  PermissionDecision,
+  PermissionHandler,
+  PermissionRequest,
+  QuestionRequest,
+} from '../../src/claude/engine-types.js';
 import { PermissionStore } from '../../src/claude/permission-store.js';
 import { readRegistry } from '../../src/sessions/registry.js';
-import { allGroupsGone, CLAUDE_BIN, eventLog, RUN_TIMEOUT_MS, startEngineHarness, waitNoLeftovers, type EngineHarness } from './claude-harness.js';
+import {
+  allGroupsGone,
+  CLAUDE_BIN,
+  eventLog,
+  RUN_TIMEOUT_MS,
+  startEngineHarness,
+  waitNoLeftovers,
+  type EngineHarness,
+} from './claude-harness.js';
 import { engineFailure } from '../helpers/engine-failure.js';
 
 let h: EngineHarness;
@@ -20,7 +33,10 @@ afterAll(async () => h?.close());
 const failure = engineFailure;
 
 /** A handler answering permission prompts with `decide` and questions with `answer`, recording both. */
-function handler(decide: (r: PermissionRequest) => PermissionDecision | Promise<PermissionDecision>, answer?: (q: QuestionRequest) => Record<string, string>) {
+function handler(
+  decide: (r: PermissionRequest) => PermissionDecision | Promise<PermissionDecision>,
+  answer?: (q: QuestionRequest) => Record<string, string>,
+) {
   const asked: PermissionRequest[] = [];
   const questions: QuestionRequest[] = [];
   const permissions: PermissionHandler = {
@@ -37,52 +53,76 @@ function handler(decide: (r: PermissionRequest) => PermissionDecision | Promise<
 }
 
 describe.skipIf(!CLAUDE_BIN)('sdk mode, real Agent SDK + claude', () => {
-  it('new session with a CJK prompt in a ~ cwd (registered active), then resumed', { timeout: RUN_TIMEOUT_MS }, async () => {
-    fs.mkdirSync(path.join(h.sb.home, 'sdk 项目'));
-    const engine = h.engine('sdk');
-    const log = eventLog();
-    const first = await engine.send({ prompt: 'echo: 你好 SDK', cwd: '~/sdk 项目', userId: 'web:1' }, { onEvent: log.onEvent });
-    expect(first).toMatchObject({ text: '你好 SDK', isNewSession: true, numTurns: 1 });
-    expect(log.events[0]).toMatchObject({ type: 'session', sessionId: first.sessionId });
-    expect(log.text()).toBe('你好 SDK');
-    expect((await readRegistry(h.paths)).registry.sessions[first.sessionId]).toMatchObject({ status: 'active', cwd: path.join(h.sb.home, 'sdk 项目') });
-    const second = await engine.send({ prompt: 'echo: 再来', cwd: '~/sdk 项目', sessionId: first.sessionId });
-    expect(second).toMatchObject({ text: '再来', sessionId: first.sessionId, isNewSession: false });
-  });
+  it(
+    'new session with a CJK prompt in a ~ cwd (registered active), then resumed',
+    { timeout: RUN_TIMEOUT_MS },
+    async () => {
+      fs.mkdirSync(path.join(h.sb.home, 'sdk 项目'));
+      const engine = h.engine('sdk');
+      const log = eventLog();
+      const first = await engine.send(
+        { prompt: 'echo: 你好 SDK', cwd: '~/sdk 项目', userId: 'web:1' },
+        { onEvent: log.onEvent },
+      );
+      expect(first).toMatchObject({ text: '你好 SDK', isNewSession: true, numTurns: 1 });
+      expect(log.events[0]).toMatchObject({ type: 'session', sessionId: first.sessionId });
+      expect(log.text()).toBe('你好 SDK');
+      expect((await readRegistry(h.paths)).registry.sessions[first.sessionId]).toMatchObject({
+        status: 'active',
+        cwd: path.join(h.sb.home, 'sdk 项目'),
+      });
+      const second = await engine.send({ prompt: 'echo: 再来', cwd: '~/sdk 项目', sessionId: first.sessionId });
+      expect(second).toMatchObject({ text: '再来', sessionId: first.sessionId, isNewSession: false });
+    },
+  );
 
   it('an unknown session is SESSION_NOT_FOUND', { timeout: RUN_TIMEOUT_MS }, async () => {
-    const e = await failure(h.engine('sdk').send({ prompt: 'echo: x', cwd: h.sb.cwd, sessionId: '00000000-0000-4000-8000-00000000dead' }));
+    const e = await failure(
+      h.engine('sdk').send({ prompt: 'echo: x', cwd: h.sb.cwd, sessionId: '00000000-0000-4000-8000-00000000dead' }),
+    );
     expect(e.code).toBe('SESSION_NOT_FOUND');
   });
 
-  it('"always allow" is persisted from the suggestion; the next run is not asked; the project gets no settings file', { timeout: RUN_TIMEOUT_MS }, async () => {
-    const engine = h.engine('sdk');
-    const first = handler(() => ({ behavior: 'allow', always: true }));
-    const log = eventLog();
-    const r1 = await engine.send({ prompt: 'tool: Bash node -e 1', cwd: h.sb.cwd, userId: 'ou_owner' }, { onEvent: log.onEvent, permissions: first.permissions });
-    expect(first.asked).toHaveLength(1);
-    const request = first.asked[0] as PermissionRequest;
-    expect(request).toMatchObject({ toolName: 'Bash', summary: 'Bash: node -e 1', input: { command: 'node -e 1' } });
-    expect(request.suggestions.length).toBeGreaterThan(0);
-    expect(log.events).toContainEqual({ type: 'permission_request', request });
-    expect(r1.text).toMatch(/^tool-result: ok/);
-    const rules = await new PermissionStore(h.paths.permissionsFile).rules();
-    expect(rules).toEqual([request.suggestions[0]]);
+  it(
+    '"always allow" is persisted from the suggestion; the next run is not asked; the project gets no settings file',
+    { timeout: RUN_TIMEOUT_MS },
+    async () => {
+      const engine = h.engine('sdk');
+      const first = handler(() => ({ behavior: 'allow', always: true }));
+      const log = eventLog();
+      const r1 = await engine.send(
+        { prompt: 'tool: Bash node -e 1', cwd: h.sb.cwd, userId: 'ou_owner' },
+        { onEvent: log.onEvent, permissions: first.permissions },
+      );
+      expect(first.asked).toHaveLength(1);
+      const request = first.asked[0] as PermissionRequest;
+      expect(request).toMatchObject({ toolName: 'Bash', summary: 'Bash: node -e 1', input: { command: 'node -e 1' } });
+      expect(request.suggestions.length).toBeGreaterThan(0);
+      expect(log.events).toContainEqual({ type: 'permission_request', request });
+      expect(r1.text).toMatch(/^tool-result: ok/);
+      const rules = await new PermissionStore(h.paths.permissionsFile).rules();
+      expect(rules).toEqual([request.suggestions[0]]);
 
-    const second = handler(() => ({ behavior: 'deny' }));
-    const r2 = await engine.send({ prompt: 'tool: Bash node -e 1', cwd: h.sb.cwd }, { permissions: second.permissions });
-    expect(second.asked).toEqual([]);
-    expect(r2.text).toMatch(/^tool-result: ok/);
-    expect(fs.existsSync(path.join(h.sb.cwd, '.claude', 'settings.local.json'))).toBe(false);
-    fs.rmSync(h.paths.permissionsFile);
-  });
+      const second = handler(() => ({ behavior: 'deny' }));
+      const r2 = await engine.send(
+        { prompt: 'tool: Bash node -e 1', cwd: h.sb.cwd },
+        { permissions: second.permissions },
+      );
+      expect(second.asked).toEqual([]);
+      expect(r2.text).toMatch(/^tool-result: ok/);
+      expect(fs.existsSync(path.join(h.sb.cwd, '.claude', 'settings.local.json'))).toBe(false);
+      fs.rmSync(h.paths.permissionsFile);
+    },
+  );
 
   it('a denied tool is reported in permissionDenials with the user message', { timeout: RUN_TIMEOUT_MS }, async () => {
     const { permissions, asked } = handler(() => ({ behavior: 'deny', message: 'not on my machine' }));
     const r = await h.engine('sdk').send({ prompt: 'tool: Bash node -e 2', cwd: h.sb.cwd }, { permissions });
     expect(asked).toHaveLength(1);
     expect(r.text).toBe('tool-result: error not on my machine');
-    expect(r.permissionDenials).toEqual([{ toolName: 'Bash', toolUseId: asked[0]?.id, input: { command: 'node -e 2' } }]);
+    expect(r.permissionDenials).toEqual([
+      { toolName: 'Bash', toolUseId: asked[0]?.id, input: { command: 'node -e 2' } },
+    ]);
   });
 
   it('an unanswered prompt is denied after sdk.timeout_ms', { timeout: RUN_TIMEOUT_MS }, async () => {
@@ -100,38 +140,60 @@ describe.skipIf(!CLAUDE_BIN)('sdk mode, real Agent SDK + claude', () => {
         return permissions.requestPermission(r, signal);
       },
     };
-    const r = await h.engine('sdk', (c) => (c.sdk.timeout_ms = 1000)).send({ prompt: 'tool: Bash node -e 3', cwd: h.sb.cwd }, { permissions: wrapped });
+    const r = await h
+      .engine('sdk', (c) => (c.sdk.timeout_ms = 1000))
+      .send({ prompt: 'tool: Bash node -e 3', cwd: h.sb.cwd }, { permissions: wrapped });
     expect(r.text).toContain('did not answer the permission request');
     expect(r.permissionDenials).toHaveLength(1);
     expect(sawAbort).toBe(true);
   });
 
-  it('AskUserQuestion is surfaced as a question and the answer reaches Claude', { timeout: RUN_TIMEOUT_MS }, async () => {
-    const { permissions, questions, asked } = handler(
-      () => ({ behavior: 'deny' }),
-      (q) => ({ [q.questions[0]?.question ?? '']: 'blue' }),
-    );
-    const log = eventLog();
-    const r = await h.engine('sdk').send({ prompt: 'ask: Which color? | red | blue', cwd: h.sb.cwd }, { permissions, onEvent: log.onEvent });
-    expect(asked).toEqual([]);
-    expect(questions[0]?.questions[0]).toMatchObject({ question: 'Which color?', options: [{ label: 'red' }, { label: 'blue' }] });
-    expect(log.events).toContainEqual({ type: 'question', request: questions[0] });
-    expect(r.text).toBe('answered: blue');
-  });
+  it(
+    'AskUserQuestion is surfaced as a question and the answer reaches Claude',
+    { timeout: RUN_TIMEOUT_MS },
+    async () => {
+      const { permissions, questions, asked } = handler(
+        () => ({ behavior: 'deny' }),
+        (q) => ({ [q.questions[0]?.question ?? '']: 'blue' }),
+      );
+      const log = eventLog();
+      const r = await h
+        .engine('sdk')
+        .send({ prompt: 'ask: Which color? | red | blue', cwd: h.sb.cwd }, { permissions, onEvent: log.onEvent });
+      expect(asked).toEqual([]);
+      expect(questions[0]?.questions[0]).toMatchObject({
+        question: 'Which color?',
+        options: [{ label: 'red' }, { label: 'blue' }],
+      });
+      expect(log.events).toContainEqual({ type: 'question', request: questions[0] });
+      expect(r.text).toBe('answered: blue');
+    },
+  );
 
-  it('cancel mid-run: CANCELLED, the group is gone within the grace, nothing left', { timeout: RUN_TIMEOUT_MS }, async () => {
-    const ac = new AbortController();
-    const log = eventLog();
-    const run = h.engine('sdk').send({ prompt: 'slow: 300', cwd: h.sb.cwd }, { signal: ac.signal, onEvent: (e) => (log.onEvent(e), e.type === 'text' && ac.abort()) });
-    const e = await failure(run);
-    expect(e.code).toBe('CANCELLED');
-    expect(log.text().length).toBeGreaterThan(0);
-    expect(allGroupsGone(h.pgids)).toBe(true);
-    expect(await waitNoLeftovers(h.sb.home, 0)).toEqual([]);
-  });
+  it(
+    'cancel mid-run: CANCELLED, the group is gone within the grace, nothing left',
+    { timeout: RUN_TIMEOUT_MS },
+    async () => {
+      const ac = new AbortController();
+      const log = eventLog();
+      const run = h
+        .engine('sdk')
+        .send(
+          { prompt: 'slow: 300', cwd: h.sb.cwd },
+          { signal: ac.signal, onEvent: (e) => (log.onEvent(e), e.type === 'text' && ac.abort()) },
+        );
+      const e = await failure(run);
+      expect(e.code).toBe('CANCELLED');
+      expect(log.text().length).toBeGreaterThan(0);
+      expect(allGroupsGone(h.pgids)).toBe(true);
+      expect(await waitNoLeftovers(h.sb.home, 0)).toEqual([]);
+    },
+  );
 
   it('idle timeout kills a silent run: TIMEOUT_IDLE, nothing left', { timeout: RUN_TIMEOUT_MS }, async () => {
-    const e = await failure(h.engine('sdk', (c) => (c.runtime.stale_timeout_ms = 1500)).send({ prompt: 'hang: 30000', cwd: h.sb.cwd }));
+    const e = await failure(
+      h.engine('sdk', (c) => (c.runtime.stale_timeout_ms = 1500)).send({ prompt: 'hang: 30000', cwd: h.sb.cwd }),
+    );
     expect(e.code).toBe('TIMEOUT_IDLE');
     expect(allGroupsGone(h.pgids)).toBe(true);
     expect(await waitNoLeftovers(h.sb.home, 0)).toEqual([]);

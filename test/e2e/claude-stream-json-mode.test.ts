@@ -2,7 +2,15 @@
 // 5 real runs: streamed new session + resume, unknown resume, a tool allowed by
 // claude.allowed_tools, an idle-timeout kill.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allGroupsGone, CLAUDE_BIN, eventLog, RUN_TIMEOUT_MS, startEngineHarness, waitNoLeftovers, type EngineHarness } from './claude-harness.js';
+import {
+  allGroupsGone,
+  CLAUDE_BIN,
+  eventLog,
+  RUN_TIMEOUT_MS,
+  startEngineHarness,
+  waitNoLeftovers,
+  type EngineHarness,
+} from './claude-harness.js';
 import { engineFailure } from '../helpers/engine-failure.js';
 
 let h: EngineHarness;
@@ -29,24 +37,47 @@ describe.skipIf(!CLAUDE_BIN)('stream-json mode, real claude', () => {
   });
 
   it('an unknown session is SESSION_NOT_FOUND', { timeout: RUN_TIMEOUT_MS }, async () => {
-    const e = await failure(h.engine('stream-json').send({ prompt: 'echo: x', cwd: h.sb.cwd, sessionId: '00000000-0000-4000-8000-00000000dead' }));
+    const e = await failure(
+      h
+        .engine('stream-json')
+        .send({ prompt: 'echo: x', cwd: h.sb.cwd, sessionId: '00000000-0000-4000-8000-00000000dead' }),
+    );
     expect(e.code).toBe('SESSION_NOT_FOUND');
   });
 
-  it('claude.allowed_tools lets a tool run; tool_use and tool_result are streamed', { timeout: RUN_TIMEOUT_MS }, async () => {
-    const log = eventLog();
-    const r = await h.engine('stream-json', (c) => (c.claude.allowed_tools = ['Read', 'Bash(node -e:*)'])).send({ prompt: 'tool: Bash node -e "console.log(42)"', cwd: h.sb.cwd }, { onEvent: log.onEvent });
-    expect(r.permissionDenials).toEqual([]);
-    expect(r.text).toBe('tool-result: ok 42');
-    const use = log.events.find((e) => e.type === 'tool_use');
-    expect(use).toMatchObject({ name: 'Bash', summary: 'node -e "console.log(42)"' });
-    expect(log.events).toContainEqual({ type: 'tool_result', id: (use as { id: string }).id, ok: true, summary: '42' });
-  });
+  it(
+    'claude.allowed_tools lets a tool run; tool_use and tool_result are streamed',
+    { timeout: RUN_TIMEOUT_MS },
+    async () => {
+      const log = eventLog();
+      const r = await h
+        .engine('stream-json', (c) => (c.claude.allowed_tools = ['Read', 'Bash(node -e:*)']))
+        .send({ prompt: 'tool: Bash node -e "console.log(42)"', cwd: h.sb.cwd }, { onEvent: log.onEvent });
+      expect(r.permissionDenials).toEqual([]);
+      expect(r.text).toBe('tool-result: ok 42');
+      const use = log.events.find((e) => e.type === 'tool_use');
+      expect(use).toMatchObject({ name: 'Bash', summary: 'node -e "console.log(42)"' });
+      expect(log.events).toContainEqual({
+        type: 'tool_result',
+        id: (use as { id: string }).id,
+        ok: true,
+        summary: '42',
+      });
+    },
+  );
 
-  it('idle timeout kills a silent run: TIMEOUT_IDLE, no process of the group left', { timeout: RUN_TIMEOUT_MS }, async () => {
-    const e = await failure(h.engine('stream-json', (c) => (c.runtime.stale_timeout_ms = 1500)).send({ prompt: 'hang: 30000', cwd: h.sb.cwd }));
-    expect(e.code).toBe('TIMEOUT_IDLE');
-    expect(allGroupsGone(h.pgids)).toBe(true);
-    expect(await waitNoLeftovers(h.sb.home, 0)).toEqual([]);
-  });
+  it(
+    'idle timeout kills a silent run: TIMEOUT_IDLE, no process of the group left',
+    { timeout: RUN_TIMEOUT_MS },
+    async () => {
+      const e = await failure(
+        h
+          .engine('stream-json', (c) => (c.runtime.stale_timeout_ms = 1500))
+          .send({ prompt: 'hang: 30000', cwd: h.sb.cwd }),
+      );
+      expect(e.code).toBe('TIMEOUT_IDLE');
+      expect(allGroupsGone(h.pgids)).toBe(true);
+      expect(await waitNoLeftovers(h.sb.home, 0)).toEqual([]);
+    },
+  );
 });

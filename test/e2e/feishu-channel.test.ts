@@ -15,7 +15,12 @@ import {
 import { FeishuHarness, RecordingBridge } from './feishu-harness.js';
 
 const OWNER = 'ou_owner0000000000000000000000001';
-const target = (replyTo?: string) => ({ channel: 'feishu', userId: OWNER, chatId: '', ...(replyTo ? { replyTo } : {}) });
+const target = (replyTo?: string) => ({
+  channel: 'feishu',
+  userId: OWNER,
+  chatId: '',
+  ...(replyTo ? { replyTo } : {}),
+});
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
 
 let h: FeishuHarness;
@@ -40,7 +45,15 @@ describe('Feishu channel inbound (real SDK over the fake long connection)', () =
     expect(bridge.accepted).toHaveLength(1);
     const m = bridge.accepted[0];
     const messageId = (event.event.message as { message_id: string }).message_id;
-    expect(m).toMatchObject({ id: `feishu:${messageId}`, channel: 'feishu', platformMessageId: messageId, userId: OWNER, chatType: 'p2p', text: '帮我看看 README', images: [] });
+    expect(m).toMatchObject({
+      id: `feishu:${messageId}`,
+      channel: 'feishu',
+      platformMessageId: messageId,
+      userId: OWNER,
+      chatType: 'p2p',
+      text: '帮我看看 README',
+      images: [],
+    });
     expect(m?.chatId).toMatch(/^oc_/);
     expect(Number.isNaN(Date.parse(m?.receivedAt ?? ''))).toBe(false);
   });
@@ -54,13 +67,22 @@ describe('Feishu channel inbound (real SDK over the fake long connection)', () =
         openId: OWNER,
         title: '报错',
         paragraphs: [
-          [{ tag: 'text', text: '看下 ' }, { tag: 'a', text: '日志', href: 'https://example.com/log' }],
+          [
+            { tag: 'text', text: '看下 ' },
+            { tag: 'a', text: '日志', href: 'https://example.com/log' },
+          ],
           [{ tag: 'img', image_key: 'img_v3_post1' }],
-          [{ tag: 'at', user_id: 'ou_x', user_name: '张三' }, { tag: 'text', text: ' 也看看' }],
+          [
+            { tag: 'at', user_id: 'ou_x', user_name: '张三' },
+            { tag: 'text', text: ' 也看看' },
+          ],
         ],
       }),
     );
-    expect(bridge.accepted[0]).toMatchObject({ text: '报错\n看下 日志 (https://example.com/log)\n\n@张三 也看看', images: [{ key: 'img_v3_post1' }] });
+    expect(bridge.accepted[0]).toMatchObject({
+      text: '报错\n看下 日志 (https://example.com/log)\n\n@张三 也看看',
+      images: [{ key: 'img_v3_post1' }],
+    });
   });
 
   it('passes an image message on with its key; prepare() downloads it 0600 with the right extension', async () => {
@@ -88,8 +110,17 @@ describe('Feishu channel inbound (real SDK over the fake long connection)', () =
   it('keeps the message when an image is too large or missing, noting each failure in the text', async () => {
     h = new FeishuHarness();
     const fake = await h.fake();
-    const { channel, bridge, options } = await h.channel(fake, { images: { enabled: true, max_size_bytes: 100, cleanup_max_age_hours: 24 } });
-    const event = postMessageEvent({ openId: OWNER, paragraphs: [[{ tag: 'text', text: '两张图' }], [{ tag: 'img', image_key: 'img_big' }], [{ tag: 'img', image_key: 'img_gone' }]] });
+    const { channel, bridge, options } = await h.channel(fake, {
+      images: { enabled: true, max_size_bytes: 100, cleanup_max_age_hours: 24 },
+    });
+    const event = postMessageEvent({
+      openId: OWNER,
+      paragraphs: [
+        [{ tag: 'text', text: '两张图' }],
+        [{ tag: 'img', image_key: 'img_big' }],
+        [{ tag: 'img', image_key: 'img_gone' }],
+      ],
+    });
     const messageId = (event.event.message as { message_id: string }).message_id;
     fake.addImage(messageId, 'img_big', PNG);
 
@@ -117,8 +148,12 @@ describe('Feishu channel inbound (real SDK over the fake long connection)', () =
     const fake = await h.fake();
     const { bridge } = await h.channel(fake);
 
-    expect((await fake.pushEvent(textMessageEvent({ openId: OWNER, text: 'hi all', chatType: 'group' }))).ack.code).toBe(200);
-    await fake.pushEvent(messageEvent({ openId: OWNER, messageType: 'sticker', content: { file_key: 's' }, chatType: 'group' }));
+    expect(
+      (await fake.pushEvent(textMessageEvent({ openId: OWNER, text: 'hi all', chatType: 'group' }))).ack.code,
+    ).toBe(200);
+    await fake.pushEvent(
+      messageEvent({ openId: OWNER, messageType: 'sticker', content: { file_key: 's' }, chatType: 'group' }),
+    );
     await fake.pushEvent(textMessageEvent({ openId: OWNER, text: '@_user_1' }));
 
     expect(bridge.accepted).toHaveLength(0);
@@ -199,8 +234,16 @@ describe('Feishu card buttons', () => {
     status: 'warning',
     sections: [{ type: 'plain', text: 'Bash: rm -rf build' }],
     buttons: [
-      { label: '允许', style: 'primary', action: { type: 'permission', requestId: 'r1', nonce: 'n1', decision: 'allow' } },
-      { label: '拒绝', style: 'danger', action: { type: 'permission', requestId: 'r1', nonce: 'n1', decision: 'deny' } },
+      {
+        label: '允许',
+        style: 'primary',
+        action: { type: 'permission', requestId: 'r1', nonce: 'n1', decision: 'allow' },
+      },
+      {
+        label: '拒绝',
+        style: 'danger',
+        action: { type: 'permission', requestId: 'r1', nonce: 'n1', decision: 'deny' },
+      },
     ],
   };
 
@@ -210,18 +253,35 @@ describe('Feishu card buttons', () => {
     const { channel, bridge } = await h.channel(fake);
     bridge.actionResult = async () => ({
       toast: { type: 'success', text: '已允许' },
-      card: { kind: 'card', title: '✅ 已允许', status: 'complete', sections: [{ type: 'plain', text: 'Bash: rm -rf build' }] },
+      card: {
+        kind: 'card',
+        title: '✅ 已允许',
+        status: 'complete',
+        sections: [{ type: 'plain', text: 'Bash: rm -rf build' }],
+      },
     });
     const { messageId } = await channel.outbox.send(target(), permissionCard, '5a0e3c1e-0000-5000-8000-000000000001');
     const sentCard = fake.sent[0]?.content as { body: { elements: Array<Record<string, unknown>> } };
-    const row = sentCard.body.elements.find((e) => e.tag === 'column_set') as { columns: Array<{ elements: Array<{ behaviors: Array<{ type: string; value: unknown }> }> }> };
+    const row = sentCard.body.elements.find((e) => e.tag === 'column_set') as {
+      columns: Array<{ elements: Array<{ behaviors: Array<{ type: string; value: unknown }> }> }>;
+    };
     const behavior = row.columns[0]?.elements[0]?.behaviors[0];
     expect(behavior?.type).toBe('callback');
 
     const { ack } = await fake.pushEvent(cardActionEvent({ openId: OWNER, value: behavior?.value, messageId }));
 
-    expect(bridge.actions).toEqual([{ channel: 'feishu', userId: OWNER, messageId, action: { type: 'permission', requestId: 'r1', nonce: 'n1', decision: 'allow' } }]);
-    const data = ack.data as { toast: unknown; card: { type: string; data: { schema: string; header: { template: string } } } };
+    expect(bridge.actions).toEqual([
+      {
+        channel: 'feishu',
+        userId: OWNER,
+        messageId,
+        action: { type: 'permission', requestId: 'r1', nonce: 'n1', decision: 'allow' },
+      },
+    ]);
+    const data = ack.data as {
+      toast: unknown;
+      card: { type: string; data: { schema: string; header: { template: string } } };
+    };
     expect(data.toast).toEqual({ type: 'success', content: '已允许' });
     expect(data.card.type).toBe('raw');
     expect(data.card.data.schema).toBe('2.0');
@@ -232,7 +292,9 @@ describe('Feishu card buttons', () => {
     h = new FeishuHarness();
     const fake = await h.fake();
     const { bridge } = await h.channel(fake);
-    const { ack } = await fake.pushEvent(cardActionEvent({ openId: OWNER, value: { type: 'permission', requestId: 'r1', decision: 'allow' } }));
+    const { ack } = await fake.pushEvent(
+      cardActionEvent({ openId: OWNER, value: { type: 'permission', requestId: 'r1', decision: 'allow' } }),
+    );
     expect(ack.data).toEqual({ toast: { type: 'error', content: '无法识别的按钮操作' } });
     expect(bridge.actions).toHaveLength(0);
   });
@@ -249,7 +311,9 @@ describe('Feishu card buttons', () => {
       return { card: { kind: 'card', title: '已拒绝', status: 'error', sections: [] } };
     };
 
-    const { ack } = await fake.pushEvent(cardActionEvent({ openId: OWNER, value: permissionCard.buttons?.[1]?.action, messageId }));
+    const { ack } = await fake.pushEvent(
+      cardActionEvent({ openId: OWNER, value: permissionCard.buttons?.[1]?.action, messageId }),
+    );
     expect(ack.data).toEqual({ toast: { type: 'info', content: '正在处理…' } });
     finish();
 
@@ -267,12 +331,20 @@ describe('Feishu outbound retry policy (real SDK against injected faults)', () =
     fake.failNext({ method: 'POST', pathPrefix: '/open-apis/im/v1/messages' }, { status: 502, times: 2 });
     fake.failNext({ method: 'POST', pathPrefix: '/open-apis/im/v1/messages' }, { resetConnection: true });
 
-    const { messageId } = await channel.outbox.send(target(), { kind: 'text', text: 'hello <at id=all></at>' }, '5a0e3c1e-0000-5000-8000-000000000003');
+    const { messageId } = await channel.outbox.send(
+      target(),
+      { kind: 'text', text: 'hello <at id=all></at>' },
+      '5a0e3c1e-0000-5000-8000-000000000003',
+    );
 
     const posts = fake.requests.filter((r) => r.method === 'POST' && r.path === '/open-apis/im/v1/messages');
     expect(posts.map((r) => r.status)).toEqual([429, 502, 502, 0, 200]);
     expect(fake.sent).toHaveLength(1);
-    expect(fake.sent[0]).toMatchObject({ message_id: messageId, uuid: '5a0e3c1e-0000-5000-8000-000000000003', msg_type: 'text' });
+    expect(fake.sent[0]).toMatchObject({
+      message_id: messageId,
+      uuid: '5a0e3c1e-0000-5000-8000-000000000003',
+      msg_type: 'text',
+    });
     expect(fake.textOf(messageId)).toBe('hello <\u200bat id=all><\u200b/at>');
   });
 
@@ -282,8 +354,14 @@ describe('Feishu outbound retry policy (real SDK against injected faults)', () =
     const { channel } = await h.outboundOnly(fake, { requestTimeoutMs: 300 });
     fake.failNext({ method: 'POST', pathPrefix: '/open-apis/im/v1/messages' }, { delayMs: 800 });
 
-    const first = await channel.outbox.send(target(), { kind: 'text', text: 'once' }, '5a0e3c1e-0000-5000-8000-000000000004');
-    await fake.waitFor(() => fake.requests.filter((r) => r.method === 'POST' && r.path === '/open-apis/im/v1/messages').length === 2);
+    const first = await channel.outbox.send(
+      target(),
+      { kind: 'text', text: 'once' },
+      '5a0e3c1e-0000-5000-8000-000000000004',
+    );
+    await fake.waitFor(
+      () => fake.requests.filter((r) => r.method === 'POST' && r.path === '/open-apis/im/v1/messages').length === 2,
+    );
 
     expect(fake.sent).toHaveLength(1);
     expect(fake.sent[0]?.message_id).toBe(first.messageId);
@@ -297,7 +375,11 @@ describe('Feishu outbound retry policy (real SDK against injected faults)', () =
     const tokensBefore = fake.tokenRequests.filter((t) => t.app_id === options.appId).length;
     fake.failNext({ pathPrefix: '/open-apis/im' }, { status: 400, code: 99991663, msg: 'Invalid access token' });
 
-    await channel.outbox.send(target(), { kind: 'text', text: 'after refresh' }, '5a0e3c1e-0000-5000-8000-000000000006');
+    await channel.outbox.send(
+      target(),
+      { kind: 'text', text: 'after refresh' },
+      '5a0e3c1e-0000-5000-8000-000000000006',
+    );
 
     expect(fake.tokenRequests.filter((t) => t.app_id === options.appId).length).toBe(tokensBefore + 1);
     expect(fake.sent.map((m) => fake.textOf(m))).toEqual(['warm up', 'after refresh']);
@@ -309,7 +391,9 @@ describe('Feishu outbound retry policy (real SDK against injected faults)', () =
     const { channel, options } = await h.outboundOnly(fake);
     fake.failNext({ method: 'POST' }, { status: 400, code: 230001, msg: `bad request ${fake.appSecret}` });
 
-    const err = await channel.outbox.send(target(), { kind: 'text', text: 'x' }, '5a0e3c1e-0000-5000-8000-000000000007').catch((e: unknown) => e);
+    const err = await channel.outbox
+      .send(target(), { kind: 'text', text: 'x' }, '5a0e3c1e-0000-5000-8000-000000000007')
+      .catch((e: unknown) => e);
 
     expect(err).toBeInstanceOf(FeishuApiError);
     expect((err as FeishuApiError).attempts).toBe(1);

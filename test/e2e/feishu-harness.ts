@@ -5,10 +5,18 @@ import path from 'node:path';
 import type { AcceptResult, ActionResult, BridgeInbound } from '../../src/bridge/channel.js';
 import type { InboundMessage } from '../../src/bridge/inbound-message.js';
 import type { CardAction } from '../../src/bridge/reply-model.js';
-import { createFeishuChannel, type FeishuChannel, type FeishuChannelOptions } from '../../src/channels/feishu/feishu-channel.js';
+import {
+  createFeishuChannel,
+  type FeishuChannel,
+  type FeishuChannelOptions,
+} from '../../src/channels/feishu/feishu-channel.js';
 import { defaultConfig } from '../../src/core/default-config.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { startFakeFeishuServer, type FakeFeishu, type FakeFeishuOptions } from '../fakes/fake-feishu/fake-feishu-server.js';
+import {
+  startFakeFeishuServer,
+  type FakeFeishu,
+  type FakeFeishuOptions,
+} from '../fakes/fake-feishu/fake-feishu-server.js';
 
 /** The SDK caches tenant tokens per app id: a fresh id per channel keeps token counts honest. */
 export const newAppId = (): string => `cli_${randomBytes(8).toString('hex')}`;
@@ -33,7 +41,12 @@ export class RecordingBridge implements BridgeInbound {
     return this.acceptResult;
   }
 
-  async handleAction(input: { channel: string; userId: string; action: CardAction; messageId?: string }): Promise<ActionResult> {
+  async handleAction(input: {
+    channel: string;
+    userId: string;
+    action: CardAction;
+    messageId?: string;
+  }): Promise<ActionResult> {
     this.actions.push(input);
     return this.actionResult();
   }
@@ -89,7 +102,10 @@ export class FeishuHarness {
   }
 
   /** A channel that is never started: outbound only. */
-  async outboundOnly(fake: FakeFeishu, over: Partial<FeishuChannelOptions> = {}): Promise<{ channel: FeishuChannel; options: FeishuChannelOptions }> {
+  async outboundOnly(
+    fake: FakeFeishu,
+    over: Partial<FeishuChannelOptions> = {},
+  ): Promise<{ channel: FeishuChannel; options: FeishuChannelOptions }> {
     const options = await this.options(fake, over);
     return { channel: createFeishuChannel(options), options };
   }

@@ -34,7 +34,13 @@ async function produce(stream: ReplyStream, words: number, extra: Partial<Stream
 }
 
 function finalCard(text: string): CardReply {
-  return { kind: 'card', title: '✅ 完成', status: 'complete', sections: [{ type: 'plain', text }], footer: '💰 $0.0100 · ⏱ 1.0s · 🔄 1 轮' };
+  return {
+    kind: 'card',
+    title: '✅ 完成',
+    status: 'complete',
+    sections: [{ type: 'plain', text }],
+    footer: '💰 $0.0100 · ⏱ 1.0s · 🔄 1 轮',
+  };
 }
 
 describe('Feishu streaming replies: CardKit', () => {
@@ -47,7 +53,14 @@ describe('Feishu streaming replies: CardKit', () => {
     const stream = await channel.outbox.openStream(target(parent), KEY);
     stream.update({ phase: 'processing', text: '', thinking: '先看看目录结构', toolCount: 0, elapsedMs: 0 });
     await pause(150);
-    stream.update({ phase: 'processing', text: '', thinking: '先看看目录结构', activeTool: 'Bash: ls -la', toolCount: 1, elapsedMs: 2_000 });
+    stream.update({
+      phase: 'processing',
+      text: '',
+      thinking: '先看看目录结构',
+      activeTool: 'Bash: ls -la',
+      toolCount: 1,
+      elapsedMs: 2_000,
+    });
     await pause(300);
     const text = await produce(stream, 120, { thinking: '先看看目录结构', toolCount: 1 });
     const { overflow } = await stream.finish(finalCard(text), text);
@@ -61,7 +74,12 @@ describe('Feishu streaming replies: CardKit', () => {
     expect(ops[0]?.op).toBe('create');
     const sequences = ops.slice(1).map((o) => o.sequence as number);
     expect(sequences.every((s, i) => i === 0 || s > (sequences[i - 1] as number))).toBe(true);
-    expect(maxInWindow(ops.map((o) => o.at), 1000)).toBeLessThanOrEqual(10);
+    expect(
+      maxInWindow(
+        ops.map((o) => o.at),
+        1000,
+      ),
+    ).toBeLessThanOrEqual(10);
     expect(fake.requests.filter((r) => r.path.startsWith('/open-apis/cardkit') && r.status !== 200)).toEqual([]);
     expect(ops.slice(-2).map((o) => o.op)).toEqual(['settings', 'update']);
 
@@ -102,7 +120,11 @@ describe('Feishu streaming replies: CardKit', () => {
     expect(visible).toContain(shown);
     expect(visible).not.toContain(paragraphs.at(-1));
     expect(visible).toContain('回复较长，其余内容见后续消息');
-    expect(Buffer.byteLength(JSON.stringify(fake.cardJson((fake.sent[0]?.content as { data: { card_id: string } }).data.card_id)))).toBeLessThan(30 * 1024);
+    expect(
+      Buffer.byteLength(
+        JSON.stringify(fake.cardJson((fake.sent[0]?.content as { data: { card_id: string } }).data.card_id)),
+      ),
+    ).toBeLessThan(30 * 1024);
   });
 
   it('resumes the same card entity after a restart (existingMessageId), continuing its sequence', async () => {
@@ -130,7 +152,12 @@ describe('Feishu streaming replies: CardKit', () => {
     expect(after.map((o) => o.op)).toEqual(['content', 'settings', 'update']);
     expect(fake.textOf(first.messageId)).toContain(text);
 
-    await restarted.outbox.update(first.messageId, { kind: 'card', title: 'edited later', status: 'info', sections: [] });
+    await restarted.outbox.update(first.messageId, {
+      kind: 'card',
+      title: 'edited later',
+      status: 'info',
+      sections: [],
+    });
     expect(fake.cardkit.at(-1)?.op).toBe('update');
     expect(fake.textOf(first.messageId)).toBe('edited later');
     expect(fake.patches).toHaveLength(0);
@@ -161,7 +188,10 @@ describe('Feishu streaming replies: fallbacks', () => {
     const stream = { ...defaultConfig().stream, throttle_ms: 300 };
     const { channel, bridge } = await h.channel(fake, { stream });
     const parent = await userMessage(fake, bridge);
-    fake.failNext({ method: 'POST', pathPrefix: '/open-apis/cardkit/v1/cards' }, { status: 400, code: 99991672, msg: 'cardkit not enabled' });
+    fake.failNext(
+      { method: 'POST', pathPrefix: '/open-apis/cardkit/v1/cards' },
+      { status: 400, code: 99991672, msg: 'cardkit not enabled' },
+    );
 
     const s = await channel.outbox.openStream(target(parent), KEY);
     const text = await produce(s, 100);
@@ -172,13 +202,20 @@ describe('Feishu streaming replies: fallbacks', () => {
     expect((message?.content as { schema: string }).schema).toBe('2.0');
     const patches = fake.patches.filter((p) => p.message_id === s.messageId);
     expect(patches.length).toBeGreaterThan(1);
-    expect(maxInWindow(patches.map((p) => p.at), 1000)).toBeLessThanOrEqual(5);
+    expect(
+      maxInWindow(
+        patches.map((p) => p.at),
+        1000,
+      ),
+    ).toBeLessThanOrEqual(5);
     expect(fake.textOf(s.messageId)).toContain(text.trim());
     expect(fake.textOf(s.messageId)).toContain('&#36;0.0100');
 
     const next = await channel.outbox.openStream(target(parent), '7c9e6679-7425-5de0-8000-0000000000a2');
     await next.finish(finalCard('second'), 'second');
-    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/open-apis/cardkit/v1/cards')).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/open-apis/cardkit/v1/cards')).toHaveLength(
+      1,
+    );
   });
 
   it('stops updating after 3 consecutive failed patches and returns what the card does not show', async () => {
@@ -190,7 +227,9 @@ describe('Feishu streaming replies: fallbacks', () => {
     fake.failNext({ method: 'POST', pathPrefix: '/open-apis/cardkit' }, { status: 400, code: 99991672 });
     const s = await channel.outbox.openStream(target(parent), KEY);
     const shown = await produce(s, 5);
-    await fake.waitFor(() => fake.patches.some((p) => p.message_id === s.messageId && JSON.stringify(p.content).includes('word4')));
+    await fake.waitFor(() =>
+      fake.patches.some((p) => p.message_id === s.messageId && JSON.stringify(p.content).includes('word4')),
+    );
     fake.failNext({ method: 'PATCH' }, { status: 400, code: 230001, times: 50 });
 
     const failed = (): number => fake.requests.filter((r) => r.method === 'PATCH' && r.status === 400).length;

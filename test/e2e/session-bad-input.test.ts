@@ -139,7 +139,16 @@ describe('a running cc-linker start (live owner lock)', () => {
     child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
     const pid = child.pid as number;
     fs.mkdirSync(path.join(ccHome, 'runtime'), { recursive: true });
-    fs.writeFileSync(path.join(ccHome, 'runtime', 'owner.lock'), JSON.stringify({ pid, startTime: processStartTime(pid), startedAt: NOW.toISOString(), host: os.hostname(), token: 't' }));
+    fs.writeFileSync(
+      path.join(ccHome, 'runtime', 'owner.lock'),
+      JSON.stringify({
+        pid,
+        startTime: processStartTime(pid),
+        startedAt: NOW.toISOString(),
+        host: os.hostname(),
+        token: 't',
+      }),
+    );
     const before = fs.readFileSync(registryFile, 'utf8');
     for (const args of [['init'], ['sync'], ['clean'], ['repair', '00000001']]) {
       const r = await cli(args);

@@ -14,17 +14,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCaseTree } from '../fixtures/claude-tree.js';
 
 const MAIN = path.resolve(__dirname, '..', '..', 'dist', 'cli', 'cc-linker.cjs');
-const help = fs.existsSync(MAIN) ? spawnSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8', timeout: 20_000 }).stdout : '';
+const help = fs.existsSync(MAIN)
+  ? spawnSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8', timeout: 20_000 }).stdout
+  : '';
 const registered = /\binit\b/.test(help) && /\blist\b/.test(help);
 
 let tmp: string;
 let env: NodeJS.ProcessEnv;
-const run = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], { env, encoding: 'utf8', timeout: 30_000 });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [MAIN, ...args], { env, encoding: 'utf8', timeout: 30_000 });
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-built-'));
   const home = path.join(tmp, 'home');
-  env = { PATH: process.env.PATH, HOME: home, CC_LINKER_HOME: path.join(home, '.cc-linker'), CLAUDE_CONFIG_DIR: path.join(home, '.claude') };
+  env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    CC_LINKER_HOME: path.join(home, '.cc-linker'),
+    CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+  };
   writeCaseTree(path.join(home, '.claude'), new Date());
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -80,15 +88,23 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
     expect(quick.status).toBe(0);
     const hits = JSON.parse(quick.stdout) as unknown[];
     expect(hits.length).toBeGreaterThan(0);
-    const full = spawnSync(process.execPath, [path.join(path.dirname(MAIN), 'main.js'), 'search', 'README', '--json'], { env, encoding: 'utf8', timeout: 30_000 });
+    const full = spawnSync(process.execPath, [path.join(path.dirname(MAIN), 'main.js'), 'search', 'README', '--json'], {
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(JSON.parse(full.stdout)).toEqual(hits);
   });
 
   it('each hot bundle has a V8 code cache that V8 accepts for the text the first stage compiles', async () => {
-    const { HOT_COMMANDS, hotBundlePath, commonJsWrapper, CODE_CACHE_SUFFIX } = await import('../../src/cli/hot-commands.js');
+    const { HOT_COMMANDS, hotBundlePath, commonJsWrapper, CODE_CACHE_SUFFIX } =
+      await import('../../src/cli/hot-commands.js');
     for (const c of HOT_COMMANDS) {
       const file = path.join(path.dirname(MAIN), hotBundlePath(c.name));
-      const script = new vm.Script(commonJsWrapper(fs.readFileSync(file, 'utf8')), { filename: file, cachedData: fs.readFileSync(`${file}${CODE_CACHE_SUFFIX}`) });
+      const script = new vm.Script(commonJsWrapper(fs.readFileSync(file, 'utf8')), {
+        filename: file,
+        cachedData: fs.readFileSync(`${file}${CODE_CACHE_SUFFIX}`),
+      });
       expect(script.cachedDataRejected, c.name).toBe(false);
     }
   });
@@ -103,7 +119,11 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
     expect(JSON.parse(expected)).toHaveLength(14);
     fs.writeFileSync(path.join(dir, 'hot', 'list.cjs.cache'), 'not a V8 code cache');
     for (let i = 0; i < 2; i += 1) {
-      const r = spawnSync(process.execPath, [path.join(dir, 'cc-linker.cjs'), 'list', '--json'], { env, encoding: 'utf8', timeout: 30_000 });
+      const r = spawnSync(process.execPath, [path.join(dir, 'cc-linker.cjs'), 'list', '--json'], {
+        env,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
       expect(r.stdout).toBe(expected);
@@ -114,17 +134,31 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
   it('without WebAssembly (node --jitless) init registers the same sessions with the JavaScript probe', () => {
     const listAfterInit = (nodeFlags: string[], home: string) => {
       const e = { ...env, CC_LINKER_HOME: path.join(tmp, home) };
-      const init = spawnSync(process.execPath, [...nodeFlags, MAIN, 'init'], { env: e, encoding: 'utf8', timeout: 60_000 });
+      const init = spawnSync(process.execPath, [...nodeFlags, MAIN, 'init'], {
+        env: e,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(init.status, init.stderr).toBe(0);
-      return spawnSync(process.execPath, [MAIN, 'list', '--json', '--limit', '100'], { env: e, encoding: 'utf8', timeout: 30_000 }).stdout;
+      return spawnSync(process.execPath, [MAIN, 'list', '--json', '--limit', '100'], {
+        env: e,
+        encoding: 'utf8',
+        timeout: 30_000,
+      }).stdout;
     };
     const withWasm = listAfterInit([], 'with-wasm');
     expect(JSON.parse(withWasm)).toHaveLength(14);
     expect(listAfterInit(['--jitless'], 'jitless')).toBe(withWasm);
     // doctor says which probe the scanner uses
     const scanner = (nodeFlags: string[]) => {
-      const r = spawnSync(process.execPath, [...nodeFlags, MAIN, 'doctor', '--json'], { env, encoding: 'utf8', timeout: 60_000 });
-      return (JSON.parse(r.stdout) as { checks: { name: string; level: string }[] }).checks.find((c) => c.name === 'scanner')?.level;
+      const r = spawnSync(process.execPath, [...nodeFlags, MAIN, 'doctor', '--json'], {
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      return (JSON.parse(r.stdout) as { checks: { name: string; level: string }[] }).checks.find(
+        (c) => c.name === 'scanner',
+      )?.level;
     };
     expect(scanner([])).toBe('ok');
     expect(scanner(['--jitless'])).toBe('warn');
@@ -140,7 +174,11 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
         "process.on('exit', () => require('node:fs').writeSync(2, '\\nLOADED ' + process.moduleLoadList.filter((m) => /^NativeModule (crypto|child_process)$/.test(m)).join(',') + ' STDERR ' + made + '\\n'));\n",
     );
     const loaded = (...args: string[]) => {
-      const r = spawnSync(process.execPath, ['--require', probe, MAIN, ...args], { env, encoding: 'utf8', timeout: 30_000 });
+      const r = spawnSync(process.execPath, ['--require', probe, MAIN, ...args], {
+        env,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       expect(r.status, r.stderr).toBe(args.includes('--limit') ? 1 : 0);
       return /LOADED (.*) STDERR (\w+)\n/.exec(r.stderr)?.slice(1);
     };
@@ -159,12 +197,27 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
     const events = path.join(env.CC_LINKER_HOME as string, 'runtime', 'session-events');
     fs.rmSync(events, { recursive: true, force: true });
     for (const script of ['session-start-hook.cjs', 'session-start-hook.js']) {
-      const input = JSON.stringify({ session_id: `s-${script}`, cwd: '/w/p', transcript_path: '/c/p/s.jsonl', source: 'startup' });
-      const r = spawnSync(process.execPath, [path.join(sessionsDir, script)], { input, env: { PATH: process.env.PATH, CC_LINKER_HOME: env.CC_LINKER_HOME }, encoding: 'utf8', timeout: 20_000 });
+      const input = JSON.stringify({
+        session_id: `s-${script}`,
+        cwd: '/w/p',
+        transcript_path: '/c/p/s.jsonl',
+        source: 'startup',
+      });
+      const r = spawnSync(process.execPath, [path.join(sessionsDir, script)], {
+        input,
+        env: { PATH: process.env.PATH, CC_LINKER_HOME: env.CC_LINKER_HOME },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect([r.status, r.stdout, r.stderr], script).toEqual([0, '', '']);
     }
-    const written = fs.readdirSync(events).map((f) => JSON.parse(fs.readFileSync(path.join(events, f), 'utf8')) as { session_id: string; cwd: string });
-    expect(written.map((e) => [e.session_id, e.cwd]).sort()).toEqual([['s-session-start-hook.cjs', '/w/p'], ['s-session-start-hook.js', '/w/p']]);
+    const written = fs
+      .readdirSync(events)
+      .map((f) => JSON.parse(fs.readFileSync(path.join(events, f), 'utf8')) as { session_id: string; cwd: string });
+    expect(written.map((e) => [e.session_id, e.cwd]).sort()).toEqual([
+      ['s-session-start-hook.cjs', '/w/p'],
+      ['s-session-start-hook.js', '/w/p'],
+    ]);
     const settings = path.join(env.CLAUDE_CONFIG_DIR as string, 'settings.json');
     expect(run('hook', 'install').status).toBe(0);
     expect(fs.readFileSync(settings, 'utf8')).toContain(path.join(sessionsDir, 'session-start-hook.cjs'));
@@ -176,7 +229,11 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.copyFileSync(MAIN, path.join(dir, 'cc-linker.cjs'));
     fs.writeFileSync(path.join(dir, 'main.js'), "console.log('full program: ' + process.argv.slice(2).join(' '));\n");
-    const r = spawnSync(process.execPath, [path.join(dir, 'cc-linker.cjs'), 'list', '--json'], { env, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [path.join(dir, 'cc-linker.cjs'), 'list', '--json'], {
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toBe('full program: list --json');

@@ -49,14 +49,42 @@ beforeAll(() => {
   fs.mkdirSync(path.join(ccHome, 'runtime', 'session-events'), { recursive: true, mode: 0o700 });
   const fakeClaude = path.join(tmp, 'fake-claude');
   // A stand-in `claude`: prints a version, or records where and how it was started and exits 3.
-  fs.writeFileSync(fakeClaude, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi\necho "$PWD $*" > "$FAKE_CLAUDE_OUT"\nexit 3\n', { mode: 0o755 });
+  fs.writeFileSync(
+    fakeClaude,
+    '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi\necho "$PWD $*" > "$FAKE_CLAUDE_OUT"\nexit 3\n',
+    { mode: 0o755 },
+  );
   fs.writeFileSync(path.join(ccHome, 'config.toml'), `[general]\nclaude_bin = "${fakeClaude}"\n`);
   const basic = tree.sessions.basic;
   fs.writeFileSync(
     path.join(ccHome, 'user-mapping.json'),
-    JSON.stringify({ version: 3, ownerOpenId: 'ou_owner', entries: { ou_owner: { type: 'session', sessionUuid: basic.id, cwd: basic.cwd, createdAt: NOW.toISOString(), casToken: 'x', lastActiveAt: NOW.toISOString(), origin: 'feishu', defaultProvider: 'claude-opus-4' } } }),
+    JSON.stringify({
+      version: 3,
+      ownerOpenId: 'ou_owner',
+      entries: {
+        ou_owner: {
+          type: 'session',
+          sessionUuid: basic.id,
+          cwd: basic.cwd,
+          createdAt: NOW.toISOString(),
+          casToken: 'x',
+          lastActiveAt: NOW.toISOString(),
+          origin: 'feishu',
+          defaultProvider: 'claude-opus-4',
+        },
+      },
+    }),
   );
-  fs.writeFileSync(path.join(ccHome, 'runtime', 'session-events', 'e1.json'), JSON.stringify({ session_id: NEW_ID, cwd: '/tmp/cc-fixture/new', transcript_path: path.join(home, '.claude', 'projects', '-tmp-cc-fixture-new', `${NEW_ID}.jsonl`), source: 'startup', time: new Date(NOW.getTime() - 60_000).toISOString() }));
+  fs.writeFileSync(
+    path.join(ccHome, 'runtime', 'session-events', 'e1.json'),
+    JSON.stringify({
+      session_id: NEW_ID,
+      cwd: '/tmp/cc-fixture/new',
+      transcript_path: path.join(home, '.claude', 'projects', '-tmp-cc-fixture-new', `${NEW_ID}.jsonl`),
+      source: 'startup',
+      time: new Date(NOW.getTime() - 60_000).toISOString(),
+    }),
+  );
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -97,7 +125,11 @@ describe('session commands (golden, zh)', () => {
     expect(fs.existsSync(index)).toBe(true); // written with the registry by init/sync
     // The same output from the index and from the registry: all rows, the first rows only (no
     // filter: only those are read), and with a filter (all rows read, then filtered).
-    for (const args of [['list', '--limit', '50'], ['list', '--limit', '3'], ['list', '--origin', 'cli', '--limit', '3']]) {
+    for (const args of [
+      ['list', '--limit', '50'],
+      ['list', '--limit', '3'],
+      ['list', '--origin', 'cli', '--limit', '3'],
+    ]) {
       const fromIndex = await cli(args);
       fs.rmSync(index);
       const fromRegistry = await cli(args);
@@ -159,7 +191,16 @@ describe('session commands (golden, zh)', () => {
   it('resume --exec runs claude --resume in the session directory and passes its exit code on', async () => {
     const proj = path.join(tmp, 'proj dir');
     fs.mkdirSync(proj);
-    const w = writeSession(env.CLAUDE_CONFIG_DIR as string, { id: 'c0ffee00-0000-4000-8000-000000000001', cwd: proj, start: new Date(NOW.getTime() - 60_000), turns: [{ prompt: 'exec me', answer: 'ok' }] }, createRng(3));
+    const w = writeSession(
+      env.CLAUDE_CONFIG_DIR as string,
+      {
+        id: 'c0ffee00-0000-4000-8000-000000000001',
+        cwd: proj,
+        start: new Date(NOW.getTime() - 60_000),
+        turns: [{ prompt: 'exec me', answer: 'ok' }],
+      },
+      createRng(3),
+    );
     expect((await cli(['sync'])).code).toBe(0);
     const outFile = path.join(tmp, 'claude-ran.txt');
     await expectGolden('resume-exec', ['resume', 'c0ffee00', '--exec'], 3, { FAKE_CLAUDE_OUT: outFile });
@@ -171,7 +212,12 @@ describe('session commands (golden, zh)', () => {
     await expectGolden('repair-missing', ['repair', NEW_ID.slice(0, 8)], 1);
     const dir = path.join(env.HOME as string, '.claude', 'projects', '-tmp-cc-fixture-new');
     fs.mkdirSync(dir, { recursive: true });
-    const src = fs.readFileSync(tree.sessions['collide-dash'].file, 'utf8').split(tree.sessions['collide-dash'].id).join(NEW_ID).split('/tmp/cc-fixture/a-b').join('/tmp/cc-fixture/new');
+    const src = fs
+      .readFileSync(tree.sessions['collide-dash'].file, 'utf8')
+      .split(tree.sessions['collide-dash'].id)
+      .join(NEW_ID)
+      .split('/tmp/cc-fixture/a-b')
+      .join('/tmp/cc-fixture/new');
     fs.writeFileSync(path.join(dir, `${NEW_ID}.jsonl`), src);
     await expectGolden('repair-found', ['repair', NEW_ID.slice(0, 8)]);
     await expectGolden('show-repaired', ['show', NEW_ID.slice(0, 8)]);
@@ -190,7 +236,13 @@ describe('session commands (golden, zh)', () => {
 
   it('hook install, status, uninstall keep the other settings', async () => {
     const settings = path.join(env.CLAUDE_CONFIG_DIR as string, 'settings.json');
-    const other = { model: 'opus', hooks: { SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo other' }] }], Stop: [{ hooks: [{ type: 'command', command: 'echo stop' }] }] } };
+    const other = {
+      model: 'opus',
+      hooks: {
+        SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo other' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'echo stop' }] }],
+      },
+    };
     fs.writeFileSync(settings, JSON.stringify(other, null, 2));
     await expectGolden('hook-install', ['hook', 'install']);
     const installed = JSON.parse(fs.readFileSync(settings, 'utf8'));
@@ -228,7 +280,10 @@ describe('session commands (golden, zh)', () => {
 
 describe('session commands (golden, en)', () => {
   it('list, show, status and an error in English', async () => {
-    fs.writeFileSync(path.join(ccHome, 'config.toml'), `[general]\nlanguage = "en"\nclaude_bin = "${path.join(tmp, 'fake-claude')}"\n`);
+    fs.writeFileSync(
+      path.join(ccHome, 'config.toml'),
+      `[general]\nlanguage = "en"\nclaude_bin = "${path.join(tmp, 'fake-claude')}"\n`,
+    );
     try {
       await expectGolden('en-list', ['list', '--limit', '3']);
       await expectGolden('en-show', ['show', caseId('basic').slice(0, 8)]);
@@ -236,7 +291,10 @@ describe('session commands (golden, en)', () => {
       await expectGolden('en-show-ambiguous', ['show', '0000'], 1);
       await expectGolden('en-clean-dry-run', ['clean', '--dry-run']);
     } finally {
-      fs.writeFileSync(path.join(ccHome, 'config.toml'), `[general]\nclaude_bin = "${path.join(tmp, 'fake-claude')}"\n`);
+      fs.writeFileSync(
+        path.join(ccHome, 'config.toml'),
+        `[general]\nclaude_bin = "${path.join(tmp, 'fake-claude')}"\n`,
+      );
     }
   });
 });

@@ -18,7 +18,14 @@ import { resolvePaths, type Paths } from '../../src/core/paths.js';
 import { bundledClaudePath, claudeTestEnv } from '../fakes/fake-anthropic/claude-env.js';
 import { encodeProjectDir } from '../fakes/fake-anthropic/claude-sandbox.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/fake-anthropic/fake-anthropic-server.js';
-import { cardActionEvent, startFakeFeishuServer, textMessageEvent, type FakeFeishu, type PushResult, type SentMessage } from '../fakes/fake-feishu/fake-feishu-server.js';
+import {
+  cardActionEvent,
+  startFakeFeishuServer,
+  textMessageEvent,
+  type FakeFeishu,
+  type PushResult,
+  type SentMessage,
+} from '../fakes/fake-feishu/fake-feishu-server.js';
 import { waitNoLeftovers } from './claude-harness.js';
 
 const CHILD = path.join(import.meta.dirname, 'fixtures/system-feishu-child.ts');
@@ -124,15 +131,20 @@ export function streamedReply(fake: FakeFeishu, messageId: string): SentMessage 
 export function replyFinished(fake: FakeFeishu, messageId: string): boolean {
   const m = streamedReply(fake, messageId);
   const cardId = m && cardIdOf(m);
-  const card = cardId ? (fake.cardJson(cardId) as { config?: { streaming_mode?: boolean }; header?: { template?: string } } | undefined) : undefined;
-  return card?.config?.streaming_mode === false && (card.header?.template === 'green' || card.header?.template === 'red');
+  const card = cardId
+    ? (fake.cardJson(cardId) as { config?: { streaming_mode?: boolean }; header?: { template?: string } } | undefined)
+    : undefined;
+  return (
+    card?.config?.streaming_mode === false && (card.header?.template === 'green' || card.header?.template === 'red')
+  );
 }
 
 /** Header colour of the streamed reply's card (`green` complete, `red` error). */
 export function replyTemplate(fake: FakeFeishu, messageId: string): string | undefined {
   const m = streamedReply(fake, messageId);
   const cardId = m && cardIdOf(m);
-  return (cardId ? (fake.cardJson(cardId) as { header?: { template?: string } } | undefined) : undefined)?.header?.template;
+  return (cardId ? (fake.cardJson(cardId) as { header?: { template?: string } } | undefined) : undefined)?.header
+    ?.template;
 }
 
 interface CardButtonJson {
@@ -142,7 +154,9 @@ interface CardButtonJson {
 
 /** The callback buttons of an interactive card message as sent: `[{label, value}]`. */
 export function buttonsOf(m: SentMessage): Array<{ label: string; value: unknown }> {
-  const card = m.content as { body?: { elements?: Array<{ tag?: string; columns?: Array<{ elements?: CardButtonJson[] }> }> } } | null;
+  const card = m.content as {
+    body?: { elements?: Array<{ tag?: string; columns?: Array<{ elements?: CardButtonJson[] }> }> };
+  } | null;
   const out: Array<{ label: string; value: unknown }> = [];
   for (const el of card?.body?.elements ?? []) {
     if (el.tag !== 'column_set') continue;
@@ -165,7 +179,10 @@ export interface System {
   runtime: Runtime;
   logFile: string;
   /** Pushes a text message as `openId` (default: the owner); resolves once acked. */
-  send(text: string, opts?: { openId?: string; chatType?: 'p2p' | 'group' }): Promise<{ messageId: string; eventId: string; push: PushResult }>;
+  send(
+    text: string,
+    opts?: { openId?: string; chatType?: 'p2p' | 'group' },
+  ): Promise<{ messageId: string; eventId: string; push: PushResult }>;
   /** Waits until the streamed reply to `messageId` is final (complete or error). */
   finished(messageId: string): Promise<void>;
   /** What the user reads in the streamed reply card. */
@@ -179,11 +196,18 @@ export interface System {
  * Starts both fakes and the system in `mode`; `prepare` runs on the fresh root before the runtime
  * is assembled (e.g. a terminal session the start-up sync should find), `tweak` edits the config.
  */
-export async function startSystem(mode: Config['claude']['mode'], opts: { tweak?: (c: Config) => void; prepare?: (sys: SystemRoot) => Promise<void> } = {}): Promise<System> {
+export async function startSystem(
+  mode: Config['claude']['mode'],
+  opts: { tweak?: (c: Config) => void; prepare?: (sys: SystemRoot) => Promise<void> } = {},
+): Promise<System> {
   const anth = await startFakeAnthropic();
   const fake = await startFakeFeishuServer();
   const sys = systemRoot(anth.url);
-  const config = systemConfig({ sys, mode, feishu: { baseUrl: fake.baseUrl, appSecret: fake.appSecret, appId: newAppId() } });
+  const config = systemConfig({
+    sys,
+    mode,
+    feishu: { baseUrl: fake.baseUrl, appSecret: fake.appSecret, appId: newAppId() },
+  });
   // Ask for every tool call that is not on the allow list (the default `acceptEdits` would let
   // `touch` through without asking, and the permission cases need a prompt).
   config.sdk.permission_mode = 'default';
@@ -192,7 +216,14 @@ export async function startSystem(mode: Config['claude']['mode'], opts: { tweak?
   let assembledRuntime: Runtime | undefined;
   try {
     await opts.prepare?.(sys);
-    const assembled = await assembleRuntime({ config, paths: sys.paths, lang: 'en', logger: createLogger({ level: 'debug', sink: { file: logFile } }), env: sys.env, feishu: true });
+    const assembled = await assembleRuntime({
+      config,
+      paths: sys.paths,
+      lang: 'en',
+      logger: createLogger({ level: 'debug', sink: { file: logFile } }),
+      env: sys.env,
+      feishu: true,
+    });
     assembledRuntime = assembled.runtime;
     expect(assembled.feishu).toBe('connected');
     await fake.waitForConnection();
@@ -212,9 +243,17 @@ export async function startSystem(mode: Config['claude']['mode'], opts: { tweak?
     runtime,
     logFile,
     async send(text, opts = {}) {
-      const event = textMessageEvent({ openId: opts.openId ?? OWNER, text, ...(opts.chatType ? { chatType: opts.chatType } : {}) });
+      const event = textMessageEvent({
+        openId: opts.openId ?? OWNER,
+        text,
+        ...(opts.chatType ? { chatType: opts.chatType } : {}),
+      });
       const push = await fake.pushEvent(event);
-      return { messageId: (event.event.message as { message_id: string }).message_id, eventId: event.header.event_id, push };
+      return {
+        messageId: (event.event.message as { message_id: string }).message_id,
+        eventId: event.header.event_id,
+        push,
+      };
     },
     finished: (messageId) => fake.waitFor(() => replyFinished(fake, messageId), CASE_TIMEOUT_MS),
     answer(messageId) {
@@ -253,7 +292,10 @@ export function showLogOnFailure(s: () => System | undefined): void {
   onTestFailed(() => {
     const sys = s();
     if (!sys || !fs.existsSync(sys.logFile)) return;
-    const lines = fs.readFileSync(sys.logFile, 'utf8').split('\n').filter((l) => /"level":"(warn|error)"/.test(l));
+    const lines = fs
+      .readFileSync(sys.logFile, 'utf8')
+      .split('\n')
+      .filter((l) => /"level":"(warn|error)"/.test(l));
     console.error(`--- cc-linker log (warn/error) ---\n${lines.slice(-40).join('\n')}`);
   });
 }
@@ -264,9 +306,15 @@ export function promptCard(fake: FakeFeishu, messageId: string): SentMessage | u
 }
 
 /** Clicks the button labelled `label` on `card` as `openId`; resolves with the callback's toast. */
-export async function click(fake: FakeFeishu, card: SentMessage, label: string, openId = OWNER): Promise<{ type: string; content: string }> {
+export async function click(
+  fake: FakeFeishu,
+  card: SentMessage,
+  label: string,
+  openId = OWNER,
+): Promise<{ type: string; content: string }> {
   const button = buttonsOf(card).find((b) => b.label === label);
-  if (!button) throw new Error(`no button '${label}' on the card: ${JSON.stringify(buttonsOf(card).map((b) => b.label))}`);
+  if (!button)
+    throw new Error(`no button '${label}' on the card: ${JSON.stringify(buttonsOf(card).map((b) => b.label))}`);
   const { ack } = await fake.pushEvent(cardActionEvent({ openId, value: button.value, messageId: card.message_id }));
   expect(ack.code).toBe(200);
   return (ack.data as { toast: { type: string; content: string } }).toast;
@@ -275,7 +323,12 @@ export async function click(fake: FakeFeishu, card: SentMessage, label: string, 
 /** Session ids Claude Code wrote under `<home>/.claude/projects/<encoded cwd>/`. */
 export function sessionFiles(sys: SystemRoot, cwd: string): string[] {
   const dir = path.join(sys.paths.claudeProjectsDir, encodeProjectDir(cwd));
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -'.jsonl'.length)) : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => f.slice(0, -'.jsonl'.length))
+    : [];
 }
 
 /** A life of the system in a child process (fixtures/system-feishu-child.ts). */
@@ -291,10 +344,15 @@ export function startChild(specFile: string, sys: SystemRoot): ChildLife {
   // The node process gets the sandbox HOME too: nothing can reach the real ~/.claude or ~/.cc-linker.
   const env: NodeJS.ProcessEnv = { ...process.env, ...sys.env };
   delete env.CLAUDE_CONFIG_DIR;
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, specFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, specFile], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();

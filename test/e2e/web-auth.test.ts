@@ -48,12 +48,29 @@ describe.skipIf(!HAS_CHROMIUM)('web console: token auth in the browser (chromium
       expect(res?.status()).toBe(401);
       expect(await page.locator('#token').isVisible()).toBe(true);
       expect(await page.locator('#chat-log, script').count()).toBe(0);
-      for (const p of ['/', '/index.html', '/assets/app.js', '/assets/styles.css', '/assets/i18n.js', '/api/status', '/api/events', '/api/sessions', '/api/chats', '/api/chat/providers', '/api/audit', '/api/dirs', '/api/bridge/messages']) {
+      for (const p of [
+        '/',
+        '/index.html',
+        '/assets/app.js',
+        '/assets/styles.css',
+        '/assets/i18n.js',
+        '/api/status',
+        '/api/events',
+        '/api/sessions',
+        '/api/chats',
+        '/api/chat/providers',
+        '/api/audit',
+        '/api/dirs',
+        '/api/bridge/messages',
+      ]) {
         const r = await context.request.get(`${origin}${p}`, { maxRedirects: 0 });
         expect(r.status(), p).toBe(401);
         expect(await r.text()).not.toContain(token);
       }
-      const post = await context.request.post(`${origin}/api/bridge/messages`, { data: { id: '5f1c2a8e-1b2c-4d3e-8f40-123456789abc', text: 'hi' }, headers: { Origin: origin } });
+      const post = await context.request.post(`${origin}/api/bridge/messages`, {
+        data: { id: '5f1c2a8e-1b2c-4d3e-8f40-123456789abc', text: 'hi' },
+        headers: { Origin: origin },
+      });
       expect(post.status()).toBe(401);
 
       await page.fill('#token', 'wrong-token');
@@ -92,7 +109,13 @@ describe.skipIf(!HAS_CHROMIUM)('web console: token auth in the browser (chromium
 
   it('a page of another origin on the same machine cannot post as the user or read anything', async () => {
     const { context, page } = await h.page();
-    const before = (await h.web.channel.outbox.send({ channel: 'web', userId: 'web:owner', chatId: 'web' }, { kind: 'text', text: 'marker' }, 'auth-marker')).messageId;
+    const before = (
+      await h.web.channel.outbox.send(
+        { channel: 'web', userId: 'web:owner', chatId: 'web' },
+        { kind: 'text', text: 'marker' },
+        'auth-marker',
+      )
+    ).messageId;
     const evil = await context.newPage();
     await evil.goto(`${attackerOrigin}/`);
     await expect.poll(() => evil.evaluate('Object.keys(window.results).length'), { timeout: 5000 }).toBe(3);

@@ -23,7 +23,15 @@ describe.skipIf(!HAS_CHROMIUM)('web console: AI chat page (chromium)', () => {
 
   it('runs a turn with a tool call through every state, streams text, and expands the full output', async () => {
     const args = cc('note', ['list', '--limit', '10']);
-    h.gw.openai.enqueue(openaiToolCallTurn({ id: 'call_1', name: 'cc_exec', argPieces: [args.slice(0, 9), args.slice(9)], prefix: '我帮你查一下…' }), openaiTextTurn('你最近的笔记：', '**Gateway design**、RAG 检索增强笔记。'));
+    h.gw.openai.enqueue(
+      openaiToolCallTurn({
+        id: 'call_1',
+        name: 'cc_exec',
+        argPieces: [args.slice(0, 9), args.slice(9)],
+        prefix: '我帮你查一下…',
+      }),
+      openaiTextTurn('你最近的笔记：', '**Gateway design**、RAG 检索增强笔记。'),
+    );
     const { page } = await h.page();
     expect(await page.getAttribute('#tool-badge', 'data-status')).toBe('available');
     await recordToolStates(page);
@@ -49,7 +57,9 @@ describe.skipIf(!HAS_CHROMIUM)('web console: AI chat page (chromium)', () => {
     expect(preview.split('\n')[0]).toBe('Notes (10):');
     expect(preview.split('\n')).toHaveLength(6);
     // The user's message, the prefix bubble, the card, the answer, the end line — in that order.
-    const order = await page.evaluate("[...document.querySelectorAll('#chat-log > *')].map((n) => n.className.split(' ').filter((c) => c !== 'msg')[0])");
+    const order = await page.evaluate(
+      "[...document.querySelectorAll('#chat-log > *')].map((n) => n.className.split(' ').filter((c) => c !== 'msg')[0])",
+    );
     expect(order).toEqual(['msg-user', 'msg-assistant', 'tool-card', 'msg-assistant', 'msg-end']);
     expect(await page.locator('.msg-assistant').first().textContent()).toBe('我帮你查一下…');
     expect(await page.locator('.msg-assistant strong').textContent()).toBe('Gateway design');
@@ -89,7 +99,10 @@ describe.skipIf(!HAS_CHROMIUM)('web console: AI chat page (chromium)', () => {
   });
 
   it('renders a refused call as a red card with the reason, and the model explains (phone width)', async () => {
-    h.gw.openai.enqueue(openaiToolCallTurn({ id: 'call_d', name: 'cc_exec', argPieces: [cc('note', ['delete', '--all'])] }), openaiTextTurn('该操作 v1 暂不支持，请在终端手动执行。'));
+    h.gw.openai.enqueue(
+      openaiToolCallTurn({ id: 'call_d', name: 'cc_exec', argPieces: [cc('note', ['delete', '--all'])] }),
+      openaiTextTurn('该操作 v1 暂不支持，请在终端手动执行。'),
+    );
     const { page } = await h.page({ phone: true });
     const calls = h.gw.cliCalls().length;
     await page.fill('#chat-input', '帮我把所有笔记删了');
@@ -101,7 +114,9 @@ describe.skipIf(!HAS_CHROMIUM)('web console: AI chat page (chromium)', () => {
     expect(await card.locator('.tool-exit').getAttribute('class')).toContain('badge-red');
     expect(await card.locator('.tool-reason').isVisible()).toBe(true);
     expect(await card.locator('.tool-reason').textContent()).toMatch(/^白名单拒绝: .+/);
-    expect(await page.evaluate("getComputedStyle(document.querySelector('.tool-card')).backgroundColor")).toBe('rgb(255, 235, 233)');
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.tool-card')).backgroundColor")).toBe(
+      'rgb(255, 235, 233)',
+    );
     expect(await page.locator('.msg-assistant').last().textContent()).toContain('暂不支持');
     expect(h.gw.cliCalls().length).toBe(calls); // nothing ran
     // Phone width: nothing overflows sideways.

@@ -22,7 +22,8 @@ import { createRng, encodeCwd, writeSession } from '../fixtures/claude-tree.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
-if (!HAS_CHROMIUM) console.warn(`[web e2e] SKIPPED: ${CHROMIUM} is missing — install it with: apt-get install -y chromium`);
+if (!HAS_CHROMIUM)
+  console.warn(`[web e2e] SKIPPED: ${CHROMIUM} is missing — install it with: apt-get install -y chromium`);
 
 export const ARTIFACTS = path.resolve('test-artifacts/web');
 /** The session the registry and the bridge's session directory both know. */
@@ -54,7 +55,14 @@ const DATA: FakeData = {
   ...SAMPLE_DATA,
   notes: [
     ...(SAMPLE_DATA.notes ?? []),
-    ...Array.from({ length: 8 }, (_, i) => ({ id: `0000000${i}-0000-4000-8000-00000000000${i}`, title: `周报 Weekly ${i + 1}`, content: `第 ${i + 1} 周`, tags: [], category: 'work', created_at: `2026-11-2${i} 09:00:00` })),
+    ...Array.from({ length: 8 }, (_, i) => ({
+      id: `0000000${i}-0000-4000-8000-00000000000${i}`,
+      title: `周报 Weekly ${i + 1}`,
+      content: `第 ${i + 1} 周`,
+      tags: [],
+      category: 'work',
+      created_at: `2026-11-2${i} 09:00:00`,
+    })),
   ],
 };
 
@@ -68,20 +76,65 @@ export async function startWebHarness(options: { gatewayEnv?: NodeJS.ProcessEnv 
     bridge: { ownerPolicy: async (_c, userId) => (userId === WEB_USER_ID ? 'owner' : 'stranger') },
   });
   const cwd = path.join(bh.home, 'Git', 'alpha');
-  const written = writeSession(bh.paths.claudeDir, { id: SESSION_ID, cwd, start: new Date('2026-05-01T10:00:00Z'), turns: [{ prompt: '梳理一下 README', answer: 'README 介绍了 **安装** 与 `npm start`。' }] }, createRng(3));
-  await upsertSession(bh.paths, SESSION_ID, { cwd, origin: 'cli', title: '梳理 README', project_name: 'alpha', jsonl_path: written.file, project_dir: encodeCwd(cwd), status: 'active', last_active: new Date().toISOString(), message_count: 2, last_message_preview: 'README 介绍了安装' });
-  bh.sessions.sessions.set(SESSION_ID, fakeSession(SESSION_ID, { cwd, title: '梳理 README', project_name: 'alpha', jsonl_path: written.file }));
+  const written = writeSession(
+    bh.paths.claudeDir,
+    {
+      id: SESSION_ID,
+      cwd,
+      start: new Date('2026-05-01T10:00:00Z'),
+      turns: [{ prompt: '梳理一下 README', answer: 'README 介绍了 **安装** 与 `npm start`。' }],
+    },
+    createRng(3),
+  );
+  await upsertSession(bh.paths, SESSION_ID, {
+    cwd,
+    origin: 'cli',
+    title: '梳理 README',
+    project_name: 'alpha',
+    jsonl_path: written.file,
+    project_dir: encodeCwd(cwd),
+    status: 'active',
+    last_active: new Date().toISOString(),
+    message_count: 2,
+    last_message_preview: 'README 介绍了安装',
+  });
+  bh.sessions.sessions.set(
+    SESSION_ID,
+    fakeSession(SESSION_ID, { cwd, title: '梳理 README', project_name: 'alpha', jsonl_path: written.file }),
+  );
   bh.bridge.addChannel(new OfflineFeishu() as Channel);
 
-  const gateway = consoleGatewayFrom(createGateway({ config: gw.config, paths: gw.paths, env: gw.env, lang: 'zh', logger: silentLogger }), gw.paths.auditFile);
-  const web = await startWebConsole({ config: bh.config, paths: bh.paths, lang: 'zh', logger: silentLogger, bridge: bh.bridge, gateway, sessions: createConsoleSessions(bh.paths, 'zh'), port: 0, statusIntervalMs: 500 });
+  const gateway = consoleGatewayFrom(
+    createGateway({ config: gw.config, paths: gw.paths, env: gw.env, lang: 'zh', logger: silentLogger }),
+    gw.paths.auditFile,
+  );
+  const web = await startWebConsole({
+    config: bh.config,
+    paths: bh.paths,
+    lang: 'zh',
+    logger: silentLogger,
+    bridge: bh.bridge,
+    gateway,
+    sessions: createConsoleSessions(bh.paths, 'zh'),
+    port: 0,
+    statusIntervalMs: 500,
+  });
   bh.bridge.addChannel(web.channel);
   await web.channel.start(bh.bridge);
 
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const contexts: BrowserContext[] = [];
@@ -93,7 +146,9 @@ export async function startWebHarness(options: { gatewayEnv?: NodeJS.ProcessEnv 
     async page(opts = {}) {
       const context = await browser.newContext({
         locale: opts.locale ?? 'zh-CN',
-        ...(opts.phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 } }),
+        ...(opts.phone
+          ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
+          : { viewport: { width: 1280, height: 900 } }),
       });
       contexts.push(context);
       const page = await context.newPage();

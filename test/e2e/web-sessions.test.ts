@@ -12,7 +12,16 @@ describe.skipIf(!HAS_CHROMIUM)('web console: sessions pages (chromium)', () => {
     h = await startWebHarness();
     h.bh.engine.onSend = async (req, opts) => {
       if (!req.prompt.startsWith('run the tests')) return;
-      const decision = await opts.permissions?.requestPermission({ id: 'toolu_web_1', toolName: 'Bash', summary: 'npm test', input: { command: 'npm test' }, suggestions: ['Bash(npm test:*)'] }, opts.signal ?? new AbortController().signal);
+      const decision = await opts.permissions?.requestPermission(
+        {
+          id: 'toolu_web_1',
+          toolName: 'Bash',
+          summary: 'npm test',
+          input: { command: 'npm test' },
+          suggestions: ['Bash(npm test:*)'],
+        },
+        opts.signal ?? new AbortController().signal,
+      );
       return { text: decision?.behavior === 'allow' ? 'tests passed ✅ **42** green' : 'not allowed' };
     };
   }, 30_000);
@@ -42,13 +51,20 @@ describe.skipIf(!HAS_CHROMIUM)('web console: sessions pages (chromium)', () => {
     expect(await prompt.textContent()).toContain('npm test');
     await h.shot(page, 'sessions-permission-prompt');
     // The status view (loaded at start with 0) is pushed over SSE while the prompt waits.
-    await expect.poll(() => page.textContent('#status-body [data-key="stPrompts"] .stat-value'), { timeout: 5000 }).toBe('1');
+    await expect
+      .poll(() => page.textContent('#status-body [data-key="stPrompts"] .stat-value'), { timeout: 5000 })
+      .toBe('1');
     await prompt.locator('button[data-button="0"]').click();
     await page.locator('#b-log .card-complete', { hasText: 'tests passed' }).waitFor();
     expect(await page.locator('#b-log .card-complete strong', { hasText: '42' }).count()).toBe(1);
     expect(await page.locator('#b-log', { hasText: '已允许' }).count()).toBe(1);
     const req = h.bh.engine.requests.at(-1);
-    expect(req).toMatchObject({ sessionId: SESSION_ID, prompt: 'run the tests please', cwd: path.join(h.bh.home, 'Git', 'alpha'), userId: 'web:owner' });
+    expect(req).toMatchObject({
+      sessionId: SESSION_ID,
+      prompt: 'run the tests please',
+      cwd: path.join(h.bh.home, 'Git', 'alpha'),
+      userId: 'web:owner',
+    });
     await h.shot(page, 'sessions-permission-approved');
   });
 

@@ -34,7 +34,15 @@ describe.skipIf(!HAS_CHROMIUM || !CLAUDE_BIN)('web console over the whole system
     // Ask for every tool call not on the allow list (the default `acceptEdits` lets `touch` through).
     config.sdk.permission_mode = 'default';
     logFile = path.join(sys.root, 'cc-linker.log');
-    const assembled = await assembleRuntime({ config, paths: sys.paths, lang: 'en', logger: createLogger({ level: 'debug', sink: { file: logFile } }), env: sys.env, feishu: false, webPort: 0 });
+    const assembled = await assembleRuntime({
+      config,
+      paths: sys.paths,
+      lang: 'en',
+      logger: createLogger({ level: 'debug', sink: { file: logFile } }),
+      env: sys.env,
+      feishu: false,
+      webPort: 0,
+    });
     runtime = assembled.runtime;
     expect(assembled.feishu).toBe('disabled');
     web = assembled.web as WebConsole;
@@ -42,7 +50,16 @@ describe.skipIf(!HAS_CHROMIUM || !CLAUDE_BIN)('web console over the whole system
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     fs.mkdirSync(ARTIFACTS, { recursive: true });
   }, CASE_TIMEOUT_MS);
@@ -57,63 +74,81 @@ describe.skipIf(!HAS_CHROMIUM || !CLAUDE_BIN)('web console over the whole system
     expect(left).toEqual([]);
   }, CASE_TIMEOUT_MS);
 
-  it('continues a Claude Code session with a permission approval', async () => {
-    onTestFailed(() => {
-      const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter((l) => /"level":"(warn|error)"/.test(l)) : [];
-      console.error(`--- cc-linker log (warn/error) ---\n${lines.slice(-40).join('\n')}`);
-    });
-    const cwd = sys.project('webapp');
-    const elsewhere = sys.project('elsewhere');
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(CASE_TIMEOUT_MS / 2);
-    await page.goto(web.url);
-    await page.click('#tab-sessions');
+  it(
+    'continues a Claude Code session with a permission approval',
+    async () => {
+      onTestFailed(() => {
+        const lines = fs.existsSync(logFile)
+          ? fs
+              .readFileSync(logFile, 'utf8')
+              .split('\n')
+              .filter((l) => /"level":"(warn|error)"/.test(l))
+          : [];
+        console.error(`--- cc-linker log (warn/error) ---\n${lines.slice(-40).join('\n')}`);
+      });
+      const cwd = sys.project('webapp');
+      const elsewhere = sys.project('elsewhere');
+      const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(CASE_TIMEOUT_MS / 2);
+      await page.goto(web.url);
+      await page.click('#tab-sessions');
 
-    // 1. A new session from the page's form: the first answer streams in from the real CLI.
-    await page.fill('#dir-path', cwd);
-    await page.fill('#new-prompt', 'echo: hi from the browser');
-    await page.click('#new-start');
-    await page.locator('#b-log .card-complete', { hasText: 'hi from the browser' }).waitFor();
-    const entry = await new UserMapping(sys.paths.userMappingFile).get(WEB_USER_ID);
-    expect(entry).toMatchObject({ type: 'session', cwd });
-    const sessionId = entry?.type === 'session' ? entry.sessionUuid : '';
-    const sessionFile = path.join(sys.paths.claudeProjectsDir, encodeProjectDir(cwd), `${sessionId}.jsonl`);
-    expect(fs.existsSync(sessionFile)).toBe(true);
+      // 1. A new session from the page's form: the first answer streams in from the real CLI.
+      await page.fill('#dir-path', cwd);
+      await page.fill('#new-prompt', 'echo: hi from the browser');
+      await page.click('#new-start');
+      await page.locator('#b-log .card-complete', { hasText: 'hi from the browser' }).waitFor();
+      const entry = await new UserMapping(sys.paths.userMappingFile).get(WEB_USER_ID);
+      expect(entry).toMatchObject({ type: 'session', cwd });
+      const sessionId = entry?.type === 'session' ? entry.sessionUuid : '';
+      const sessionFile = path.join(sys.paths.claudeProjectsDir, encodeProjectDir(cwd), `${sessionId}.jsonl`);
+      expect(fs.existsSync(sessionFile)).toBe(true);
 
-    // 2. Leave it (a pending new directory, no Claude run), then find it in the list and continue it.
-    await page.fill('#b-input', `/new ${elsewhere}`);
-    await page.press('#b-input', 'Enter');
-    await expect.poll(async () => (await new UserMapping(sys.paths.userMappingFile).get(WEB_USER_ID))?.type).toBe('pending_new_session');
-    await page.press('#s-q', 'Enter'); // reload the list
-    const row = page.locator(`.session-row[data-id="${sessionId}"]`);
-    await row.click();
-    await page.locator('#s-turns .turn-assistant', { hasText: 'hi from the browser' }).waitFor();
-    await page.click('#s-continue');
-    await expect.poll(async () => new UserMapping(sys.paths.userMappingFile).get(WEB_USER_ID)).toMatchObject({ type: 'session', sessionUuid: sessionId, cwd });
+      // 2. Leave it (a pending new directory, no Claude run), then find it in the list and continue it.
+      await page.fill('#b-input', `/new ${elsewhere}`);
+      await page.press('#b-input', 'Enter');
+      await expect
+        .poll(async () => (await new UserMapping(sys.paths.userMappingFile).get(WEB_USER_ID))?.type)
+        .toBe('pending_new_session');
+      await page.press('#s-q', 'Enter'); // reload the list
+      const row = page.locator(`.session-row[data-id="${sessionId}"]`);
+      await row.click();
+      await page.locator('#s-turns .turn-assistant', { hasText: 'hi from the browser' }).waitFor();
+      await page.click('#s-continue');
+      await expect
+        .poll(async () => new UserMapping(sys.paths.userMappingFile).get(WEB_USER_ID))
+        .toMatchObject({ type: 'session', sessionUuid: sessionId, cwd });
 
-    // 3. A tool call that needs approval: the permission card, Allow, the streamed answer, the file.
-    const requestsBefore = anth.messageRequests().length;
-    await page.fill('#b-input', 'tool: Bash touch approved.txt');
-    await page.press('#b-input', 'Enter');
-    const prompt = page.locator('#b-log .card-warning', { has: page.locator('button[data-button]') });
-    await prompt.waitFor();
-    expect(await prompt.locator('button[data-button]').allTextContents()).toEqual(['Allow', 'Deny', 'Always allow']);
-    expect(await prompt.textContent()).toContain('touch approved.txt');
-    expect(fs.existsSync(path.join(cwd, 'approved.txt'))).toBe(false);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'system-permission-prompt.png') });
-    await prompt.locator('button[data-button="0"]').click();
-    const answer = page.locator('#b-log .card-complete', { hasText: 'tool-result: ok' });
-    await answer.waitFor();
-    expect(fs.existsSync(path.join(cwd, 'approved.txt'))).toBe(true);
-    expect(await page.locator('#b-log', { hasText: 'Allowed' }).count()).toBe(1);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'system-permission-approved.png') });
+      // 3. A tool call that needs approval: the permission card, Allow, the streamed answer, the file.
+      const requestsBefore = anth.messageRequests().length;
+      await page.fill('#b-input', 'tool: Bash touch approved.txt');
+      await page.press('#b-input', 'Enter');
+      const prompt = page.locator('#b-log .card-warning', { has: page.locator('button[data-button]') });
+      await prompt.waitFor();
+      expect(await prompt.locator('button[data-button]').allTextContents()).toEqual(['Allow', 'Deny', 'Always allow']);
+      expect(await prompt.textContent()).toContain('touch approved.txt');
+      expect(fs.existsSync(path.join(cwd, 'approved.txt'))).toBe(false);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'system-permission-prompt.png') });
+      await prompt.locator('button[data-button="0"]').click();
+      const answer = page.locator('#b-log .card-complete', { hasText: 'tool-result: ok' });
+      await answer.waitFor();
+      expect(fs.existsSync(path.join(cwd, 'approved.txt'))).toBe(true);
+      expect(await page.locator('#b-log', { hasText: 'Allowed' }).count()).toBe(1);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'system-permission-approved.png') });
 
-    // It really continued the same session: the request carried the first turn, the same file grew.
-    const toolRun = anth.messageRequests().slice(requestsBefore).find((r) => r.scriptRequest?.lastUserText === 'tool: Bash touch approved.txt');
-    expect(JSON.stringify(toolRun?.scriptRequest?.messages)).toContain('hi from the browser');
-    expect(fs.readFileSync(sessionFile, 'utf8')).toContain('approved.txt');
-    expect(fs.readdirSync(path.dirname(sessionFile)).filter((f) => f.endsWith('.jsonl'))).toEqual([`${sessionId}.jsonl`]);
-    await context.close();
-  }, 2 * CASE_TIMEOUT_MS);
+      // It really continued the same session: the request carried the first turn, the same file grew.
+      const toolRun = anth
+        .messageRequests()
+        .slice(requestsBefore)
+        .find((r) => r.scriptRequest?.lastUserText === 'tool: Bash touch approved.txt');
+      expect(JSON.stringify(toolRun?.scriptRequest?.messages)).toContain('hi from the browser');
+      expect(fs.readFileSync(sessionFile, 'utf8')).toContain('approved.txt');
+      expect(fs.readdirSync(path.dirname(sessionFile)).filter((f) => f.endsWith('.jsonl'))).toEqual([
+        `${sessionId}.jsonl`,
+      ]);
+      await context.close();
+    },
+    2 * CASE_TIMEOUT_MS,
+  );
 });

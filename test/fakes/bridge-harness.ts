@@ -34,10 +34,16 @@ export interface BridgeHarness {
   cleanup(): Promise<void>;
 }
 
-export async function bridgeHarness(options: { configure?: (c: Config) => void; bridge?: Partial<BridgeOptions> } = {}): Promise<BridgeHarness> {
+export async function bridgeHarness(
+  options: { configure?: (c: Config) => void; bridge?: Partial<BridgeOptions> } = {},
+): Promise<BridgeHarness> {
   const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ccl-bridge-')));
   for (const d of ['Git/alpha', 'Git/beta', 'Workspace']) await fs.mkdir(path.join(home, d), { recursive: true });
-  const paths = resolvePaths({ HOME: home, CC_LINKER_HOME: path.join(home, '.cc-linker'), CLAUDE_CONFIG_DIR: path.join(home, '.claude') });
+  const paths = resolvePaths({
+    HOME: home,
+    CC_LINKER_HOME: path.join(home, '.cc-linker'),
+    CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+  });
   const config = defaultConfig();
   config.security.allowed_roots = [path.join(home, 'Git'), path.join(home, 'Workspace')];
   config.security.denied_roots = [home, '/'];
@@ -90,7 +96,18 @@ export async function bridgeHarness(options: { configure?: (c: Config) => void; 
     msg(text, over = {}) {
       n += 1;
       const pid = over.platformMessageId ?? `om_${n}`;
-      return { id: `fake:${pid}`, channel: 'fake', platformMessageId: pid, userId: OWNER, chatId: 'oc_1', chatType: 'p2p', text, images: [], receivedAt: new Date().toISOString(), ...over };
+      return {
+        id: `fake:${pid}`,
+        channel: 'fake',
+        platformMessageId: pid,
+        userId: OWNER,
+        chatId: 'oc_1',
+        chatType: 'p2p',
+        text,
+        images: [],
+        receivedAt: new Date().toISOString(),
+        ...over,
+      };
     },
     async restart() {
       await current.bridge.stop(1000);

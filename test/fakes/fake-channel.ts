@@ -33,7 +33,14 @@ export class FakeChannel implements Channel {
     const create = (target: ReplyTarget, reply: Reply, key: string): SentMessage => {
       const existing = byKey.get(key);
       if (existing) return existing;
-      const m: SentMessage = { messageId: `m${this.messages.length + 1}`, target, reply, key, updates: [], streamStates: [] };
+      const m: SentMessage = {
+        messageId: `m${this.messages.length + 1}`,
+        target,
+        reply,
+        key,
+        updates: [],
+        streamStates: [],
+      };
       byKey.set(key, m);
       this.messages.push(m);
       return m;
@@ -58,7 +65,9 @@ export class FakeChannel implements Channel {
       openStream: async (target, key, options) => {
         this.calls.push({ op: 'openStream', key });
         this.maybeFail();
-        const m = options?.existingMessageId ? find(options.existingMessageId) : create(target, { kind: 'card', title: 'processing', status: 'processing', sections: [] }, key);
+        const m = options?.existingMessageId
+          ? find(options.existingMessageId)
+          : create(target, { kind: 'card', title: 'processing', status: 'processing', sections: [] }, key);
         const stream: ReplyStream = {
           messageId: m.messageId,
           update: (state) => void m.streamStates.push(state),

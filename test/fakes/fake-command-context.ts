@@ -22,14 +22,26 @@ export interface CommandFixture {
 /** Creates the fixture; `overrides` replace context fields (lang, models, ccexec, status …). */
 export async function commandFixture(overrides: Partial<CommandContext> = {}): Promise<CommandFixture> {
   const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ccl-cmd-')));
-  for (const d of ['Git/alpha/src', 'Git/beta', 'Git/gamma', 'Git/.hidden', 'Workspace', 'Downloads/x']) await fs.mkdir(path.join(home, d), { recursive: true });
+  for (const d of ['Git/alpha/src', 'Git/beta', 'Git/gamma', 'Git/.hidden', 'Workspace', 'Downloads/x'])
+    await fs.mkdir(path.join(home, d), { recursive: true });
   await fs.writeFile(path.join(home, 'notes.txt'), 'x');
-  const paths = resolvePaths({ HOME: home, CC_LINKER_HOME: path.join(home, '.cc-linker'), CLAUDE_CONFIG_DIR: path.join(home, '.claude') });
+  const paths = resolvePaths({
+    HOME: home,
+    CC_LINKER_HOME: path.join(home, '.cc-linker'),
+    CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+  });
   let now = new Date('2026-05-05T10:30:00.000Z');
   const clock = () => now;
   const config = defaultConfig();
   const sessions = new FakeSessionDirectory();
-  const status: BridgeStatus = { pending: 2, processing: 1, failed: 0, running: 1, channels: [{ id: 'feishu', connected: true }], pendingPrompts: 0 };
+  const status: BridgeStatus = {
+    pending: 2,
+    processing: 1,
+    failed: 0,
+    running: 1,
+    channels: [{ id: 'feishu', connected: true }],
+    pendingPrompts: 0,
+  };
   const ctx: CommandContext = {
     userId: 'ou_owner',
     messageId: 'feishu:om_1',
@@ -38,7 +50,10 @@ export async function commandFixture(overrides: Partial<CommandContext> = {}): P
     config,
     paths,
     mapping: new UserMapping(paths.userMappingFile, { now: clock }),
-    listSnapshots: new ListSnapshots(path.join(paths.runtimeDir, 'list-snapshots.json'), { ttlMs: config.queue.list_snapshot_ttl_minutes * 60_000, now: clock }),
+    listSnapshots: new ListSnapshots(path.join(paths.runtimeDir, 'list-snapshots.json'), {
+      ttlMs: config.queue.list_snapshot_ttl_minutes * 60_000,
+      now: clock,
+    }),
     sessions,
     status: async () => status,
     models: async () => [],

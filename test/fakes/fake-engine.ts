@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { ClaudeEngine, EngineRequest, EngineResult, EngineSendOptions } from '../../src/claude/engine-types.js';
 import { AppError } from '../../src/core/app-error.js';
 
-export type FakeBehaviour = (req: EngineRequest, opts: EngineSendOptions) => Promise<Partial<EngineResult> | void> | Partial<EngineResult> | void;
+export type FakeBehaviour = (
+  req: EngineRequest,
+  opts: EngineSendOptions,
+) => Promise<Partial<EngineResult> | void> | Partial<EngineResult> | void;
 
 /**
  * A scripted `ClaudeEngine`: answers `echo: <prompt>` by default, emits a session event and text
@@ -29,15 +32,29 @@ export class FakeEngine implements ClaudeEngine {
     if (this.delayMs > 0) {
       await new Promise<void>((resolve, reject) => {
         const t = setTimeout(resolve, this.delayMs);
-        options.signal?.addEventListener('abort', () => {
-          clearTimeout(t);
-          reject(new AppError('CANCELLED', 'cancelled'));
-        }, { once: true });
+        options.signal?.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(t);
+            reject(new AppError('CANCELLED', 'cancelled'));
+          },
+          { once: true },
+        );
       });
     }
     if (options.signal?.aborted) throw new AppError('CANCELLED', 'cancelled');
     const text = extra.text ?? `echo: ${request.prompt}`;
     for (const part of text.match(/.{1,16}/gs) ?? []) options.onEvent?.({ type: 'text', delta: part });
-    return { text, sessionId, costUsd: 0.001, durationMs: 5, numTurns: 1, stopReason: 'end_turn', permissionDenials: [], isNewSession: !request.sessionId, ...extra };
+    return {
+      text,
+      sessionId,
+      costUsd: 0.001,
+      durationMs: 5,
+      numTurns: 1,
+      stopReason: 'end_turn',
+      permissionDenials: [],
+      isNewSession: !request.sessionId,
+      ...extra,
+    };
   }
 }

@@ -45,7 +45,9 @@ export class FakeSessionDirectory implements SessionDirectory {
   async search(keyword: string): Promise<SessionView[]> {
     const k = keyword.toLowerCase();
     return [...this.sessions.values()].filter((s) =>
-      [s.title, s.last_user_preview, s.last_assistant_preview, s.last_message_preview, s.project_name].some((f) => typeof f === 'string' && f.toLowerCase().includes(k)),
+      [s.title, s.last_user_preview, s.last_assistant_preview, s.last_message_preview, s.project_name].some(
+        (f) => typeof f === 'string' && f.toLowerCase().includes(k),
+      ),
     );
   }
 }

@@ -17,7 +17,14 @@ export type ScriptedProvider = ModelProvider & { readonly requests: ScriptedRequ
 export function callTurn(calls: Array<{ id: string; args: unknown; name?: string }>, prefix?: string): ProviderEvent[] {
   return [
     ...(prefix !== undefined ? [{ type: 'text' as const, delta: prefix }] : []),
-    ...calls.map((c) => ({ type: 'tool_call' as const, call: { id: c.id, name: c.name ?? 'cc_exec', arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) } })),
+    ...calls.map((c) => ({
+      type: 'tool_call' as const,
+      call: {
+        id: c.id,
+        name: c.name ?? 'cc_exec',
+        arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args),
+      },
+    })),
     { type: 'usage' as const, inputTokens: 120, outputTokens: 10 },
     { type: 'finish' as const, reason: 'tool_calls' as const },
   ];
@@ -25,11 +32,17 @@ export function callTurn(calls: Array<{ id: string; args: unknown; name?: string
 
 /** A plain answer streamed in pieces. */
 export function textTurn(...pieces: string[]): ProviderEvent[] {
-  return [...pieces.map((delta) => ({ type: 'text' as const, delta })), { type: 'finish' as const, reason: 'stop' as const }];
+  return [
+    ...pieces.map((delta) => ({ type: 'text' as const, delta })),
+    { type: 'finish' as const, reason: 'stop' as const },
+  ];
 }
 
 /** Creates the scripted provider. */
-export function scriptedProvider(turns: ScriptedTurn[], options: { supportsTools?: boolean; contextLimit?: number; id?: string } = {}): ScriptedProvider {
+export function scriptedProvider(
+  turns: ScriptedTurn[],
+  options: { supportsTools?: boolean; contextLimit?: number; id?: string } = {},
+): ScriptedProvider {
   const queue = [...turns];
   const requests: ScriptedRequest[] = [];
   const id = options.id ?? 'scripted';
@@ -44,7 +57,8 @@ export function scriptedProvider(turns: ScriptedTurn[], options: { supportsTools
     async *stream(messages, tools, signal) {
       requests.push({ messages: structuredClone(messages), tools: [...tools] });
       const turn = queue.shift();
-      if (turn === undefined) throw new ProviderError('server', { providerId: id, detail: 'scripted provider: no turn left' });
+      if (turn === undefined)
+        throw new ProviderError('server', { providerId: id, detail: 'scripted provider: no turn left' });
       if ('throws' in turn) throw turn.throws;
       if ('hangUntilAbort' in turn) {
         await new Promise<void>((resolve) => {

@@ -19,12 +19,22 @@ export async function runSessionCli(args: string[], opts: { env: NodeJS.ProcessE
   const out = memoryOutput();
   let code = 0;
   const program = new Command().name('cc-linker').exitOverride();
-  program.configureOutput({ writeOut: (s) => out.print(s.replace(/\n$/, '')), writeErr: (s) => out.progress(s.replace(/\n$/, '')) });
+  program.configureOutput({
+    writeOut: (s) => out.print(s.replace(/\n$/, '')),
+    writeErr: (s) => out.progress(s.replace(/\n$/, '')),
+  });
   for (const spec of await loadCommandSpecs(SESSION_COMMANDS)) registerSpec(program, spec);
   for (const sub of program.commands) {
     sub.exitOverride();
-    sub.configureOutput({ writeOut: (s) => out.print(s.replace(/\n$/, '')), writeErr: (s) => out.progress(s.replace(/\n$/, '')) });
-    for (const leaf of sub.commands) leaf.exitOverride().configureOutput({ writeOut: (s) => out.print(s.replace(/\n$/, '')), writeErr: (s) => out.progress(s.replace(/\n$/, '')) });
+    sub.configureOutput({
+      writeOut: (s) => out.print(s.replace(/\n$/, '')),
+      writeErr: (s) => out.progress(s.replace(/\n$/, '')),
+    });
+    for (const leaf of sub.commands)
+      leaf.exitOverride().configureOutput({
+        writeOut: (s) => out.print(s.replace(/\n$/, '')),
+        writeErr: (s) => out.progress(s.replace(/\n$/, '')),
+      });
   }
   setCliRuntime({ env: opts.env, out, now: () => opts.now, setExitCode: (c) => (code = c) });
   try {
@@ -40,5 +50,8 @@ export async function runSessionCli(args: string[], opts: { env: NodeJS.ProcessE
 
 /** Replaces every occurrence of the temp dir with `<TMP>` (and the node version with vX), for goldens. */
 export function normalize(text: string, tmp: string): string {
-  return text.split(tmp).join('<TMP>').replace(/v\d+\.\d+\.\d+/g, 'vX.Y.Z');
+  return text
+    .split(tmp)
+    .join('<TMP>')
+    .replace(/v\d+\.\d+\.\d+/g, 'vX.Y.Z');
 }

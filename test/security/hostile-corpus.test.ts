@@ -36,14 +36,36 @@ function chunks<T>(items: T[], n: number): T[][] {
 
 /** Queues one model answer per call (one call per round, three rounds a question), then a text answer. */
 function script(calls: HostileCall[], ids: string[]): void {
-  sys.openai.enqueue(...calls.map((h, i) => openaiToolCallTurn({ id: ids[i] as string, name: h.tool ?? 'cc_exec', argPieces: [h.args] })), openaiTextTurn('好的。'));
+  sys.openai.enqueue(
+    ...calls.map((h, i) =>
+      openaiToolCallTurn({ id: ids[i] as string, name: h.tool ?? 'cc_exec', argPieces: [h.args] }),
+    ),
+    openaiTextTurn('好的。'),
+  );
 }
 
 async function viaWebChat(): Promise<void> {
   for (const [k, chunk] of chunks(corpus, 3).entries()) {
-    script(chunk, chunk.map((_, i) => `web_${k}_${i}`));
-    const chat = (await (await fetch(`${sys.base}/api/chats`, { method: 'POST', headers: auth(), body: JSON.stringify({ provider: 'openai' }) })).json()) as { id: string };
-    expect((await fetch(`${sys.base}/api/chats/${chat.id}/send`, { method: 'POST', headers: auth(), body: JSON.stringify({ text: `问题 ${k}` }) })).status).toBe(202);
+    script(
+      chunk,
+      chunk.map((_, i) => `web_${k}_${i}`),
+    );
+    const chat = (await (
+      await fetch(`${sys.base}/api/chats`, {
+        method: 'POST',
+        headers: auth(),
+        body: JSON.stringify({ provider: 'openai' }),
+      })
+    ).json()) as { id: string };
+    expect(
+      (
+        await fetch(`${sys.base}/api/chats/${chat.id}/send`, {
+          method: 'POST',
+          headers: auth(),
+          body: JSON.stringify({ text: `问题 ${k}` }),
+        })
+      ).status,
+    ).toBe(202);
     const deadline = Date.now() + 20_000;
     for (;;) {
       const view = await (await fetch(`${sys.base}/api/chats/${chat.id}`, { headers: auth() })).text();
@@ -59,10 +81,20 @@ async function viaWebChat(): Promise<void> {
 
 async function viaBridgeCc(): Promise<void> {
   for (const [k, chunk] of chunks(corpus, 3).entries()) {
-    script(chunk, chunk.map((_, i) => `cc_${k}_${i}`));
+    script(
+      chunk,
+      chunk.map((_, i) => `cc_${k}_${i}`),
+    );
     const n = sys.texts(OWNER).length;
     await sys.say(OWNER, `/cc 问题 ${k}`);
-    await sys.feishu.waitFor(() => sys.texts(OWNER).slice(n).some((t) => t.includes('openai · gpt-4o-mini') && !t.includes('处理中')), 20_000);
+    await sys.feishu.waitFor(
+      () =>
+        sys
+          .texts(OWNER)
+          .slice(n)
+          .some((t) => t.includes('openai · gpt-4o-mini') && !t.includes('处理中')),
+      20_000,
+    );
     cards.push(sys.texts(OWNER).slice(n).join('\n'));
   }
 }
@@ -98,8 +130,14 @@ describe('the hostile corpus through the web chat and through /cc', () => {
           const r = audit.get(`${path}_${k}_${i}`);
           if (!r) return void wrong.push(`${h.name}: no audit record`);
           if ('refused' in h.expect) {
-            if (r.decision === 'allowed' || r.exit !== h.expect.refused) wrong.push(`${h.name}: ${r.decision} exit ${r.exit}`);
-          } else if (r.decision !== 'allowed' || r.exit !== 0 || r.command !== 'search' || !r.args.includes(h.expect.literal)) {
+            if (r.decision === 'allowed' || r.exit !== h.expect.refused)
+              wrong.push(`${h.name}: ${r.decision} exit ${r.exit}`);
+          } else if (
+            r.decision !== 'allowed' ||
+            r.exit !== 0 ||
+            r.command !== 'search' ||
+            !r.args.includes(h.expect.literal)
+          ) {
             wrong.push(`${h.name}: ${r.decision} exit ${r.exit} ${JSON.stringify(r.args)}`);
           }
         });
@@ -110,7 +148,13 @@ describe('the hostile corpus through the web chat and through /cc', () => {
 
   it('web: the chat shows exit 126 on the card of every gate denial', () => {
     const denials = corpus.filter((h) => 'refused' in h.expect && h.expect.refused === 126).length;
-    const tools = views.flatMap((v) => (JSON.parse(v) as { items: Array<{ kind: string; state?: string; decision?: string; exitCode?: number }> }).items).filter((i) => i.kind === 'tool' && i.state === 'TOOL_DONE');
+    const tools = views
+      .flatMap(
+        (v) =>
+          (JSON.parse(v) as { items: Array<{ kind: string; state?: string; decision?: string; exitCode?: number }> })
+            .items,
+      )
+      .filter((i) => i.kind === 'tool' && i.state === 'TOOL_DONE');
     expect(tools.filter((i) => i.decision === 'denied' && i.exitCode === 126).length).toBe(denials);
     expect(tools.filter((i) => i.decision === 'denied' && i.exitCode !== 126)).toEqual([]);
   });

@@ -59,7 +59,13 @@ export function hostileCorpus(pwn: string): HostileCall[] {
     denied('$OPENAI_API_KEY', c('search', ['$OPENAI_API_KEY'])),
     denied('NUL byte', c('search', ['a\u0000b'])),
     denied('10 kB argument', c('search', ['x'.repeat(10_000)])),
-    denied('one argument over the maximum count', c('search', Array.from({ length: 13 }, (_, i) => `w${i}`))),
+    denied(
+      'one argument over the maximum count',
+      c(
+        'search',
+        Array.from({ length: 13 }, (_, i) => `w${i}`),
+      ),
+    ),
     denied('subargs sent as a string', c('note', 'list --limit 5')),
     denied('subargs sent as an object', c('note', { 0: 'list' })),
     denied('write: note add', c('note', ['add', 'pwned'])),
@@ -69,14 +75,26 @@ export function hostileCorpus(pwn: string): HostileCall[] {
     denied('write: mcp add', c('mcp', ['add', 'evil', 'sh'])),
     denied('write: did create', c('did', ['create'])),
     denied('not an allowed command', c('config', ['set', 'llm.apiKey', 'x'])),
-    { name: '__proto__ key', args: '{"command":"note","subargs":["list"],"__proto__":{"polluted":true}}', expect: { refused: 64 } },
+    {
+      name: '__proto__ key',
+      args: '{"command":"note","subargs":["list"],"__proto__":{"polluted":true}}',
+      expect: { refused: 64 },
+    },
     { name: 'truncated JSON', args: '{"command":"note","subargs":["li', expect: { refused: 64 } },
     { name: 'an extra cwd field', args: '{"command":"note","subargs":["list"],"cwd":"/"}', expect: { refused: 64 } },
     { name: 'arguments not an object', args: '["note","list"]', expect: { refused: 64 } },
     { name: 'another tool', tool: 'bash', args: JSON.stringify({ command: `touch ${pwn}` }), expect: { refused: 127 } },
     { name: 'globbed query stays literal', args: c('search', ['n*te']), expect: { literal: 'n*te' } },
     { name: 'quoted query stays literal', args: c('search', ['"note"']), expect: { literal: '"note"' } },
-    { name: 'path-like query stays literal', args: c('search', ['../../etc/passwd']), expect: { literal: '../../etc/passwd' } },
-    { name: 'brackets and tilde stay literal', args: c('search', ['~/x (y) {z} [w] * ?']), expect: { literal: '~/x (y) {z} [w] * ?' } },
+    {
+      name: 'path-like query stays literal',
+      args: c('search', ['../../etc/passwd']),
+      expect: { literal: '../../etc/passwd' },
+    },
+    {
+      name: 'brackets and tilde stay literal',
+      args: c('search', ['~/x (y) {z} [w] * ?']),
+      expect: { literal: '~/x (y) {z} [w] * ?' },
+    },
   ];
 }

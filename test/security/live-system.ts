@@ -26,7 +26,13 @@ import { upsertSession } from '../../src/sessions/registry.js';
 import { FAKE_CC_ENV_ALLOW, HARNESS_KEYS } from '../fakes/fake-chainlesschain/gateway-harness.js';
 import { createFakeCliHome, SAMPLE_DATA, type FakeCliHome } from '../fakes/fake-chainlesschain/fake-cli.js';
 import { FakeEngine } from '../fakes/fake-engine.js';
-import { cardActionEvent, startFakeFeishuServer, textMessageEvent, type FakeFeishu, type FeishuEventEnvelope } from '../fakes/fake-feishu/fake-feishu-server.js';
+import {
+  cardActionEvent,
+  startFakeFeishuServer,
+  textMessageEvent,
+  type FakeFeishu,
+  type FeishuEventEnvelope,
+} from '../fakes/fake-feishu/fake-feishu-server.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../fakes/fake-llm/fake-openai-server.js';
 
 export const OWNER = 'ou_0wner00000000000000000000000001';
@@ -56,7 +62,11 @@ export interface LiveSystem {
   /** Pushes any event and returns the ack data. */
   push(envelope: FeishuEventEnvelope): Promise<unknown>;
   /** Clicks a button (its `value` as rendered) as `openId`; returns the callback answer. */
-  click(openId: string, value: unknown, messageId?: string): Promise<{ toast?: { type: string; content: string }; card?: unknown }>;
+  click(
+    openId: string,
+    value: unknown,
+    messageId?: string,
+  ): Promise<{ toast?: { type: string; content: string }; card?: unknown }>;
   /** What `openId` sees of every message the bot sent them, in order. */
   texts(openId: string): string[];
   /** Waits until `openId` has seen `n` messages (or one matching `re`). */
@@ -93,9 +103,14 @@ export async function startLiveSystem(opts: LiveOptions = {}): Promise<LiveSyste
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-sec-live-')));
   const home = path.join(root, 'home');
   const outside = path.join(root, 'outside');
-  for (const d of ['Git/alpha', 'Git/beta', 'Git/private/inner', 'Downloads', '.ssh']) fs.mkdirSync(path.join(home, d), { recursive: true });
+  for (const d of ['Git/alpha', 'Git/beta', 'Git/private/inner', 'Downloads', '.ssh'])
+    fs.mkdirSync(path.join(home, d), { recursive: true });
   fs.mkdirSync(path.join(outside, 'loot'), { recursive: true });
-  const paths = resolvePaths({ HOME: home, CC_LINKER_HOME: path.join(home, '.cc-linker'), CLAUDE_CONFIG_DIR: path.join(home, '.claude') });
+  const paths = resolvePaths({
+    HOME: home,
+    CC_LINKER_HOME: path.join(home, '.cc-linker'),
+    CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+  });
 
   const feishu = await startFakeFeishuServer();
   const openai = await startFakeOpenAIServer();
@@ -118,7 +133,9 @@ export async function startLiveSystem(opts: LiveOptions = {}): Promise<LiveSyste
     timeout_ms: 20_000,
     default_provider: 'openai',
     env_allow: FAKE_CC_ENV_ALLOW,
-    providers: { openai: { kind: 'openai', base_url: openai.baseURL, api_key_env: 'OPENAI_API_KEY', model: 'gpt-4o-mini' } },
+    providers: {
+      openai: { kind: 'openai', base_url: openai.baseURL, api_key_env: 'OPENAI_API_KEY', model: 'gpt-4o-mini' },
+    },
   };
   opts.configure?.(config, { home, outside });
 
@@ -152,7 +169,16 @@ export async function startLiveSystem(opts: LiveOptions = {}): Promise<LiveSyste
   let web: WebConsole | null = null;
   if (opts.web) {
     config.web.token = 'live-console-token-0123456789abcdef';
-    web = await startWebConsole({ config, paths, lang: 'zh', logger: silentLogger, bridge: runtime.bridge, gateway: consoleGatewayFrom(gateway, paths.auditFile), sessions: createConsoleSessions(paths, 'zh'), port: 0 });
+    web = await startWebConsole({
+      config,
+      paths,
+      lang: 'zh',
+      logger: silentLogger,
+      bridge: runtime.bridge,
+      gateway: consoleGatewayFrom(gateway, paths.auditFile),
+      sessions: createConsoleSessions(paths, 'zh'),
+      port: 0,
+    });
     runtime.addChannel(web.channel);
   }
   await runtime.start();
@@ -206,7 +232,8 @@ export async function startLiveSystem(opts: LiveOptions = {}): Promise<LiveSyste
       const add = (messageId: string, card: unknown) => {
         const values: unknown[] = [];
         callbackValues(card, values);
-        for (const v of values) out.push({ messageId, action: (typeof v === 'string' ? JSON.parse(v) : v) as CardAction });
+        for (const v of values)
+          out.push({ messageId, action: (typeof v === 'string' ? JSON.parse(v) : v) as CardAction });
       };
       for (const m of feishu.sent) {
         add(m.message_id, m.content);
@@ -223,7 +250,15 @@ export async function startLiveSystem(opts: LiveOptions = {}): Promise<LiveSyste
       return fs.existsSync(paths.userMappingFile) ? fs.readFileSync(paths.userMappingFile, 'utf8') : '';
     },
     async addSession(id, cwd) {
-      await upsertSession(paths, id, { cwd, origin: 'cli', title: `session ${id.slice(0, 8)}`, project_name: path.basename(cwd), status: 'active', last_active: new Date().toISOString(), message_count: 2 });
+      await upsertSession(paths, id, {
+        cwd,
+        origin: 'cli',
+        title: `session ${id.slice(0, 8)}`,
+        project_name: path.basename(cwd),
+        status: 'active',
+        last_active: new Date().toISOString(),
+        message_count: 2,
+      });
     },
     async close() {
       await web?.close().catch(() => undefined);

@@ -30,12 +30,27 @@ describe('configured owner (feishu_bot.owner_open_id)', () => {
     await sys.addSession(SESSION, path.join(sys.home, 'Git', 'beta'));
     sys.engine.onSend = async (req, o) => {
       if (req.prompt.startsWith('perm') && o.permissions && o.signal) {
-        const d = await o.permissions.requestPermission({ id: 'toolu_perm_1', toolName: 'Bash', summary: 'rm -rf build', input: { command: 'rm -rf build' }, suggestions: ['Bash(rm:*)'] }, o.signal);
+        const d = await o.permissions.requestPermission(
+          {
+            id: 'toolu_perm_1',
+            toolName: 'Bash',
+            summary: 'rm -rf build',
+            input: { command: 'rm -rf build' },
+            suggestions: ['Bash(rm:*)'],
+          },
+          o.signal,
+        );
         decisions.push(d);
         return { text: `decision: ${d.behavior}` };
       }
       if (req.prompt.startsWith('ask') && o.permissions && o.signal) {
-        const a = await o.permissions.askQuestion({ id: 'toolu_q_1', questions: [{ question: 'Which one?', header: 'Pick', options: [{ label: 'red' }, { label: 'blue' }] }] }, o.signal);
+        const a = await o.permissions.askQuestion(
+          {
+            id: 'toolu_q_1',
+            questions: [{ question: 'Which one?', header: 'Pick', options: [{ label: 'red' }, { label: 'blue' }] }],
+          },
+          o.signal,
+        );
         answers.push(a);
         return { text: 'answered' };
       }
@@ -46,9 +61,32 @@ describe('configured owner (feishu_bot.owner_open_id)', () => {
 
   it('a stranger gets only the fixed refusal, whatever the message, and reaches nothing', async () => {
     const g = (rel: string) => path.join(sys.home, rel);
-    const texts = ['hello', '/whoami', '/status', '/list', '/listDir', `/listDir ${g('Git')}`, `/new ${g('Git/alpha')} -- run rm -rf /`, `/new ${g('Git/alpha')}`, '/switch 1', `/switch ${SESSION.slice(0, 8)}`, '/resume 1', '/search build', '/model opus', '/cc 列一下笔记', '/help', 'x'.repeat(12_000)];
+    const texts = [
+      'hello',
+      '/whoami',
+      '/status',
+      '/list',
+      '/listDir',
+      `/listDir ${g('Git')}`,
+      `/new ${g('Git/alpha')} -- run rm -rf /`,
+      `/new ${g('Git/alpha')}`,
+      '/switch 1',
+      `/switch ${SESSION.slice(0, 8)}`,
+      '/resume 1',
+      '/search build',
+      '/model opus',
+      '/cc 列一下笔记',
+      '/help',
+      'x'.repeat(12_000),
+    ];
     for (const text of texts) await sys.say(STRANGER, text);
-    await sys.push(postMessageEvent({ openId: STRANGER, title: 'rich', paragraphs: [[{ tag: 'text', text: `/new ${g('Git/beta')} -- hi` }]] }));
+    await sys.push(
+      postMessageEvent({
+        openId: STRANGER,
+        title: 'rich',
+        paragraphs: [[{ tag: 'text', text: `/new ${g('Git/beta')} -- hi` }]],
+      }),
+    );
     await sys.push(imageMessageEvent({ openId: STRANGER, imageKey: 'img_v3_stranger' }));
     await sys.push(fileMessageEvent({ openId: STRANGER, fileKey: 'file_v3_x', fileName: 'evil.sh' }));
     const accepted = texts.length + 3; // text, post, image and the unsupported file all go to the bridge
@@ -81,25 +119,59 @@ describe('configured owner (feishu_bot.owner_open_id)', () => {
     await sys.say(OWNER, 'perm: may I?');
     await sys.feishu.waitFor(() => sys.buttons().some((b) => b.action.type === 'permission'), 10_000);
     const buttons = sys.buttons().filter((b) => b.action.type === 'permission');
-    const allow = buttons.find((b) => b.action.type === 'permission' && b.action.decision === 'allow') as { messageId: string; action: Extract<CardAction, { type: 'permission' }> };
+    const allow = buttons.find((b) => b.action.type === 'permission' && b.action.decision === 'allow') as {
+      messageId: string;
+      action: Extract<CardAction, { type: 'permission' }>;
+    };
     const deny = buttons.find((b) => b.action.type === 'permission' && b.action.decision === 'deny') as typeof allow;
-    const always = buttons.find((b) => b.action.type === 'permission' && b.action.decision === 'always') as typeof allow;
+    const always = buttons.find(
+      (b) => b.action.type === 'permission' && b.action.decision === 'always',
+    ) as typeof allow;
     expect(allow && deny && always).toBeTruthy();
     const pending = () => sys.runtime.bridge.prompts.list().length;
     expect(pending()).toBe(1);
 
-    for (const b of [allow, deny, always]) expect((await sys.click(STRANGER, b.action, b.messageId)).toast?.content).toBe(REFUSAL);
-    expect((await sys.click(OWNER, { ...allow.action, nonce: forgedNonce(allow.action.nonce) }, allow.messageId)).toast?.content).toBe(p('expired'));
-    expect((await sys.click(OWNER, { ...allow.action, nonce: 'x' }, allow.messageId)).toast?.content).toBe(p('expired'));
-    expect((await sys.click(OWNER, { ...allow.action, requestId: 'toolu_other' }, allow.messageId)).toast?.content).toBe(p('expired'));
-    expect((await sys.click(OWNER, { type: 'question', requestId: allow.action.requestId, nonce: allow.action.nonce, answer: 'allow' }, allow.messageId)).toast?.content).toBe(p('expired'));
+    for (const b of [allow, deny, always])
+      expect((await sys.click(STRANGER, b.action, b.messageId)).toast?.content).toBe(REFUSAL);
+    expect(
+      (await sys.click(OWNER, { ...allow.action, nonce: forgedNonce(allow.action.nonce) }, allow.messageId)).toast
+        ?.content,
+    ).toBe(p('expired'));
+    expect((await sys.click(OWNER, { ...allow.action, nonce: 'x' }, allow.messageId)).toast?.content).toBe(
+      p('expired'),
+    );
+    expect(
+      (await sys.click(OWNER, { ...allow.action, requestId: 'toolu_other' }, allow.messageId)).toast?.content,
+    ).toBe(p('expired'));
+    expect(
+      (
+        await sys.click(
+          OWNER,
+          { type: 'question', requestId: allow.action.requestId, nonce: allow.action.nonce, answer: 'allow' },
+          allow.messageId,
+        )
+      ).toast?.content,
+    ).toBe(p('expired'));
     // The console user is trusted as an owner, but this prompt is the Feishu owner's.
-    expect((await sys.runtime.bridge.handleAction({ channel: 'web', userId: 'web:owner', action: allow.action })).toast?.text).toBe(p('notYours'));
+    expect(
+      (await sys.runtime.bridge.handleAction({ channel: 'web', userId: 'web:owner', action: allow.action })).toast
+        ?.text,
+    ).toBe(p('notYours'));
     // The text answers (/allow, /deny, /always [n]) are a stranger's message like any other.
     for (const text of ['/allow', '/always 1', '/deny 1']) await sys.say(STRANGER, text);
     await sys.feishu.waitFor(() => sys.texts(STRANGER).filter((t) => t === REFUSAL).length >= 3, 10_000);
     // From the console (a trusted channel) they only answer the console user's own prompts.
-    const web = await sys.runtime.bridge.accept({ id: 'web:0f0f0f0f-0000-4000-8000-000000000001', channel: 'web', platformMessageId: '0f0f0f0f-0000-4000-8000-000000000001', userId: 'web:owner', chatId: 'web', chatType: 'p2p', text: '/allow', images: [], receivedAt: new Date().toISOString() });
+    const web = await sys.runtime.bridge.accept({
+      id: 'web:0f0f0f0f-0000-4000-8000-000000000001',
+      channel: 'web',
+      platformMessageId: '0f0f0f0f-0000-4000-8000-000000000001',
+      userId: 'web:owner',
+      chatId: 'web',
+      chatType: 'p2p',
+      text: '/allow',
+      images: [],
+      receivedAt: new Date().toISOString(),
+    });
     expect(web.status).toBe('accepted');
     expect(pending()).toBe(1);
     expect(decisions).toEqual([]);
@@ -123,13 +195,20 @@ describe('configured owner (feishu_bot.owner_open_id)', () => {
   it('question prompt: a stranger, a forged nonce and a replay change nothing', async () => {
     await sys.say(OWNER, 'ask: pick one');
     await sys.feishu.waitFor(() => sys.buttons().some((b) => b.action.type === 'question'), 10_000);
-    const red = sys.buttons().find((b) => b.action.type === 'question' && b.action.answer === 'red') as { messageId: string; action: Extract<CardAction, { type: 'question' }> };
+    const red = sys.buttons().find((b) => b.action.type === 'question' && b.action.answer === 'red') as {
+      messageId: string;
+      action: Extract<CardAction, { type: 'question' }>;
+    };
     expect((await sys.click(STRANGER, red.action, red.messageId)).toast?.content).toBe(REFUSAL);
-    expect((await sys.click(OWNER, { ...red.action, nonce: 'forged' }, red.messageId)).toast?.content).toBe(p('expired'));
+    expect((await sys.click(OWNER, { ...red.action, nonce: 'forged' }, red.messageId)).toast?.content).toBe(
+      p('expired'),
+    );
     expect(answers).toEqual([]);
     expect((await sys.click(OWNER, red.action, red.messageId)).toast?.type).toBe('success');
     await sys.waitForText(OWNER, /answered/);
-    expect((await sys.click(OWNER, { ...red.action, answer: 'blue' }, red.messageId)).toast?.content).toBe(p('expired'));
+    expect((await sys.click(OWNER, { ...red.action, answer: 'blue' }, red.messageId)).toast?.content).toBe(
+      p('expired'),
+    );
     expect(answers).toEqual([{ answers: { 'Which one?': 'red' } }]);
   });
 
@@ -152,9 +231,16 @@ describe('configured owner (feishu_bot.owner_open_id)', () => {
     expect(await sys.mapping(OWNER)).toEqual(ownerBefore);
 
     // The same clicks from the owner do work (force_send is not a live action): the path is real.
-    expect((await sys.click(OWNER, { type: 'force_send', messageId: 'feishu:om_x', nonce: 'n' })).toast?.content).toBe(bridgeMessages('zh')('actionUnsupported'));
-    expect((await sys.click(OWNER, { type: 'select_dir', path: path.join(sys.home, 'Git', 'beta') })).toast?.type).toBe('success');
-    expect(await sys.mapping(OWNER)).toMatchObject({ type: 'pending_new_session', cwd: path.join(sys.home, 'Git', 'beta') });
+    expect((await sys.click(OWNER, { type: 'force_send', messageId: 'feishu:om_x', nonce: 'n' })).toast?.content).toBe(
+      bridgeMessages('zh')('actionUnsupported'),
+    );
+    expect((await sys.click(OWNER, { type: 'select_dir', path: path.join(sys.home, 'Git', 'beta') })).toast?.type).toBe(
+      'success',
+    );
+    expect(await sys.mapping(OWNER)).toMatchObject({
+      type: 'pending_new_session',
+      cwd: path.join(sys.home, 'Git', 'beta'),
+    });
     expect((await sys.click(OWNER, { type: 'switch', sessionId: SESSION })).toast?.type).toBe('success');
     expect(await sys.mapping(OWNER)).toMatchObject({ sessionUuid: SESSION });
   });
@@ -191,7 +277,9 @@ describe('no owner configured', () => {
     await s.waitForText(OWNER, new RegExp(REFUSAL));
     await s.waitForText(STRANGER, new RegExp(REFUSAL));
     expect(s.engine.requests).toEqual([]);
-    expect((JSON.parse(s.mappingFile() || '{"data":{}}') as { data: { ownerOpenId?: string } }).data.ownerOpenId ?? null).toBeNull();
+    expect(
+      (JSON.parse(s.mappingFile() || '{"data":{}}') as { data: { ownerOpenId?: string } }).data.ownerOpenId ?? null,
+    ).toBeNull();
   });
 });
 

@@ -100,7 +100,10 @@ describe('/new <cwd>', () => {
 
   it('an outside path that exists and one that does not get the same answer (nothing is revealed)', async () => {
     const a = (await ask(`/new ${path.join(sys.outside, 'loot')}`)).replace(path.join(sys.outside, 'loot'), 'P');
-    const b = (await ask(`/new ${path.join(sys.outside, 'no-such-dir')}`)).replace(path.join(sys.outside, 'no-such-dir'), 'P');
+    const b = (await ask(`/new ${path.join(sys.outside, 'no-such-dir')}`)).replace(
+      path.join(sys.outside, 'no-such-dir'),
+      'P',
+    );
     expect(a).toBe(b);
   });
 
@@ -125,12 +128,17 @@ describe('/listDir and its buttons', () => {
     await ask(`/new ${git}`);
     const n = sys.buttons().length;
     await ask('/listDir');
-    const buttons = sys.buttons().slice(n).filter((b) => b.action.type === 'browse_dir' || b.action.type === 'select_dir');
+    const buttons = sys
+      .buttons()
+      .slice(n)
+      .filter((b) => b.action.type === 'browse_dir' || b.action.type === 'select_dir');
     const targets = buttons.map((b) => (b.action as { path: string }).path);
     expect(targets).toContain(path.join(realGit(), 'alpha'));
     expect(targets).toContain(path.join(realGit(), 'beta')); // link-beta, as its real path
     for (const p of targets) expect(allowedPath(p), p).toBe(true);
-    expect(targets.some((p) => p.includes('escape') || p.includes('ssh') || p.includes('loop') || p.includes('private'))).toBe(false);
+    expect(
+      targets.some((p) => p.includes('escape') || p.includes('ssh') || p.includes('loop') || p.includes('private')),
+    ).toBe(false);
   });
 
   it('refuses hostile /listDir arguments, relative ones included', async () => {
@@ -155,7 +163,8 @@ describe('/listDir and its buttons', () => {
     // Relative browsing starts at the current directory (~/Git here) and is checked like the rest.
     const inside = await sys.click(OWNER, { type: 'browse_dir', path: 'alpha' });
     expect(JSON.stringify(inside.card)).toContain(path.join(realGit(), 'alpha'));
-    for (const rel of ['..', '../..', 'escape', 'private', 'alpha/up', 'ssh-link']) expect((await sys.click(OWNER, { type: 'browse_dir', path: rel })).toast?.type, rel).toBe('error');
+    for (const rel of ['..', '../..', 'escape', 'private', 'alpha/up', 'ssh-link'])
+      expect((await sys.click(OWNER, { type: 'browse_dir', path: rel })).toast?.type, rel).toBe('error');
   });
 });
 
@@ -163,7 +172,11 @@ describe('sessions whose directory is outside', () => {
   it('/switch and the switch button refuse them', async () => {
     for (const id of [OUTSIDE_SESSION, ESCAPE_SESSION]) {
       const before = sys.mappingFile();
-      expect(await ask(`/switch ${id.slice(0, 13)}`)).toContain(t('switchDirRefused', { id: id.slice(0, 8), reason: '' }).trim().slice(0, 6));
+      expect(await ask(`/switch ${id.slice(0, 13)}`)).toContain(
+        t('switchDirRefused', { id: id.slice(0, 8), reason: '' })
+          .trim()
+          .slice(0, 6),
+      );
       expect((await sys.click(OWNER, { type: 'switch', sessionId: id })).toast?.type).toBe('error');
       expect(sys.mappingFile()).toBe(before);
     }
@@ -171,7 +184,10 @@ describe('sessions whose directory is outside', () => {
 
   it("the console's continue refuses them", async () => {
     for (const id of [OUTSIDE_SESSION, ESCAPE_SESSION]) {
-      const r = await fetch(`${sys.base}/api/sessions/${id}/continue`, { method: 'POST', headers: { Authorization: `Bearer ${sys.token}` } });
+      const r = await fetch(`${sys.base}/api/sessions/${id}/continue`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${sys.token}` },
+      });
       expect(((await r.json()) as { toast: { type: string } }).toast.type).toBe('error');
     }
     expect(await sys.mapping('web:owner')).toBeNull();
@@ -179,7 +195,13 @@ describe('sessions whose directory is outside', () => {
 });
 
 describe('web console directory picker and new-session form', () => {
-  const get = async (url: string) => (await (await fetch(`${sys.base}${url}`, { headers: { Authorization: `Bearer ${sys.token}` } })).json()) as { entries: Array<{ path: string }>; error?: string; path: string | null; parent: string | null };
+  const get = async (url: string) =>
+    (await (await fetch(`${sys.base}${url}`, { headers: { Authorization: `Bearer ${sys.token}` } })).json()) as {
+      entries: Array<{ path: string }>;
+      error?: string;
+      path: string | null;
+      parent: string | null;
+    };
 
   it('lists only allowed directories', async () => {
     expect((await get('/api/dirs')).entries.map((e) => e.path)).toEqual([realGit()]);

@@ -65,7 +65,11 @@ export function secretEnv(s: PlantedSecrets): Record<string, string> {
  * or its random part (or the first half of it) appears, so a server or error message that echoes
  * part of a key is caught too.
  */
-export function findSecrets(text: string, s: PlantedSecrets, only?: ReadonlyArray<keyof PlantedSecrets>): Array<keyof PlantedSecrets> {
+export function findSecrets(
+  text: string,
+  s: PlantedSecrets,
+  only?: ReadonlyArray<keyof PlantedSecrets>,
+): Array<keyof PlantedSecrets> {
   const found: Array<keyof PlantedSecrets> = [];
   for (const name of only ?? (Object.keys(s) as Array<keyof PlantedSecrets>)) {
     const value = s[name];

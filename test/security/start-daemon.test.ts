@@ -25,8 +25,19 @@ beforeAll(async () => {
   ccHome = path.join(home, '.cc-linker');
   fs.mkdirSync(path.join(home, 'Git'), { recursive: true });
   fs.mkdirSync(ccHome, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(ccHome, 'config.toml'), `[general]\nlog_level = "debug"\n\n[feishu_bot]\napp_secret = "${secrets.feishuSecretInFile}"\n`, { mode: 0o600 });
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', CC_LINKER_HOME: ccHome, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), ...secretEnv(secrets) };
+  fs.writeFileSync(
+    path.join(ccHome, 'config.toml'),
+    `[general]\nlog_level = "debug"\n\n[feishu_bot]\napp_secret = "${secrets.feishuSecretInFile}"\n`,
+    { mode: 0o600 },
+  );
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    LANG: 'C.UTF-8',
+    CC_LINKER_HOME: ccHome,
+    CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+    ...secretEnv(secrets),
+  };
   started = await runCli(['start', '--daemon', '--no-feishu', '--port', '0'], env, 90_000);
   stopped = await runCli(['stop'], env, 90_000);
   token = fs.readFileSync(path.join(ccHome, 'web-token'), 'utf8').trim();
@@ -67,12 +78,17 @@ describe('start --daemon', () => {
     expect(log).toContain('http://127.0.0.1:'); // the console line is there, without its token
     expect(log).not.toContain(token);
     expect(findSecrets(log, secrets)).toEqual([]);
-    for (const f of walkFiles(ccHome).filter((f) => f !== 'web-token' && f !== 'config.toml')) expect(fs.readFileSync(path.join(ccHome, f), 'latin1'), f).not.toContain(token);
+    for (const f of walkFiles(ccHome).filter((f) => f !== 'web-token' && f !== 'config.toml'))
+      expect(fs.readFileSync(path.join(ccHome, f), 'latin1'), f).not.toContain(token);
   });
 
   it('leaves nothing readable by others and no ready file behind', () => {
     const entries = walkEntries(ccHome);
     expect(entries.filter((e) => e.rel.includes('daemon-ready'))).toEqual([]);
-    expect(entries.filter((e) => (e.kind === 'dir' ? e.mode !== 0o700 : e.mode !== 0o600)).map((e) => `${e.rel} ${e.mode.toString(8)}`)).toEqual([]);
+    expect(
+      entries
+        .filter((e) => (e.kind === 'dir' ? e.mode !== 0o700 : e.mode !== 0o600))
+        .map((e) => `${e.rel} ${e.mode.toString(8)}`),
+    ).toEqual([]);
   });
 });

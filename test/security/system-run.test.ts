@@ -28,7 +28,19 @@ const CONFIG_FILES = new Set(['config.toml', 'config.toml.bak']);
 
 describe('the run itself', () => {
   it('went through every flow', () => {
-    expect(run.notes).toEqual(expect.arrayContaining(['started', 'feishu conversation', 'stranger refused', 'feishu faults', 'feishu /cc', 'provider 401s', 'web chat with tools', 'console bridge', 'web pages']));
+    expect(run.notes).toEqual(
+      expect.arrayContaining([
+        'started',
+        'feishu conversation',
+        'stranger refused',
+        'feishu faults',
+        'feishu /cc',
+        'provider 401s',
+        'web chat with tools',
+        'console bridge',
+        'web pages',
+      ]),
+    );
     expect(run.startExit).toBe(0);
   });
 });
@@ -37,10 +49,16 @@ describe('check 1: no secret anywhere', () => {
   it('no file under ~/.cc-linker holds a secret, except config.toml', () => {
     const files = walkFiles(run.ccHome);
     // The grep is meaningful only if the run really wrote logs, spool records, the audit log, the outbox.
-    expect(files).toEqual(expect.arrayContaining(['cc-linker.log', 'registry.json', 'ccexec/audit.jsonl', 'web/outbox.jsonl']));
+    expect(files).toEqual(
+      expect.arrayContaining(['cc-linker.log', 'registry.json', 'ccexec/audit.jsonl', 'web/outbox.jsonl']),
+    );
     expect(files.some((f) => f.startsWith('spool/done/'))).toBe(true);
     expect(fs.statSync(path.join(run.ccHome, 'cc-linker.log')).size).toBeGreaterThan(2000);
-    const leaks = files.filter((f) => !CONFIG_FILES.has(f)).flatMap((f) => findSecrets(fs.readFileSync(path.join(run.ccHome, f), 'latin1'), run.secrets).map((s) => `${f}: ${s}`));
+    const leaks = files
+      .filter((f) => !CONFIG_FILES.has(f))
+      .flatMap((f) =>
+        findSecrets(fs.readFileSync(path.join(run.ccHome, f), 'latin1'), run.secrets).map((s) => `${f}: ${s}`),
+      );
     expect(leaks).toEqual([]);
   });
 
@@ -66,7 +84,8 @@ describe('check 1: no secret anywhere', () => {
   });
 
   it('the terminal commands ran and print no secret (doctor, status, list, show, search, stop, setup)', () => {
-    for (const r of run.cli) expect({ args: r.args, code: r.code === null ? 'killed' : 'exited' }).toEqual({ args: r.args, code: 'exited' });
+    for (const r of run.cli)
+      expect({ args: r.args, code: r.code === null ? 'killed' : 'exited' }).toEqual({ args: r.args, code: 'exited' });
     expect(run.cli.find((r) => r.args.join(' ') === 'list --json')?.code).toBe(0);
     expect(run.cli.find((r) => r.args.join(' ') === 'doctor --json')?.stdout).toContain('"checks"');
     for (const r of run.cli) expect(findSecrets(r.stdout + r.stderr, run.secrets), r.args.join(' ')).toEqual([]);
@@ -96,15 +115,31 @@ describe('check 1: no secret anywhere', () => {
     expect(run.claudeEnvs.filter((d) => d.argv.includes('--version')).length).toBeGreaterThanOrEqual(1);
     for (const { env, argv } of run.claudeEnvs) {
       const names = Object.keys(env);
-      for (const name of ['CC_LINKER_FEISHU_APP_SECRET', 'OPENAI_API_KEY', 'ARK_API_KEY', 'ACME_LLM_KEY', 'MY_SERVICE_TOKEN', 'MY_APP_SECRET']) expect(names, argv.join(' ')).not.toContain(name);
+      for (const name of [
+        'CC_LINKER_FEISHU_APP_SECRET',
+        'OPENAI_API_KEY',
+        'ARK_API_KEY',
+        'ACME_LLM_KEY',
+        'MY_SERVICE_TOKEN',
+        'MY_APP_SECRET',
+      ])
+        expect(names, argv.join(' ')).not.toContain(name);
       expect(names.filter((n) => n.startsWith('CC_LINKER_'))).toEqual([]);
-      expect(findSecrets(JSON.stringify(env), run.secrets).filter((s) => s !== 'anthropicKey'), argv.join(' ')).toEqual([]);
+      expect(
+        findSecrets(JSON.stringify(env), run.secrets).filter((s) => s !== 'anthropicKey'),
+        argv.join(' '),
+      ).toEqual([]);
       expect(env.ANTHROPIC_API_KEY).toBe(run.secrets.anthropicKey);
     }
   });
 
   it('buildClaudeEnv over the same environment agrees (and never passes the web token)', () => {
-    const parent = { PATH: '/usr/bin', HOME: run.home, ...secretEnv(run.secrets), CC_LINKER_WEB_TOKEN: run.secrets.webToken };
+    const parent = {
+      PATH: '/usr/bin',
+      HOME: run.home,
+      ...secretEnv(run.secrets),
+      CC_LINKER_WEB_TOKEN: run.secrets.webToken,
+    };
     const env = buildClaudeEnv(parent, { denyNames: ['OPENAI_API_KEY', 'ARK_API_KEY', 'ACME_LLM_KEY'] });
     expect(Object.keys(env).sort()).toEqual(['ANTHROPIC_API_KEY', 'HOME', 'PATH']);
     const loose = buildClaudeEnv(parent);
@@ -117,7 +152,9 @@ describe('check 2: file modes under ~/.cc-linker after the run', () => {
     const entries = walkEntries(run.ccHome);
     expect(entries.length).toBeGreaterThan(15);
     expect((fs.statSync(run.ccHome).mode & 0o777).toString(8)).toBe('700');
-    const wrong = entries.filter((e) => (e.kind === 'dir' ? e.mode !== 0o700 : e.kind === 'file' ? e.mode !== 0o600 : true)).map((e) => `${e.rel} ${e.kind} ${e.mode.toString(8)}`);
+    const wrong = entries
+      .filter((e) => (e.kind === 'dir' ? e.mode !== 0o700 : e.kind === 'file' ? e.mode !== 0o600 : true))
+      .map((e) => `${e.rel} ${e.kind} ${e.mode.toString(8)}`);
     expect(wrong).toEqual([]);
   });
 });

@@ -21,8 +21,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeFeishuServer, textMessageEvent, type FakeFeishu } from '../fakes/fake-feishu/fake-feishu-server.js';
-import { anthropicHttpError, startFakeAnthropicMessagesServer, type FakeAnthropicMessagesServer } from '../fakes/fake-llm/fake-anthropic-messages-server.js';
-import { openaiHttpError, openaiTextTurn, openaiToolCallTurn, startFakeOpenAIServer, type FakeOpenAIServer } from '../fakes/fake-llm/fake-openai-server.js';
+import {
+  anthropicHttpError,
+  startFakeAnthropicMessagesServer,
+  type FakeAnthropicMessagesServer,
+} from '../fakes/fake-llm/fake-anthropic-messages-server.js';
+import {
+  openaiHttpError,
+  openaiTextTurn,
+  openaiToolCallTurn,
+  startFakeOpenAIServer,
+  type FakeOpenAIServer,
+} from '../fakes/fake-llm/fake-openai-server.js';
 import { FAKE_CLI_SCRIPT, SAMPLE_DATA } from '../fakes/fake-chainlesschain/fake-cli.js';
 import { FAKE_CLAUDE } from '../fakes/fake-claude-cli/engine-fixture.js';
 import { createRng, writeSession } from '../fixtures/claude-tree.js';
@@ -92,7 +102,11 @@ async function waitFor(what: string, pred: () => boolean | Promise<boolean>, tim
 /** Runs `cc-linker <args>` (tsx over src/) to completion, asynchronously so in-process fakes keep serving. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -127,7 +141,15 @@ process.exit(r.status ?? 1);
   fs.writeFileSync(file, script, { mode: 0o755 });
 }
 
-function configToml(o: { secrets: PlantedSecrets; home: string; claudeBin: string; feishu: FakeFeishu; openai: FakeOpenAIServer; anthropic: FakeAnthropicMessagesServer; dataHome: string }): string {
+function configToml(o: {
+  secrets: PlantedSecrets;
+  home: string;
+  claudeBin: string;
+  feishu: FakeFeishu;
+  openai: FakeOpenAIServer;
+  anthropic: FakeAnthropicMessagesServer;
+  dataHome: string;
+}): string {
   const q = (v: string) => JSON.stringify(v);
   return [
     '[general]',
@@ -204,12 +226,19 @@ interface RunContext {
 function consoleClient(ctx: RunContext, base: string) {
   const auth = { Authorization: `Bearer ${ctx.secrets.webToken}` };
   const call = async (url: string, init: RequestInit = {}) => {
-    const r = await fetch(`${base}${url}`, { ...init, headers: { ...auth, ...(init.headers as Record<string, string> | undefined) } });
+    const r = await fetch(`${base}${url}`, {
+      ...init,
+      headers: { ...auth, ...(init.headers as Record<string, string> | undefined) },
+    });
     const text = await r.text();
-    ctx.captures.push({ label: `web ${init.method ?? 'GET'} ${url} (${r.status})`, text: `${[...r.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${text}` });
+    ctx.captures.push({
+      label: `web ${init.method ?? 'GET'} ${url} (${r.status})`,
+      text: `${[...r.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${text}`,
+    });
     return { status: r.status, text };
   };
-  const post = (url: string, body: unknown) => call(url, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+  const post = (url: string, body: unknown) =>
+    call(url, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
   const read = async (url: string) => (await fetch(`${base}${url}`, { headers: auth })).text();
   return { auth, call, post, read };
 }
@@ -221,7 +250,9 @@ async function feishuFlows(ctx: RunContext): Promise<void> {
   // A final answer (not a streaming snapshot) carries the footer.
   const answered = (text: string) => () => texts(OWNER).some((t) => t.includes(text) && /轮|openai · /.test(t));
 
-  await feishu.pushEvent(textMessageEvent({ openId: OWNER, text: `/new ${path.join(ctx.home, 'Git', 'alpha')} -- 你好 hello` }));
+  await feishu.pushEvent(
+    textMessageEvent({ openId: OWNER, text: `/new ${path.join(ctx.home, 'Git', 'alpha')} -- 你好 hello` }),
+  );
   await waitFor('the first answer', answered('echo: 你好 hello'));
   notes.push('feishu conversation');
 
@@ -235,17 +266,31 @@ async function feishuFlows(ctx: RunContext): Promise<void> {
   feishu.failNext(im, { status: 429, code: 99991400, msg: hostile });
   feishu.failNext(im, { resetConnection: true });
   feishu.failNext(im, { status: 400, code: 99991663, msg: `token invalid ${secrets.feishuSecret}` });
-  feishu.failNext({ pathPrefix: '/open-apis/auth/v3' }, { status: 400, code: 10014, msg: `app secret invalid: ${secrets.feishuSecret}` });
+  feishu.failNext(
+    { pathPrefix: '/open-apis/auth/v3' },
+    { status: 400, code: 10014, msg: `app secret invalid: ${secrets.feishuSecret}` },
+  );
   feishu.failNext({ pathPrefix: '/open-apis/cardkit' }, { status: 500, code: 1500, msg: hostile, times: 2 });
   await feishu.pushEvent(textMessageEvent({ openId: OWNER, text: '第二条 second' }));
   await waitFor('the answer despite faults', answered('echo: 第二条 second'), 45_000);
   notes.push('feishu faults');
 
   await feishu.pushEvent(textMessageEvent({ openId: OWNER, text: 'leak the key please' }));
-  await waitFor('the error card of the failing Claude run', () => texts(OWNER).some((t) => t.includes('Invalid API key')), 30_000);
+  await waitFor(
+    'the error card of the failing Claude run',
+    () => texts(OWNER).some((t) => t.includes('Invalid API key')),
+    30_000,
+  );
   notes.push('claude failure');
 
-  openai.enqueue(openaiToolCallTurn({ id: 'call_cc1', name: 'cc_exec', argPieces: ['{"command":"note",', '"subargs":["list","--limit","5"]}'] }), openaiTextTurn('你有 3 条笔记。'));
+  openai.enqueue(
+    openaiToolCallTurn({
+      id: 'call_cc1',
+      name: 'cc_exec',
+      argPieces: ['{"command":"note",', '"subargs":["list","--limit","5"]}'],
+    }),
+    openaiTextTurn('你有 3 条笔记。'),
+  );
   await feishu.pushEvent(textMessageEvent({ openId: OWNER, text: '/cc 列一下最近的笔记' }));
   await waitFor('the /cc card', answered('你有 3 条笔记'), 30_000);
   notes.push('feishu /cc');
@@ -257,17 +302,29 @@ async function webFlows(ctx: RunContext, base: string): Promise<void> {
   const web = consoleClient(ctx, base);
   const chatDone = async (id: string) => {
     let view = '';
-    await waitFor(`web chat ${id} to end`, async () => {
-      view = await web.read(`/api/chats/${id}`);
-      return (JSON.parse(view) as { running: boolean }).running === false && view.includes('"kind":"end"');
-    }, 30_000);
+    await waitFor(
+      `web chat ${id} to end`,
+      async () => {
+        view = await web.read(`/api/chats/${id}`);
+        return (JSON.parse(view) as { running: boolean }).running === false && view.includes('"kind":"end"');
+      },
+      30_000,
+    );
     captures.push({ label: `web chat ${id}`, text: view });
     return view;
   };
 
   // Provider 401/403s that echo the key (as OpenAI does), for every provider family.
-  openai.enqueue(openaiHttpError(401, `Incorrect API key provided: ${secrets.openaiKey}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_api_key'));
-  openai.enqueue(openaiHttpError(401, `The API key ${secrets.arkKey} is invalid for region cn-beijing`, 'AuthenticationError'));
+  openai.enqueue(
+    openaiHttpError(
+      401,
+      `Incorrect API key provided: ${secrets.openaiKey}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+      'invalid_api_key',
+    ),
+  );
+  openai.enqueue(
+    openaiHttpError(401, `The API key ${secrets.arkKey} is invalid for region cn-beijing`, 'AuthenticationError'),
+  );
   openai.enqueue(openaiHttpError(403, `key ${secrets.acmeKey} forbidden`, 'forbidden'));
   anthropic.enqueue(anthropicHttpError(401, 'authentication_error', `invalid x-api-key ${secrets.anthropicKey}`));
   for (const provider of ['openai', 'doubao', 'acme', 'anthropic']) {
@@ -280,14 +337,19 @@ async function webFlows(ctx: RunContext, base: string): Promise<void> {
   // A chat with tool calls (one allowed, one denied), then a 5xx that echoes keys.
   openai.enqueue(
     openaiToolCallTurn({ id: 'call_w1', name: 'cc_exec', argPieces: ['{"command":"note","subargs":["list"]}'] }),
-    openaiToolCallTurn({ id: 'call_w2', name: 'cc_exec', argPieces: ['{"command":"note","subargs":["delete","--all"]}'] }),
+    openaiToolCallTurn({
+      id: 'call_w2',
+      name: 'cc_exec',
+      argPieces: ['{"command":"note","subargs":["delete","--all"]}'],
+    }),
     openaiTextTurn('done'),
     openaiHttpError(500, `upstream failed for key ${secrets.openaiKey} and ${secrets.acmeKey}`, 'server_error'),
   );
   const chat = JSON.parse((await web.post('/api/chats', { provider: 'openai' })).text) as { id: string };
   await web.post(`/api/chats/${chat.id}/send`, { text: '列一下笔记' });
   const view = await chatDone(chat.id);
-  for (const toolId of [...view.matchAll(/"kind":"tool","id":"([\w-]+)"/g)].map((x) => x[1] as string)) await web.call(`/api/chats/${chat.id}/tools/${toolId}`);
+  for (const toolId of [...view.matchAll(/"kind":"tool","id":"([\w-]+)"/g)].map((x) => x[1] as string))
+    await web.call(`/api/chats/${chat.id}/tools/${toolId}`);
   await web.post(`/api/chats/${chat.id}/send`, { text: 'again' });
   await chatDone(chat.id);
   notes.push('web chat with tools');
@@ -295,22 +357,49 @@ async function webFlows(ctx: RunContext, base: string): Promise<void> {
   // The bridge from the console: /new with a directory and a prompt, then a message to that session.
   type View = { kind: string; streaming: boolean; html?: string };
   const consoleSays = async (what: string) => {
-    const final = (m: View) => m.kind === 'reply' && !m.streaming && (m.html ?? '').includes(what) && (m.html ?? '').includes('card-footer');
+    const final = (m: View) =>
+      m.kind === 'reply' && !m.streaming && (m.html ?? '').includes(what) && (m.html ?? '').includes('card-footer');
     try {
-      await waitFor(what, async () => (JSON.parse(await web.read('/api/bridge/messages')) as { messages: View[] }).messages.some(final), 30_000);
+      await waitFor(
+        what,
+        async () => (JSON.parse(await web.read('/api/bridge/messages')) as { messages: View[] }).messages.some(final),
+        30_000,
+      );
     } catch (err) {
       throw new Error(`${(err as Error).message}; the console shows: ${await web.read('/api/bridge/messages')}`);
     }
   };
-  await web.post('/api/sessions/new', { id: randomUUID(), dir: path.join(ctx.home, 'Git', 'beta'), prompt: 'start here' });
+  await web.post('/api/sessions/new', {
+    id: randomUUID(),
+    dir: path.join(ctx.home, 'Git', 'beta'),
+    prompt: 'start here',
+  });
   await consoleSays('echo: start here');
   await web.post('/api/bridge/messages', { id: randomUUID(), text: 'hello from the console' });
   await consoleSays('echo: hello from the console');
   notes.push('console bridge');
 
   // Every GET route and page, the event stream, and what a visitor without the token sees.
-  const uiFiles = fs.readdirSync(path.join(REPO, 'src', 'channels', 'web', 'ui')).filter((f) => !f.endsWith('.test.js'));
-  const pages = ['/', '/index.html', ...uiFiles.map((f) => `/assets/${f}`), '/api/status', '/api/chat/providers', '/api/chat/availability', '/api/chat/availability?provider=anthropic', '/api/chats', '/api/audit?limit=500', '/api/sessions', `/api/sessions/${TERMINAL_SESSION}`, '/api/dirs', `/api/dirs?path=${encodeURIComponent(path.join(ctx.home, 'Git'))}`, '/api/bridge/messages', '/api/nope'];
+  const uiFiles = fs
+    .readdirSync(path.join(REPO, 'src', 'channels', 'web', 'ui'))
+    .filter((f) => !f.endsWith('.test.js'));
+  const pages = [
+    '/',
+    '/index.html',
+    ...uiFiles.map((f) => `/assets/${f}`),
+    '/api/status',
+    '/api/chat/providers',
+    '/api/chat/availability',
+    '/api/chat/availability?provider=anthropic',
+    '/api/chats',
+    '/api/audit?limit=500',
+    '/api/sessions',
+    `/api/sessions/${TERMINAL_SESSION}`,
+    '/api/dirs',
+    `/api/dirs?path=${encodeURIComponent(path.join(ctx.home, 'Git'))}`,
+    '/api/bridge/messages',
+    '/api/nope',
+  ];
   for (const url of pages) await web.call(url);
   const events = new AbortController();
   const sse = await fetch(`${base}/api/events`, { headers: web.auth, signal: events.signal });
@@ -336,7 +425,16 @@ export async function runSystem(): Promise<SystemRun> {
   for (const d of ['Git/alpha', 'Git/beta']) fs.mkdirSync(path.join(home, d), { recursive: true });
   fs.mkdirSync(path.join(dataHome, '.config', 'chainlesschain'), { recursive: true });
   fs.writeFileSync(path.join(dataHome, '.config', 'chainlesschain', 'fake-data.json'), JSON.stringify(SAMPLE_DATA));
-  writeSession(claudeDir, { id: TERMINAL_SESSION, cwd: path.join(home, 'Git', 'alpha'), start: new Date(Date.now() - 3_600_000), turns: [{ prompt: 'explain the build', answer: 'It uses **tsc**.' }] }, createRng(7));
+  writeSession(
+    claudeDir,
+    {
+      id: TERMINAL_SESSION,
+      cwd: path.join(home, 'Git', 'alpha'),
+      start: new Date(Date.now() - 3_600_000),
+      turns: [{ prompt: 'explain the build', answer: 'It uses **tsc**.' }],
+    },
+    createRng(7),
+  );
   const claudeBin = path.join(root, 'bin', 'claude');
   fs.mkdirSync(path.dirname(claudeBin), { recursive: true });
   writeClaudeWrapper(claudeBin);
@@ -396,21 +494,36 @@ export async function runSystem(): Promise<SystemRun> {
   const cli = async (args: string[]) => {
     const r = await runCli(args, env);
     run.cli.push(r);
-    captures.push({ label: `cc-linker ${args.join(' ')} (stdout)`, text: r.stdout }, { label: `cc-linker ${args.join(' ')} (stderr)`, text: r.stderr });
+    captures.push(
+      { label: `cc-linker ${args.join(' ')} (stdout)`, text: r.stdout },
+      { label: `cc-linker ${args.join(' ')} (stderr)`, text: r.stderr },
+    );
     return r;
   };
 
   try {
     await cli(['init']);
     fs.mkdirSync(ccHome, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(ccHome, 'config.toml'), configToml({ secrets, home, claudeBin, feishu, openai, anthropic, dataHome }), { mode: 0o600 });
+    fs.writeFileSync(
+      path.join(ccHome, 'config.toml'),
+      configToml({ secrets, home, claudeBin, feishu, openai, anthropic, dataHome }),
+      { mode: 0o600 },
+    );
 
-    const started = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start', '--port', '0'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start', '--port', '0'], {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child = started;
     const exited = new Promise<void>((resolve) => started.on('close', (code) => ((startExit = code), resolve())));
     started.stdout.on('data', (d: Buffer) => (startStdout += d.toString()));
     started.stderr.on('data', (d: Buffer) => (startStderr += d.toString()));
-    await waitFor('the console URL on stdout', () => /http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(startStdout) || startExit !== null, 60_000);
+    await waitFor(
+      'the console URL on stdout',
+      () => /http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(startStdout) || startExit !== null,
+      60_000,
+    );
     const port = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=/.exec(startStdout)?.[1];
     if (!port) throw new Error('cc-linker start did not print the console URL');
     await feishu.waitForConnection(20_000);
@@ -424,28 +537,64 @@ export async function runSystem(): Promise<SystemRun> {
     if (startExit === null) started.kill('SIGKILL');
     notes.push(`stopped (${startExit})`);
 
-    for (const args of [['doctor'], ['doctor', '--json'], ['status'], ['status', '--json'], ['list'], ['list', '--json'], ['show', TERMINAL_SESSION.slice(0, 8)], ['search', 'build'], ['stop']]) await cli(args);
+    for (const args of [
+      ['doctor'],
+      ['doctor', '--json'],
+      ['status'],
+      ['status', '--json'],
+      ['list'],
+      ['list', '--json'],
+      ['show', TERMINAL_SESSION.slice(0, 8)],
+      ['search', 'build'],
+      ['stop'],
+    ])
+      await cli(args);
     if (/^\s+setup\b/m.test((await runCli(['--help'], env)).stdout)) {
       run.setupRan = true;
-      await cli(['setup', '--yes', '--app-id', APP_ID, '--domain', feishu.baseUrl, '--owner', OWNER, '--allowed-root', path.join(home, 'Git')]);
+      await cli([
+        'setup',
+        '--yes',
+        '--app-id',
+        APP_ID,
+        '--domain',
+        feishu.baseUrl,
+        '--owner',
+        OWNER,
+        '--allowed-root',
+        path.join(home, 'Git'),
+      ]);
     }
   } catch (err) {
     const log = path.join(ccHome, 'cc-linker.log');
     const tail = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(-40).join('\n') : '(no log)';
     const sent = feishu.sent.map((x) => `${x.to ?? '?'}: ${feishu.textOf(x).slice(0, 200)}`).join('\n');
     await run.cleanup(); // the caller never gets `run`: end the child and remove the temp dirs here
-    throw new Error(`${(err as Error).message}\nnotes: ${notes.join(', ')}\n--- start stdout\n${startStdout}\n--- start stderr\n${startStderr.slice(-3000)}\n--- log tail\n${tail}\n--- feishu sent\n${sent}`);
+    throw new Error(
+      `${(err as Error).message}\nnotes: ${notes.join(', ')}\n--- start stdout\n${startStdout}\n--- start stderr\n${startStderr.slice(-3000)}\n--- log tail\n${tail}\n--- feishu sent\n${sent}`,
+    );
   }
 
   // What the children saw, and what Feishu users saw.
   const dumps = path.join(claudeDir, 'env-dumps');
   if (fs.existsSync(dumps)) {
-    for (const f of fs.readdirSync(dumps).filter((f) => f.endsWith('.json'))) run.claudeEnvs.push(JSON.parse(fs.readFileSync(path.join(dumps, f), 'utf8')) as SystemRun['claudeEnvs'][number]);
+    for (const f of fs.readdirSync(dumps).filter((f) => f.endsWith('.json')))
+      run.claudeEnvs.push(JSON.parse(fs.readFileSync(path.join(dumps, f), 'utf8')) as SystemRun['claudeEnvs'][number]);
   }
-  if (fs.existsSync(cliEnvFile)) run.cliEnv = (JSON.parse(fs.readFileSync(cliEnvFile, 'utf8')) as { env: Record<string, string> }).env;
-  for (const msg of feishu.sent) captures.push({ label: `feishu message to ${msg.to ?? msg.chat_id}`, text: `${JSON.stringify(msg.content)}\n${feishu.textOf(msg)}` });
-  for (const p of feishu.patches) captures.push({ label: `feishu patch ${p.message_id}`, text: JSON.stringify(p.content) });
-  for (const op of feishu.cardkit) captures.push({ label: `feishu cardkit ${op.op} ${op.card_id}`, text: `${op.content ?? ''}\n${JSON.stringify(feishu.cardJson(op.card_id) ?? {})}` });
-  for (const a of feishu.acks) captures.push({ label: `feishu ack ${a.eventType}`, text: JSON.stringify(a.data ?? null) });
+  if (fs.existsSync(cliEnvFile))
+    run.cliEnv = (JSON.parse(fs.readFileSync(cliEnvFile, 'utf8')) as { env: Record<string, string> }).env;
+  for (const msg of feishu.sent)
+    captures.push({
+      label: `feishu message to ${msg.to ?? msg.chat_id}`,
+      text: `${JSON.stringify(msg.content)}\n${feishu.textOf(msg)}`,
+    });
+  for (const p of feishu.patches)
+    captures.push({ label: `feishu patch ${p.message_id}`, text: JSON.stringify(p.content) });
+  for (const op of feishu.cardkit)
+    captures.push({
+      label: `feishu cardkit ${op.op} ${op.card_id}`,
+      text: `${op.content ?? ''}\n${JSON.stringify(feishu.cardJson(op.card_id) ?? {})}`,
+    });
+  for (const a of feishu.acks)
+    captures.push({ label: `feishu ack ${a.eventType}`, text: JSON.stringify(a.data ?? null) });
   return run;
 }

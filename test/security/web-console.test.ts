@@ -28,7 +28,12 @@ const SESSION = '7e57c0de-0000-4000-8000-00000000beef';
 const w = webMessages('zh');
 
 /** One HTTP request with full control of the headers (Host included; `Host: null` sends none). */
-function request(method: string, p: string, headers: Record<string, string | null> = {}, body?: string): Promise<Answer> {
+function request(
+  method: string,
+  p: string,
+  headers: Record<string, string | null> = {},
+  body?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const h: Record<string, string> = {};
     for (const [k, v] of Object.entries(headers)) if (v !== null) h[k] = v;
@@ -40,7 +45,11 @@ function request(method: string, p: string, headers: Record<string, string | nul
       res.on('data', (c: string) => (data += c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
       // The event stream never ends by itself: take what came first.
-      if ((res.headers['content-type'] ?? '').includes('text/event-stream')) setTimeout(() => (req.destroy(), resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data })), 300);
+      if ((res.headers['content-type'] ?? '').includes('text/event-stream'))
+        setTimeout(
+          () => (req.destroy(), resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data })),
+          300,
+        );
     });
     req.on('error', reject);
     req.end(body);
@@ -63,13 +72,29 @@ function enumerateRoutes(): Array<{ method: string; path: string }> {
   expect(server).toContain("url.pathname === '/login'");
   expect(server).toContain("url.pathname.startsWith('/assets/')");
   const ui = fs.readdirSync(path.join(REPO, 'src/channels/web/ui')).filter((f) => !f.endsWith('.test.js'));
-  routes.push({ method: 'GET', path: '/' }, { method: 'GET', path: '/index.html' }, ...ui.map((f) => ({ method: 'GET', path: `/assets/${f}` })), { method: 'GET', path: '/no-such-page' }, { method: 'GET', path: '/api/no-such-route' });
+  routes.push(
+    { method: 'GET', path: '/' },
+    { method: 'GET', path: '/index.html' },
+    ...ui.map((f) => ({ method: 'GET', path: `/assets/${f}` })),
+    { method: 'GET', path: '/no-such-page' },
+    { method: 'GET', path: '/api/no-such-route' },
+  );
   return routes;
 }
 
 let routes: Array<{ method: string; path: string }>;
 const json = (o: unknown) => JSON.stringify(o);
-const bodyFor = (route: { method: string; path: string }) => (route.method === 'POST' ? json({ id: crypto.randomUUID(), text: '/new /tmp -- pwned', provider: 'openai', dir: '/tmp', button: 0, messageId: 'x' }) : undefined);
+const bodyFor = (route: { method: string; path: string }) =>
+  route.method === 'POST'
+    ? json({
+        id: crypto.randomUUID(),
+        text: '/new /tmp -- pwned',
+        provider: 'openai',
+        dir: '/tmp',
+        button: 0,
+        messageId: 'x',
+      })
+    : undefined;
 
 beforeAll(async () => {
   sys = await startLiveSystem({ web: true });
@@ -86,7 +111,14 @@ describe('the routes', () => {
   it('are all found in the server code', () => {
     const api = routes.filter((r) => r.path.startsWith('/api/') && r.path !== '/api/no-such-route');
     expect(api.length).toBeGreaterThanOrEqual(17);
-    expect(api).toEqual(expect.arrayContaining([{ method: 'GET', path: '/api/events' }, { method: 'POST', path: '/api/bridge/actions' }, { method: 'POST', path: '/api/sessions/new' }, { method: 'GET', path: `/api/sessions/${SESSION}` }]));
+    expect(api).toEqual(
+      expect.arrayContaining([
+        { method: 'GET', path: '/api/events' },
+        { method: 'POST', path: '/api/bridge/actions' },
+        { method: 'POST', path: '/api/sessions/new' },
+        { method: 'GET', path: `/api/sessions/${SESSION}` },
+      ]),
+    );
   });
 });
 
@@ -106,7 +138,17 @@ describe('without the token, or with a wrong one', () => {
     for (const route of routes) {
       for (const method of [route.method, 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
         for (const { name, headers } of wrong) {
-          const r = await request(method, route.path, { ...headers, 'Content-Type': 'application/json', Origin: `http://127.0.0.1:${port}`, 'Sec-Fetch-Site': 'same-origin' }, method === 'POST' ? bodyFor(route) : undefined);
+          const r = await request(
+            method,
+            route.path,
+            {
+              ...headers,
+              'Content-Type': 'application/json',
+              Origin: `http://127.0.0.1:${port}`,
+              'Sec-Fetch-Site': 'same-origin',
+            },
+            method === 'POST' ? bodyFor(route) : undefined,
+          );
           const label = `${name} ${method} ${route.path}`;
           expect(r.status, label).toBe(401);
           expect(JSON.parse(r.body), label).toEqual({ error: w('unauthorized') });
@@ -126,7 +168,16 @@ describe('without the token, or with a wrong one', () => {
     const bad = await request('GET', '/?token=wrong-token-0123456789');
     expect(bad.status).toBe(401);
     expect(bad.headers['set-cookie']).toBeUndefined();
-    const badForm = await request('POST', '/login', { 'Content-Type': 'application/x-www-form-urlencoded', Origin: `http://127.0.0.1:${port}`, 'Sec-Fetch-Site': 'same-origin' }, 'token=wrong-token-0123456789');
+    const badForm = await request(
+      'POST',
+      '/login',
+      {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Origin: `http://127.0.0.1:${port}`,
+        'Sec-Fetch-Site': 'same-origin',
+      },
+      'token=wrong-token-0123456789',
+    );
     expect(badForm.status).toBe(401);
     expect(badForm.headers['set-cookie']).toBeUndefined();
   });
@@ -157,12 +208,26 @@ describe('cross-origin and DNS rebinding', () => {
     ];
     for (const route of [...posts(), { method: 'POST', path: '/login' }]) {
       for (const headers of evil) {
-        const r = await request('POST', route.path, { Cookie: cookie, 'Content-Type': route.path === '/login' ? 'application/x-www-form-urlencoded' : 'application/json', ...headers }, route.path === '/login' ? `token=${sys.token}` : bodyFor(route));
+        const r = await request(
+          'POST',
+          route.path,
+          {
+            Cookie: cookie,
+            'Content-Type': route.path === '/login' ? 'application/x-www-form-urlencoded' : 'application/json',
+            ...headers,
+          },
+          route.path === '/login' ? `token=${sys.token}` : bodyFor(route),
+        );
         expect(r.status, `${route.path} ${JSON.stringify(headers)}`).toBe(403);
         expect(r.headers['set-cookie']).toBeUndefined();
       }
       // A bearer token does not make a foreign page's request acceptable either.
-      const bearer = await request('POST', route.path, { Authorization: `Bearer ${sys.token}`, Origin: 'http://evil.example', 'Content-Type': 'application/json' }, bodyFor(route));
+      const bearer = await request(
+        'POST',
+        route.path,
+        { Authorization: `Bearer ${sys.token}`, Origin: 'http://evil.example', 'Content-Type': 'application/json' },
+        bodyFor(route),
+      );
       expect(bearer.status, route.path).toBe(403);
     }
     expect(sys.engine.requests).toEqual([]);
@@ -171,8 +236,27 @@ describe('cross-origin and DNS rebinding', () => {
 
   it('every route refuses a foreign Host, even with the token (421)', async () => {
     for (const route of routes) {
-      for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1.nip.io:${port}`, `localhost.evil.example:${port}`, `127.0.0.1:${port + 1}`, `[::2]:${port}`, null]) {
-        const r = await request(route.method, route.path, { Host: host, Cookie: cookie, Authorization: `Bearer ${sys.token}`, 'Content-Type': 'application/json', Origin: `http://${host}` }, bodyFor(route));
+      for (const host of [
+        'evil.example',
+        `evil.example:${port}`,
+        `127.0.0.1.nip.io:${port}`,
+        `localhost.evil.example:${port}`,
+        `127.0.0.1:${port + 1}`,
+        `[::2]:${port}`,
+        null,
+      ]) {
+        const r = await request(
+          route.method,
+          route.path,
+          {
+            Host: host,
+            Cookie: cookie,
+            Authorization: `Bearer ${sys.token}`,
+            'Content-Type': 'application/json',
+            Origin: `http://${host}`,
+          },
+          bodyFor(route),
+        );
         if (host === null) {
           // No Host at all: Node's HTTP/1.1 parser answers 400 before the console sees the request.
           expect(r.status, `${route.method} ${route.path} without Host`).toBe(400);
@@ -190,7 +274,8 @@ describe('cross-origin and DNS rebinding', () => {
   });
 
   it('the names of this console are accepted (127.0.0.1, localhost, ::1)', async () => {
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`]) expect((await request('GET', '/api/status', { Host: host, Cookie: cookie })).status, host).toBe(200);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`])
+      expect((await request('GET', '/api/status', { Host: host, Cookie: cookie })).status, host).toBe(200);
   });
 });
 
@@ -198,8 +283,26 @@ describe('headers and bodies', () => {
   it('no answer ever carries a CORS header; every answer has CSP, X-Frame-Options and nosniff', async () => {
     const answers: Answer[] = [];
     for (const route of routes) {
-      answers.push(await request(route.method, route.path, { Cookie: cookie, Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST', 'Content-Type': 'application/json' }, bodyFor(route)));
-      answers.push(await request('OPTIONS', route.path, { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' }));
+      answers.push(
+        await request(
+          route.method,
+          route.path,
+          {
+            Cookie: cookie,
+            Origin: 'http://evil.example',
+            'Access-Control-Request-Method': 'POST',
+            'Content-Type': 'application/json',
+          },
+          bodyFor(route),
+        ),
+      );
+      answers.push(
+        await request('OPTIONS', route.path, {
+          Origin: 'http://evil.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type',
+        }),
+      );
       answers.push(await request(route.method === 'GET' ? 'GET' : 'HEAD', route.path, { Cookie: cookie }));
       answers.push(await request('GET', route.path, { Host: 'evil.example' }));
     }
@@ -226,7 +329,12 @@ describe('headers and bodies', () => {
     await sys.say(OWNER, '/status'); // some bridge activity for the status view
     const cookieValue = cookie.split('=')[1] as string;
     for (const route of routes.filter((r) => r.method === 'GET')) {
-      const variants: Array<Record<string, string>> = [{ Cookie: cookie }, { Authorization: `Bearer ${sys.token}` }, {}, { Accept: 'text/html' }];
+      const variants: Array<Record<string, string>> = [
+        { Cookie: cookie },
+        { Authorization: `Bearer ${sys.token}` },
+        {},
+        { Accept: 'text/html' },
+      ];
       for (const headers of variants) {
         const r = await request('GET', route.path, headers);
         expect(r.body.includes(sys.token), `${route.path} ${Object.keys(headers).join()}`).toBe(false);

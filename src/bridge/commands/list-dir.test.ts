@@ -14,7 +14,8 @@ beforeEach(async () => {
 });
 afterEach(() => f.cleanup());
 
-const list = async (p?: string) => (await handleListDir(p === undefined ? { name: 'listDir' } : { name: 'listDir', path: p }, f.ctx)).reply;
+const list = async (p?: string) =>
+  (await handleListDir(p === undefined ? { name: 'listDir' } : { name: 'listDir', path: p }, f.ctx)).reply;
 
 describe('/listDir', () => {
   it('starts at the first allowed root when there is no target or default_cwd, showing sorted non-hidden subdirectories', async () => {
@@ -41,7 +42,10 @@ describe('/listDir', () => {
     await f.ctx.mapping.setSession(U, { sessionUuid: 's', cwd: path.join(f.home, 'Git/alpha') });
     const card = (await list()) as CardReply;
     expect(card.sections[0]).toEqual({ type: 'plain', text: '当前路径：~/Git/alpha' });
-    expect(card.buttons?.[0]).toEqual({ label: '⬆️ 上级目录', action: { type: 'browse_dir', path: path.join(f.home, 'Git') } });
+    expect(card.buttons?.[0]).toEqual({
+      label: '⬆️ 上级目录',
+      action: { type: 'browse_dir', path: path.join(f.home, 'Git') },
+    });
     expect(card.buttons?.map((b) => b.label)).toContain('📁 src');
   });
 
@@ -51,12 +55,18 @@ describe('/listDir', () => {
   });
 
   it('browses an explicit path, relative to the start directory too', async () => {
-    expect(((await list('~/Workspace')) as CardReply).sections).toEqual([{ type: 'plain', text: '当前路径：~/Workspace' }, { type: 'markdown', text: '（没有子目录）' }]);
+    expect(((await list('~/Workspace')) as CardReply).sections).toEqual([
+      { type: 'plain', text: '当前路径：~/Workspace' },
+      { type: 'markdown', text: '（没有子目录）' },
+    ]);
     expect(((await list('alpha')) as CardReply).sections[0]).toEqual({ type: 'plain', text: '当前路径：~/Git/alpha' });
   });
 
   it('refuses unsafe paths and hides symlinks that lead out of the allowed roots', async () => {
-    expect(await list('~/Downloads')).toMatchObject({ kind: 'text', text: expect.stringMatching(/^目录 ~\/Downloads 不在允许范围内.*~\/Git, ~\/Workspace$/) });
+    expect(await list('~/Downloads')).toMatchObject({
+      kind: 'text',
+      text: expect.stringMatching(/^目录 ~\/Downloads 不在允许范围内.*~\/Git, ~\/Workspace$/),
+    });
     expect(await list('../Downloads')).toMatchObject({ kind: 'text', text: expect.stringContaining('不在允许范围内') });
     await fs.symlink(path.join(f.home, 'Downloads'), path.join(f.home, 'Git/aaa-escape'));
     await fs.symlink(path.join(f.home, 'Git/beta'), path.join(f.home, 'Git/beta-link'));
@@ -71,7 +81,10 @@ describe('/listDir', () => {
     const enters = card.buttons?.filter((b) => b.action.type === 'browse_dir') ?? [];
     expect(enters).toHaveLength(LIST_DIR_LIMIT); // no parent button: ~ is outside the allowed roots
     expect(enters.at(-1)?.label).toBe('📁 p15'); // numeric order: p2 before p10
-    expect(card.sections).toContainEqual({ type: 'markdown', text: '还有 3 个子目录未显示，可用 /listDir <路径> 直接进入。' });
+    expect(card.sections).toContainEqual({
+      type: 'markdown',
+      text: '还有 3 个子目录未显示，可用 /listDir <路径> 直接进入。',
+    });
   });
 
   it('speaks English', async () => {
@@ -88,7 +101,12 @@ describe('directory buttons', () => {
     const r = await handleSelectDirAction({ type: 'select_dir', path: target }, f.ctx);
     expect(r).toEqual({
       toast: { type: 'success', text: '✅ 已切换到 ~/Git/alpha' },
-      card: { kind: 'card', title: '📂 目录浏览', status: 'complete', sections: [{ type: 'plain', text: '✅ 已切换到 ~/Git/alpha\n发送消息即可在该目录创建新会话。' }] },
+      card: {
+        kind: 'card',
+        title: '📂 目录浏览',
+        status: 'complete',
+        sections: [{ type: 'plain', text: '✅ 已切换到 ~/Git/alpha\n发送消息即可在该目录创建新会话。' }],
+      },
     });
     expect(await f.ctx.mapping.get(U)).toMatchObject({ type: 'pending_new_session', cwd: target });
   });

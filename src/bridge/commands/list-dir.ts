@@ -13,7 +13,10 @@ export const LIST_DIR_LIMIT = 15;
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /** `/listDir [path]`: the directory browser card. */
-export async function handleListDir(cmd: { name: 'listDir'; path?: string }, ctx: CommandContext): Promise<CommandOutcome> {
+export async function handleListDir(
+  cmd: { name: 'listDir'; path?: string },
+  ctx: CommandContext,
+): Promise<CommandOutcome> {
   return { reply: await dirBrowser(cmd.path, ctx) };
 }
 
@@ -42,9 +45,16 @@ export async function dirBrowser(input: string | undefined, ctx: CommandContext)
   let names: string[];
   try {
     const entries = await fs.readdir(dir, { withFileTypes: true });
-    names = entries.filter((e) => !e.name.startsWith('.') && (e.isDirectory() || e.isSymbolicLink())).map((e) => e.name);
+    names = entries
+      .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || e.isSymbolicLink()))
+      .map((e) => e.name);
   } catch (err) {
-    return textReply(t('listDirUnreadable', { path: tildify(dir, ctx.paths.userHome), reason: (err as NodeJS.ErrnoException).code ?? String(err) }));
+    return textReply(
+      t('listDirUnreadable', {
+        path: tildify(dir, ctx.paths.userHome),
+        reason: (err as NodeJS.ErrnoException).code ?? String(err),
+      }),
+    );
   }
   names.sort(collator.compare);
 
@@ -58,7 +68,9 @@ export async function dirBrowser(input: string | undefined, ctx: CommandContext)
   }
   const more = names.length - checked;
 
-  const sections: CardSection[] = [{ type: 'plain', text: t('listDirCurrent', { path: tildify(dir, ctx.paths.userHome) }) }];
+  const sections: CardSection[] = [
+    { type: 'plain', text: t('listDirCurrent', { path: tildify(dir, ctx.paths.userHome) }) },
+  ];
   if (shown.length === 0) sections.push({ type: 'markdown', text: t('listDirEmpty') });
   if (more > 0) sections.push({ type: 'markdown', text: t('listDirMore', { n: more }) });
 
@@ -78,7 +90,9 @@ export async function dirBrowser(input: string | undefined, ctx: CommandContext)
 /** The first allowed directory among: current target's cwd, `default_cwd`, the allowed roots. */
 async function startDirectory(ctx: CommandContext): Promise<string | null> {
   const entry = await ctx.mapping.get(ctx.userId);
-  const candidates = [entry?.cwd, ctx.config.feishu_bot.default_cwd, ...ctx.config.security.allowed_roots].filter((c): c is string => typeof c === 'string' && c.length > 0);
+  const candidates = [entry?.cwd, ctx.config.feishu_bot.default_cwd, ...ctx.config.security.allowed_roots].filter(
+    (c): c is string => typeof c === 'string' && c.length > 0,
+  );
   for (const c of candidates) {
     const r = await checkWorkingDirectory(c, dirPolicy(ctx));
     if (r.ok) return r.realPath;

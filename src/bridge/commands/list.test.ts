@@ -13,9 +13,36 @@ const C = 'c91d3e11-0000-4000-8000-000000000003';
 
 beforeEach(async () => {
   f = await commandFixture();
-  f.sessions.sessions.set(A, fakeSession(A, { title: 'Improve README and create acceptance guide', message_count: 230, last_active: '2026-05-05T10:29:50.000Z', project_name: 'cc-linker', cwd: path.join(f.home, 'Git/alpha') }));
-  f.sessions.sessions.set(B, fakeSession(B, { origin: 'feishu', title: 'Review remote debug metrics diagnosis code', message_count: 2601, last_active: '2026-05-05T09:30:00.000Z', project_name: 'traeData' }));
-  f.sessions.sessions.set(C, fakeSession(C, { status: 'degraded', title: 'Analyze bridge recovery path', message_count: 12, last_active: '2026-05-05T10:25:00.000Z', project_name: 'cc-linker' }));
+  f.sessions.sessions.set(
+    A,
+    fakeSession(A, {
+      title: 'Improve README and create acceptance guide',
+      message_count: 230,
+      last_active: '2026-05-05T10:29:50.000Z',
+      project_name: 'cc-linker',
+      cwd: path.join(f.home, 'Git/alpha'),
+    }),
+  );
+  f.sessions.sessions.set(
+    B,
+    fakeSession(B, {
+      origin: 'feishu',
+      title: 'Review remote debug metrics diagnosis code',
+      message_count: 2601,
+      last_active: '2026-05-05T09:30:00.000Z',
+      project_name: 'traeData',
+    }),
+  );
+  f.sessions.sessions.set(
+    C,
+    fakeSession(C, {
+      status: 'degraded',
+      title: 'Analyze bridge recovery path',
+      message_count: 12,
+      last_active: '2026-05-05T10:25:00.000Z',
+      project_name: 'cc-linker',
+    }),
+  );
 });
 afterEach(() => f.cleanup());
 
@@ -24,9 +51,18 @@ describe('/list', () => {
     const { reply } = await handleList({ name: 'list', args: '' }, f.ctx);
     const card = reply as CardReply;
     expect(card).toMatchObject({ kind: 'card', title: '📋 我的会话（共 3 个）', status: 'info' });
-    expect(card.sections[0]).toEqual({ type: 'plain', text: '1. Improve README and create acceptance guide\nID: 8c4b1297\n终端 | 230条 | 刚刚 | cc-linker' });
-    expect(card.sections[1]).toEqual({ type: 'plain', text: '2. Analyze bridge recovery path\nID: c91d3e11\n降级 | 12条 | 5 分钟前 | cc-linker' });
-    expect(card.sections[2]).toEqual({ type: 'plain', text: '3. Review remote debug metrics diagnosis code\nID: a402c07a\n飞书 | 2601条 | 1 小时前 | traeData' });
+    expect(card.sections[0]).toEqual({
+      type: 'plain',
+      text: '1. Improve README and create acceptance guide\nID: 8c4b1297\n终端 | 230条 | 刚刚 | cc-linker',
+    });
+    expect(card.sections[1]).toEqual({
+      type: 'plain',
+      text: '2. Analyze bridge recovery path\nID: c91d3e11\n降级 | 12条 | 5 分钟前 | cc-linker',
+    });
+    expect(card.sections[2]).toEqual({
+      type: 'plain',
+      text: '3. Review remote debug metrics diagnosis code\nID: a402c07a\n飞书 | 2601条 | 1 小时前 | traeData',
+    });
     expect(card.sections[3]).toEqual({ type: 'divider' });
     expect(card.sections[4]).toMatchObject({ type: 'markdown', text: expect.stringContaining('/switch 1') });
     expect(card.buttons).toEqual([
@@ -46,14 +82,20 @@ describe('/list', () => {
     f.ctx.lang = 'en';
     const card = (await handleList({ name: 'list', args: '' }, f.ctx)).reply as CardReply;
     expect(card.title).toBe('📋 My sessions (3)');
-    expect(card.sections[2]).toEqual({ type: 'plain', text: '3. Review remote debug metrics diagnosis code (current)\nID: a402c07a\nFeishu | 2601 msgs | 1 hour ago | traeData' });
+    expect(card.sections[2]).toEqual({
+      type: 'plain',
+      text: '3. Review remote debug metrics diagnosis code (current)\nID: a402c07a\nFeishu | 2601 msgs | 1 hour ago | traeData',
+    });
     expect(card.buttons?.[0]?.label).toBe('Switch 1');
   });
 
   it('pages long lists; the snapshot covers every number shown so far', async () => {
     for (let i = 0; i < LIST_PAGE_SIZE + 5; i += 1) {
       const id = `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`;
-      f.sessions.sessions.set(id, fakeSession(id, { last_active: new Date(Date.parse('2026-05-01T00:00:00Z') - i * 60_000).toISOString() }));
+      f.sessions.sessions.set(
+        id,
+        fakeSession(id, { last_active: new Date(Date.parse('2026-05-01T00:00:00Z') - i * 60_000).toISOString() }),
+      );
     }
     const p1 = (await handleList({ name: 'list', args: '' }, f.ctx)).reply as CardReply;
     expect(p1.title).toBe('📋 我的会话（共 28 个，第 1/2 页）');
@@ -64,13 +106,22 @@ describe('/list', () => {
     expect(p2.buttons?.[0]?.label).toBe('切换 21');
     const last = await f.ctx.listSnapshots.resolve('ou_owner', 28);
     expect(last.ok).toBe(true);
-    expect((await handleList({ name: 'list', args: '3' }, f.ctx)).reply).toEqual({ kind: 'text', text: '没有第 3 页，共 2 页。' });
-    expect((await handleList({ name: 'list', args: 'abc' }, f.ctx)).reply).toEqual({ kind: 'text', text: '用法：/list [页码]' });
+    expect((await handleList({ name: 'list', args: '3' }, f.ctx)).reply).toEqual({
+      kind: 'text',
+      text: '没有第 3 页，共 2 页。',
+    });
+    expect((await handleList({ name: 'list', args: 'abc' }, f.ctx)).reply).toEqual({
+      kind: 'text',
+      text: '用法：/list [页码]',
+    });
   });
 
   it('says so when there are no sessions', async () => {
     f.sessions.sessions.clear();
-    expect((await handleList({ name: 'list', args: '' }, f.ctx)).reply).toEqual({ kind: 'text', text: '还没有任何会话。可以用 /new [目录] -- 问题 创建一个。' });
+    expect((await handleList({ name: 'list', args: '' }, f.ctx)).reply).toEqual({
+      kind: 'text',
+      text: '还没有任何会话。可以用 /new [目录] -- 问题 创建一个。',
+    });
   });
 });
 
@@ -87,6 +138,9 @@ describe('/search', () => {
 
   it('answers plainly when nothing matches (en)', async () => {
     f.ctx.lang = 'en';
-    expect((await handleSearch({ name: 'search', keyword: 'zzz' }, f.ctx)).reply).toEqual({ kind: 'text', text: 'No session matches "zzz".' });
+    expect((await handleSearch({ name: 'search', keyword: 'zzz' }, f.ctx)).reply).toEqual({
+      kind: 'text',
+      text: 'No session matches "zzz".',
+    });
   });
 });

@@ -28,11 +28,22 @@ export async function handleList(cmd: { name: 'list'; args: string }, ctx: Comma
     all.slice(0, start + shown.length).map((s) => s.uuid),
   );
   const current = await currentSessionId(ctx);
-  const sections: CardSection[] = shown.map((s, i) => sessionEntrySection(s, start + i + 1, { now: ctx.now, lang: ctx.lang, current: s.uuid === current }));
+  const sections: CardSection[] = shown.map((s, i) =>
+    sessionEntrySection(s, start + i + 1, { now: ctx.now, lang: ctx.lang, current: s.uuid === current }),
+  );
   sections.push({ type: 'divider' }, { type: 'markdown', text: t('listHint') });
   if (page < pages) sections.push({ type: 'markdown', text: t('listMorePages', { next: page + 1 }) });
-  const title = pages > 1 ? t('listPageTitle', { total: all.length, page, pages }) : t('listTitle', { total: all.length });
-  return { reply: { kind: 'card', title, status: 'info', sections, buttons: shown.map((s: SessionView, i) => switchButton(s, start + i + 1, ctx.lang)) } };
+  const title =
+    pages > 1 ? t('listPageTitle', { total: all.length, page, pages }) : t('listTitle', { total: all.length });
+  return {
+    reply: {
+      kind: 'card',
+      title,
+      status: 'info',
+      sections,
+      buttons: shown.map((s: SessionView, i) => switchButton(s, start + i + 1, ctx.lang)),
+    },
+  };
 }
 
 /** The session the user is talking to now, to mark it in lists. */

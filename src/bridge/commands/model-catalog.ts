@@ -30,7 +30,10 @@ export async function modelChoices(ctx: Pick<CommandContext, 'config' | 'models'
  * listed model id, a Claude Code alias or a `claude-…` id → itself; anything else is refused with
  * the known aliases, so a typo never silently falls back to another model.
  */
-export async function resolveModel(input: string, ctx: Pick<CommandContext, 'config' | 'models' | 'lang'>): Promise<{ ok: true; model: string } | { ok: false; message: string }> {
+export async function resolveModel(
+  input: string,
+  ctx: Pick<CommandContext, 'config' | 'models' | 'lang'>,
+): Promise<{ ok: true; model: string } | { ok: false; message: string }> {
   const choices = await modelChoices(ctx);
   const lower = input.toLowerCase();
   const byAlias = choices.find((c) => c.alias.toLowerCase() === lower);

@@ -7,13 +7,19 @@ let f: CommandFixture;
 const U = 'ou_owner';
 
 beforeEach(async () => {
-  f = await commandFixture({ models: async () => [{ alias: 'sonnet', model: 'ignored-duplicate' }, { alias: 'fast', model: 'claude-haiku-4-5' }] });
+  f = await commandFixture({
+    models: async () => [
+      { alias: 'sonnet', model: 'ignored-duplicate' },
+      { alias: 'fast', model: 'claude-haiku-4-5' },
+    ],
+  });
   f.ctx.config.claude.models = { sonnet: 'claude-sonnet-4-5', opus: 'claude-opus-4-1' };
   await f.ctx.mapping.setSession(U, { sessionUuid: 's1', cwd: '/w/a' });
 });
 afterEach(() => f.cleanup());
 
-const model = (arg?: { index: number } | { alias: string } | { clear: true }) => handleModel(arg ? { name: 'model', arg } : { name: 'model' }, f.ctx);
+const model = (arg?: { index: number } | { alias: string } | { clear: true }) =>
+  handleModel(arg ? { name: 'model', arg } : { name: 'model' }, f.ctx);
 
 describe('/model', () => {
   it('lists config aliases first, then discovered ones, and the current default', async () => {
@@ -29,9 +35,15 @@ describe('/model', () => {
   });
 
   it('sets by index and by alias, marks the current one, and clears', async () => {
-    expect((await model({ index: 2 })).reply).toEqual({ kind: 'text', text: '✅ 默认模型已设置为 claude-opus-4-1（对新会话和之后的消息生效）' });
+    expect((await model({ index: 2 })).reply).toEqual({
+      kind: 'text',
+      text: '✅ 默认模型已设置为 claude-opus-4-1（对新会话和之后的消息生效）',
+    });
     expect(await f.ctx.mapping.get(U)).toMatchObject({ defaultProvider: 'claude-opus-4-1' });
-    expect(((await model()).reply as CardReply).sections[2]).toEqual({ type: 'plain', text: '1. sonnet → claude-sonnet-4-5\n2. opus → claude-opus-4-1 ✓\n3. fast → claude-haiku-4-5' });
+    expect(((await model()).reply as CardReply).sections[2]).toEqual({
+      type: 'plain',
+      text: '1. sonnet → claude-sonnet-4-5\n2. opus → claude-opus-4-1 ✓\n3. fast → claude-haiku-4-5',
+    });
     await model({ alias: 'Fast' });
     expect(await f.ctx.mapping.claimForMessage(U, 'm')).toMatchObject({ kind: 'session', model: 'claude-haiku-4-5' });
     expect((await model({ clear: true })).reply).toEqual({ kind: 'text', text: '✅ 已清除默认模型' });
@@ -41,7 +53,10 @@ describe('/model', () => {
   it('refuses an out-of-range index and an unknown alias', async () => {
     expect((await model({ index: 4 })).reply).toEqual({ kind: 'text', text: '序号 4 超出范围，共 3 个模型。' });
     expect((await model({ index: 0 })).reply).toEqual({ kind: 'text', text: '序号 0 超出范围，共 3 个模型。' });
-    expect((await model({ alias: 'gpt-4' })).reply).toEqual({ kind: 'text', text: '未知模型「gpt-4」。可用：sonnet, opus, fast, haiku, opusplan' });
+    expect((await model({ alias: 'gpt-4' })).reply).toEqual({
+      kind: 'text',
+      text: '未知模型「gpt-4」。可用：sonnet, opus, fast, haiku, opusplan',
+    });
     expect(await f.ctx.mapping.get(U)).toMatchObject({ defaultProvider: null });
   });
 
@@ -49,12 +64,18 @@ describe('/model', () => {
     f.ctx.config.claude.default_model = 'claude-sonnet-4-5';
     f.ctx.lang = 'en';
     const card = (await model()).reply as CardReply;
-    expect(card.sections[0]).toEqual({ type: 'plain', text: 'Your default model: not set (using claude.default_model = claude-sonnet-4-5 from the config)' });
+    expect(card.sections[0]).toEqual({
+      type: 'plain',
+      text: 'Your default model: not set (using claude.default_model = claude-sonnet-4-5 from the config)',
+    });
   });
 
   it('needs a target to keep the default on', async () => {
     await f.ctx.mapping.clear(U);
-    expect((await model({ alias: 'opus' })).reply).toEqual({ kind: 'text', text: '当前没有会话或待创建目录，无法保存默认模型。请先 /switch 或 /new，或在 /new 时使用 --model <别名>。' });
+    expect((await model({ alias: 'opus' })).reply).toEqual({
+      kind: 'text',
+      text: '当前没有会话或待创建目录，无法保存默认模型。请先 /switch 或 /new，或在 /new 时使用 --model <别名>。',
+    });
   });
 
   it('says when no aliases are configured', async () => {

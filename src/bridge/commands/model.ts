@@ -10,7 +10,10 @@ import { modelChoices, resolveModel } from './model-catalog.js';
  * default model and the numbered choices; with one sets (or clears) the default kept on the
  * user's mapping entry, used for new sessions and later messages.
  */
-export async function handleModel(cmd: { name: 'model'; arg?: { index: number } | { alias: string } | { clear: true } }, ctx: CommandContext): Promise<CommandOutcome> {
+export async function handleModel(
+  cmd: { name: 'model'; arg?: { index: number } | { alias: string } | { clear: true } },
+  ctx: CommandContext,
+): Promise<CommandOutcome> {
   const t = bridgeMessages(ctx.lang);
   const arg = cmd.arg;
   if (!arg) return { reply: await modelCard(ctx) };
@@ -20,7 +23,8 @@ export async function handleModel(cmd: { name: 'model'; arg?: { index: number } 
   } else if ('index' in arg) {
     const choices = await modelChoices(ctx);
     const choice = choices[arg.index - 1];
-    if (arg.index < 1 || !choice) return { reply: textReply(t('modelIndexOutOfRange', { index: arg.index, count: choices.length })) };
+    if (arg.index < 1 || !choice)
+      return { reply: textReply(t('modelIndexOutOfRange', { index: arg.index, count: choices.length })) };
     model = choice.model;
   } else {
     const r = await resolveModel(arg.alias, ctx);
@@ -37,7 +41,9 @@ async function modelCard(ctx: CommandContext): Promise<CommandOutcome['reply']> 
   const configured = ctx.config.claude.default_model;
   const fallback = configured ? t('modelFallbackConfig', { model: configured }) : t('modelFallbackClaude');
   const choices = await modelChoices(ctx);
-  const sections: CardSection[] = [{ type: 'plain', text: current ? t('modelCurrent', { model: current }) : t('modelCurrentNone', { fallback }) }];
+  const sections: CardSection[] = [
+    { type: 'plain', text: current ? t('modelCurrent', { model: current }) : t('modelCurrentNone', { fallback }) },
+  ];
   if (choices.length === 0) {
     sections.push({ type: 'markdown', text: t('modelListEmpty') });
   } else {

@@ -16,7 +16,10 @@ import { resolveModel } from './model-catalog.js';
  *   which the dispatcher executes under the `new:<open_id>` key.
  * `--model` takes an alias (or a model id / Claude Code alias); without it the user's default stays.
  */
-export async function handleNew(cmd: { name: 'new'; cwd?: string; prompt?: string; model?: string }, ctx: CommandContext): Promise<CommandOutcome> {
+export async function handleNew(
+  cmd: { name: 'new'; cwd?: string; prompt?: string; model?: string },
+  ctx: CommandContext,
+): Promise<CommandOutcome> {
   const t = bridgeMessages(ctx.lang);
   const target = cmd.cwd ?? ctx.config.feishu_bot.default_cwd;
   if (!target) return { reply: textReply(t('newNoCwd')) };
@@ -30,9 +33,13 @@ export async function handleNew(cmd: { name: 'new'; cwd?: string; prompt?: strin
   }
   const shown = tildify(dir.realPath, ctx.paths.userHome);
   if (!cmd.prompt) {
-    await ctx.mapping.setPendingNew(ctx.userId, model === undefined ? { cwd: dir.realPath } : { cwd: dir.realPath, model });
+    await ctx.mapping.setPendingNew(
+      ctx.userId,
+      model === undefined ? { cwd: dir.realPath } : { cwd: dir.realPath, model },
+    );
     const effective = model ?? (await currentModel(ctx));
-    const text = t('newPendingSet', { cwd: shown }) + (effective ? `\n${t('newPendingModel', { model: effective })}` : '');
+    const text =
+      t('newPendingSet', { cwd: shown }) + (effective ? `\n${t('newPendingModel', { model: effective })}` : '');
     return { reply: textReply(text) };
   }
   await ctx.mapping.claimNewDirectly(ctx.userId, ctx.messageId, dir.realPath, model);

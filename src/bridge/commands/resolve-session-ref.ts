@@ -13,13 +13,17 @@ const MAX_CANDIDATES = 10;
  * uuid prefix through the registry. Every miss comes back as the reply to send ("请重新执行
  * /list", the candidates of an ambiguous prefix with a switch button each, …).
  */
-export async function resolveSessionRef(ref: ListRef, ctx: CommandContext): Promise<{ ok: true; session: SessionView } | { ok: false; reply: Reply }> {
+export async function resolveSessionRef(
+  ref: ListRef,
+  ctx: CommandContext,
+): Promise<{ ok: true; session: SessionView } | { ok: false; reply: Reply }> {
   const t = bridgeMessages(ctx.lang);
   if ('index' in ref) {
     const r = await ctx.listSnapshots.resolve(ctx.userId, ref.index);
     if (!r.ok) {
       if (r.reason === 'none') return miss(t('snapshotNone'));
-      if (r.reason === 'expired') return miss(t('snapshotExpired', { minutes: ctx.config.queue.list_snapshot_ttl_minutes }));
+      if (r.reason === 'expired')
+        return miss(t('snapshotExpired', { minutes: ctx.config.queue.list_snapshot_ttl_minutes }));
       return miss(t('snapshotOutOfRange', { index: ref.index }));
     }
     const session = await ctx.sessions.get(r.sessionId);
@@ -36,7 +40,10 @@ export async function resolveSessionRef(ref: ListRef, ctx: CommandContext): Prom
       kind: 'card',
       title: t('prefixAmbiguousTitle'),
       status: 'warning',
-      sections: [{ type: 'plain', text: t('prefixAmbiguous', { prefix: ref.prefix, count: matches.length }) }, ...shown.map((s, i) => sessionEntrySection(s, i + 1, { now: ctx.now, lang: ctx.lang, current: false }))],
+      sections: [
+        { type: 'plain', text: t('prefixAmbiguous', { prefix: ref.prefix, count: matches.length }) },
+        ...shown.map((s, i) => sessionEntrySection(s, i + 1, { now: ctx.now, lang: ctx.lang, current: false })),
+      ],
       buttons: shown.map((s, i) => switchButton(s, i + 1, ctx.lang)),
     },
   };

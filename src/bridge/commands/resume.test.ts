@@ -32,26 +32,38 @@ describe('/resume', () => {
   it('treats archived like active', async () => {
     f.sessions.sessions.set(A, fakeSession(A, { status: 'archived', cwd: '/w/a' }));
     const card = (await resume()).reply as CardReply;
-    expect(card.sections[2]).toEqual({ type: 'plain', text: `cc-linker resume 8c4b1297\ncd /w/a && claude --resume ${A}` });
+    expect(card.sections[2]).toEqual({
+      type: 'plain',
+      text: `cc-linker resume 8c4b1297\ncd /w/a && claude --resume ${A}`,
+    });
   });
 
   it('advises repair first for degraded and provisioning sessions, never a bare claude --resume', async () => {
     f.sessions.sessions.set(A, fakeSession(A, { status: 'degraded', last_error: 'jsonl_path not found' }));
     const card = (await resume()).reply as CardReply;
     expect(card.status).toBe('warning');
-    expect(card.sections[1]).toEqual({ type: 'markdown', text: '该会话状态为「降级」，建议先修复再恢复，不要直接执行 claude --resume：' });
+    expect(card.sections[1]).toEqual({
+      type: 'markdown',
+      text: '该会话状态为「降级」，建议先修复再恢复，不要直接执行 claude --resume：',
+    });
     expect(card.sections[2]).toEqual({ type: 'plain', text: 'cc-linker repair 8c4b1297\ncc-linker resume 8c4b1297' });
     expect(card.sections[3]).toEqual({ type: 'plain', text: '原因：jsonl_path not found' });
     expect(JSON.stringify(card)).not.toContain('claude --resume 8c4b');
     f.ctx.lang = 'en';
     f.sessions.sessions.set(A, fakeSession(A, { status: 'provisioning' }));
     const en = (await resume()).reply as CardReply;
-    expect(en.sections[1]).toEqual({ type: 'markdown', text: 'This session is "provisioning". Repair it before resuming; do not run claude --resume directly:' });
+    expect(en.sections[1]).toEqual({
+      type: 'markdown',
+      text: 'This session is "provisioning". Repair it before resuming; do not run claude --resume directly:',
+    });
   });
 
   it('refuses a corrupted session', async () => {
     f.sessions.sessions.set(A, fakeSession(A, { status: 'corrupted' }));
-    expect((await resume()).reply).toEqual({ kind: 'text', text: '会话 8c4b1297 已损坏，无法恢复。请 /switch 到其他会话或 /new 创建新会话。' });
+    expect((await resume()).reply).toEqual({
+      kind: 'text',
+      text: '会话 8c4b1297 已损坏，无法恢复。请 /switch 到其他会话或 /new 创建新会话。',
+    });
   });
 
   it('quotes paths for the shell only when needed', () => {

@@ -15,7 +15,10 @@ import { shortId, titleOf } from './session-format.js';
  * provisioning/degraded → repair first (never a bare `claude --resume` that may fail obscurely);
  * corrupted → refused. It changes nothing: the chat keeps its current target.
  */
-export async function handleResume(cmd: { name: 'resume'; ref: ListRef }, ctx: CommandContext): Promise<CommandOutcome> {
+export async function handleResume(
+  cmd: { name: 'resume'; ref: ListRef },
+  ctx: CommandContext,
+): Promise<CommandOutcome> {
   const t = bridgeMessages(ctx.lang);
   const r = await resolveSessionRef(cmd.ref, ctx);
   if (!r.ok) return { reply: r.reply };
@@ -25,13 +28,26 @@ export async function handleResume(cmd: { name: 'resume'; ref: ListRef }, ctx: C
   if (status === 'corrupted') return { reply: textReply(t('resumeCorrupted', { id })) };
   const sections: CardSection[] = [{ type: 'plain', text: `${titleOf(s, ctx.lang)}\nID: ${s.uuid}` }];
   if (status === 'provisioning' || status === 'degraded') {
-    sections.push({ type: 'markdown', text: t('resumeRepairFirst', { status: sessionsMessages(ctx.lang)(`status_${status}`) }) });
+    sections.push({
+      type: 'markdown',
+      text: t('resumeRepairFirst', { status: sessionsMessages(ctx.lang)(`status_${status}`) }),
+    });
     sections.push({ type: 'plain', text: `cc-linker repair ${id}\n${t('resumeCliCommand', { id })}` });
     if (s.last_error) sections.push({ type: 'plain', text: t('resumeRepairReason', { reason: s.last_error }) });
   } else {
     sections.push({ type: 'markdown', text: t('resumeReady') });
-    sections.push({ type: 'plain', text: `${t('resumeCliCommand', { id })}\ncd ${shellQuote(s.cwd)} && claude --resume ${s.uuid}` });
+    sections.push({
+      type: 'plain',
+      text: `${t('resumeCliCommand', { id })}\ncd ${shellQuote(s.cwd)} && claude --resume ${s.uuid}`,
+    });
   }
   sections.push({ type: 'markdown', text: t('resumeBusyNote') });
-  return { reply: { kind: 'card', title: t('resumeTitle'), status: status === 'active' || status === 'archived' ? 'info' : 'warning', sections } };
+  return {
+    reply: {
+      kind: 'card',
+      title: t('resumeTitle'),
+      status: status === 'active' || status === 'archived' ? 'info' : 'warning',
+      sections,
+    },
+  };
 }

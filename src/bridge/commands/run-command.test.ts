@@ -24,7 +24,20 @@ describe('runChatCommand', () => {
     const zh = (await run('/help')).reply as CardReply;
     expect(zh.title).toBe('📖 cc-linker 命令');
     const body = zh.sections.map((s) => ('text' in s ? s.text : '')).join('\n');
-    for (const c of ['/help', '/list', '/listDir', '/new', '/switch', '/resume', '/model', '/search', '/cc', '/status', '/whoami']) expect(body).toContain(c);
+    for (const c of [
+      '/help',
+      '/list',
+      '/listDir',
+      '/new',
+      '/switch',
+      '/resume',
+      '/model',
+      '/search',
+      '/cc',
+      '/status',
+      '/whoami',
+    ])
+      expect(body).toContain(c);
     f.ctx.lang = 'en';
     expect(((await run('/HELP')).reply as CardReply).title).toBe('📖 cc-linker commands');
   });
@@ -59,20 +72,34 @@ describe('runChatCommand', () => {
     await f.ctx.mapping.setPendingNew(U, { cwd: `${f.home}/Git/alpha` });
     f.ctx.lang = 'en';
     const en = (await run('/status')).reply as CardReply;
-    expect(en.sections[0]).toMatchObject({ fields: expect.arrayContaining([{ label: 'Current target', value: 'new session pending in ~/Git/alpha' }]) });
+    expect(en.sections[0]).toMatchObject({
+      fields: expect.arrayContaining([{ label: 'Current target', value: 'new session pending in ~/Git/alpha' }]),
+    });
   });
 
   it('/cc without a configured gateway says so (with one, the bridge spools it instead)', async () => {
-    expect((await run('/cc 我有哪些笔记')).reply).toEqual({ kind: 'text', text: expect.stringContaining('cc_exec 网关未配置') });
+    expect((await run('/cc 我有哪些笔记')).reply).toEqual({
+      kind: 'text',
+      text: expect.stringContaining('cc_exec 网关未配置'),
+    });
   });
 
   it('answers usage errors and unknown commands', async () => {
-    expect((await run('/switch')).reply).toEqual({ kind: 'text', text: '用法：/switch <序号|会话 ID 前缀>\n序号来自最近一次 /list 的结果。' });
-    expect((await run('/new ~/x --model')).reply).toEqual({ kind: 'text', text: '--model 后面需要模型别名，例如 --model sonnet。\n用法：/new [目录] [--model <别名>] [-- 首条问题]' });
+    expect((await run('/switch')).reply).toEqual({
+      kind: 'text',
+      text: '用法：/switch <序号|会话 ID 前缀>\n序号来自最近一次 /list 的结果。',
+    });
+    expect((await run('/new ~/x --model')).reply).toEqual({
+      kind: 'text',
+      text: '--model 后面需要模型别名，例如 --model sonnet。\n用法：/new [目录] [--model <别名>] [-- 首条问题]',
+    });
     expect((await run('/search')).reply).toEqual({ kind: 'text', text: '用法：/search <关键词>' });
     expect((await run('/foo bar')).reply).toEqual({ kind: 'text', text: '未知命令：/foo\n发送 /help 查看可用命令。' });
     f.ctx.lang = 'en';
-    expect((await run('/model --x')).reply).toEqual({ kind: 'text', text: 'Unsupported option.\nUsage: /model [number|alias|--clear]' });
+    expect((await run('/model --x')).reply).toEqual({
+      kind: 'text',
+      text: 'Unsupported option.\nUsage: /model [number|alias|--clear]',
+    });
   });
 
   it('/new with a prompt returns the run end to end from text', async () => {
@@ -83,9 +110,16 @@ describe('runChatCommand', () => {
 
 describe('runCardAction', () => {
   it('routes navigation buttons and declines pipeline buttons', async () => {
-    expect((await runCardAction({ type: 'browse_dir', path: `${f.home}/Git` }, f.ctx)).card).toMatchObject({ kind: 'card', title: '📂 目录浏览' });
-    expect((await runCardAction({ type: 'select_dir', path: `${f.home}/Git/beta` }, f.ctx)).toast?.type).toBe('success');
+    expect((await runCardAction({ type: 'browse_dir', path: `${f.home}/Git` }, f.ctx)).card).toMatchObject({
+      kind: 'card',
+      title: '📂 目录浏览',
+    });
+    expect((await runCardAction({ type: 'select_dir', path: `${f.home}/Git/beta` }, f.ctx)).toast?.type).toBe(
+      'success',
+    );
     expect((await runCardAction({ type: 'switch', sessionId: 'nope' }, f.ctx)).toast?.type).toBe('error');
-    expect(await runCardAction({ type: 'force_send', messageId: 'm', nonce: 'n' }, f.ctx)).toEqual({ toast: { type: 'warning', text: '此按钮不可用或已失效。' } });
+    expect(await runCardAction({ type: 'force_send', messageId: 'm', nonce: 'n' }, f.ctx)).toEqual({
+      toast: { type: 'warning', text: '此按钮不可用或已失效。' },
+    });
   });
 });

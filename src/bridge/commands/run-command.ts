@@ -60,7 +60,12 @@ export async function runChatCommand(cmd: ChatCommand, ctx: CommandContext): Pro
     case 'cc':
       return handleCc(cmd, ctx);
     case 'usage': {
-      const detail = cmd.problem === 'missing-model-alias' ? `${t('missingModelAlias')}\n` : cmd.problem === 'unknown-option' ? `${t('unknownOption')}\n` : '';
+      const detail =
+        cmd.problem === 'missing-model-alias'
+          ? `${t('missingModelAlias')}\n`
+          : cmd.problem === 'unknown-option'
+            ? `${t('unknownOption')}\n`
+            : '';
       return { reply: textReply(detail + t(USAGE[cmd.command])) };
     }
     case 'unknown':

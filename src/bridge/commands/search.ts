@@ -13,7 +13,10 @@ export const SEARCH_LIMIT = 10;
  * search), numbered like `/list` with switch buttons. The numbers become the list snapshot, so
  * `/switch 2` right after a search means the second result shown.
  */
-export async function handleSearch(cmd: { name: 'search'; keyword: string }, ctx: CommandContext): Promise<CommandOutcome> {
+export async function handleSearch(
+  cmd: { name: 'search'; keyword: string },
+  ctx: CommandContext,
+): Promise<CommandOutcome> {
   const t = bridgeMessages(ctx.lang);
   const found = await ctx.sessions.search(cmd.keyword);
   if (found.length === 0) return { reply: textReply(t('searchNone', { keyword: cmd.keyword })) };
@@ -23,10 +26,19 @@ export async function handleSearch(cmd: { name: 'search'; keyword: string }, ctx
     shown.map((s) => s.uuid),
   );
   const current = await currentSessionId(ctx);
-  const sections: CardSection[] = shown.map((s, i) => sessionEntrySection(s, i + 1, { now: ctx.now, lang: ctx.lang, current: s.uuid === current }));
-  if (found.length > shown.length) sections.push({ type: 'markdown', text: t('searchTruncated', { shown: shown.length }) });
+  const sections: CardSection[] = shown.map((s, i) =>
+    sessionEntrySection(s, i + 1, { now: ctx.now, lang: ctx.lang, current: s.uuid === current }),
+  );
+  if (found.length > shown.length)
+    sections.push({ type: 'markdown', text: t('searchTruncated', { shown: shown.length }) });
   sections.push({ type: 'divider' }, { type: 'markdown', text: t('listHint') });
   return {
-    reply: { kind: 'card', title: t('searchTitle', { count: found.length, keyword: cmd.keyword }), status: 'info', sections, buttons: shown.map((s, i) => switchButton(s, i + 1, ctx.lang)) },
+    reply: {
+      kind: 'card',
+      title: t('searchTitle', { count: found.length, keyword: cmd.keyword }),
+      status: 'info',
+      sections,
+      buttons: shown.map((s, i) => switchButton(s, i + 1, ctx.lang)),
+    },
   };
 }

@@ -6,7 +6,13 @@ import { bridgeMessages } from '../bridge-messages.js';
 import type { SessionView } from './command-context.js';
 
 /** Relative time, session label, short id, title and project: the same formatting as the terminal. */
-export { formatRelativeTime as relativeTime, projectOf, sessionLabel, shortId, titleOf } from '../../sessions/format-session.js';
+export {
+  formatRelativeTime as relativeTime,
+  projectOf,
+  sessionLabel,
+  shortId,
+  titleOf,
+} from '../../sessions/format-session.js';
 
 /**
  * One numbered entry in the seed's layout (§2.3.2), as a plain section (titles are user text and
@@ -16,7 +22,11 @@ export { formatRelativeTime as relativeTime, projectOf, sessionLabel, shortId, t
  *     ID: 8c4b1297
  *     终端 | 230条 | 刚刚 | cc-linker
  */
-export function sessionEntrySection(s: SessionView, index: number, opts: { now: Date; lang: Language; current: boolean }): CardSection {
+export function sessionEntrySection(
+  s: SessionView,
+  index: number,
+  opts: { now: Date; lang: Language; current: boolean },
+): CardSection {
   const t = bridgeMessages(opts.lang);
   const meta = t('listItemMeta', {
     label: sessionLabel(s, opts.lang),

@@ -11,13 +11,27 @@ import { shortId, titleOf } from './session-format.js';
 export async function handleStatus(_cmd: { name: 'status' }, ctx: CommandContext): Promise<CommandOutcome> {
   const t = bridgeMessages(ctx.lang);
   const [status, entry, sessions] = await Promise.all([ctx.status(), ctx.mapping.get(ctx.userId), ctx.sessions.list()]);
-  const channels = status.channels.map((c) => `${c.id}: ${c.connected ? t('statusChannelUp') : t('statusChannelDown')}${c.detail ? ` (${c.detail})` : ''}`).join('\n');
+  const channels = status.channels
+    .map(
+      (c) =>
+        `${c.id}: ${c.connected ? t('statusChannelUp') : t('statusChannelDown')}${c.detail ? ` (${c.detail})` : ''}`,
+    )
+    .join('\n');
   const fields = [
     { label: t('statusTarget'), value: await describeTarget(entry, ctx) },
-    { label: t('statusModel'), value: defaultModelOf(entry) ?? (ctx.config.claude.default_model || t('modelFallbackClaude')) },
+    {
+      label: t('statusModel'),
+      value: defaultModelOf(entry) ?? (ctx.config.claude.default_model || t('modelFallbackClaude')),
+    },
     {
       label: t('statusQueue'),
-      value: t('statusQueueValue', { pending: status.pending, processing: status.processing, failed: status.failed, max: ctx.config.queue.max_pending, workers: ctx.config.queue.worker_concurrency }),
+      value: t('statusQueueValue', {
+        pending: status.pending,
+        processing: status.processing,
+        failed: status.failed,
+        max: ctx.config.queue.max_pending,
+        workers: ctx.config.queue.worker_concurrency,
+      }),
     },
     { label: t('statusEngines'), value: String(status.running) },
     { label: t('statusPrompts'), value: String(status.pendingPrompts) },
@@ -35,5 +49,8 @@ async function describeTarget(entry: MappingEntry | null, ctx: CommandContext): 
   if (entry.type === 'pending_new_session') return t('statusTargetPending', { cwd });
   if (entry.type === 'pending_new_session_claimed') return t('statusTargetClaimed', { cwd });
   const session = await ctx.sessions.get(entry.sessionUuid);
-  return t('statusTargetSession', { id: shortId(entry.sessionUuid), title: session ? titleOf(session, ctx.lang) : cwd });
+  return t('statusTargetSession', {
+    id: shortId(entry.sessionUuid),
+    title: session ? titleOf(session, ctx.lang) : cwd,
+  });
 }

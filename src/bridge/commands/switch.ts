@@ -14,14 +14,20 @@ import { shortId, titleOf } from './session-format.js';
  * directory-safety check — a chat message must not run Claude outside the allowed roots, even in
  * a session started from the terminal.
  */
-export async function handleSwitch(cmd: { name: 'switch'; ref: ListRef }, ctx: CommandContext): Promise<CommandOutcome> {
+export async function handleSwitch(
+  cmd: { name: 'switch'; ref: ListRef },
+  ctx: CommandContext,
+): Promise<CommandOutcome> {
   const r = await resolveSessionRef(cmd.ref, ctx);
   if (!r.ok) return { reply: r.reply };
   return { reply: (await switchToSession(r.session, ctx)).reply };
 }
 
 /** Shared by `/switch` and the `switch` button: checks, updates the mapping, says what happened. */
-export async function switchToSession(session: SessionView, ctx: CommandContext): Promise<{ ok: boolean; reply: Reply }> {
+export async function switchToSession(
+  session: SessionView,
+  ctx: CommandContext,
+): Promise<{ ok: boolean; reply: Reply }> {
   const t = bridgeMessages(ctx.lang);
   const id = shortId(session.uuid);
   if (statusOf(session) === 'corrupted') return { ok: false, reply: textReply(t('switchCorrupted', { id })) };

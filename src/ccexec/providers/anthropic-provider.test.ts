@@ -36,7 +36,15 @@ afterEach(() => {
 });
 
 function provider(over: Partial<AnthropicProviderConfig> = {}): ModelProvider {
-  return createAnthropicProvider({ id: 'claude', baseURL: fake.baseURL, apiKey: KEY, model: 'claude-fake', contextLimit: 200_000, tools: true, ...over });
+  return createAnthropicProvider({
+    id: 'claude',
+    baseURL: fake.baseURL,
+    apiKey: KEY,
+    model: 'claude-fake',
+    contextLimit: 200_000,
+    tools: true,
+    ...over,
+  });
 }
 
 const lastBody = (): Record<string, unknown> => fake.requests.at(-1)?.body as Record<string, unknown>;
@@ -66,18 +74,35 @@ describe('createAnthropicProvider against a fake Messages server', () => {
   });
 
   it('accumulates a tool_use streamed as 3 input_json_delta pieces, after the prefix text', async () => {
-    fake.enqueue(anthropicToolUseTurn({ id: 'toolu_01', name: 'cc_exec', prefix: 'I’ll check…', jsonPieces: ['{"command":"sea', 'rch","subargs":["R', 'AG"]}'] }));
+    fake.enqueue(
+      anthropicToolUseTurn({
+        id: 'toolu_01',
+        name: 'cc_exec',
+        prefix: 'I’ll check…',
+        jsonPieces: ['{"command":"sea', 'rch","subargs":["R', 'AG"]}'],
+      }),
+    );
     const events = await collectEvents(provider().stream(ask, [tool]));
     expect(events).toEqual([
       { type: 'text', delta: 'I’ll check…' },
-      { type: 'tool_call', call: { id: 'toolu_01', name: 'cc_exec', arguments: '{"command":"search","subargs":["RAG"]}' } },
+      {
+        type: 'tool_call',
+        call: { id: 'toolu_01', name: 'cc_exec', arguments: '{"command":"search","subargs":["RAG"]}' },
+      },
       { type: 'usage', inputTokens: 25, outputTokens: 12 },
       { type: 'finish', reason: 'tool_calls' },
     ]);
   });
 
   it('maps thinking deltas to reasoning events and ignores pings', async () => {
-    fake.enqueue({ events: [{ kind: 'ping' }, { kind: 'thinking', pieces: ['先搜索'] }, { kind: 'text', pieces: ['好'] }, { kind: 'stop', reason: 'end_turn' }] });
+    fake.enqueue({
+      events: [
+        { kind: 'ping' },
+        { kind: 'thinking', pieces: ['先搜索'] },
+        { kind: 'text', pieces: ['好'] },
+        { kind: 'stop', reason: 'end_turn' },
+      ],
+    });
     const events = await collectEvents(provider().stream(ask, []));
     expect(events.slice(0, 2)).toEqual([
       { type: 'reasoning', delta: '先搜索' },
@@ -86,7 +111,10 @@ describe('createAnthropicProvider against a fake Messages server', () => {
   });
 
   it('sends the assistant tool_use and the tool_result (in a user turn) back on the next request', async () => {
-    fake.enqueue(anthropicToolUseTurn({ id: 'toolu_rt', name: 'cc_exec', jsonPieces: ['{"command":"note","subargs":["list"]}'] }), anthropicTextTurn('你有 3 条笔记'));
+    fake.enqueue(
+      anthropicToolUseTurn({ id: 'toolu_rt', name: 'cc_exec', jsonPieces: ['{"command":"note","subargs":["list"]}'] }),
+      anthropicTextTurn('你有 3 条笔记'),
+    );
     const p = provider();
     const first = await collectEvents(p.stream(ask, [tool]));
     const call = first.find((e) => e.type === 'tool_call');
@@ -99,8 +127,14 @@ describe('createAnthropicProvider against a fake Messages server', () => {
     await collectEvents(p.stream(history, [tool]));
     expect(lastBody().messages).toEqual([
       { role: 'user', content: '找出我那篇关于 RAG 的笔记内容' },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_rt', name: 'cc_exec', input: { command: 'note', subargs: ['list'] } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_rt', content: 'exitCode=0\nstdout:\n3 notes' }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_rt', name: 'cc_exec', input: { command: 'note', subargs: ['list'] } }],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_rt', content: 'exitCode=0\nstdout:\n3 notes' }],
+      },
     ]);
   });
 
@@ -141,7 +175,9 @@ describe('createAnthropicProvider against a fake Messages server', () => {
     const err = await streamFailure(provider({ apiKeyEnv: 'ANTHROPIC_API_KEY', language: 'en' }).stream(ask, [tool]));
     expect(err.code).toBe('PROVIDER_AUTH');
     expect(err.userMessage).toContain('ANTHROPIC_API_KEY');
-    const everything = [err.message, err.userMessage, String(err.cause), JSON.stringify(err), err.stack ?? ''].join('\n');
+    const everything = [err.message, err.userMessage, String(err.cause), JSON.stringify(err), err.stack ?? ''].join(
+      '\n',
+    );
     expect(everything).not.toContain(KEY);
   });
 
@@ -161,7 +197,12 @@ describe('createAnthropicProvider against a fake Messages server', () => {
   });
 
   it('maps an overloaded_error event inside the stream to PROVIDER_SERVER', async () => {
-    fake.enqueue({ events: [{ kind: 'text', pieces: ['a'] }, { kind: 'error', type: 'overloaded_error', message: 'Overloaded' }] });
+    fake.enqueue({
+      events: [
+        { kind: 'text', pieces: ['a'] },
+        { kind: 'error', type: 'overloaded_error', message: 'Overloaded' },
+      ],
+    });
     const err = await streamFailure(provider().stream(ask, []));
     expect(err.code).toBe('PROVIDER_SERVER');
     expect(err.userMessage).toContain('Overloaded');

@@ -8,7 +8,12 @@ import type { Language } from '../../core/i18n.js';
 import { registerSecret } from '../../core/redact.js';
 import { AnthropicStreamDecoder, ANTHROPIC_DEFAULT_MAX_TOKENS, buildAnthropicRequest } from './anthropic-wire.js';
 import type { ChatMessage, ModelProvider, ProviderEvent, ToolSpec } from './canonical.js';
-import { providerErrorFrom, type ProviderErrorContext, type ProviderFailure, describeSdkFailure } from './provider-error.js';
+import {
+  providerErrorFrom,
+  type ProviderErrorContext,
+  type ProviderFailure,
+  describeSdkFailure,
+} from './provider-error.js';
 
 /** Anthropic's own endpoint (the SDK appends `/v1/messages`). */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -32,7 +37,11 @@ export type AnthropicProviderConfig = {
 
 function describeFailure(err: unknown, sdk: Sdk): ProviderFailure {
   // HTTP errors carry `{type:'error', error:{type, message}}`; a stream `error` event carries the same.
-  return describeSdkFailure(err, sdk, (body) => (body as { error?: { type?: unknown; message?: unknown } }).error ?? {});
+  return describeSdkFailure(
+    err,
+    sdk,
+    (body) => (body as { error?: { type?: unknown; message?: unknown } }).error ?? {},
+  );
 }
 
 /**
@@ -46,20 +55,37 @@ function describeFailure(err: unknown, sdk: Sdk): ProviderFailure {
 export function createAnthropicProvider(cfg: AnthropicProviderConfig): ModelProvider {
   registerSecret(cfg.apiKey);
   const baseURL = cfg.baseURL || ANTHROPIC_BASE_URL;
-  const ctx: ProviderErrorContext = { providerId: cfg.id, model: cfg.model, baseURL, apiKey: cfg.apiKey, apiKeyEnv: cfg.apiKeyEnv, language: cfg.language };
-  let client: Anthropic | undefined;
-  const clientOf = (S: Sdk): Anthropic => (client ??= new S.default({
-    apiKey: cfg.apiKey,
+  const ctx: ProviderErrorContext = {
+    providerId: cfg.id,
+    model: cfg.model,
     baseURL,
-    maxRetries: 1,
-    logLevel: 'off',
-    openTelemetry: false,
-    ...(cfg.fetch ? { fetch: cfg.fetch } : {}),
-  }));
+    apiKey: cfg.apiKey,
+    apiKeyEnv: cfg.apiKeyEnv,
+    language: cfg.language,
+  };
+  let client: Anthropic | undefined;
+  const clientOf = (S: Sdk): Anthropic =>
+    (client ??= new S.default({
+      apiKey: cfg.apiKey,
+      baseURL,
+      maxRetries: 1,
+      logLevel: 'off',
+      openTelemetry: false,
+      ...(cfg.fetch ? { fetch: cfg.fetch } : {}),
+    }));
 
-  async function* stream(messages: ChatMessage[], tools: ToolSpec[], signal?: AbortSignal): AsyncIterable<ProviderEvent> {
+  async function* stream(
+    messages: ChatMessage[],
+    tools: ToolSpec[],
+    signal?: AbortSignal,
+  ): AsyncIterable<ProviderEvent> {
     const decoder = new AnthropicStreamDecoder();
-    const body = buildAnthropicRequest(cfg.model, messages, cfg.tools ? tools : [], cfg.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS);
+    const body = buildAnthropicRequest(
+      cfg.model,
+      messages,
+      cfg.tools ? tools : [],
+      cfg.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    );
     const S = await loadSdk();
     try {
       const events = await clientOf(S).messages.create(body, { signal });
@@ -72,5 +98,12 @@ export function createAnthropicProvider(cfg: AnthropicProviderConfig): ModelProv
     yield* decoder.end();
   }
 
-  return { id: cfg.id, kind: 'anthropic', model: cfg.model, supportsTools: cfg.tools, contextLimit: cfg.contextLimit, stream };
+  return {
+    id: cfg.id,
+    kind: 'anthropic',
+    model: cfg.model,
+    supportsTools: cfg.tools,
+    contextLimit: cfg.contextLimit,
+    stream,
+  };
 }

@@ -10,14 +10,22 @@ import {
 } from './anthropic-wire.js';
 import type { ChatMessage, ToolSpec } from './canonical.js';
 
-const tool: ToolSpec = { name: 'cc_exec', description: 'd', parameters: { type: 'object', properties: { command: { type: 'string' } } } };
+const tool: ToolSpec = {
+  name: 'cc_exec',
+  description: 'd',
+  parameters: { type: 'object', properties: { command: { type: 'string' } } },
+};
 
 describe('toAnthropicMessages', () => {
   it('moves system messages to `system`, echoes tool_use and answers with tool_result in a user turn', () => {
     const messages: ChatMessage[] = [
       { role: 'system', content: 'S1' },
       { role: 'user', content: '找 RAG 笔记' },
-      { role: 'assistant', content: '我搜一下', toolCalls: [{ id: 'toolu_1', name: 'cc_exec', arguments: '{"command":"search","subargs":["RAG"]}' }] },
+      {
+        role: 'assistant',
+        content: '我搜一下',
+        toolCalls: [{ id: 'toolu_1', name: 'cc_exec', arguments: '{"command":"search","subargs":["RAG"]}' }],
+      },
       { role: 'tool', toolCallId: 'toolu_1', name: 'cc_exec', content: 'exitCode=0', isError: false },
       { role: 'system', content: 'S2' },
     ];
@@ -40,7 +48,14 @@ describe('toAnthropicMessages', () => {
   it('marks failed tool results with is_error and merges several into one user turn, results first', () => {
     const { messages } = toAnthropicMessages([
       { role: 'user', content: 'q' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'cc_exec', arguments: '{}' }, { id: 'b', name: 'cc_exec', arguments: '{}' }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'a', name: 'cc_exec', arguments: '{}' },
+          { id: 'b', name: 'cc_exec', arguments: '{}' },
+        ],
+      },
       { role: 'tool', toolCallId: 'a', name: 'cc_exec', content: 'denied', isError: true },
       { role: 'tool', toolCallId: 'b', name: 'cc_exec', content: 'skipped' },
       { role: 'user', content: 'note: answer with what you have' },
@@ -71,7 +86,15 @@ describe('toAnthropicMessages', () => {
       { role: 'user', content: 'again' },
     ]);
     expect(system).toBeUndefined();
-    expect(messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'text', text: 'again' }] }]);
+    expect(messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'text', text: 'again' },
+        ],
+      },
+    ]);
   });
 });
 
@@ -95,7 +118,14 @@ describe('toolInputObject', () => {
 
 describe('buildAnthropicRequest', () => {
   it('sets max_tokens 4096 by default, streams, and converts tools to input_schema', () => {
-    const body = buildAnthropicRequest('claude-x', [{ role: 'system', content: 'S' }, { role: 'user', content: 'q' }], [tool]);
+    const body = buildAnthropicRequest(
+      'claude-x',
+      [
+        { role: 'system', content: 'S' },
+        { role: 'user', content: 'q' },
+      ],
+      [tool],
+    );
     expect(body).toEqual({
       model: 'claude-x',
       max_tokens: 4096,
@@ -125,7 +155,11 @@ describe('AnthropicStreamDecoder', () => {
         { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: '我查一下' } },
         { type: 'content_block_stop', index: 0 },
         { type: 'ping' },
-        { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'cc_exec', input: {} } },
+        {
+          type: 'content_block_start',
+          index: 1,
+          content_block: { type: 'tool_use', id: 'toolu_1', name: 'cc_exec', input: {} },
+        },
         { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '' } },
         { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"command":' } },
         { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '"status"}' } },
@@ -145,10 +179,22 @@ describe('AnthropicStreamDecoder', () => {
     const events = run([
       { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'a', name: 'noarg', input: {} } },
       { type: 'content_block_stop', index: 0 },
-      { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'b', name: 'cc_exec', input: { command: 'note' } } },
+      {
+        type: 'content_block_start',
+        index: 1,
+        content_block: { type: 'tool_use', id: 'b', name: 'cc_exec', input: { command: 'note' } },
+      },
       { type: 'content_block_stop', index: 1 },
-      { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'c', name: 'cc_exec', input: {} } },
-      { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"command":"skill"}' } },
+      {
+        type: 'content_block_start',
+        index: 2,
+        content_block: { type: 'tool_use', id: 'c', name: 'cc_exec', input: {} },
+      },
+      {
+        type: 'content_block_delta',
+        index: 2,
+        delta: { type: 'input_json_delta', partial_json: '{"command":"skill"}' },
+      },
     ]);
     expect(events.filter((e) => e.type === 'tool_call')).toEqual([
       { type: 'tool_call', call: { id: 'a', name: 'noarg', arguments: '{}' } },

@@ -29,7 +29,9 @@ export function toAnthropicTools(tools: readonly ToolSpec[]): Tool[] {
 export function toolInputObject(args: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(args);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -42,9 +44,16 @@ function blocksOf(m: Exclude<ChatMessage, { role: 'system' }>): ContentBlockPara
   const text: ContentBlockParam[] = m.content.trim() !== '' ? [{ type: 'text', text: m.content }] : [];
   if (m.role === 'user') return text;
   if (m.role === 'tool') {
-    return [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) }];
+    return [
+      { type: 'tool_result', tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) },
+    ];
   }
-  const uses = (m.toolCalls ?? []).map((c): ContentBlockParam => ({ type: 'tool_use', id: c.id, name: c.name, input: toolInputObject(c.arguments) }));
+  const uses = (m.toolCalls ?? []).map((c): ContentBlockParam => ({
+    type: 'tool_use',
+    id: c.id,
+    name: c.name,
+    input: toolInputObject(c.arguments),
+  }));
   return [...text, ...uses];
 }
 
@@ -59,7 +68,10 @@ function blocksOf(m: Exclude<ChatMessage, { role: 'system' }>): ContentBlockPara
  *   toAnthropicMessages([{role:'system',content:'S'},{role:'user',content:'hi'}])
  *   // { system: 'S', messages: [{ role: 'user', content: 'hi' }] }
  */
-export function toAnthropicMessages(messages: readonly ChatMessage[]): { system: string | undefined; messages: MessageParam[] } {
+export function toAnthropicMessages(messages: readonly ChatMessage[]): {
+  system: string | undefined;
+  messages: MessageParam[];
+} {
   const system: string[] = [];
   const turns: Turn[] = [];
   for (const m of messages) {
@@ -77,7 +89,10 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): { system:
   return {
     system: system.length > 0 ? system.join('\n\n') : undefined,
     messages: turns.map((t): MessageParam => {
-      const ordered = [...t.blocks.filter((b) => b.type === 'tool_result'), ...t.blocks.filter((b) => b.type !== 'tool_result')];
+      const ordered = [
+        ...t.blocks.filter((b) => b.type === 'tool_result'),
+        ...t.blocks.filter((b) => b.type !== 'tool_result'),
+      ];
       const only = ordered.length === 1 ? ordered[0] : undefined;
       return { role: t.role, content: only?.type === 'text' ? only.text : ordered };
     }),
@@ -178,14 +193,16 @@ export class AnthropicStreamDecoder {
       return [];
     }
     if (block.type === 'text' && str(block.text) !== '') return [{ type: 'text', delta: str(block.text) }];
-    if (block.type === 'thinking' && str(block.thinking) !== '') return [{ type: 'reasoning', delta: str(block.thinking) }];
+    if (block.type === 'thinking' && str(block.thinking) !== '')
+      return [{ type: 'reasoning', delta: str(block.thinking) }];
     return [];
   }
 
   private delta(index: number, delta: AnthropicEventLike['delta']): ProviderEvent[] {
     if (!delta) return [];
     if (delta.type === 'text_delta' && str(delta.text) !== '') return [{ type: 'text', delta: str(delta.text) }];
-    if (delta.type === 'thinking_delta' && str(delta.thinking) !== '') return [{ type: 'reasoning', delta: str(delta.thinking) }];
+    if (delta.type === 'thinking_delta' && str(delta.thinking) !== '')
+      return [{ type: 'reasoning', delta: str(delta.thinking) }];
     if (delta.type === 'input_json_delta') {
       const block = this.open.get(index);
       if (block) block.json += str(delta.partial_json);
@@ -199,7 +216,8 @@ export class AnthropicStreamDecoder {
     this.open.delete(index);
     if (block.name === '') return [];
     const start = block.startInput;
-    const startJson = typeof start === 'object' && start !== null && Object.keys(start).length > 0 ? JSON.stringify(start) : '{}';
+    const startJson =
+      typeof start === 'object' && start !== null && Object.keys(start).length > 0 ? JSON.stringify(start) : '{}';
     const id = block.id !== '' ? block.id : `toolu_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
     const call: ToolCall = { id, name: block.name, arguments: block.json.trim() !== '' ? block.json : startJson };
     this.calls += 1;

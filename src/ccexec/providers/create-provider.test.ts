@@ -34,45 +34,91 @@ function thrown(fn: () => unknown): ProviderError {
 describe('createProvider', () => {
   it('openai: OpenAI’s endpoint and OPENAI_API_KEY by default; works on a schema-parsed table', async () => {
     const rec = recordingFetch();
-    const p = createProvider('openai', { kind: 'openai', model: 'gpt-x', base_url: '', api_key_env: '' } satisfies CcexecProviderConfig, { OPENAI_API_KEY: 'sk-openai-env-key-000000000' }, { fetch: rec.fetch });
-    expect(p).toMatchObject({ id: 'openai', kind: 'openai', model: 'gpt-x', supportsTools: true, contextLimit: 128_000 });
+    const p = createProvider(
+      'openai',
+      { kind: 'openai', model: 'gpt-x', base_url: '', api_key_env: '' } satisfies CcexecProviderConfig,
+      { OPENAI_API_KEY: 'sk-openai-env-key-000000000' },
+      { fetch: rec.fetch },
+    );
+    expect(p).toMatchObject({
+      id: 'openai',
+      kind: 'openai',
+      model: 'gpt-x',
+      supportsTools: true,
+      contextLimit: 128_000,
+    });
     await drain(p);
-    expect(rec.calls).toEqual([{ url: 'https://api.openai.com/v1/chat/completions', authorization: 'Bearer sk-openai-env-key-000000000' }]);
+    expect(rec.calls).toEqual([
+      { url: 'https://api.openai.com/v1/chat/completions', authorization: 'Bearer sk-openai-env-key-000000000' },
+    ]);
   });
 
   it('doubao: Volcengine Ark by default, the key from the named variable (trimmed)', async () => {
     const rec = recordingFetch();
-    const p = createProvider('my-doubao', { kind: 'doubao', model: 'ep-20250101-abc', api_key_env: 'MY_ARK_KEY', context_limit: 32_000 }, { MY_ARK_KEY: ' ark-key-123456 \n' }, { fetch: rec.fetch });
+    const p = createProvider(
+      'my-doubao',
+      { kind: 'doubao', model: 'ep-20250101-abc', api_key_env: 'MY_ARK_KEY', context_limit: 32_000 },
+      { MY_ARK_KEY: ' ark-key-123456 \n' },
+      { fetch: rec.fetch },
+    );
     expect(p).toMatchObject({ kind: 'doubao', supportsTools: true, contextLimit: 32_000 });
     await drain(p);
-    expect(rec.calls).toEqual([{ url: 'https://ark.cn-beijing.volces.com/api/v3/chat/completions', authorization: 'Bearer ark-key-123456' }]);
+    expect(rec.calls).toEqual([
+      { url: 'https://ark.cn-beijing.volces.com/api/v3/chat/completions', authorization: 'Bearer ark-key-123456' },
+    ]);
   });
 
   it('doubao without api_key_env reads ARK_API_KEY', async () => {
     const rec = recordingFetch();
-    await drain(createProvider('doubao', { kind: 'doubao', model: 'doubao-x' }, { ARK_API_KEY: 'ark-default-key' }, { fetch: rec.fetch }));
+    await drain(
+      createProvider(
+        'doubao',
+        { kind: 'doubao', model: 'doubao-x' },
+        { ARK_API_KEY: 'ark-default-key' },
+        { fetch: rec.fetch },
+      ),
+    );
     expect(rec.calls[0]?.authorization).toBe('Bearer ark-default-key');
   });
 
   it('a table named after a preset gets its base URL, key variable and tools default', async () => {
     const rec = recordingFetch();
-    const p = createProvider('deepseek', { kind: 'openai-compatible', model: 'deepseek-chat' }, { DEEPSEEK_API_KEY: 'ds-key-abcdef' }, { fetch: rec.fetch });
+    const p = createProvider(
+      'deepseek',
+      { kind: 'openai-compatible', model: 'deepseek-chat' },
+      { DEEPSEEK_API_KEY: 'ds-key-abcdef' },
+      { fetch: rec.fetch },
+    );
     expect(p.supportsTools).toBe(false);
     await drain(p);
-    expect(rec.calls).toEqual([{ url: 'https://api.deepseek.com/v1/chat/completions', authorization: 'Bearer ds-key-abcdef' }]);
+    expect(rec.calls).toEqual([
+      { url: 'https://api.deepseek.com/v1/chat/completions', authorization: 'Bearer ds-key-abcdef' },
+    ]);
   });
 
   it('an explicit tools = true and base_url win over the preset; aliases select presets', async () => {
     const rec = recordingFetch();
-    const p = createProvider('Kimi', { kind: 'openai-compatible', model: 'moonshot-v1-8k', tools: true, base_url: 'https://proxy.example/v1' }, { MOONSHOT_API_KEY: 'ms-key-abcdef' }, { fetch: rec.fetch });
+    const p = createProvider(
+      'Kimi',
+      { kind: 'openai-compatible', model: 'moonshot-v1-8k', tools: true, base_url: 'https://proxy.example/v1' },
+      { MOONSHOT_API_KEY: 'ms-key-abcdef' },
+      { fetch: rec.fetch },
+    );
     expect(p.supportsTools).toBe(true);
     await drain(p);
-    expect(rec.calls).toEqual([{ url: 'https://proxy.example/v1/chat/completions', authorization: 'Bearer ms-key-abcdef' }]);
+    expect(rec.calls).toEqual([
+      { url: 'https://proxy.example/v1/chat/completions', authorization: 'Bearer ms-key-abcdef' },
+    ]);
   });
 
   it('anthropic: Anthropic’s endpoint and ANTHROPIC_API_KEY by default', async () => {
     const rec = recordingFetch();
-    const p = createProvider('claude', { kind: 'anthropic', model: 'claude-x' }, { ANTHROPIC_API_KEY: 'anthropic-env-key-1' }, { fetch: rec.fetch, maxTokens: 2048 });
+    const p = createProvider(
+      'claude',
+      { kind: 'anthropic', model: 'claude-x' },
+      { ANTHROPIC_API_KEY: 'anthropic-env-key-1' },
+      { fetch: rec.fetch, maxTokens: 2048 },
+    );
     expect(p).toMatchObject({ kind: 'anthropic', supportsTools: true });
     const events = await drain(p);
     expect(events).toEqual([{ type: 'finish', reason: 'other' }]);
@@ -101,14 +147,27 @@ describe('createProvider', () => {
   });
 
   it('needs a model, and a base URL for an openai-compatible table no preset covers', () => {
-    expect(thrown(() => createProvider('openai', { kind: 'openai' }, { OPENAI_API_KEY: 'k-123456' })).code).toBe('PROVIDER_CONFIG');
-    expect(thrown(() => createProvider('my-server', { kind: 'openai-compatible', model: 'm' }, {})).code).toBe('PROVIDER_CONFIG');
-    expect(thrown(() => createProvider('custom', { kind: 'openai-compatible', model: 'm' }, {})).code).toBe('PROVIDER_CONFIG');
+    expect(thrown(() => createProvider('openai', { kind: 'openai' }, { OPENAI_API_KEY: 'k-123456' })).code).toBe(
+      'PROVIDER_CONFIG',
+    );
+    expect(thrown(() => createProvider('my-server', { kind: 'openai-compatible', model: 'm' }, {})).code).toBe(
+      'PROVIDER_CONFIG',
+    );
+    expect(thrown(() => createProvider('custom', { kind: 'openai-compatible', model: 'm' }, {})).code).toBe(
+      'PROVIDER_CONFIG',
+    );
   });
 
   it('applies a preset only within its protocol family', () => {
     // `anthropic` names the Anthropic preset, whose URL must not be used for an OpenAI-protocol table.
-    const err = thrown(() => createProvider('anthropic', { kind: 'openai-compatible', model: 'm' }, { ANTHROPIC_API_KEY: 'k-123456' }, { language: 'en' }));
+    const err = thrown(() =>
+      createProvider(
+        'anthropic',
+        { kind: 'openai-compatible', model: 'm' },
+        { ANTHROPIC_API_KEY: 'k-123456' },
+        { language: 'en' },
+      ),
+    );
     expect(err.code).toBe('PROVIDER_CONFIG');
     expect(err.userMessage).toContain('base_url');
   });
@@ -116,8 +175,24 @@ describe('createProvider', () => {
 
 describe('knownProviderPresets', () => {
   it('lists the seed’s twelve providers; only OpenAI, Anthropic and Doubao call tools by default', () => {
-    expect(Object.keys(knownProviderPresets).sort()).toEqual(['anthropic', 'custom', 'deepseek', 'doubao', 'ernie', 'gemini', 'moonshot', 'ollama', 'openai', 'qwen', 'spark', 'zhipu']);
-    const withTools = Object.entries(knownProviderPresets).filter(([, p]) => p.tools).map(([id]) => id).sort();
+    expect(Object.keys(knownProviderPresets).sort()).toEqual([
+      'anthropic',
+      'custom',
+      'deepseek',
+      'doubao',
+      'ernie',
+      'gemini',
+      'moonshot',
+      'ollama',
+      'openai',
+      'qwen',
+      'spark',
+      'zhipu',
+    ]);
+    const withTools = Object.entries(knownProviderPresets)
+      .filter(([, p]) => p.tools)
+      .map(([id]) => id)
+      .sort();
     expect(withTools).toEqual(['anthropic', 'doubao', 'openai']);
   });
 

@@ -33,18 +33,102 @@ export type ProviderPreset = {
 
 /** The seed's twelve providers (the ChainlessChain app's list), keyed by the table name that selects them. */
 export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
-  openai: { label: 'OpenAI', kind: 'openai', baseURL: OPENAI_BASE_URL, apiKeyEnv: 'OPENAI_API_KEY', tools: true, aliases: [] },
-  anthropic: { label: 'Anthropic Claude', kind: 'anthropic', baseURL: ANTHROPIC_BASE_URL, apiKeyEnv: 'ANTHROPIC_API_KEY', tools: true, aliases: ['claude'] },
-  doubao: { label: '豆包 Doubao (Volcengine Ark)', kind: 'doubao', baseURL: DOUBAO_BASE_URL, apiKeyEnv: 'ARK_API_KEY', tools: true, aliases: ['volcengine', 'ark'] },
-  deepseek: { label: 'DeepSeek', kind: 'openai-compatible', baseURL: 'https://api.deepseek.com/v1', apiKeyEnv: 'DEEPSEEK_API_KEY', tools: false, aliases: [] },
-  qwen: { label: '通义千问 Qwen (DashScope)', kind: 'openai-compatible', baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1', apiKeyEnv: 'DASHSCOPE_API_KEY', tools: false, aliases: ['dashscope', 'tongyi'] },
-  moonshot: { label: 'Moonshot Kimi', kind: 'openai-compatible', baseURL: 'https://api.moonshot.cn/v1', apiKeyEnv: 'MOONSHOT_API_KEY', tools: false, aliases: ['kimi'] },
-  zhipu: { label: '智谱 GLM', kind: 'openai-compatible', baseURL: 'https://open.bigmodel.cn/api/paas/v4', apiKeyEnv: 'ZHIPU_API_KEY', tools: false, aliases: ['chatglm', 'glm', 'bigmodel'] },
-  gemini: { label: 'Google Gemini (OpenAI-compatible)', kind: 'openai-compatible', baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai', apiKeyEnv: 'GEMINI_API_KEY', tools: false, aliases: [] },
-  spark: { label: '讯飞星火 Spark', kind: 'openai-compatible', baseURL: 'https://spark-api-open.xf-yun.com/v1', apiKeyEnv: 'SPARK_API_KEY', tools: false, aliases: ['xfyun', 'iflytek'] },
-  ernie: { label: '文心 ERNIE (Qianfan)', kind: 'openai-compatible', baseURL: 'https://qianfan.baidubce.com/v2', apiKeyEnv: 'ERNIE_API_KEY', tools: false, aliases: ['qianfan', 'wenxin'] },
-  ollama: { label: 'Ollama (local)', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1', apiKeyEnv: '', tools: false, aliases: [] },
-  custom: { label: 'Custom OpenAI-compatible', kind: 'openai-compatible', baseURL: '', apiKeyEnv: '', tools: false, aliases: [] },
+  openai: {
+    label: 'OpenAI',
+    kind: 'openai',
+    baseURL: OPENAI_BASE_URL,
+    apiKeyEnv: 'OPENAI_API_KEY',
+    tools: true,
+    aliases: [],
+  },
+  anthropic: {
+    label: 'Anthropic Claude',
+    kind: 'anthropic',
+    baseURL: ANTHROPIC_BASE_URL,
+    apiKeyEnv: 'ANTHROPIC_API_KEY',
+    tools: true,
+    aliases: ['claude'],
+  },
+  doubao: {
+    label: '豆包 Doubao (Volcengine Ark)',
+    kind: 'doubao',
+    baseURL: DOUBAO_BASE_URL,
+    apiKeyEnv: 'ARK_API_KEY',
+    tools: true,
+    aliases: ['volcengine', 'ark'],
+  },
+  deepseek: {
+    label: 'DeepSeek',
+    kind: 'openai-compatible',
+    baseURL: 'https://api.deepseek.com/v1',
+    apiKeyEnv: 'DEEPSEEK_API_KEY',
+    tools: false,
+    aliases: [],
+  },
+  qwen: {
+    label: '通义千问 Qwen (DashScope)',
+    kind: 'openai-compatible',
+    baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+    apiKeyEnv: 'DASHSCOPE_API_KEY',
+    tools: false,
+    aliases: ['dashscope', 'tongyi'],
+  },
+  moonshot: {
+    label: 'Moonshot Kimi',
+    kind: 'openai-compatible',
+    baseURL: 'https://api.moonshot.cn/v1',
+    apiKeyEnv: 'MOONSHOT_API_KEY',
+    tools: false,
+    aliases: ['kimi'],
+  },
+  zhipu: {
+    label: '智谱 GLM',
+    kind: 'openai-compatible',
+    baseURL: 'https://open.bigmodel.cn/api/paas/v4',
+    apiKeyEnv: 'ZHIPU_API_KEY',
+    tools: false,
+    aliases: ['chatglm', 'glm', 'bigmodel'],
+  },
+  gemini: {
+    label: 'Google Gemini (OpenAI-compatible)',
+    kind: 'openai-compatible',
+    baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai',
+    apiKeyEnv: 'GEMINI_API_KEY',
+    tools: false,
+    aliases: [],
+  },
+  spark: {
+    label: '讯飞星火 Spark',
+    kind: 'openai-compatible',
+    baseURL: 'https://spark-api-open.xf-yun.com/v1',
+    apiKeyEnv: 'SPARK_API_KEY',
+    tools: false,
+    aliases: ['xfyun', 'iflytek'],
+  },
+  ernie: {
+    label: '文心 ERNIE (Qianfan)',
+    kind: 'openai-compatible',
+    baseURL: 'https://qianfan.baidubce.com/v2',
+    apiKeyEnv: 'ERNIE_API_KEY',
+    tools: false,
+    aliases: ['qianfan', 'wenxin'],
+  },
+  ollama: {
+    label: 'Ollama (local)',
+    kind: 'openai-compatible',
+    baseURL: 'http://127.0.0.1:11434/v1',
+    apiKeyEnv: '',
+    tools: false,
+    aliases: [],
+  },
+  custom: {
+    label: 'Custom OpenAI-compatible',
+    kind: 'openai-compatible',
+    baseURL: '',
+    apiKeyEnv: '',
+    tools: false,
+    aliases: [],
+  },
 };
 
 const family = (kind: Kind): 'anthropic' | 'openai' => (kind === 'anthropic' ? 'anthropic' : 'openai');
@@ -58,7 +142,12 @@ export function findProviderPreset(id: string): ProviderPreset | undefined {
 /** A provider table as loaded, or as written by hand: every key but `kind` may be left out. */
 export type ProviderConfigInput = Pick<CcexecProviderConfig, 'kind'> & Partial<Omit<CcexecProviderConfig, 'kind'>>;
 
-const DEFAULT_KEY_ENV: Record<Kind, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', doubao: 'ARK_API_KEY', 'openai-compatible': '' };
+const DEFAULT_KEY_ENV: Record<Kind, string> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  doubao: 'ARK_API_KEY',
+  'openai-compatible': '',
+};
 const DEFAULT_CONTEXT_LIMIT = 128_000;
 /** Sent to a server that needs no key; the OpenAI client refuses to start without one. */
 const NO_KEY = 'none';
@@ -92,13 +181,17 @@ export function createProvider(
   if (model === '') throw configError('缺少 model', 'model is not set');
   const apiKeyEnv = cfg.api_key_env?.trim() || preset?.apiKeyEnv || DEFAULT_KEY_ENV[cfg.kind];
   if (apiKeyEnv !== '' && !ENV_NAME.test(apiKeyEnv)) {
-    throw configError('api_key_env 必须是环境变量的名字（例如 DEEPSEEK_API_KEY），不能是 key 本身', 'api_key_env must be the name of an environment variable (such as DEEPSEEK_API_KEY), not the key itself');
+    throw configError(
+      'api_key_env 必须是环境变量的名字（例如 DEEPSEEK_API_KEY），不能是 key 本身',
+      'api_key_env must be the name of an environment variable (such as DEEPSEEK_API_KEY), not the key itself',
+    );
   }
   const apiKey = apiKeyEnv === '' ? NO_KEY : (env[apiKeyEnv]?.trim() ?? '');
   if (apiKey === '') throw new ProviderError('missing_key', { providerId: id, model, envVar: apiKeyEnv, language });
 
   const baseURL = cfg.base_url?.trim() || preset?.baseURL || '';
-  if (baseURL === '' && cfg.kind === 'openai-compatible') throw configError('openai-compatible 类型必须设置 base_url', 'an openai-compatible provider needs base_url');
+  if (baseURL === '' && cfg.kind === 'openai-compatible')
+    throw configError('openai-compatible 类型必须设置 base_url', 'an openai-compatible provider needs base_url');
   const common = {
     id,
     model,
@@ -110,6 +203,7 @@ export function createProvider(
     ...(baseURL !== '' ? { baseURL } : {}),
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   };
-  if (cfg.kind === 'anthropic') return createAnthropicProvider({ ...common, ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}) });
+  if (cfg.kind === 'anthropic')
+    return createAnthropicProvider({ ...common, ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}) });
   return createOpenAIProvider({ ...common, kind: cfg.kind });
 }

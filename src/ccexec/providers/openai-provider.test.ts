@@ -16,7 +16,11 @@ const KEY = 'sk-fake-openai-test-key-0123456789abcdef';
 const tool: ToolSpec = {
   name: 'cc_exec',
   description: 'Run a read-only ChainlessChain command',
-  parameters: { type: 'object', properties: { command: { type: 'string' }, subargs: { type: 'array', items: { type: 'string' } } }, required: ['command'] },
+  parameters: {
+    type: 'object',
+    properties: { command: { type: 'string' }, subargs: { type: 'array', items: { type: 'string' } } },
+    required: ['command'],
+  },
 };
 const ask: ChatMessage[] = [
   { role: 'system', content: 'You answer from the user’s ChainlessChain data.' },
@@ -36,7 +40,16 @@ afterEach(() => {
 });
 
 function provider(over: Partial<OpenAIProviderConfig> = {}): ModelProvider {
-  return createOpenAIProvider({ id: 'test', kind: 'openai-compatible', baseURL: fake.baseURL, apiKey: KEY, model: 'gpt-fake', contextLimit: 64_000, tools: true, ...over });
+  return createOpenAIProvider({
+    id: 'test',
+    kind: 'openai-compatible',
+    baseURL: fake.baseURL,
+    apiKey: KEY,
+    model: 'gpt-fake',
+    contextLimit: 64_000,
+    tools: true,
+    ...over,
+  });
 }
 
 const lastBody = (): Record<string, unknown> => fake.requests.at(-1)?.body as Record<string, unknown>;
@@ -63,26 +76,47 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
         { role: 'system', content: ask[0]?.content },
         { role: 'user', content: '列一下我最近的笔记' },
       ],
-      tools: [{ type: 'function', function: { name: 'cc_exec', description: tool.description, parameters: tool.parameters } }],
+      tools: [
+        { type: 'function', function: { name: 'cc_exec', description: tool.description, parameters: tool.parameters } },
+      ],
     });
   });
 
   it('rebuilds a tool call streamed in 3 fragments, after the prefix text', async () => {
-    fake.enqueue(openaiToolCallTurn({ id: 'call_abc', name: 'cc_exec', prefix: '我帮你查一下', argPieces: ['{"command":"no', 'te","subargs":["li', 'st"]}'] }));
+    fake.enqueue(
+      openaiToolCallTurn({
+        id: 'call_abc',
+        name: 'cc_exec',
+        prefix: '我帮你查一下',
+        argPieces: ['{"command":"no', 'te","subargs":["li', 'st"]}'],
+      }),
+    );
     const events = await collectEvents(provider().stream(ask, [tool]));
     expect(events).toEqual([
       { type: 'text', delta: '我帮你查一下' },
-      { type: 'tool_call', call: { id: 'call_abc', name: 'cc_exec', arguments: '{"command":"note","subargs":["list"]}' } },
+      {
+        type: 'tool_call',
+        call: { id: 'call_abc', name: 'cc_exec', arguments: '{"command":"note","subargs":["list"]}' },
+      },
       { type: 'usage', inputTokens: 20, outputTokens: 7 },
       { type: 'finish', reason: 'tool_calls' },
     ]);
   });
 
   it('takes the Doubao single-chunk call (content "\\n", full arguments, finish_reason in the same chunk)', async () => {
-    fake.enqueue(doubaoSingleChunkToolCallTurn({ id: 'call_doubao', name: 'cc_exec', arguments: '{"command":"skill","subargs":["list","--json"]}' }));
+    fake.enqueue(
+      doubaoSingleChunkToolCallTurn({
+        id: 'call_doubao',
+        name: 'cc_exec',
+        arguments: '{"command":"skill","subargs":["list","--json"]}',
+      }),
+    );
     const events = await collectEvents(provider({ kind: 'doubao', id: 'doubao' }).stream(ask, [tool]));
     expect(events).toEqual([
-      { type: 'tool_call', call: { id: 'call_doubao', name: 'cc_exec', arguments: '{"command":"skill","subargs":["list","--json"]}' } },
+      {
+        type: 'tool_call',
+        call: { id: 'call_doubao', name: 'cc_exec', arguments: '{"command":"skill","subargs":["list","--json"]}' },
+      },
       { type: 'usage', inputTokens: 30, outputTokens: 9 },
       { type: 'finish', reason: 'tool_calls' },
     ]);
@@ -112,7 +146,14 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
         { kind: 'tool', fragment: { id: 'call_late', type: 'function', function: { arguments: '' } } },
         { kind: 'tool', fragment: { function: { name: 'cc_exec', arguments: '{"command":' } } },
         { kind: 'tool', fragment: { function: { arguments: '"status"}' } } },
-        { kind: 'tool', fragment: { index: 1, id: 'call_obj', function: { name: 'cc_exec', arguments: { command: 'note', subargs: ['list'] } } } },
+        {
+          kind: 'tool',
+          fragment: {
+            index: 1,
+            id: 'call_obj',
+            function: { name: 'cc_exec', arguments: { command: 'note', subargs: ['list'] } },
+          },
+        },
         { kind: 'tool', fragment: { index: 2, id: 'call_empty', function: { name: 'ping_tool', arguments: '' } } },
         { kind: 'finish', reason: 'tool_calls' },
       ],
@@ -120,13 +161,19 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
     const calls = (await collectEvents(provider().stream(ask, [tool]))).filter((e) => e.type === 'tool_call');
     expect(calls).toEqual([
       { type: 'tool_call', call: { id: 'call_late', name: 'cc_exec', arguments: '{"command":"status"}' } },
-      { type: 'tool_call', call: { id: 'call_obj', name: 'cc_exec', arguments: '{"command":"note","subargs":["list"]}' } },
+      {
+        type: 'tool_call',
+        call: { id: 'call_obj', name: 'cc_exec', arguments: '{"command":"note","subargs":["list"]}' },
+      },
       { type: 'tool_call', call: { id: 'call_empty', name: 'ping_tool', arguments: '{}' } },
     ]);
   });
 
   it('sends the assistant tool_calls and the tool reply back on the next request', async () => {
-    fake.enqueue(openaiToolCallTurn({ id: 'call_rt', name: 'cc_exec', argPieces: ['{"command":"status"}'] }), openaiTextTurn('运行正常'));
+    fake.enqueue(
+      openaiToolCallTurn({ id: 'call_rt', name: 'cc_exec', argPieces: ['{"command":"status"}'] }),
+      openaiTextTurn('运行正常'),
+    );
     const p = provider();
     const first = await collectEvents(p.stream(ask, [tool]));
     const call = first.find((e) => e.type === 'tool_call');
@@ -134,12 +181,23 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
     const history: ChatMessage[] = [
       ...ask,
       { role: 'assistant', content: '', toolCalls: [call.call] },
-      { role: 'tool', toolCallId: call.call.id, name: call.call.name, content: 'exitCode=0\nduration=12ms\nstdout:\nok' },
+      {
+        role: 'tool',
+        toolCallId: call.call.id,
+        name: call.call.name,
+        content: 'exitCode=0\nduration=12ms\nstdout:\nok',
+      },
     ];
     const second = await collectEvents(p.stream(history, [tool]));
     expect(second.filter((e) => e.type === 'text')).toEqual([{ type: 'text', delta: '运行正常' }]);
     expect((lastBody().messages as unknown[]).slice(2)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_rt', type: 'function', function: { name: 'cc_exec', arguments: '{"command":"status"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_rt', type: 'function', function: { name: 'cc_exec', arguments: '{"command":"status"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_rt', content: 'exitCode=0\nduration=12ms\nstdout:\nok' },
     ]);
   });
@@ -192,12 +250,25 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
   });
 
   it('maps 401 to PROVIDER_AUTH without the key, even when the server echoes it', async () => {
-    fake.enqueue(openaiHttpError(401, `Incorrect API key provided: ${KEY}. You can find your API key at …`, 'invalid_request_error'));
+    fake.enqueue(
+      openaiHttpError(
+        401,
+        `Incorrect API key provided: ${KEY}. You can find your API key at …`,
+        'invalid_request_error',
+      ),
+    );
     const err = await streamFailure(provider({ apiKeyEnv: 'OPENAI_API_KEY' }).stream(ask, [tool]));
     expect(err.code).toBe('PROVIDER_AUTH');
     expect(err.status).toBe(401);
     expect(err.userMessage).toContain('OPENAI_API_KEY');
-    const everything = [err.message, err.userMessage, String(err.cause), JSON.stringify(err), err.stack ?? '', (err.cause as Error).stack ?? ''].join('\n');
+    const everything = [
+      err.message,
+      err.userMessage,
+      String(err.cause),
+      JSON.stringify(err),
+      err.stack ?? '',
+      (err.cause as Error).stack ?? '',
+    ].join('\n');
     expect(everything).not.toContain(KEY);
     expect(everything).not.toContain(KEY.slice(3, 20));
   });
@@ -217,7 +288,10 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
   });
 
   it('gives up after one retry: two 500s become PROVIDER_SERVER', async () => {
-    fake.enqueue(openaiHttpError(500, 'boom', 'server_error', true), openaiHttpError(503, 'still down', 'server_error', true));
+    fake.enqueue(
+      openaiHttpError(500, 'boom', 'server_error', true),
+      openaiHttpError(503, 'still down', 'server_error', true),
+    );
     const err = await streamFailure(provider().stream(ask, []));
     expect(err.code).toBe('PROVIDER_SERVER');
     expect(fake.requests).toHaveLength(2);
@@ -238,7 +312,12 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
   });
 
   it('turns an error event inside the stream into a ProviderError', async () => {
-    fake.enqueue({ events: [{ kind: 'text', text: 'x' }, { kind: 'error', message: 'upstream overloaded', type: 'server_error' }] });
+    fake.enqueue({
+      events: [
+        { kind: 'text', text: 'x' },
+        { kind: 'error', message: 'upstream overloaded', type: 'server_error' },
+      ],
+    });
     const err = await streamFailure(provider().stream(ask, []));
     expect(err.code).toBe('PROVIDER_SERVER');
     expect(err.userMessage).toContain('upstream overloaded');

@@ -8,7 +8,13 @@ import type { Language } from '../../core/i18n.js';
 import { registerSecret } from '../../core/redact.js';
 import type { ChatMessage, ModelProvider, ProviderEvent, ToolSpec } from './canonical.js';
 import { buildOpenAIRequest, OpenAIStreamDecoder } from './openai-wire.js';
-import { ProviderError, providerErrorFrom, type ProviderErrorContext, type ProviderFailure, describeSdkFailure } from './provider-error.js';
+import {
+  ProviderError,
+  providerErrorFrom,
+  type ProviderErrorContext,
+  type ProviderFailure,
+  describeSdkFailure,
+} from './provider-error.js';
 
 /** OpenAI's own endpoint, used when an `openai` provider names no `base_url`. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -52,25 +58,41 @@ function describeFailure(err: unknown, sdk: Sdk): ProviderFailure {
  */
 export function createOpenAIProvider(cfg: OpenAIProviderConfig): ModelProvider {
   registerSecret(cfg.apiKey);
-  const baseURL = cfg.baseURL || (cfg.kind === 'doubao' ? DOUBAO_BASE_URL : cfg.kind === 'openai' ? OPENAI_BASE_URL : '');
-  const ctx: ProviderErrorContext = { providerId: cfg.id, model: cfg.model, baseURL, apiKey: cfg.apiKey, apiKeyEnv: cfg.apiKeyEnv, language: cfg.language };
+  const baseURL =
+    cfg.baseURL || (cfg.kind === 'doubao' ? DOUBAO_BASE_URL : cfg.kind === 'openai' ? OPENAI_BASE_URL : '');
+  const ctx: ProviderErrorContext = {
+    providerId: cfg.id,
+    model: cfg.model,
+    baseURL,
+    apiKey: cfg.apiKey,
+    apiKeyEnv: cfg.apiKeyEnv,
+    language: cfg.language,
+  };
   if (baseURL === '') {
-    const detail = cfg.language === 'en' ? 'an openai-compatible provider needs base_url' : 'openai-compatible 类型必须设置 base_url';
+    const detail =
+      cfg.language === 'en'
+        ? 'an openai-compatible provider needs base_url'
+        : 'openai-compatible 类型必须设置 base_url';
     throw new ProviderError('config', { providerId: cfg.id, model: cfg.model, language: cfg.language, detail });
   }
   let client: OpenAI | undefined;
-  const clientOf = (S: Sdk): OpenAI => (client ??= new S.default({
-    apiKey: cfg.apiKey,
-    baseURL,
-    maxRetries: 1,
-    organization: null,
-    project: null,
-    webhookSecret: null,
-    logLevel: 'off',
-    ...(cfg.fetch ? { fetch: cfg.fetch } : {}),
-  }));
+  const clientOf = (S: Sdk): OpenAI =>
+    (client ??= new S.default({
+      apiKey: cfg.apiKey,
+      baseURL,
+      maxRetries: 1,
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      logLevel: 'off',
+      ...(cfg.fetch ? { fetch: cfg.fetch } : {}),
+    }));
 
-  async function* stream(messages: ChatMessage[], tools: ToolSpec[], signal?: AbortSignal): AsyncIterable<ProviderEvent> {
+  async function* stream(
+    messages: ChatMessage[],
+    tools: ToolSpec[],
+    signal?: AbortSignal,
+  ): AsyncIterable<ProviderEvent> {
     const decoder = new OpenAIStreamDecoder();
     const body = buildOpenAIRequest(cfg.model, messages, cfg.tools ? tools : []);
     const S = await loadSdk();
@@ -85,5 +107,12 @@ export function createOpenAIProvider(cfg: OpenAIProviderConfig): ModelProvider {
     yield* decoder.end();
   }
 
-  return { id: cfg.id, kind: cfg.kind, model: cfg.model, supportsTools: cfg.tools, contextLimit: cfg.contextLimit, stream };
+  return {
+    id: cfg.id,
+    kind: cfg.kind,
+    model: cfg.model,
+    supportsTools: cfg.tools,
+    contextLimit: cfg.contextLimit,
+    stream,
+  };
 }

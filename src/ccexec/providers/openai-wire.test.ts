@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolSpec } from './canonical.js';
-import { buildOpenAIRequest, mapOpenAIFinishReason, OpenAIStreamDecoder, toOpenAIMessages, toOpenAITools, ToolCallAccumulator, type OpenAIChunkLike } from './openai-wire.js';
+import {
+  buildOpenAIRequest,
+  mapOpenAIFinishReason,
+  OpenAIStreamDecoder,
+  toOpenAIMessages,
+  toOpenAITools,
+  ToolCallAccumulator,
+  type OpenAIChunkLike,
+} from './openai-wire.js';
 
 const tool: ToolSpec = {
   name: 'cc_exec',
@@ -18,33 +26,56 @@ describe('toOpenAIMessages', () => {
     const messages: ChatMessage[] = [
       { role: 'system', content: 'S' },
       { role: 'user', content: '列一下笔记' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'cc_exec', arguments: '{"command":"note"}' }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'call_1', name: 'cc_exec', arguments: '{"command":"note"}' }],
+      },
       { role: 'tool', toolCallId: 'call_1', name: 'cc_exec', content: 'exitCode=0', isError: false },
       { role: 'assistant', content: '你有 3 条笔记' },
     ];
     expect(toOpenAIMessages(messages)).toEqual([
       { role: 'system', content: 'S' },
       { role: 'user', content: '列一下笔记' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'cc_exec', arguments: '{"command":"note"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'cc_exec', arguments: '{"command":"note"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'exitCode=0' },
       { role: 'assistant', content: '你有 3 条笔记' },
     ]);
   });
 
   it('keeps the prefix text of a tool-calling turn and sends "{}" for empty arguments', () => {
-    const [m] = toOpenAIMessages([{ role: 'assistant', content: '我查一下', toolCalls: [{ id: 'c', name: 'cc_exec', arguments: ' ' }] }]);
-    expect(m).toEqual({ role: 'assistant', content: '我查一下', tool_calls: [{ id: 'c', type: 'function', function: { name: 'cc_exec', arguments: '{}' } }] });
+    const [m] = toOpenAIMessages([
+      { role: 'assistant', content: '我查一下', toolCalls: [{ id: 'c', name: 'cc_exec', arguments: ' ' }] },
+    ]);
+    expect(m).toEqual({
+      role: 'assistant',
+      content: '我查一下',
+      tool_calls: [{ id: 'c', type: 'function', function: { name: 'cc_exec', arguments: '{}' } }],
+    });
   });
 });
 
 describe('toOpenAITools / buildOpenAIRequest', () => {
   it('wraps tools as function tools', () => {
-    expect(toOpenAITools([tool])).toEqual([{ type: 'function', function: { name: 'cc_exec', description: tool.description, parameters: tool.parameters } }]);
+    expect(toOpenAITools([tool])).toEqual([
+      { type: 'function', function: { name: 'cc_exec', description: tool.description, parameters: tool.parameters } },
+    ]);
   });
 
   it('asks for a stream with usage, and leaves tools out when there are none', () => {
     const withTools = buildOpenAIRequest('m', [{ role: 'user', content: 'hi' }], [tool]);
-    expect(withTools).toMatchObject({ model: 'm', stream: true, stream_options: { include_usage: true }, tools: [{ type: 'function' }] });
+    expect(withTools).toMatchObject({
+      model: 'm',
+      stream: true,
+      stream_options: { include_usage: true },
+      tools: [{ type: 'function' }],
+    });
     expect('tools' in buildOpenAIRequest('m', [], [])).toBe(false);
   });
 });
@@ -56,7 +87,9 @@ describe('ToolCallAccumulator', () => {
     acc.push({ index: 0, function: { arguments: '{"command":' } });
     acc.push({ index: 0, function: { arguments: '"note",' } });
     acc.push({ index: 0, function: { arguments: '"subargs":["list"]}' } });
-    expect(acc.finish()).toEqual([{ id: 'call_1', name: 'cc_exec', arguments: '{"command":"note","subargs":["list"]}' }]);
+    expect(acc.finish()).toEqual([
+      { id: 'call_1', name: 'cc_exec', arguments: '{"command":"note","subargs":["list"]}' },
+    ]);
   });
 
   it('keeps several calls apart by index, in order', () => {
@@ -108,8 +141,15 @@ describe('ToolCallAccumulator', () => {
 
   it('takes the whole call from one fragment (older Doubao)', () => {
     const acc = new ToolCallAccumulator();
-    acc.push({ index: 0, id: 'call_d', type: 'function', function: { name: 'cc_exec', arguments: '{"command":"skill","subargs":["list"]}' } });
-    expect(acc.finish()).toEqual([{ id: 'call_d', name: 'cc_exec', arguments: '{"command":"skill","subargs":["list"]}' }]);
+    acc.push({
+      index: 0,
+      id: 'call_d',
+      type: 'function',
+      function: { name: 'cc_exec', arguments: '{"command":"skill","subargs":["list"]}' },
+    });
+    expect(acc.finish()).toEqual([
+      { id: 'call_d', name: 'cc_exec', arguments: '{"command":"skill","subargs":["list"]}' },
+    ]);
   });
 
   it('treats a reused index with a new id as a new call', () => {
@@ -136,7 +176,9 @@ describe('ToolCallAccumulator', () => {
 });
 
 describe('OpenAIStreamDecoder', () => {
-  const c = (delta: Record<string, unknown>, finish: string | null = null): OpenAIChunkLike => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
+  const c = (delta: Record<string, unknown>, finish: string | null = null): OpenAIChunkLike => ({
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
 
   it('streams text, then yields the calls, usage and finish at the end', () => {
     const d = new OpenAIStreamDecoder();
@@ -159,7 +201,18 @@ describe('OpenAIStreamDecoder', () => {
 
   it('drops the lone "\\n" that older Doubao sends with a single-chunk call', () => {
     const d = new OpenAIStreamDecoder();
-    const events = [...d.push(c({ content: '\n', tool_calls: [{ index: 0, id: 'd', function: { name: 'cc_exec', arguments: '{"command":"status"}' } }] }, 'tool_calls')), ...d.end()];
+    const events = [
+      ...d.push(
+        c(
+          {
+            content: '\n',
+            tool_calls: [{ index: 0, id: 'd', function: { name: 'cc_exec', arguments: '{"command":"status"}' } }],
+          },
+          'tool_calls',
+        ),
+      ),
+      ...d.end(),
+    ];
     expect(events).toEqual([
       { type: 'tool_call', call: { id: 'd', name: 'cc_exec', arguments: '{"command":"status"}' } },
       { type: 'finish', reason: 'tool_calls' },

@@ -46,14 +46,21 @@ export function toOpenAIMessages(messages: readonly ChatMessage[]): ChatCompleti
 
 /** Canonical tools → `[{type:'function', function:{name, description, parameters}}]`. */
 export function toOpenAITools(tools: readonly ToolSpec[]): ChatCompletionFunctionTool[] {
-  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  return tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
 }
 
 /**
  * The whole streamed request body. `tools` is left out when empty: some servers answer 400 to
  * `tools: []`, and a plain-chat provider must not be offered any.
  */
-export function buildOpenAIRequest(model: string, messages: readonly ChatMessage[], tools: readonly ToolSpec[]): ChatCompletionCreateParamsStreaming {
+export function buildOpenAIRequest(
+  model: string,
+  messages: readonly ChatMessage[],
+  tools: readonly ToolSpec[],
+): ChatCompletionCreateParamsStreaming {
   return {
     model,
     messages: toOpenAIMessages(messages),
@@ -117,7 +124,11 @@ export class ToolCallAccumulator {
   finish(): ToolCall[] {
     return this.slots
       .filter((s) => s.name !== '')
-      .map((s) => ({ id: s.id !== '' ? s.id : this.newId(), name: s.name, arguments: s.args.trim() === '' ? '{}' : s.args }));
+      .map((s) => ({
+        id: s.id !== '' ? s.id : this.newId(),
+        name: s.name,
+        arguments: s.args.trim() === '' ? '{}' : s.args,
+      }));
   }
 
   private slotFor(index: number | undefined, id: string | undefined): Slot {
@@ -193,11 +204,16 @@ export class OpenAIStreamDecoder {
     for (const choice of chunk.choices ?? []) {
       if ((choice.index ?? 0) !== 0) continue;
       const delta = choice.delta ?? {};
-      const reasoning = nonEmpty(delta.reasoning_content) ? delta.reasoning_content : nonEmpty(delta.reasoning) ? delta.reasoning : undefined;
+      const reasoning = nonEmpty(delta.reasoning_content)
+        ? delta.reasoning_content
+        : nonEmpty(delta.reasoning)
+          ? delta.reasoning
+          : undefined;
       if (reasoning !== undefined) out.push({ type: 'reasoning', delta: reasoning });
       const fragments = Array.isArray(delta.tool_calls) ? delta.tool_calls : delta.tool_calls ? [delta.tool_calls] : [];
       for (const fragment of fragments) this.calls.push(fragment);
-      if (nonEmpty(delta.content) && !(fragments.length > 0 && delta.content.trim() === '')) out.push({ type: 'text', delta: delta.content });
+      if (nonEmpty(delta.content) && !(fragments.length > 0 && delta.content.trim() === ''))
+        out.push({ type: 'text', delta: delta.content });
       if (nonEmpty(choice.finish_reason)) this.finishReason = choice.finish_reason;
     }
     return out;

@@ -6,7 +6,8 @@ describe('plainChatGuardMessage', () => {
   it('is the seed’s system message in zh by default, with an en version', () => {
     expect(plainChatGuardMessage()).toEqual({
       role: 'system',
-      content: '本模型不支持工具调用，遇到需要查询本地数据的请求（笔记/skill/状态等），请明确告知用户切换到 OpenAI/Doubao/Anthropic 模型，不要凭空捏造答案。',
+      content:
+        '本模型不支持工具调用，遇到需要查询本地数据的请求（笔记/skill/状态等），请明确告知用户切换到 OpenAI/Doubao/Anthropic 模型，不要凭空捏造答案。',
     });
     expect(plainChatGuardMessage('en').content).toMatch(/cannot call tools.*never make up an answer/);
   });

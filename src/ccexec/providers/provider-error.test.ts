@@ -3,7 +3,13 @@ import { AppError } from '../../core/app-error.js';
 import { ProviderError, providerErrorFrom, scrubSecret, type ProviderErrorContext } from './provider-error.js';
 
 const KEY = 'plain-looking-secret-value-42';
-const ctx: ProviderErrorContext = { providerId: 'deepseek', model: 'deepseek-chat', baseURL: 'https://api.deepseek.com/v1?key=abc', apiKey: KEY, apiKeyEnv: 'DEEPSEEK_API_KEY' };
+const ctx: ProviderErrorContext = {
+  providerId: 'deepseek',
+  model: 'deepseek-chat',
+  baseURL: 'https://api.deepseek.com/v1?key=abc',
+  apiKey: KEY,
+  apiKeyEnv: 'DEEPSEEK_API_KEY',
+};
 
 describe('providerErrorFrom', () => {
   it.each([
@@ -53,7 +59,9 @@ describe('providerErrorFrom', () => {
     for (const err of [auth, bad]) {
       expect([err.message, err.userMessage, String(err.cause), JSON.stringify(err)].join('|')).not.toContain(KEY);
     }
-    expect(providerErrorFrom({ type: 'unknown', detail: `oops ${KEY}` }, ctx)).toMatchObject({ code: 'PROVIDER_PROTOCOL' });
+    expect(providerErrorFrom({ type: 'unknown', detail: `oops ${KEY}` }, ctx)).toMatchObject({
+      code: 'PROVIDER_PROTOCOL',
+    });
   });
 
   it('speaks English when asked', () => {

@@ -40,10 +40,12 @@ const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'networ
 const messages = defineMessages<ProviderErrorKind>({
   zh: {
     auth: '模型服务 {provider} 拒绝了 API key（HTTP {status}）。请检查 {envVar} 中的 key 是否有效、是否属于这个服务和地域。',
-    model_not_found: '模型服务 {provider} 找不到模型 {model}（HTTP 404）。请检查配置里的 model（豆包可填接入点 ID ep-…）和 base_url。',
+    model_not_found:
+      '模型服务 {provider} 找不到模型 {model}（HTTP 404）。请检查配置里的 model（豆包可填接入点 ID ep-…）和 base_url。',
     rate_limit: '模型服务 {provider} 限流或额度不足（HTTP {status}），请稍后再试。',
     network: '连不上模型服务 {provider}（{baseURL}）：{detail}。请检查网络、代理和 base_url。',
-    bad_request: '模型服务 {provider} 拒绝了请求（HTTP {status}）：{detail}。如果模型 {model} 不支持工具调用，请在配置里设 tools = false。',
+    bad_request:
+      '模型服务 {provider} 拒绝了请求（HTTP {status}）：{detail}。如果模型 {model} 不支持工具调用，请在配置里设 tools = false。',
     server: '模型服务 {provider} 出错（{status}）：{detail}。请稍后再试。',
     protocol: '模型服务 {provider} 返回了无法识别的数据：{detail}',
     missing_key: '模型服务 {provider} 缺少 API key：环境变量 {envVar} 未设置。',
@@ -52,10 +54,12 @@ const messages = defineMessages<ProviderErrorKind>({
   },
   en: {
     auth: 'The model service {provider} rejected the API key (HTTP {status}). Check that the key in {envVar} is valid and belongs to this service and region.',
-    model_not_found: 'The model service {provider} has no model {model} (HTTP 404). Check `model` (a Doubao endpoint id ep-… works too) and `base_url` in the config.',
+    model_not_found:
+      'The model service {provider} has no model {model} (HTTP 404). Check `model` (a Doubao endpoint id ep-… works too) and `base_url` in the config.',
     rate_limit: 'The model service {provider} is rate-limiting or out of quota (HTTP {status}); try again later.',
     network: 'Cannot reach the model service {provider} ({baseURL}): {detail}. Check the network, proxy and base_url.',
-    bad_request: 'The model service {provider} rejected the request (HTTP {status}): {detail}. If the model {model} does not support tool calls, set tools = false in the config.',
+    bad_request:
+      'The model service {provider} rejected the request (HTTP {status}): {detail}. If the model {model} does not support tool calls, set tools = false in the config.',
     server: 'The model service {provider} failed ({status}): {detail}. Try again later.',
     protocol: 'The model service {provider} sent a reply that could not be read: {detail}',
     missing_key: 'No API key for the model service {provider}: the environment variable {envVar} is not set.',
@@ -129,7 +133,11 @@ export interface SdkErrorClasses {
  * Classifies what an SDK threw. `bodyOf` reads the provider's error body (OpenAI puts
  * `{message, type|code}` at the top, Anthropic nests `{error: {type, message}}`).
  */
-export function describeSdkFailure(err: unknown, sdk: SdkErrorClasses, bodyOf: (error: unknown) => { message?: unknown; type?: unknown }): ProviderFailure {
+export function describeSdkFailure(
+  err: unknown,
+  sdk: SdkErrorClasses,
+  bodyOf: (error: unknown) => { message?: unknown; type?: unknown },
+): ProviderFailure {
   if (err instanceof sdk.APIUserAbortError) return { type: 'abort' };
   if (err instanceof sdk.APIConnectionTimeoutError) return { type: 'timeout', detail: 'timeout' };
   if (err instanceof sdk.APIConnectionError) {
@@ -139,7 +147,12 @@ export function describeSdkFailure(err: unknown, sdk: SdkErrorClasses, bodyOf: (
   if (err instanceof sdk.APIError) {
     const body = bodyOf(typeof err.error === 'object' && err.error !== null ? err.error : {});
     const detail = typeof body.message === 'string' ? body.message : err.message;
-    return { type: 'http', status: err.status, detail, errorType: typeof body.type === 'string' ? body.type : undefined };
+    return {
+      type: 'http',
+      status: err.status,
+      detail,
+      errorType: typeof body.type === 'string' ? body.type : undefined,
+    };
   }
   return { type: 'unknown', detail: err instanceof Error ? err.message : String(err) };
 }
@@ -177,8 +190,18 @@ function kindOfStatus(status: number): ProviderErrorKind {
  * Classifies a failure into a `ProviderError`. An aborted `signal` wins over whatever the SDK threw
  * while being torn down. `auth` never quotes the server (OpenAI echoes part of a wrong key).
  */
-export function providerErrorFrom(failure: ProviderFailure, ctx: ProviderErrorContext, signal?: AbortSignal): ProviderError {
-  const base = { providerId: ctx.providerId, model: ctx.model, baseURL: ctx.baseURL, envVar: ctx.apiKeyEnv, language: ctx.language };
+export function providerErrorFrom(
+  failure: ProviderFailure,
+  ctx: ProviderErrorContext,
+  signal?: AbortSignal,
+): ProviderError {
+  const base = {
+    providerId: ctx.providerId,
+    model: ctx.model,
+    baseURL: ctx.baseURL,
+    envVar: ctx.apiKeyEnv,
+    language: ctx.language,
+  };
   if (signal?.aborted || failure.type === 'abort') return new ProviderError('aborted', base);
   const detail = scrubSecret(failure.detail, ctx.apiKey);
   const cause = new Error(detail);
@@ -186,8 +209,15 @@ export function providerErrorFrom(failure: ProviderFailure, ctx: ProviderErrorCo
     return new ProviderError('network', { ...base, detail }, { cause });
   }
   if (failure.type === 'unknown') return new ProviderError('protocol', { ...base, detail }, { cause });
-  const kind = failure.status !== undefined ? kindOfStatus(failure.status) : (STREAM_ERROR_TYPES[failure.errorType ?? ''] ?? 'server');
-  return new ProviderError(kind, { ...base, status: failure.status, detail: kind === 'auth' ? undefined : detail }, { cause });
+  const kind =
+    failure.status !== undefined
+      ? kindOfStatus(failure.status)
+      : (STREAM_ERROR_TYPES[failure.errorType ?? ''] ?? 'server');
+  return new ProviderError(
+    kind,
+    { ...base, status: failure.status, detail: kind === 'auth' ? undefined : detail },
+    { cause },
+  );
 }
 
 /**

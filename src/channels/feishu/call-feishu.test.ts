@@ -46,7 +46,12 @@ afterEach(() => clearSecrets());
 describe('callFeishu retry policy', () => {
   it('retries 429, code 99991400 in a 200, 5xx and network errors, then succeeds', async () => {
     const c = clock();
-    const s = script([httpError(429, { code: 99991400 }), { code: 99991400, msg: 'limit' }, httpError(502), netError('ECONNRESET')]);
+    const s = script([
+      httpError(429, { code: 99991400 }),
+      { code: 99991400, msg: 'limit' },
+      httpError(502),
+      netError('ECONNRESET'),
+    ]);
     const res = await callFeishu('im.message.create', s.fn, c);
     expect(res).toEqual({ code: 0, data: 'ok' });
     expect(s.calls).toBe(5);
@@ -55,7 +60,10 @@ describe('callFeishu retry policy', () => {
 
   it('honours Retry-After and x-ogw-ratelimit-reset when longer than the backoff', async () => {
     const c = clock();
-    const s = script([httpError(429, {}, { 'retry-after': '3' }), httpError(429, { code: 99991400 }, { 'x-ogw-ratelimit-reset': '2' })]);
+    const s = script([
+      httpError(429, {}, { 'retry-after': '3' }),
+      httpError(429, { code: 99991400 }, { 'x-ogw-ratelimit-reset': '2' }),
+    ]);
     await callFeishu('op', s.fn, c);
     expect(c.delays).toEqual([3_000, 2_000]);
   });
@@ -68,13 +76,17 @@ describe('callFeishu retry policy', () => {
     expect(s.calls).toBe(DEFAULT_RETRY_POLICY.maxAttempts);
     expect((err as FeishuApiError).attempts).toBe(5);
     expect((err as FeishuApiError).failure).toMatchObject({ kind: 'server', status: 503, code: 1500 });
-    expect((err as FeishuApiError).localize('en')).toBe('Feishu API call failed (im.message.patch): code 1500 unavailable');
+    expect((err as FeishuApiError).localize('en')).toBe(
+      'Feishu API call failed (im.message.patch): code 1500 unavailable',
+    );
   });
 
   it('does not start a retry that would end past maxTotalMs', async () => {
     const c = clock();
     const s = script(Array.from({ length: 10 }, () => httpError(429, {}, { 'retry-after': '20' })));
-    await expect(callFeishu('op', s.fn, { ...c, policy: { maxTotalMs: 30_000 } })).rejects.toBeInstanceOf(FeishuApiError);
+    await expect(callFeishu('op', s.fn, { ...c, policy: { maxTotalMs: 30_000 } })).rejects.toBeInstanceOf(
+      FeishuApiError,
+    );
     expect(s.calls).toBe(2);
     expect(c.delays).toEqual([20_000]);
   });
@@ -87,14 +99,18 @@ describe('callFeishu retry policy', () => {
     expect([refreshed, ok.calls, c.delays]).toEqual([1, 2, []]);
 
     const bad = script([httpError(400, { code: 99991663 }), httpError(400, { code: 99991668 })]);
-    await expect(callFeishu('op', bad.fn, { ...c, refreshToken: () => void (refreshed += 1) })).rejects.toMatchObject({ failure: { kind: 'token' } });
+    await expect(callFeishu('op', bad.fn, { ...c, refreshToken: () => void (refreshed += 1) })).rejects.toMatchObject({
+      failure: { kind: 'token' },
+    });
     expect([refreshed, bad.calls]).toEqual([2, 2]);
   });
 
   it('does not retry a refusal (4xx with a Feishu code) or an unknown error', async () => {
     const c = clock();
     const refusal = script([httpError(400, { code: 230001, msg: 'invalid param' })]);
-    await expect(callFeishu('op', refusal.fn, c)).rejects.toMatchObject({ failure: { kind: 'rejected', code: 230001 } });
+    await expect(callFeishu('op', refusal.fn, c)).rejects.toMatchObject({
+      failure: { kind: 'rejected', code: 230001 },
+    });
     expect(refusal.calls).toBe(1);
     const bug = script([new TypeError('x is undefined')]);
     await expect(callFeishu('op', bug.fn, c)).rejects.toMatchObject({ failure: { kind: 'rejected' } });
@@ -122,7 +138,12 @@ describe('callFeishu retry policy', () => {
 
   it('keeps secrets out of the error message', async () => {
     registerSecret('super-secret-app-secret');
-    const s = script([httpError(400, { code: 10014, msg: 'app secret super-secret-app-secret invalid; Bearer t-g1abcdefghijklmnopqrstuvwxyz' })]);
+    const s = script([
+      httpError(400, {
+        code: 10014,
+        msg: 'app secret super-secret-app-secret invalid; Bearer t-g1abcdefghijklmnopqrstuvwxyz',
+      }),
+    ]);
     const err = (await callFeishu('auth', s.fn, clock()).catch((e: unknown) => e)) as FeishuApiError;
     expect(err.userMessage).not.toContain('super-secret-app-secret');
     expect(err.userMessage).not.toContain('t-g1abcdefghijklmnopqrstuvwxyz');

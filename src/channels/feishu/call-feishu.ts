@@ -15,7 +15,12 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 5, maxTotalMs: 30_000, baseDelayMs: 300, maxDelayMs: 8_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 5,
+  maxTotalMs: 30_000,
+  baseDelayMs: 300,
+  maxDelayMs: 8_000,
+};
 
 /** What `callFeishu` needs besides the call; everything has a default, tests inject clocks. */
 export interface CallFeishuDeps {

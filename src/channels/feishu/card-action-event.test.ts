@@ -15,7 +15,10 @@ describe('parseCardAction', () => {
   });
 
   it('drops unknown fields instead of passing them on', () => {
-    expect(parseCardAction({ type: 'switch', sessionId: 's', admin: true })).toEqual({ type: 'switch', sessionId: 's' });
+    expect(parseCardAction({ type: 'switch', sessionId: 's', admin: true })).toEqual({
+      type: 'switch',
+      sessionId: 's',
+    });
   });
 
   it.each([
@@ -39,18 +42,31 @@ describe('parseCardClick', () => {
       action: { value: { type: 'switch', sessionId: 's' }, tag: 'button' },
       context: { open_message_id: 'om_card', open_chat_id: 'oc_1' },
     };
-    expect(parseCardClick(data)).toEqual({ userId: 'ou_a', messageId: 'om_card', action: { type: 'switch', sessionId: 's' } });
-    expect(parseCardClick({ ...data, action: { value: { type: 'nope' } } })).toEqual({ userId: 'ou_a', messageId: 'om_card' });
+    expect(parseCardClick(data)).toEqual({
+      userId: 'ou_a',
+      messageId: 'om_card',
+      action: { type: 'switch', sessionId: 's' },
+    });
+    expect(parseCardClick({ ...data, action: { value: { type: 'nope' } } })).toEqual({
+      userId: 'ou_a',
+      messageId: 'om_card',
+    });
     expect(parseCardClick({ action: data.action })).toBeUndefined();
   });
 });
 
 describe('callbackAnswer', () => {
   it('maps the toast and renders the card as a raw JSON 2.0 card', () => {
-    const answer = callbackAnswer({ toast: { type: 'warning', text: '已过期' }, card: { kind: 'text', text: 'expired' } }, 'zh');
+    const answer = callbackAnswer(
+      { toast: { type: 'warning', text: '已过期' }, card: { kind: 'text', text: 'expired' } },
+      'zh',
+    );
     expect(answer.toast).toEqual({ type: 'warning', content: '已过期' });
     expect(answer.card?.type).toBe('raw');
-    expect(answer.card?.data).toMatchObject({ schema: '2.0', body: { elements: [{ tag: 'markdown', content: 'expired' }] } });
+    expect(answer.card?.data).toMatchObject({
+      schema: '2.0',
+      body: { elements: [{ tag: 'markdown', content: 'expired' }] },
+    });
     expect(callbackAnswer({}, 'zh')).toEqual({});
   });
 });

@@ -39,7 +39,8 @@ export function parseCardAction(value: unknown): CardAction | undefined {
       const requestId = s(v, 'requestId');
       const nonce = s(v, 'nonce');
       const decision = v.decision;
-      if (!requestId || !nonce || (decision !== 'allow' && decision !== 'deny' && decision !== 'always')) return undefined;
+      if (!requestId || !nonce || (decision !== 'allow' && decision !== 'deny' && decision !== 'always'))
+        return undefined;
       return { type: 'permission', requestId, nonce, decision };
     }
     case 'question': {
@@ -90,6 +91,8 @@ export interface CardCallbackAnswer {
 export function callbackAnswer(result: ActionResult, lang: Language): CardCallbackAnswer {
   return {
     ...(result.toast ? { toast: { type: result.toast.type, content: result.toast.text } } : {}),
-    ...(result.card ? { card: { type: 'raw' as const, data: renderCard(asCardReply(result.card), { lang }).card } } : {}),
+    ...(result.card
+      ? { card: { type: 'raw' as const, data: renderCard(asCardReply(result.card), { lang }).card } }
+      : {}),
   };
 }

@@ -8,7 +8,8 @@ import { httpWithTimeout, larkDomain, larkSdk } from './lark-sdk.js';
 export const FEISHU_APP_ID_PATTERN = /^cli_[0-9a-fA-F]{16}$/;
 
 /** Why credentials were not accepted; `detail` is one technical line and never contains the secret. */
-export type CredentialCheckResult = { ok: true } | { ok: false; reason: 'bad-app-id' | 'rejected' | 'unreachable'; detail: string };
+export type CredentialCheckResult =
+  { ok: true } | { ok: false; reason: 'bad-app-id' | 'rejected' | 'unreachable'; detail: string };
 
 /** What to check: the app's id and secret, and where (`feishu`, `lark` or a base URL). */
 export interface CredentialCheckInput {
@@ -25,7 +26,13 @@ const DEFAULT_TIMEOUT_MS = 8_000;
 const RATE_LIMITED = 99991400;
 
 /** The SDK logs failed requests with the whole axios error (request body included): keep it silent. */
-const silent: Lark.Logger = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined, trace: () => undefined };
+const silent: Lark.Logger = {
+  error: () => undefined,
+  warn: () => undefined,
+  info: () => undefined,
+  debug: () => undefined,
+  trace: () => undefined,
+};
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
@@ -45,9 +52,18 @@ function classifyAnswer(status: number, body: unknown): CredentialCheckResult {
   const refusal = feishuRefusal(body);
   const http = status === 200 ? '' : ` (HTTP ${status})`;
   if (status >= 500 || status === 429 || (isRecord(body) && body.code === RATE_LIMITED)) {
-    return { ok: false, reason: 'unreachable', detail: `${refusal ?? `HTTP ${status}`}${refusal ? http : ''}, try again later` };
+    return {
+      ok: false,
+      reason: 'unreachable',
+      detail: `${refusal ?? `HTTP ${status}`}${refusal ? http : ''}, try again later`,
+    };
   }
-  if (status === 404 || !refusal) return { ok: false, reason: 'unreachable', detail: `HTTP ${status}: not a Feishu Open API token endpoint (is the domain right?)` };
+  if (status === 404 || !refusal)
+    return {
+      ok: false,
+      reason: 'unreachable',
+      detail: `HTTP ${status}: not a Feishu Open API token endpoint (is the domain right?)`,
+    };
   return { ok: false, reason: 'rejected', detail: `${refusal}${http}` };
 }
 
@@ -55,12 +71,24 @@ function describeFailure(err: unknown, timeoutMs: number): CredentialCheckResult
   const e = isRecord(err) ? err : {};
   const response = isRecord(e.response) ? e.response : undefined;
   if (response) return classifyAnswer(typeof response.status === 'number' ? response.status : 0, response.data);
-  if (e.code === 'ECONNABORTED' || e.code === 'ETIMEDOUT' || (typeof e.message === 'string' && /timeout/i.test(e.message))) {
-    return { ok: false, reason: 'unreachable', detail: `no answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}` };
+  if (
+    e.code === 'ECONNABORTED' ||
+    e.code === 'ETIMEDOUT' ||
+    (typeof e.message === 'string' && /timeout/i.test(e.message))
+  ) {
+    return {
+      ok: false,
+      reason: 'unreachable',
+      detail: `no answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`,
+    };
   }
   const code = typeof e.code === 'string' ? e.code : '';
   const message = typeof e.message === 'string' ? e.message.slice(0, 200) : String(err).slice(0, 200);
-  return { ok: false, reason: 'unreachable', detail: code && !message.includes(code) ? `${code}: ${message}` : message };
+  return {
+    ok: false,
+    reason: 'unreachable',
+    detail: code && !message.includes(code) ? `${code}: ${message}` : message,
+  };
 }
 
 /**
@@ -80,19 +108,40 @@ function describeFailure(err: unknown, timeoutMs: number): CredentialCheckResult
  */
 export async function checkFeishuCredentials(input: CredentialCheckInput): Promise<CredentialCheckResult> {
   const appId = input.appId.trim();
-  if (!FEISHU_APP_ID_PATTERN.test(appId)) return { ok: false, reason: 'bad-app-id', detail: 'expected "cli_" followed by 16 hex digits' };
+  if (!FEISHU_APP_ID_PATTERN.test(appId))
+    return { ok: false, reason: 'bad-app-id', detail: 'expected "cli_" followed by 16 hex digits' };
   const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // Belt and braces: no known answer echoes the secret, but a proxy or a custom host might.
-  const scrub = (r: CredentialCheckResult): CredentialCheckResult => (r.ok || input.appSecret.length < 6 ? r : { ...r, detail: r.detail.split(input.appSecret).join('***') });
+  const scrub = (r: CredentialCheckResult): CredentialCheckResult =>
+    r.ok || input.appSecret.length < 6 ? r : { ...r, detail: r.detail.split(input.appSecret).join('***') };
   let client: Lark.Client;
   try {
-    client = new (larkSdk().Client)({ appId, appSecret: input.appSecret, domain: larkDomain(input.domain), disableTokenCache: true, logger: silent, httpInstance: httpWithTimeout(timeoutMs) });
+    client = new (larkSdk().Client)({
+      appId,
+      appSecret: input.appSecret,
+      domain: larkDomain(input.domain),
+      disableTokenCache: true,
+      logger: silent,
+      httpInstance: httpWithTimeout(timeoutMs),
+    });
   } catch (err) {
-    return scrub({ ok: false, reason: 'rejected', detail: err instanceof Error ? err.message.slice(0, 200) : 'the SDK refused the credentials' });
+    return scrub({
+      ok: false,
+      reason: 'rejected',
+      detail: err instanceof Error ? err.message.slice(0, 200) : 'the SDK refused the credentials',
+    });
   }
   try {
-    const res: unknown = await client.auth.tenantAccessToken.internal({ data: { app_id: appId, app_secret: input.appSecret } });
-    if (isRecord(res) && res.code === 0 && typeof res.tenant_access_token === 'string' && res.tenant_access_token.length > 0) return { ok: true };
+    const res: unknown = await client.auth.tenantAccessToken.internal({
+      data: { app_id: appId, app_secret: input.appSecret },
+    });
+    if (
+      isRecord(res) &&
+      res.code === 0 &&
+      typeof res.tenant_access_token === 'string' &&
+      res.tenant_access_token.length > 0
+    )
+      return { ok: true };
     return scrub(classifyAnswer(200, res));
   } catch (err) {
     return scrub(describeFailure(err, timeoutMs));

@@ -27,8 +27,17 @@ const message = (keys: string[], text = 'look'): InboundMessage => ({
   receivedAt: new Date(0).toISOString(),
 });
 
-function options(download: DownloadImagesOptions['download'], over: Partial<DownloadImagesOptions['images']> = {}): DownloadImagesOptions {
-  return { download, imagesDir: path.join(dir, 'images'), images: { enabled: true, max_size_bytes: 1_000, cleanup_max_age_hours: 24, ...over }, lang: 'en', logger: silentLogger };
+function options(
+  download: DownloadImagesOptions['download'],
+  over: Partial<DownloadImagesOptions['images']> = {},
+): DownloadImagesOptions {
+  return {
+    download,
+    imagesDir: path.join(dir, 'images'),
+    images: { enabled: true, max_size_bytes: 1_000, cleanup_max_age_hours: 24, ...over },
+    lang: 'en',
+    logger: silentLogger,
+  };
 }
 
 describe('downloadImages', () => {
@@ -40,7 +49,10 @@ describe('downloadImages', () => {
         this.push(Buffer.alloc(400, 1));
       },
     });
-    const out = await downloadImages(message(['img_big']), options(async () => ({ stream: endless })));
+    const out = await downloadImages(
+      message(['img_big']),
+      options(async () => ({ stream: endless })),
+    );
     expect(out.images).toEqual([{ key: 'img_big' }]);
     expect(out.text).toBe('look\n[Image 1 could not be downloaded: larger than the 1000 B limit]');
     expect(pulled).toBeLessThan(100); // one read-ahead buffer (16 KB), not the endless stream
@@ -50,7 +62,10 @@ describe('downloadImages', () => {
 
   it('refuses by Content-Length before reading a byte', async () => {
     const stream = Readable.from([Buffer.alloc(10)]);
-    const out = await downloadImages(message(['img_big']), options(async () => ({ stream, contentLength: 5_000 })));
+    const out = await downloadImages(
+      message(['img_big']),
+      options(async () => ({ stream, contentLength: 5_000 })),
+    );
     expect(out.images[0]?.localPath).toBeUndefined();
     expect(stream.destroyed).toBe(true);
   });
@@ -73,10 +88,13 @@ describe('downloadImages', () => {
     let called = false;
     const out = await downloadImages(
       message(['img_1']),
-      options(async () => {
-        called = true;
-        return { stream: Readable.from([]) };
-      }, { enabled: false }),
+      options(
+        async () => {
+          called = true;
+          return { stream: Readable.from([]) };
+        },
+        { enabled: false },
+      ),
     );
     expect(called).toBe(false);
     expect(out.text).toContain('image handling is off');

@@ -10,7 +10,10 @@ import type { Logger } from '../../core/logger.js';
 import { feishuMessages } from './feishu-messages.js';
 
 /** Opens the bytes of image `key` of message `messageId` (`FeishuApi.downloadImage`). */
-export type ImageSource = (messageId: string, key: string) => Promise<{ stream: Readable; contentType?: string; contentLength?: number }>;
+export type ImageSource = (
+  messageId: string,
+  key: string,
+) => Promise<{ stream: Readable; contentType?: string; contentLength?: number }>;
 
 export interface DownloadImagesOptions {
   download: ImageSource;

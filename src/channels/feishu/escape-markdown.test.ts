@@ -36,11 +36,15 @@ describe('escapeMarkdown', () => {
   });
 
   it('escapes list markers and indentation only at the start of a line', () => {
-    expect(escapeMarkdown('- item\n+ plus\n  - nested\na - b + c')).toBe('&#45; item\n&#43; plus\n&nbsp;&nbsp;&#45; nested\na - b + c');
+    expect(escapeMarkdown('- item\n+ plus\n  - nested\na - b + c')).toBe(
+      '&#45; item\n&#43; plus\n&nbsp;&nbsp;&#45; nested\na - b + c',
+    );
   });
 
   it('leaves ordinary colons alone (times, URLs, labels)', () => {
-    expect(escapeMarkdown('at 10:30, see https://x.dev:8080/a — note: ok')).toBe('at 10:30, see https://x.dev:8080/a — note: ok');
+    expect(escapeMarkdown('at 10:30, see https://x.dev:8080/a — note: ok')).toBe(
+      'at 10:30, see https://x.dev:8080/a — note: ok',
+    );
   });
 
   it('keeps newlines, drops carriage returns and control characters, keeps emoji whole', () => {
@@ -57,13 +61,24 @@ describe('escapeMarkdown', () => {
   });
 
   it('round-trips any text through the decoder', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 60 }), (text) => decode(escapeMarkdown(text)) === text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').replace(/^([ \t]+)/gm, (m) => m.replace(/\t/g, '    '))));
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 60 }),
+        (text) =>
+          decode(escapeMarkdown(text)) ===
+          text
+            .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+            .replace(/^([ \t]+)/gm, (m) => m.replace(/\t/g, '    ')),
+      ),
+    );
   });
 });
 
 describe('quoteMarkdown', () => {
   it('quotes every line and escapes the content', () => {
-    expect(quoteMarkdown('first\n> fake reply\n**bold**')).toBe('> first\n> &#62; fake reply\n> &#42;&#42;bold&#42;&#42;');
+    expect(quoteMarkdown('first\n> fake reply\n**bold**')).toBe(
+      '> first\n> &#62; fake reply\n> &#42;&#42;bold&#42;&#42;',
+    );
   });
 });
 
@@ -102,7 +117,9 @@ describe('escapedFit', () => {
 
 describe('neutralizeTextMentions', () => {
   it('breaks <at> tags in plain text messages and leaves other angle brackets alone', () => {
-    expect(neutralizeTextMentions('<at user_id="all">所有人</at> Array<string> a<b')).toBe('<\u200bat user_id="all">所有人<\u200b/at> Array<string> a<b');
+    expect(neutralizeTextMentions('<at user_id="all">所有人</at> Array<string> a<b')).toBe(
+      '<\u200bat user_id="all">所有人<\u200b/at> Array<string> a<b',
+    );
   });
 });
 
@@ -122,6 +139,7 @@ describe('answerMarkdown (Claude-written markdown)', () => {
   it('is prefix-stable, so streamed updates only ever append', async () => {
     const { answerMarkdown } = await import('./escape-markdown.js');
     const text = 'a <b> c\n> d <at id=all>';
-    for (let i = 0; i < text.length; i += 1) expect(answerMarkdown(text).startsWith(answerMarkdown(text.slice(0, i)))).toBe(true);
+    for (let i = 0; i < text.length; i += 1)
+      expect(answerMarkdown(text).startsWith(answerMarkdown(text.slice(0, i)))).toBe(true);
   });
 });

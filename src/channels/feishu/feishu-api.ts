@@ -37,7 +37,11 @@ export interface SentMessage {
   content?: string;
 }
 
-function messageOf(op: string, res: { data?: { message_id?: string; body?: { content?: string } } }, lang: Language): SentMessage {
+function messageOf(
+  op: string,
+  res: { data?: { message_id?: string; body?: { content?: string } } },
+  lang: Language,
+): SentMessage {
   const messageId = res.data?.message_id;
   if (!messageId) throw new FeishuApiError(op, { kind: 'rejected', msg: 'no message_id in the answer' }, 1, lang);
   const content = res.data?.body?.content;
@@ -88,7 +92,12 @@ export class FeishuApi {
     const res = await this.call('im.message.create', () =>
       client.im.v1.message.create({
         params: { receive_id_type: byOpenId ? 'open_id' : 'chat_id' },
-        data: { receive_id: byOpenId ? target.userId : (target.chatId as string), msg_type: msgType, content, uuid: id },
+        data: {
+          receive_id: byOpenId ? target.userId : (target.chatId as string),
+          msg_type: msgType,
+          content,
+          uuid: id,
+        },
       }),
     );
     return messageOf('im.message.create', res, this.o.lang);
@@ -97,7 +106,11 @@ export class FeishuApi {
   /** Replaces the card of an interactive message (≤ 5 updates/s per message on Feishu's side). */
   async patch(messageId: string, content: string, policy?: Partial<RetryPolicy>): Promise<void> {
     const client = this.o.client;
-    await this.call('im.message.patch', () => client.im.v1.message.patch({ path: { message_id: messageId }, data: { content } }), policy);
+    await this.call(
+      'im.message.patch',
+      () => client.im.v1.message.patch({ path: { message_id: messageId }, data: { content } }),
+      policy,
+    );
   }
 
   /** Creates a CardKit card entity from card JSON 2.0; returns its `card_id`. */
@@ -107,28 +120,53 @@ export class FeishuApi {
       client.cardkit.v1.card.create({ data: { type: 'card_json', data: JSON.stringify(card) } }),
     );
     const cardId = res.data?.card_id;
-    if (!cardId) throw new FeishuApiError('cardkit.card.create', { kind: 'rejected', msg: 'no card_id in the answer' }, 1, this.o.lang);
+    if (!cardId)
+      throw new FeishuApiError(
+        'cardkit.card.create',
+        { kind: 'rejected', msg: 'no card_id in the answer' },
+        1,
+        this.o.lang,
+      );
     return cardId;
   }
 
   /** Streams the FULL text so far into a markdown element (typewriter when the old text is a prefix). */
-  async cardContent(cardId: string, elementId: string, content: string, sequence: number, policy?: Partial<RetryPolicy>): Promise<void> {
+  async cardContent(
+    cardId: string,
+    elementId: string,
+    content: string,
+    sequence: number,
+    policy?: Partial<RetryPolicy>,
+  ): Promise<void> {
     const client = this.o.client;
     const uuid = randomUUID();
     await this.call(
       'cardkit.element.content',
-      () => client.cardkit.v1.cardElement.content({ path: { card_id: cardId, element_id: elementId }, data: { content, sequence, uuid } }),
+      () =>
+        client.cardkit.v1.cardElement.content({
+          path: { card_id: cardId, element_id: elementId },
+          data: { content, sequence, uuid },
+        }),
       policy,
     );
   }
 
   /** Changes a card entity's `config` (e.g. `{streaming_mode: false}`). */
-  async cardSettings(cardId: string, config: Record<string, unknown>, sequence: number, policy?: Partial<RetryPolicy>): Promise<void> {
+  async cardSettings(
+    cardId: string,
+    config: Record<string, unknown>,
+    sequence: number,
+    policy?: Partial<RetryPolicy>,
+  ): Promise<void> {
     const client = this.o.client;
     const uuid = randomUUID();
     await this.call(
       'cardkit.card.settings',
-      () => client.cardkit.v1.card.settings({ path: { card_id: cardId }, data: { settings: JSON.stringify({ config }), sequence, uuid } }),
+      () =>
+        client.cardkit.v1.card.settings({
+          path: { card_id: cardId },
+          data: { settings: JSON.stringify({ config }), sequence, uuid },
+        }),
       policy,
     );
   }
@@ -149,14 +187,19 @@ export class FeishuApi {
   }
 
   /** Opens the bytes of an image the user sent (`im.v1.messageResource.get`, type image). */
-  async downloadImage(messageId: string, key: string): Promise<{ stream: Readable; contentType?: string; contentLength?: number }> {
+  async downloadImage(
+    messageId: string,
+    key: string,
+  ): Promise<{ stream: Readable; contentType?: string; contentLength?: number }> {
     const client = this.o.client;
     const res = await this.call('im.messageResource.get', () =>
-      client.im.v1.messageResource.get({ path: { message_id: messageId, file_key: key }, params: { type: 'image' } }).catch((err: unknown) => {
-        // A refused download's body is an unread stream: release its socket.
-        (err as { response?: { data?: { destroy?: () => void } } }).response?.data?.destroy?.();
-        throw err;
-      }),
+      client.im.v1.messageResource
+        .get({ path: { message_id: messageId, file_key: key }, params: { type: 'image' } })
+        .catch((err: unknown) => {
+          // A refused download's body is an unread stream: release its socket.
+          (err as { response?: { data?: { destroy?: () => void } } }).response?.data?.destroy?.();
+          throw err;
+        }),
     );
     const headers = (res.headers ?? {}) as Record<string, unknown>;
     const type = headers['content-type'];

@@ -94,9 +94,25 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
     logger: larkLogger,
     loggerLevel: sdk.LoggerLevel.error,
   });
-  const api = new FeishuApi({ client, logger: log, lang: opts.lang, refreshToken: () => tokenCache.clear(), ...(opts.retryPolicy ? { policy: opts.retryPolicy } : {}) });
-  const store = new StreamCardStore(opts.runtimeDir ? path.join(opts.runtimeDir, 'feishu-stream-cards.json') : undefined, log);
-  const outbox = createFeishuOutbox({ api, store, cardkit: new CardKitSwitch(), lang: opts.lang, logger: log, stream: opts.stream });
+  const api = new FeishuApi({
+    client,
+    logger: log,
+    lang: opts.lang,
+    refreshToken: () => tokenCache.clear(),
+    ...(opts.retryPolicy ? { policy: opts.retryPolicy } : {}),
+  });
+  const store = new StreamCardStore(
+    opts.runtimeDir ? path.join(opts.runtimeDir, 'feishu-stream-cards.json') : undefined,
+    log,
+  );
+  const outbox = createFeishuOutbox({
+    api,
+    store,
+    cardkit: new CardKitSwitch(),
+    lang: opts.lang,
+    logger: log,
+    stream: opts.stream,
+  });
 
   let ws: Lark.WSClient | undefined;
   let cleanupTimer: NodeJS.Timeout | undefined;
@@ -139,7 +155,12 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
     const click = parseCardClick(data);
     if (!click?.action || stopped) return { toast: { type: 'error', content: t('actionInvalid') } };
     const messageId = click.messageId;
-    const work = bridge.handleAction({ channel: 'feishu', userId: click.userId, action: click.action, ...(messageId ? { messageId } : {}) });
+    const work = bridge.handleAction({
+      channel: 'feishu',
+      userId: click.userId,
+      action: click.action,
+      ...(messageId ? { messageId } : {}),
+    });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), ACTION_DEADLINE_MS);
@@ -186,14 +207,18 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
           log.info('long connection ready');
           settle();
         },
-        onError: (err) => settle(new FeishuApiError('long-connection', { kind: 'rejected', msg: err.message }, 1, opts.lang)),
+        onError: (err) =>
+          settle(new FeishuApiError('long-connection', { kind: 'rejected', msg: err.message }, 1, opts.lang)),
         onReconnecting: () => log.warn('long connection lost, reconnecting'),
         onReconnected: () => log.info('long connection re-established'),
       });
       await ws.start({ eventDispatcher: dispatcher });
       let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([firstConnect, new Promise<void>((resolve) => (timer = setTimeout(resolve, opts.connectTimeoutMs ?? 15_000)))]);
+        await Promise.race([
+          firstConnect,
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, opts.connectTimeoutMs ?? 15_000))),
+        ]);
       } catch (err) {
         ws.close({ force: true });
         ws = undefined;
@@ -217,7 +242,10 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
     status(): ChannelStatus {
       if (!ws) return { connected: false, detail: 'stopped' };
       const s = ws.getConnectionStatus();
-      return { connected: s.state === 'connected', detail: s.reconnectAttempts > 0 ? `${s.state} (attempt ${s.reconnectAttempts})` : s.state };
+      return {
+        connected: s.state === 'connected',
+        detail: s.reconnectAttempts > 0 ? `${s.state} (attempt ${s.reconnectAttempts})` : s.state,
+      };
     },
 
     prepare(message) {

@@ -12,7 +12,11 @@ import { openStreamCard, type StreamCardDeps } from './stream-card.js';
 export const FEISHU_MAX_TEXT_CHUNK = 4_000;
 
 function feishuTarget(target: ReplyTarget): FeishuTarget {
-  return { userId: target.userId, ...(target.chatId ? { chatId: target.chatId } : {}), ...(target.replyTo ? { replyTo: target.replyTo } : {}) };
+  return {
+    userId: target.userId,
+    ...(target.chatId ? { chatId: target.chatId } : {}),
+    ...(target.replyTo ? { replyTo: target.replyTo } : {}),
+  };
 }
 
 /**

@@ -9,7 +9,14 @@ function event(message: Record<string, unknown>, sender: Record<string, unknown>
     schema: '2.0',
     event_type: 'im.message.receive_v1',
     sender: { sender_id: { open_id: 'ou_a' }, sender_type: 'user', ...sender },
-    message: { message_id: 'om_1', chat_id: 'oc_1', chat_type: 'p2p', message_type: 'text', content: '{"text":"hi"}', ...message },
+    message: {
+      message_id: 'om_1',
+      chat_id: 'oc_1',
+      chat_type: 'p2p',
+      message_type: 'text',
+      content: '{"text":"hi"}',
+      ...message,
+    },
   };
 }
 
@@ -17,25 +24,44 @@ describe('convertMessageEvent', () => {
   it('builds the InboundMessage of a private text message', () => {
     expect(convertMessageEvent(event({}), AT)).toEqual({
       kind: 'accept',
-      message: { id: 'feishu:om_1', channel: 'feishu', platformMessageId: 'om_1', userId: 'ou_a', chatId: 'oc_1', chatType: 'p2p', text: 'hi', images: [], receivedAt: '2026-05-05T10:00:00.000Z' },
+      message: {
+        id: 'feishu:om_1',
+        channel: 'feishu',
+        platformMessageId: 'om_1',
+        userId: 'ou_a',
+        chatId: 'oc_1',
+        chatType: 'p2p',
+        text: 'hi',
+        images: [],
+        receivedAt: '2026-05-05T10:00:00.000Z',
+      },
     });
   });
 
   it('strips mention keys (listed or not) with their following space, keeping indentation elsewhere', () => {
     const d = convertMessageEvent(
-      event({ content: JSON.stringify({ text: '@_user_1 look:\n    indented @_all code' }), mentions: [{ key: '@_user_1', name: 'bot' }] }),
+      event({
+        content: JSON.stringify({ text: '@_user_1 look:\n    indented @_all code' }),
+        mentions: [{ key: '@_user_1', name: 'bot' }],
+      }),
       AT,
     );
     expect(d).toMatchObject({ kind: 'accept', message: { text: 'look:\n    indented code' } });
   });
 
   it('converts image and post messages; a locale-wrapped post too', () => {
-    expect(convertMessageEvent(event({ message_type: 'image', content: '{"image_key":"img_1"}' }), AT)).toMatchObject({ kind: 'accept', message: { text: '', images: [{ key: 'img_1' }] } });
+    expect(convertMessageEvent(event({ message_type: 'image', content: '{"image_key":"img_1"}' }), AT)).toMatchObject({
+      kind: 'accept',
+      message: { text: '', images: [{ key: 'img_1' }] },
+    });
     const post = {
       zh_cn: {
         title: 'T',
         content: [
-          [{ tag: 'text', text: 'a ' }, { tag: 'emotion', emoji_type: 'SMILE' }],
+          [
+            { tag: 'text', text: 'a ' },
+            { tag: 'emotion', emoji_type: 'SMILE' },
+          ],
           [{ tag: 'code_block', language: 'GO', text: 'x := 1' }],
           [{ tag: 'img', image_key: 'img_2' }],
         ],

@@ -97,7 +97,8 @@ function postContent(content: Record<string, unknown>): { text: string; imageKey
  * are `unsupported`. Pure and synchronous: this runs inside Feishu's 3-second window.
  */
 export function convertMessageEvent(data: unknown, receivedAt: Date): InboundDecision {
-  if (!isRecord(data) || !isRecord(data.message) || !isRecord(data.sender)) return { kind: 'ignore', reason: 'malformed' };
+  if (!isRecord(data) || !isRecord(data.message) || !isRecord(data.sender))
+    return { kind: 'ignore', reason: 'malformed' };
   const message = data.message;
   const sender = data.sender;
   const messageId = str(message.message_id);
@@ -106,7 +107,8 @@ export function convertMessageEvent(data: unknown, receivedAt: Date): InboundDec
   const messageType = str(message.message_type);
   if (!messageId || !chatId || !openId || !messageType) return { kind: 'ignore', reason: 'malformed' };
   if (message.chat_type !== 'p2p') return { kind: 'ignore', reason: 'group' };
-  if (sender.sender_type !== undefined && sender.sender_type !== 'user') return { kind: 'ignore', reason: 'not-a-user' };
+  if (sender.sender_type !== undefined && sender.sender_type !== 'user')
+    return { kind: 'ignore', reason: 'not-a-user' };
   const base = {
     id: `feishu:${messageId}`,
     channel: 'feishu',

@@ -20,7 +20,11 @@ describe('renderCard', () => {
     ['info', 'grey'],
   ])('colours a %s header %s and uses the JSON 2.0 schema', (status, template) => {
     const { card } = renderCard({ ...base, status, title: '✅ 完成' }, { lang: 'zh' });
-    expect(card).toMatchObject({ schema: '2.0', config: { update_multi: true }, header: { title: { tag: 'plain_text', content: '✅ 完成' }, template } });
+    expect(card).toMatchObject({
+      schema: '2.0',
+      config: { update_multi: true },
+      header: { title: { tag: 'plain_text', content: '✅ 完成' }, template },
+    });
   });
 
   it('renders markdown as is, escapes plain / quote / fields, and maps dividers', () => {
@@ -52,8 +56,16 @@ describe('renderCard', () => {
       {
         ...base,
         buttons: [
-          { label: 'Allow', style: 'primary', action: { type: 'permission', requestId: 'r', nonce: 'n', decision: 'allow' } },
-          { label: 'Deny', style: 'danger', action: { type: 'permission', requestId: 'r', nonce: 'n', decision: 'deny' } },
+          {
+            label: 'Allow',
+            style: 'primary',
+            action: { type: 'permission', requestId: 'r', nonce: 'n', decision: 'allow' },
+          },
+          {
+            label: 'Deny',
+            style: 'danger',
+            action: { type: 'permission', requestId: 'r', nonce: 'n', decision: 'deny' },
+          },
           { label: 'Switch', action: { type: 'switch', sessionId: 's1' } },
         ],
         footer: '💰 $0.01 · ⏱ 2s',
@@ -62,7 +74,9 @@ describe('renderCard', () => {
     );
     const [row, footer] = elements(card);
     expect(row).toMatchObject({ tag: 'column_set', flex_mode: 'flow' });
-    const buttons = (row as unknown as { columns: Array<{ width: string; elements: unknown[] }> }).columns.map((c) => c.elements[0]);
+    const buttons = (row as unknown as { columns: Array<{ width: string; elements: unknown[] }> }).columns.map(
+      (c) => c.elements[0],
+    );
     expect(buttons[0]).toEqual({
       tag: 'button',
       text: { tag: 'plain_text', content: 'Allow' },
@@ -70,7 +84,11 @@ describe('renderCard', () => {
       behaviors: [{ type: 'callback', value: { type: 'permission', requestId: 'r', nonce: 'n', decision: 'allow' } }],
     });
     expect(buttons.map((b) => (b as { type: string }).type)).toEqual(['primary_filled', 'danger', 'default']);
-    expect(footer).toEqual({ tag: 'markdown', content: "<font color='grey'>💰 &#36;0.01 · ⏱ 2s</font>", text_size: 'notation' });
+    expect(footer).toEqual({
+      tag: 'markdown',
+      content: "<font color='grey'>💰 &#36;0.01 · ⏱ 2s</font>",
+      text_size: 'notation',
+    });
   });
 
   it('omits the header when the title is empty', () => {
@@ -80,7 +98,14 @@ describe('renderCard', () => {
 
   it('keeps a card under 30 KB by cutting its largest section and saying so', () => {
     const long = 'x<y '.repeat(10_000);
-    const reply: CardReply = { ...base, sections: [{ type: 'markdown', text: 'intro' }, { type: 'plain', text: long }], footer: 'footer' };
+    const reply: CardReply = {
+      ...base,
+      sections: [
+        { type: 'markdown', text: 'intro' },
+        { type: 'plain', text: long },
+      ],
+      footer: 'footer',
+    };
     const { card, truncated } = renderCard(reply, { lang: 'zh' });
 
     expect(Buffer.byteLength(JSON.stringify(card))).toBeLessThanOrEqual(CARD_MAX_BYTES);
@@ -95,7 +120,10 @@ describe('renderCard', () => {
   });
 
   it('respects a smaller byte limit and a custom note', () => {
-    const { card } = renderCard({ ...base, sections: [{ type: 'quote', text: 'q'.repeat(5_000) }] }, { lang: 'en', maxBytes: 2_000, truncationNote: 'see below' });
+    const { card } = renderCard(
+      { ...base, sections: [{ type: 'quote', text: 'q'.repeat(5_000) }] },
+      { lang: 'en', maxBytes: 2_000, truncationNote: 'see below' },
+    );
     expect(Buffer.byteLength(JSON.stringify(card))).toBeLessThanOrEqual(2_000);
     expect(JSON.stringify(card)).toContain('see below');
   });
@@ -111,14 +139,31 @@ describe('renderMessage', () => {
   it('sends a card as msg_type interactive with the JSON 2.0 card as content', () => {
     const m = renderMessage({ ...base, sections: [{ type: 'plain', text: 'a' }] }, 'zh');
     expect(m.msgType).toBe('interactive');
-    expect(JSON.parse(m.content)).toMatchObject({ schema: '2.0', body: { elements: [{ tag: 'markdown', content: 'a' }] } });
+    expect(JSON.parse(m.content)).toMatchObject({
+      schema: '2.0',
+      body: { elements: [{ tag: 'markdown', content: 'a' }] },
+    });
   });
 });
 
 describe('asCardReply / cardPlainText', () => {
   it('wraps text as a header-less card and flattens cards to text', () => {
-    expect(asCardReply({ kind: 'text', text: 't' })).toEqual({ kind: 'card', title: '', status: 'info', sections: [{ type: 'plain', text: 't' }] });
-    const card: CardReply = { ...base, title: '❌ 失败', sections: [{ type: 'markdown', text: '原因' }, { type: 'divider' }, { type: 'fields', fields: [{ label: 'a', value: 'b' }] }], footer: 'f' };
+    expect(asCardReply({ kind: 'text', text: 't' })).toEqual({
+      kind: 'card',
+      title: '',
+      status: 'info',
+      sections: [{ type: 'plain', text: 't' }],
+    });
+    const card: CardReply = {
+      ...base,
+      title: '❌ 失败',
+      sections: [
+        { type: 'markdown', text: '原因' },
+        { type: 'divider' },
+        { type: 'fields', fields: [{ label: 'a', value: 'b' }] },
+      ],
+      footer: 'f',
+    };
     expect(cardPlainText(card)).toBe('❌ 失败\n原因\na: b\nf');
   });
 });

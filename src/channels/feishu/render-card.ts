@@ -1,6 +1,14 @@
 import type { CardButton, CardReply, CardSection, CardStatus, Reply } from '../../bridge/reply-model.js';
 import type { Language } from '../../core/i18n.js';
-import { answerFit, answerMarkdown, escapedFit, escapeMarkdown, jsonBytes, neutralizeTextMentions, quoteMarkdown } from './escape-markdown.js';
+import {
+  answerFit,
+  answerMarkdown,
+  escapedFit,
+  escapeMarkdown,
+  jsonBytes,
+  neutralizeTextMentions,
+  quoteMarkdown,
+} from './escape-markdown.js';
 import { feishuMessages } from './feishu-messages.js';
 
 /** Feishu rejects a card whose JSON is over 30 KB; the margin covers what we cannot measure exactly. */
@@ -65,7 +73,9 @@ function sectionElement(section: CardSection): Record<string, unknown> | undefin
       return { tag: 'hr' };
     case 'fields':
       if (section.fields.length === 0) return undefined;
-      return markdown(section.fields.map((f) => `**${escapeMarkdown(f.label)}**: ${escapeMarkdown(f.value)}`).join('\n'));
+      return markdown(
+        section.fields.map((f) => `**${escapeMarkdown(f.label)}**: ${escapeMarkdown(f.value)}`).join('\n'),
+      );
   }
 }
 
@@ -100,7 +110,12 @@ function buttonsElement(buttons: CardButton[]): Record<string, unknown> {
   };
 }
 
-function build(reply: CardReply, sections: CardSection[], notes: Map<number, string>, config: Record<string, unknown>): CardJson {
+function build(
+  reply: CardReply,
+  sections: CardSection[],
+  notes: Map<number, string>,
+  config: Record<string, unknown>,
+): CardJson {
   const elements: Record<string, unknown>[] = [];
   sections.forEach((section, i) => {
     const el = sectionElement(section);
@@ -161,7 +176,8 @@ export function renderCard(reply: CardReply, opts: RenderCardOptions): RenderedC
     let target = -1;
     let largest = 0;
     sections.forEach((s, i) => {
-      const size = s.type === 'markdown' || s.type === 'plain' || s.type === 'answer' || s.type === 'quote' ? renderedBytes(s) : 0;
+      const size =
+        s.type === 'markdown' || s.type === 'plain' || s.type === 'answer' || s.type === 'quote' ? renderedBytes(s) : 0;
       if (size > largest && !notes.has(i)) {
         largest = size;
         target = i;
@@ -179,7 +195,9 @@ export function renderCard(reply: CardReply, opts: RenderCardOptions): RenderedC
 
 /** A text reply shown where only a card fits (a click's replacement, a card update). */
 export function asCardReply(reply: Reply): CardReply {
-  return reply.kind === 'card' ? reply : { kind: 'card', title: '', status: 'info', sections: [{ type: 'plain', text: reply.text }] };
+  return reply.kind === 'card'
+    ? reply
+    : { kind: 'card', title: '', status: 'info', sections: [{ type: 'plain', text: reply.text }] };
 }
 
 /** A card as plain text (title, then each section), for when the card itself cannot be shown. */
@@ -195,6 +213,7 @@ export function cardPlainText(card: CardReply): string {
 
 /** `msg_type` and `content` (a JSON string) of an outgoing message for `reply`. */
 export function renderMessage(reply: Reply, lang: Language): { msgType: 'text' | 'interactive'; content: string } {
-  if (reply.kind === 'text') return { msgType: 'text', content: JSON.stringify({ text: neutralizeTextMentions(reply.text) }) };
+  if (reply.kind === 'text')
+    return { msgType: 'text', content: JSON.stringify({ text: neutralizeTextMentions(reply.text) }) };
   return { msgType: 'interactive', content: JSON.stringify(renderCard(reply, { lang }).card) };
 }

@@ -19,7 +19,10 @@ describe('sdkLogger', () => {
     const { logger, lines } = capture();
     const axiosError = Object.assign(new Error('Request failed with status code 400'), {
       code: 'ERR_BAD_REQUEST',
-      config: { headers: { Authorization: 'Bearer t-g1abcdef0123456789abcdef' }, data: '{"content":"private user text"}' },
+      config: {
+        headers: { Authorization: 'Bearer t-g1abcdef0123456789abcdef' },
+        data: '{"content":"private user text"}',
+      },
       response: { status: 400, data: { code: 230001 } },
     });
     sdkLogger(logger).error(axiosError);

@@ -15,7 +15,9 @@ function describe(arg: unknown): string {
   if (Array.isArray(arg)) return arg.map(describe).join(' ');
   if (!isRecord(arg)) return String(arg);
   const response = isRecord(arg.response) ? arg.response : undefined;
-  const parts = [arg.message, arg.code, arg.msg, response?.status].filter((p) => typeof p === 'string' || typeof p === 'number');
+  const parts = [arg.message, arg.code, arg.msg, response?.status].filter(
+    (p) => typeof p === 'string' || typeof p === 'number',
+  );
   return parts.length > 0 ? parts.join(' ').slice(0, 300) : '[object]';
 }
 

@@ -17,7 +17,12 @@ afterEach(async () => {
 
 describe('StreamCardStore', () => {
   it('persists records (0600 file in a 0700 dir) and finds them by key, card and message in a new instance', async () => {
-    await new StreamCardStore(file, silentLogger).save({ key: 'k1', cardId: 'c1', messageId: 'om_1', createdAt: 1_000 });
+    await new StreamCardStore(file, silentLogger).save({
+      key: 'k1',
+      cardId: 'c1',
+      messageId: 'om_1',
+      createdAt: 1_000,
+    });
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
 

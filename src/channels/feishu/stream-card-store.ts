@@ -75,11 +75,15 @@ export class StreamCardStore {
 
   /** Adds or replaces the record of `record.key` and persists (errors are logged, not thrown). */
   async save(record: StreamCardRecord): Promise<void> {
-    const records = (await this.load()).filter((r) => r.key !== record.key && this.now() - r.createdAt < CARD_MAX_AGE_MS);
+    const records = (await this.load()).filter(
+      (r) => r.key !== record.key && this.now() - r.createdAt < CARD_MAX_AGE_MS,
+    );
     records.push(record);
     this.records = records.slice(-MAX_RECORDS);
     const snapshot = JSON.stringify({ version: 1, cards: this.records });
-    this.writing = this.writing.then(() => this.write(snapshot)).catch((err: unknown) => this.logger.warn('could not persist stream card ids', { err }));
+    this.writing = this.writing
+      .then(() => this.write(snapshot))
+      .catch((err: unknown) => this.logger.warn('could not persist stream card ids', { err }));
     await this.writing;
   }
 
@@ -99,7 +103,8 @@ export class StreamCardStore {
         const parsed = JSON.parse(await fs.readFile(this.file, 'utf8')) as { cards?: unknown };
         records = Array.isArray(parsed.cards) ? parsed.cards.filter(isRecord) : [];
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn('stream card ids unreadable, starting afresh', { err });
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+          this.logger.warn('stream card ids unreadable, starting afresh', { err });
       }
     }
     this.records ??= records;

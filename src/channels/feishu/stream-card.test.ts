@@ -45,11 +45,23 @@ class StubApi {
 }
 
 function deps(api: StubApi, cardkit = new CardKitSwitch()): StreamCardDeps {
-  return { api: api as unknown as FeishuApi, store: new StreamCardStore(undefined, silentLogger), cardkit, lang: 'en', logger: silentLogger, stream: defaultConfig().stream };
+  return {
+    api: api as unknown as FeishuApi,
+    store: new StreamCardStore(undefined, silentLogger),
+    cardkit,
+    lang: 'en',
+    logger: silentLogger,
+    stream: defaultConfig().stream,
+  };
 }
 
 const state = (text: string): StreamState => ({ phase: 'streaming', text, thinking: '', toolCount: 0, elapsedMs: 0 });
-const final = (text: string): CardReply => ({ kind: 'card', title: 'Done', status: 'complete', sections: [{ type: 'plain', text }] });
+const final = (text: string): CardReply => ({
+  kind: 'card',
+  title: 'Done',
+  status: 'complete',
+  sections: [{ type: 'plain', text }],
+});
 const target = { userId: 'ou_a', replyTo: 'om_user' };
 
 beforeEach(() => {
@@ -113,7 +125,10 @@ describe('openStreamCard (CardKit failures)', () => {
     const d = deps(api);
     const first = await openStreamCard(d, target, 'key-3');
     const sent = api.calls.find((c) => c.op === 'send');
-    expect(JSON.parse(sent?.args[2] as string)).toMatchObject({ schema: '2.0', body: { elements: [{ element_id: 'answer' }, { element_id: 'status' }] } });
+    expect(JSON.parse(sent?.args[2] as string)).toMatchObject({
+      schema: '2.0',
+      body: { elements: [{ element_id: 'answer' }, { element_id: 'status' }] },
+    });
     const done = first.finish(final('ok'), 'ok');
     await vi.advanceTimersByTimeAsync(500);
     expect(await done).toEqual({ overflow: '' });
@@ -140,7 +155,10 @@ describe('openStreamCard (CardKit failures)', () => {
     const api = new StubApi();
     const stream = await openStreamCard(deps(api), target, 'key-5');
     api.failing.add('cardUpdate');
-    const done = stream.finish({ kind: 'card', title: 'Failed', status: 'error', sections: [{ type: 'markdown', text: '❌ Claude crashed' }] }, '');
+    const done = stream.finish(
+      { kind: 'card', title: 'Failed', status: 'error', sections: [{ type: 'markdown', text: '❌ Claude crashed' }] },
+      '',
+    );
     await vi.advanceTimersByTimeAsync(1_000);
     expect(await done).toEqual({ overflow: 'Failed\n❌ Claude crashed' });
   });

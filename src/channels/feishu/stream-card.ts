@@ -119,7 +119,11 @@ class FeishuReplyStream implements ReplyStream {
   }
 
   private view(state: StreamState): StreamView {
-    return streamView(state, { lang: this.d.lang, showThinking: this.d.stream.show_thinking, maxBytes: this.d.stream.max_card_bytes });
+    return streamView(state, {
+      lang: this.d.lang,
+      showThinking: this.d.stream.show_thinking,
+      maxBytes: this.d.stream.max_card_bytes,
+    });
   }
 
   private async flush(): Promise<void> {
@@ -135,10 +139,14 @@ class FeishuReplyStream implements ReplyStream {
           this.reopen = false;
         }
         if (view.answer !== this.shown.answer) {
-          await this.op((seq) => this.d.api.cardContent(record.cardId, ANSWER_ELEMENT, view.answer, seq, UPDATE_POLICY));
+          await this.op((seq) =>
+            this.d.api.cardContent(record.cardId, ANSWER_ELEMENT, view.answer, seq, UPDATE_POLICY),
+          );
           this.shown = { ...this.shown, answer: view.answer, text: state.text.slice(0, view.shownChars) };
         } else if (view.status !== this.shown.status) {
-          await this.op((seq) => this.d.api.cardContent(record.cardId, STATUS_ELEMENT, view.status, seq, UPDATE_POLICY));
+          await this.op((seq) =>
+            this.d.api.cardContent(record.cardId, STATUS_ELEMENT, view.status, seq, UPDATE_POLICY),
+          );
           this.shown = { ...this.shown, status: view.status };
         }
       } else if (view.answer !== this.shown.answer || view.status !== this.shown.status) {
@@ -178,13 +186,24 @@ class FeishuReplyStream implements ReplyStream {
   private finalCard(final: CardReply, fullText: string): { card: CardJson; kept: number } {
     const note = feishuMessages(this.d.lang)(this.d.stream.fallback_to_text ? 'continuedBelow' : 'truncated');
     const sections = [...final.sections];
-    const index = fullText === '' ? -1 : sections.findIndex((s) => (s.type === 'plain' || s.type === 'answer') && s.text === fullText);
+    const index =
+      fullText === ''
+        ? -1
+        : sections.findIndex((s) => (s.type === 'plain' || s.type === 'answer') && s.text === fullText);
     let kept = fullText.length;
     if (index >= 0 && jsonBytes(answerMarkdown(fullText)) > this.d.stream.max_card_bytes) {
       kept = answerFit(fullText, this.d.stream.max_card_bytes);
-      sections.splice(index, 1, { type: 'answer', text: fullText.slice(0, kept) }, { type: 'markdown', text: noteMarkdown(note) });
+      sections.splice(
+        index,
+        1,
+        { type: 'answer', text: fullText.slice(0, kept) },
+        { type: 'markdown', text: noteMarkdown(note) },
+      );
     }
-    const rendered = renderCard({ ...final, sections }, { lang: this.d.lang, truncationNote: note, config: { streaming_mode: false } });
+    const rendered = renderCard(
+      { ...final, sections },
+      { lang: this.d.lang, truncationNote: note, config: { streaming_mode: false } },
+    );
     const cut = rendered.truncated.find((t) => t.section === index);
     if (cut) kept = Math.min(kept, cut.keptChars);
     return { card: rendered.card, kept };
@@ -223,17 +242,28 @@ async function adopt(d: StreamCardDeps, key: string, cardId: string, messageId: 
   return record;
 }
 
-async function openCardKit(d: StreamCardDeps, target: FeishuTarget, key: string, view: StreamView): Promise<ReplyStream> {
+async function openCardKit(
+  d: StreamCardDeps,
+  target: FeishuTarget,
+  key: string,
+  view: StreamView,
+): Promise<ReplyStream> {
   let record = await d.store.byKey(key);
   if (!record) {
     const cardId = await d.api.createCard(streamingCard(view, d.lang, true));
     record = { key, cardId, createdAt: (d.now ?? Date.now)() };
     await d.store.save(record);
   }
-  const sent = await d.api.send(target, 'interactive', JSON.stringify({ type: 'card', data: { card_id: record.cardId } }), key);
+  const sent = await d.api.send(
+    target,
+    'interactive',
+    JSON.stringify({ type: 'card', data: { card_id: record.cardId } }),
+    key,
+  );
   const sentCard = cardIdOf(sent.content);
   // A resend de-duplicated by Feishu returns the FIRST message: follow whatever it shows.
-  if (sent.content !== undefined && sentCard === undefined) return new FeishuReplyStream(sent.messageId, { kind: 'patch' }, d);
+  if (sent.content !== undefined && sentCard === undefined)
+    return new FeishuReplyStream(sent.messageId, { kind: 'patch' }, d);
   record = await adopt(d, key, sentCard ?? record.cardId, sent.messageId);
   return new FeishuReplyStream(sent.messageId, { kind: 'cardkit', record }, d, view);
 }
@@ -253,9 +283,17 @@ export async function openStreamCard(
   if (options.existingMessageId) {
     const found = await d.store.byMessageId(options.existingMessageId);
     const record = found ? await d.store.resume(found) : undefined;
-    return new FeishuReplyStream(options.existingMessageId, record ? { kind: 'cardkit', record } : { kind: 'patch' }, d);
+    return new FeishuReplyStream(
+      options.existingMessageId,
+      record ? { kind: 'cardkit', record } : { kind: 'patch' },
+      d,
+    );
   }
-  const view = streamView(EMPTY_STATE, { lang: d.lang, showThinking: d.stream.show_thinking, maxBytes: d.stream.max_card_bytes });
+  const view = streamView(EMPTY_STATE, {
+    lang: d.lang,
+    showThinking: d.stream.show_thinking,
+    maxBytes: d.stream.max_card_bytes,
+  });
   if (d.cardkit.usable() || (await d.store.byKey(key))) {
     try {
       return await openCardKit(d, target, key, view);
@@ -266,6 +304,11 @@ export async function openStreamCard(
   }
   const sent = await d.api.send(target, 'interactive', JSON.stringify(streamingCard(view, d.lang, false)), key);
   const cardId = cardIdOf(sent.content);
-  if (cardId) return new FeishuReplyStream(sent.messageId, { kind: 'cardkit', record: await adopt(d, key, cardId, sent.messageId) }, d);
+  if (cardId)
+    return new FeishuReplyStream(
+      sent.messageId,
+      { kind: 'cardkit', record: await adopt(d, key, cardId, sent.messageId) },
+      d,
+    );
   return new FeishuReplyStream(sent.messageId, { kind: 'patch' }, d, view);
 }

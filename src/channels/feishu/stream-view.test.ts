@@ -4,7 +4,14 @@ import { jsonBytes } from './escape-markdown.js';
 import { streamingCard, streamView } from './stream-view.js';
 
 const opts = { lang: 'zh' as const, showThinking: true, maxBytes: 25_000 };
-const state = (over: Partial<StreamState> = {}): StreamState => ({ phase: 'streaming', text: '', thinking: '', toolCount: 0, elapsedMs: 0, ...over });
+const state = (over: Partial<StreamState> = {}): StreamState => ({
+  phase: 'streaming',
+  text: '',
+  thinking: '',
+  toolCount: 0,
+  elapsedMs: 0,
+  ...over,
+});
 
 describe('streamView', () => {
   it('shows a placeholder and a processing heartbeat before anything arrives', () => {
@@ -21,8 +28,13 @@ describe('streamView', () => {
   });
 
   it('puts the running tool and the tool count in the heartbeat, escaped and shortened', () => {
-    const v = streamView(state({ text: 'x', elapsedMs: 65_000, activeTool: `Bash: echo <at id=all> ${'x'.repeat(200)}`, toolCount: 2 }), opts);
-    expect(v.status).toMatch(/^<font color='grey'>⏱ 65s · 🔧 Bash: echo &#60;at id=all&#62; x+… · 已调用 2 个工具<\/font>$/);
+    const v = streamView(
+      state({ text: 'x', elapsedMs: 65_000, activeTool: `Bash: echo <at id=all> ${'x'.repeat(200)}`, toolCount: 2 }),
+      opts,
+    );
+    expect(v.status).toMatch(
+      /^<font color='grey'>⏱ 65s · 🔧 Bash: echo &#60;at id=all&#62; x+… · 已调用 2 个工具<\/font>$/,
+    );
   });
 
   it('grows by prefixes while Claude writes (CardKit typewriter)', () => {
@@ -49,7 +61,11 @@ describe('streamView', () => {
 describe('streamingCard', () => {
   it('is a JSON 2.0 card with the answer and status elements; streaming mode only for CardKit', () => {
     const v = streamView(state({ text: 'hi' }), opts);
-    const card = streamingCard(v, 'zh', true) as { config: Record<string, unknown>; header: { template: string }; body: { elements: Array<Record<string, unknown>> } };
+    const card = streamingCard(v, 'zh', true) as {
+      config: Record<string, unknown>;
+      header: { template: string };
+      body: { elements: Array<Record<string, unknown>> };
+    };
     expect(card.config).toMatchObject({ update_multi: true, streaming_mode: true });
     expect(card.header.template).toBe('wathet');
     expect(card.body.elements.map((e) => e.element_id)).toEqual(['answer', 'status']);

@@ -57,7 +57,11 @@ export function streamView(state: StreamState, o: StreamViewOptions): StreamView
     }
   }
   const seconds = Math.floor(state.elapsedMs / 1000);
-  const status = [state.phase === 'processing' && state.text === '' ? t('statusProcessing', { s: seconds }) : t('statusElapsed', { s: seconds })];
+  const status = [
+    state.phase === 'processing' && state.text === ''
+      ? t('statusProcessing', { s: seconds })
+      : t('statusElapsed', { s: seconds }),
+  ];
   if (state.activeTool) status.push(`🔧 ${cap(state.activeTool.replace(/\s+/g, ' '), MAX_TOOL_CHARS)}`);
   if (state.toolCount > 0) status.push(t('statusTools', { n: state.toolCount }));
   return {
@@ -83,7 +87,11 @@ export function streamingCard(view: StreamView, lang: Language, streaming: boole
       ...(streaming
         ? {
             streaming_mode: true,
-            streaming_config: { print_frequency_ms: { default: 30 }, print_step: { default: 2 }, print_strategy: 'fast' },
+            streaming_config: {
+              print_frequency_ms: { default: 30 },
+              print_step: { default: 2 },
+              print_strategy: 'fast',
+            },
           }
         : {}),
     },

@@ -53,7 +53,14 @@ const MAX_TEXT = 10_000;
 const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> = [
   { method: 'GET', path: /^\/api\/events$/, handler: async (ctx, c) => ctx.hub.attach(c.res) },
   { method: 'GET', path: /^\/api\/status$/, handler: async (ctx) => statusBody(ctx) },
-  { method: 'GET', path: /^\/api\/chat\/providers$/, handler: async (ctx) => ({ providers: ctx.gateway.providers(), defaultProvider: ctx.config.ccexec.default_provider || null }) },
+  {
+    method: 'GET',
+    path: /^\/api\/chat\/providers$/,
+    handler: async (ctx) => ({
+      providers: ctx.gateway.providers(),
+      defaultProvider: ctx.config.ccexec.default_provider || null,
+    }),
+  },
   {
     method: 'GET',
     path: /^\/api\/chat\/availability$/,
@@ -72,11 +79,16 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       const body = await json(c);
       const provider = optString(body.provider, 'provider', c.lang);
       const model = optString(body.model, 'model', c.lang);
-      if (provider && !ctx.gateway.providers().some((p) => p.id === provider)) throw new HttpError(400, webMessages(c.lang)('unknownProvider', { id: provider }));
+      if (provider && !ctx.gateway.providers().some((p) => p.id === provider))
+        throw new HttpError(400, webMessages(c.lang)('unknownProvider', { id: provider }));
       return ctx.chats.create({ ...(provider ? { provider } : {}), ...(model ? { model } : {}) });
     },
   },
-  { method: 'GET', path: /^\/api\/chats\/([\w-]{1,80})$/, handler: async (ctx, c) => ctx.chats.get(c.params[0] as string) ?? notFound(c, 'chatNotFound') },
+  {
+    method: 'GET',
+    path: /^\/api\/chats\/([\w-]{1,80})$/,
+    handler: async (ctx, c) => ctx.chats.get(c.params[0] as string) ?? notFound(c, 'chatNotFound'),
+  },
   {
     method: 'POST',
     path: /^\/api\/chats\/([\w-]{1,80})\/send$/,
@@ -89,20 +101,35 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       return { status: r };
     },
   },
-  { method: 'POST', path: /^\/api\/chats\/([\w-]{1,80})\/cancel$/, handler: async (ctx, c) => ({ cancelled: ctx.chats.cancel(c.params[0] as string) || notFound(c, 'chatNotFound') }) },
+  {
+    method: 'POST',
+    path: /^\/api\/chats\/([\w-]{1,80})\/cancel$/,
+    handler: async (ctx, c) => ({ cancelled: ctx.chats.cancel(c.params[0] as string) || notFound(c, 'chatNotFound') }),
+  },
   {
     method: 'GET',
     path: /^\/api\/chats\/([\w-]{1,80})\/tools\/([\w-]{1,80})$/,
-    handler: async (ctx, c) => ctx.chats.output(c.params[0] as string, c.params[1] as string) ?? notFound(c, 'notFound'),
+    handler: async (ctx, c) =>
+      ctx.chats.output(c.params[0] as string, c.params[1] as string) ?? notFound(c, 'notFound'),
   },
-  { method: 'GET', path: /^\/api\/audit$/, handler: async (ctx, c) => ({ records: await ctx.gateway.audit(intParam(c.url, 'limit', 50, 500)) }) },
+  {
+    method: 'GET',
+    path: /^\/api\/audit$/,
+    handler: async (ctx, c) => ({ records: await ctx.gateway.audit(intParam(c.url, 'limit', 50, 500)) }),
+  },
   {
     method: 'GET',
     path: /^\/api\/sessions$/,
     handler: async (ctx, c) => {
       const q = c.url.searchParams;
       const pick = (k: string) => (q.get(k) ?? '').slice(0, 200) || undefined;
-      const filter = { q: pick('q'), origin: pick('origin'), status: pick('status'), project: pick('project'), limit: intParam(c.url, 'limit', 100, 500) };
+      const filter = {
+        q: pick('q'),
+        origin: pick('origin'),
+        status: pick('status'),
+        project: pick('project'),
+        limit: intParam(c.url, 'limit', 100, 500),
+      };
       return { sessions: await ctx.sessions.list(filter) };
     },
   },
@@ -122,10 +149,19 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
     path: /^\/api\/sessions\/([0-9a-zA-Z-]{1,64})\/continue$/,
     handler: async (ctx, c) => {
       const bridge = requireBridge(ctx, c);
-      return bridge.handleAction({ channel: 'web', userId: WEB_USER_ID, action: { type: 'switch', sessionId: c.params[0] as string } });
+      return bridge.handleAction({
+        channel: 'web',
+        userId: WEB_USER_ID,
+        action: { type: 'switch', sessionId: c.params[0] as string },
+      });
     },
   },
-  { method: 'GET', path: /^\/api\/dirs$/, handler: async (ctx, c) => listPickerDirs(c.url.searchParams.get('path') ?? undefined, { ...ctx.dirPolicy, lang: c.lang }) },
+  {
+    method: 'GET',
+    path: /^\/api\/dirs$/,
+    handler: async (ctx, c) =>
+      listPickerDirs(c.url.searchParams.get('path') ?? undefined, { ...ctx.dirPolicy, lang: c.lang }),
+  },
   {
     method: 'POST',
     path: /^\/api\/sessions\/new$/,
@@ -137,13 +173,18 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : '';
       const check = await checkWorkingDirectory(dir, { ...ctx.dirPolicy, lang: c.lang });
       if (!check.ok) throw new HttpError(400, check.message);
-      if (/(^|\s)--/.test(check.realPath)) throw new HttpError(400, webMessages(c.lang)('badRequest', { reason: 'dir' }));
+      if (/(^|\s)--/.test(check.realPath))
+        throw new HttpError(400, webMessages(c.lang)('badRequest', { reason: 'dir' }));
       const text = prompt ? `/new ${check.realPath} -- ${prompt}` : `/new ${check.realPath}`;
       if (text.length > MAX_TEXT) throw new HttpError(400, webMessages(c.lang)('badRequest', { reason: 'prompt' }));
       return acceptText(ctx, bridge, id, text);
     },
   },
-  { method: 'GET', path: /^\/api\/bridge\/messages$/, handler: async (ctx, c) => ({ messages: ctx.outbox.history(intParam(c.url, 'limit', 200, 2000)) }) },
+  {
+    method: 'GET',
+    path: /^\/api\/bridge\/messages$/,
+    handler: async (ctx, c) => ({ messages: ctx.outbox.history(intParam(c.url, 'limit', 200, 2000)) }),
+  },
   {
     method: 'POST',
     path: /^\/api\/bridge\/messages$/,
@@ -170,7 +211,13 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
 ];
 
 /** Routes one authorised `/api/…` request; returns false when no route matches the path. */
-export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, url: URL, lang: Language): Promise<boolean> {
+export async function handleApi(
+  ctx: ApiContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  lang: Language,
+): Promise<boolean> {
   let pathMatched = false;
   for (const route of ROUTES) {
     const m = route.path.exec(url.pathname);
@@ -187,7 +234,10 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
 
 /** The status view: bridge queue and channels (Feishu connected or not), the chat CLI's availability. */
 export async function statusBody(ctx: ApiContext): Promise<{ bridge: BridgeStatus | null; cli: unknown }> {
-  const [bridge, cli] = await Promise.all([ctx.bridge ? ctx.bridge.status() : Promise.resolve(null), ctx.gateway.availability().catch(() => null)]);
+  const [bridge, cli] = await Promise.all([
+    ctx.bridge ? ctx.bridge.status() : Promise.resolve(null),
+    ctx.gateway.availability().catch(() => null),
+  ]);
   return { bridge, cli };
 }
 
@@ -200,7 +250,11 @@ async function acceptText(ctx: ApiContext, bridge: ConsoleBridge, uuid: string, 
 
 async function json(c: Call): Promise<Record<string, unknown>> {
   const t = webMessages(c.lang);
-  const body = await readBody(c.req, 'json', MAX_JSON_BODY, { tooLarge: t('bodyTooLarge', { max: MAX_JSON_BODY }), badType: t('needJson'), badJson: t('badJson') });
+  const body = await readBody(c.req, 'json', MAX_JSON_BODY, {
+    tooLarge: t('bodyTooLarge', { max: MAX_JSON_BODY }),
+    badType: t('needJson'),
+    badJson: t('badJson'),
+  });
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, t('badJson'));
   return body as Record<string, unknown>;
 }
@@ -211,18 +265,21 @@ function requireBridge(ctx: ApiContext, c: Call): ConsoleBridge {
 }
 
 function requireText(value: unknown, lang: Language): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_TEXT) throw new HttpError(400, webMessages(lang)('badRequest', { reason: 'text' }));
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_TEXT)
+    throw new HttpError(400, webMessages(lang)('badRequest', { reason: 'text' }));
   return value;
 }
 
 function requireUuid(value: unknown, lang: Language): string {
-  if (typeof value !== 'string' || !UUID.test(value)) throw new HttpError(400, webMessages(lang)('badRequest', { reason: 'id' }));
+  if (typeof value !== 'string' || !UUID.test(value))
+    throw new HttpError(400, webMessages(lang)('badRequest', { reason: 'id' }));
   return value.toLowerCase();
 }
 
 function optString(value: unknown, name: string, lang: Language): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string' || value.length > 4096) throw new HttpError(400, webMessages(lang)('badRequest', { reason: name }));
+  if (typeof value !== 'string' || value.length > 4096)
+    throw new HttpError(400, webMessages(lang)('badRequest', { reason: name }));
   return value;
 }
 

@@ -26,21 +26,29 @@ describe('resolveBindAddress', () => {
   });
 
   it('lets tests pick port 0 and a loopback host', () => {
-    expect(resolveBindAddress(defaultConfig(), { host: 'localhost', port: 0 }, 'en')).toEqual({ host: 'localhost', port: 0, loopback: true });
+    expect(resolveBindAddress(defaultConfig(), { host: 'localhost', port: 0 }, 'en')).toEqual({
+      host: 'localhost',
+      port: 0,
+      loopback: true,
+    });
   });
 
   it('needs web.host AND web.token for a non-loopback bind', () => {
     const c = defaultConfig();
     expect(() => resolveBindAddress(c, { host: '192.168.1.5' }, 'en')).toThrow(/web\.host and web\.token/);
     c.web.token = 'explicit-token-value-123';
-    expect(() => resolveBindAddress(c, { host: '192.168.1.5' }, 'en')).toThrow(expect.objectContaining({ code: 'WEB_BIND_REFUSED' }));
+    expect(() => resolveBindAddress(c, { host: '192.168.1.5' }, 'en')).toThrow(
+      expect.objectContaining({ code: 'WEB_BIND_REFUSED' }),
+    );
     c.web.token = '';
     c.web.host = '192.168.1.5';
     expect(() => resolveBindAddress(c, {}, 'zh')).toThrow(/web\.host 和 web\.token/);
     c.web.token = 'explicit-token-value-123';
     expect(resolveBindAddress(c, {}, 'en')).toEqual({ host: '192.168.1.5', port: 9820, loopback: false });
     // An override that differs from the configured host is not "explicit".
-    expect(() => resolveBindAddress(c, { host: '0.0.0.0' }, 'en')).toThrow(expect.objectContaining({ code: 'WEB_BIND_REFUSED' }));
+    expect(() => resolveBindAddress(c, { host: '0.0.0.0' }, 'en')).toThrow(
+      expect.objectContaining({ code: 'WEB_BIND_REFUSED' }),
+    );
   });
 
   it('formats IPv6 hosts with brackets', () => {

@@ -25,7 +25,11 @@ export function isLoopbackHost(host: string): boolean {
  * AND sets `web.token` — a generated token printed on one terminal is not enough protection for a
  * port the whole network can reach. Anything else throws `WEB_BIND_REFUSED` with a clear message.
  */
-export function resolveBindAddress(config: Config, opts: { host?: string; port?: number }, lang: Language): BindAddress {
+export function resolveBindAddress(
+  config: Config,
+  opts: { host?: string; port?: number },
+  lang: Language,
+): BindAddress {
   const host = (opts.host ?? config.web.host).trim() || '127.0.0.1';
   const port = opts.port ?? config.web.port;
   const loopback = isLoopbackHost(host);

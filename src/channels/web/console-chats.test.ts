@@ -38,7 +38,12 @@ function fakeGateway(script: Script): ConsoleGateway {
 }
 
 const base = { runId: 'r', at: 0 };
-const call = { callId: 'c1', commandLine: 'cc note list --limit 10', argv: ['note', 'list', '--limit', '10'], round: 1 };
+const call = {
+  callId: 'c1',
+  commandLine: 'cc note list --limit 10',
+  argv: ['note', 'list', '--limit', '10'],
+  round: 1,
+};
 const settle = () => new Promise((r) => setTimeout(r, 120));
 
 describe('ConsoleChats', () => {
@@ -52,7 +57,17 @@ describe('ConsoleChats', () => {
         e({ ...base, type: 'text', delta: 'Let me **check**' });
         e({ ...base, ...call, type: 'TOOL_CALLED' });
         e({ ...base, ...call, type: 'TOOL_RUNNING', startedAt: Date.now(), timeoutMs: 30_000 });
-        e({ ...base, ...call, type: 'TOOL_DONE', decision: 'allowed', exitCode: 0, durationMs: 12, preview: stdout.split('\n').slice(0, 6).join('\n'), stdout, stderr: '' });
+        e({
+          ...base,
+          ...call,
+          type: 'TOOL_DONE',
+          decision: 'allowed',
+          exitCode: 0,
+          durationMs: 12,
+          preview: stdout.split('\n').slice(0, 6).join('\n'),
+          stdout,
+          stderr: '',
+        });
         e({ ...base, type: 'FINALIZING', round: 1 });
         e({ ...base, type: 'text', delta: '<b>done</b>' });
         e({ ...base, type: 'COMPLETE', answer: 'x', toolCalls: 1, durationMs: 30 });
@@ -67,8 +82,15 @@ describe('ConsoleChats', () => {
     expect(view?.running).toBe(false);
     expect(view?.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool', 'assistant', 'end']);
     const tool = view?.items[2] as Extract<ChatItem, { kind: 'tool' }>;
-    expect(tool).toMatchObject({ state: 'TOOL_DONE', exitCode: 0, expandable: true, commandLine: 'cc note list --limit 10' });
-    const toolEvents = events.filter((e) => e.type === 'chat.item' && (e.data as { item: ChatItem }).item.kind === 'tool').map((e) => (e.data as { item: Extract<ChatItem, { kind: 'tool' }> }).item);
+    expect(tool).toMatchObject({
+      state: 'TOOL_DONE',
+      exitCode: 0,
+      expandable: true,
+      commandLine: 'cc note list --limit 10',
+    });
+    const toolEvents = events
+      .filter((e) => e.type === 'chat.item' && (e.data as { item: ChatItem }).item.kind === 'tool')
+      .map((e) => (e.data as { item: Extract<ChatItem, { kind: 'tool' }> }).item);
     expect(toolEvents.map((i) => i.state)).toEqual(['TOOL_CALLED', 'TOOL_RUNNING', 'TOOL_DONE']);
     expect(new Set(toolEvents.map((i) => i.id)).size).toBe(1);
     expect(chats.output(chat.id, tool.id)).toEqual({ stdout, stderr: '' });

@@ -106,7 +106,11 @@ export class ConsoleChats {
     this.upsert(chatId, e, { kind: 'user', id: `u-${randomUUID()}`, text });
     e.phase = 'THINKING';
     this.publishRun(chatId, e);
-    const run = { assistant: null as null | { id: string; text: string; reasoning: string }, tools: new Map<string, string>(), ended: false };
+    const run = {
+      assistant: null as null | { id: string; text: string; reasoning: string },
+      tools: new Map<string, string>(),
+      ended: false,
+    };
     const onEvent = (event: ChatEvent) => {
       try {
         this.apply(chatId, e, run, event);
@@ -158,7 +162,14 @@ export class ConsoleChats {
           run.tools.set(key, id);
         }
         const prev = e.items.find((i): i is ToolItem => i.id === id && i.kind === 'tool');
-        const item: ToolItem = { ...(prev ?? {}), kind: 'tool', id, state: event.type, commandLine: event.commandLine, round: event.round };
+        const item: ToolItem = {
+          ...(prev ?? {}),
+          kind: 'tool',
+          id,
+          state: event.type,
+          commandLine: event.commandLine,
+          round: event.round,
+        };
         if (event.type === 'TOOL_RUNNING') {
           item.elapsedMs = Math.max(0, Date.now() - event.startedAt);
           item.timeoutMs = event.timeoutMs;
@@ -179,7 +190,12 @@ export class ConsoleChats {
         return;
       }
       case 'COMPLETE':
-        this.end(chatId, e, run, { kind: 'end', id: `e-${randomUUID()}`, state: 'COMPLETE', durationMs: event.durationMs });
+        this.end(chatId, e, run, {
+          kind: 'end',
+          id: `e-${randomUUID()}`,
+          state: 'COMPLETE',
+          durationMs: event.durationMs,
+        });
         return;
       case 'FAILED':
         this.end(chatId, e, run, { kind: 'end', id: `e-${randomUUID()}`, state: 'FAILED', message: event.message });
@@ -204,7 +220,12 @@ export class ConsoleChats {
   private finish(chatId: string, e: ChatEntry, run: RunState, err: unknown): void {
     if (err !== null) this.logger.warn('chat run rejected', { err });
     const message = err === null ? undefined : isAppError(err) ? err.userMessage : String(err);
-    this.end(chatId, e, run, { kind: 'end', id: `e-${randomUUID()}`, state: err === null ? 'COMPLETE' : 'FAILED', ...(message ? { message } : {}) });
+    this.end(chatId, e, run, {
+      kind: 'end',
+      id: `e-${randomUUID()}`,
+      state: err === null ? 'COMPLETE' : 'FAILED',
+      ...(message ? { message } : {}),
+    });
   }
 
   private scheduleText(chatId: string, e: ChatEntry, a: NonNullable<RunState['assistant']>, streaming: boolean): void {
@@ -221,7 +242,9 @@ export class ConsoleChats {
     const t = this.timers.get(a.id);
     if (t) clearTimeout(t);
     this.timers.delete(a.id);
-    const reasoning = a.reasoning.trim() ? `<details class="reasoning"><summary>…</summary><blockquote>${escapeHtml(a.reasoning.trim()).replace(/\n/g, '<br>')}</blockquote></details>` : '';
+    const reasoning = a.reasoning.trim()
+      ? `<details class="reasoning"><summary>…</summary><blockquote>${escapeHtml(a.reasoning.trim()).replace(/\n/g, '<br>')}</blockquote></details>`
+      : '';
     this.upsert(chatId, e, { kind: 'assistant', id: a.id, html: reasoning + renderMarkdown(a.text), streaming });
   }
 
@@ -238,7 +261,14 @@ export class ConsoleChats {
 
   private view(id: string, e: ChatEntry): ChatView {
     const first = e.items.find((i) => i.kind === 'user');
-    return { id, provider: { ...e.session.provider }, running: e.phase !== null, phase: e.phase, items: [...e.items], title: first && first.kind === 'user' ? first.text.slice(0, 60) : '' };
+    return {
+      id,
+      provider: { ...e.session.provider },
+      running: e.phase !== null,
+      phase: e.phase,
+      items: [...e.items],
+      title: first && first.kind === 'user' ? first.text.slice(0, 60) : '',
+    };
   }
 
   private evict(): void {

@@ -16,22 +16,80 @@ describe('createConsoleSessions (over the real registry and transcripts)', () =>
 
   beforeAll(async () => {
     home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ccl-csess-')));
-    paths = resolvePaths({ HOME: home, CC_LINKER_HOME: path.join(home, '.cc-linker'), CLAUDE_CONFIG_DIR: path.join(home, '.claude') });
+    paths = resolvePaths({
+      HOME: home,
+      CC_LINKER_HOME: path.join(home, '.cc-linker'),
+      CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+    });
     const cwdA = path.join(home, 'Git', 'alpha');
     const rng = createRng(7);
-    const written = writeSession(paths.claudeDir, { id: A, cwd: cwdA, start: new Date('2026-05-01T10:00:00Z'), turns: [{ prompt: '解释 README', answer: 'README 说明了 **安装**。', tools: [{ name: 'Read', input: { file_path: 'README.md' }, output: '# cc-linker' }] }, { prompt: 'second question', answer: 'second answer' }] }, rng);
-    await upsertSession(paths, A, { cwd: cwdA, origin: 'cli', title: 'Explain README', project_name: 'alpha', jsonl_path: written.file, project_dir: encodeCwd(cwdA), status: 'active', last_active: '2026-05-03T00:00:00.000Z', message_count: 5, last_message_preview: 'second answer' });
-    await upsertSession(paths, B, { cwd: path.join(home, 'Git', 'beta'), origin: 'feishu', title: '飞书里的会话', project_name: 'beta', jsonl_path: null, status: 'archived', last_active: '2026-05-04T00:00:00.000Z' });
+    const written = writeSession(
+      paths.claudeDir,
+      {
+        id: A,
+        cwd: cwdA,
+        start: new Date('2026-05-01T10:00:00Z'),
+        turns: [
+          {
+            prompt: '解释 README',
+            answer: 'README 说明了 **安装**。',
+            tools: [{ name: 'Read', input: { file_path: 'README.md' }, output: '# cc-linker' }],
+          },
+          { prompt: 'second question', answer: 'second answer' },
+        ],
+      },
+      rng,
+    );
+    await upsertSession(paths, A, {
+      cwd: cwdA,
+      origin: 'cli',
+      title: 'Explain README',
+      project_name: 'alpha',
+      jsonl_path: written.file,
+      project_dir: encodeCwd(cwdA),
+      status: 'active',
+      last_active: '2026-05-03T00:00:00.000Z',
+      message_count: 5,
+      last_message_preview: 'second answer',
+    });
+    await upsertSession(paths, B, {
+      cwd: path.join(home, 'Git', 'beta'),
+      origin: 'feishu',
+      title: '飞书里的会话',
+      project_name: 'beta',
+      jsonl_path: null,
+      status: 'archived',
+      last_active: '2026-05-04T00:00:00.000Z',
+    });
     // A registry path outside Claude's projects directory is never read.
-    await fs.writeFile(path.join(home, 'secret.jsonl'), '{"type":"user","message":{"role":"user","content":"secret"}}\n');
-    await upsertSession(paths, C, { cwd: path.join(home, 'Git', 'gamma'), origin: 'cli', title: 'escape', project_name: 'gamma', jsonl_path: path.join(home, 'secret.jsonl'), status: 'active', last_active: '2026-05-02T00:00:00.000Z' });
+    await fs.writeFile(
+      path.join(home, 'secret.jsonl'),
+      '{"type":"user","message":{"role":"user","content":"secret"}}\n',
+    );
+    await upsertSession(paths, C, {
+      cwd: path.join(home, 'Git', 'gamma'),
+      origin: 'cli',
+      title: 'escape',
+      project_name: 'gamma',
+      jsonl_path: path.join(home, 'secret.jsonl'),
+      status: 'active',
+      last_active: '2026-05-02T00:00:00.000Z',
+    });
   });
   afterAll(() => fs.rm(home, { recursive: true, force: true }));
 
   it('lists most recent first with ~ paths, and filters by search, origin, status and project', async () => {
     const s = createConsoleSessions(paths, 'en');
     expect((await s.list({})).map((x) => x.id)).toEqual([B, A, C]);
-    expect((await s.list({}))[1]).toMatchObject({ id: A, title: 'Explain README', project: 'alpha', cwd: '~/Git/alpha', origin: 'cli', status: 'active', messageCount: 5 });
+    expect((await s.list({}))[1]).toMatchObject({
+      id: A,
+      title: 'Explain README',
+      project: 'alpha',
+      cwd: '~/Git/alpha',
+      origin: 'cli',
+      status: 'active',
+      messageCount: 5,
+    });
     expect((await s.list({ q: 'readme' })).map((x) => x.id)).toEqual([A]);
     expect((await s.list({ q: '飞书' })).map((x) => x.id)).toEqual([B]);
     expect((await s.list({ origin: 'feishu' })).map((x) => x.id)).toEqual([B]);
@@ -55,7 +113,11 @@ describe('createConsoleSessions (over the real registry and transcripts)', () =>
   });
 
   it('shows an empty list before the registry exists', async () => {
-    const empty = resolvePaths({ HOME: home, CC_LINKER_HOME: path.join(home, 'none'), CLAUDE_CONFIG_DIR: path.join(home, '.claude') });
+    const empty = resolvePaths({
+      HOME: home,
+      CC_LINKER_HOME: path.join(home, 'none'),
+      CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+    });
     expect(await createConsoleSessions(empty, 'zh').list({})).toEqual([]);
   });
 });

@@ -62,7 +62,11 @@ const MAX_LIST = 500;
  * (`readTranscript`). A transcript is read only when the registry's path lies inside Claude's
  * projects directory.
  */
-export function createConsoleSessions(paths: Pick<Paths, 'registryFile' | 'registryBackupDir' | 'locksDir' | 'claudeProjectsDir' | 'userHome'>, lang: Language, opts: { maxLineBytes?: number } = {}): ConsoleSessions {
+export function createConsoleSessions(
+  paths: Pick<Paths, 'registryFile' | 'registryBackupDir' | 'locksDir' | 'claudeProjectsDir' | 'userHome'>,
+  lang: Language,
+  opts: { maxLineBytes?: number } = {},
+): ConsoleSessions {
   const summary = (id: string, e: SessionEntry): ConsoleSessionSummary => ({
     id,
     title: titleOf(e, lang),
@@ -80,7 +84,9 @@ export function createConsoleSessions(paths: Pick<Paths, 'registryFile' | 'regis
     async list(filter) {
       const registry = await load();
       const q = filter.q?.trim() ?? '';
-      let rows: Array<[string, SessionEntry]> = q ? searchSessions(registry, q).map((h) => [h.id, h.entry]) : Object.entries(registry.sessions);
+      let rows: Array<[string, SessionEntry]> = q
+        ? searchSessions(registry, q).map((h) => [h.id, h.entry])
+        : Object.entries(registry.sessions);
       if (filter.origin) rows = rows.filter(([, e]) => e.origin === filter.origin);
       if (filter.status) rows = rows.filter(([, e]) => statusOf(e) === filter.status);
       if (filter.project) {
@@ -101,7 +107,10 @@ export function createConsoleSessions(paths: Pick<Paths, 'registryFile' | 'regis
       if (!file || !isInside(path.resolve(file), path.resolve(paths.claudeProjectsDir))) return [];
       let messages;
       try {
-        messages = await readTranscript(file, { thinking: false, ...(opts.maxLineBytes ? { maxLineBytes: opts.maxLineBytes } : {}) });
+        messages = await readTranscript(file, {
+          thinking: false,
+          ...(opts.maxLineBytes ? { maxLineBytes: opts.maxLineBytes } : {}),
+        });
       } catch {
         return [];
       }

@@ -30,7 +30,12 @@ export class EventHub {
 
   /** Turns an authorised response into an event stream; it is dropped when the client leaves. */
   attach(res: ServerResponse): void {
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
     res.write('retry: 2000\n: open\n\n');
     this.clients.add(res);
     res.on('close', () => this.clients.delete(res));

@@ -18,7 +18,10 @@ export function consoleGatewayFrom(gateway: Gateway, auditFile: string): Console
   return {
     async availability(target = {}) {
       try {
-        const a = await gateway.availability({ ...(target.provider ? { provider: target.provider } : {}), ...(target.model ? { model: target.model } : {}) });
+        const a = await gateway.availability({
+          ...(target.provider ? { provider: target.provider } : {}),
+          ...(target.model ? { model: target.model } : {}),
+        });
         return { status: a.status, reason: a.reason, ...('version' in a ? { version: a.version } : {}) };
       } catch (err) {
         if (!isAppError(err)) throw err;
@@ -26,7 +29,11 @@ export function consoleGatewayFrom(gateway: Gateway, auditFile: string): Console
       }
     },
     providers: () => gateway.providers().map((p) => ({ id: p.id, label: p.label, model: p.model, tools: p.tools })),
-    newChat: (target = {}) => gateway.newChat({ ...(target.provider ? { provider: target.provider } : {}), ...(target.model ? { model: target.model } : {}) }),
+    newChat: (target = {}) =>
+      gateway.newChat({
+        ...(target.provider ? { provider: target.provider } : {}),
+        ...(target.model ? { model: target.model } : {}),
+      }),
     async audit(limit) {
       const records = await readAudit(auditFile, { limit });
       return records.reverse().map((r) => ({

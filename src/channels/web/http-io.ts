@@ -5,7 +5,8 @@ import { AppError } from '../../core/app-error.js';
 export const MAX_JSON_BODY = 64 * 1024;
 
 /** The one Content-Security-Policy of the console: only its own scripts, styles and connections. */
-export const CONSOLE_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+export const CONSOLE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /**
  * An HTTP answer other than 200 that a handler decides on (401, 403, 404, 409, 413, 415, …).
@@ -38,14 +39,23 @@ export function applySecurityHeaders(res: ServerResponse, csp: string = CONSOLE_
 /** Sends a JSON body (never cached). */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const data = Buffer.from(JSON.stringify(body));
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': data.length, 'Cache-Control': 'no-store' });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': data.length,
+    'Cache-Control': 'no-store',
+  });
   res.end(data);
 }
 
 /** Sends an HTML page (never cached), optionally with its own CSP (the login page's inline style hash). */
 export function sendHtml(res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}): void {
   const data = Buffer.from(html);
-  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': data.length, 'Cache-Control': 'no-store', ...extra });
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': data.length,
+    'Cache-Control': 'no-store',
+    ...extra,
+  });
   res.end(data);
 }
 
@@ -54,7 +64,12 @@ export function sendHtml(res: ServerResponse, status: number, html: string, extr
  * huge upload costs nothing. `kind` checks the Content-Type (415 otherwise) — a JSON API that
  * insists on `application/json` cannot be reached by a cross-site HTML form.
  */
-export async function readBody(req: IncomingMessage, kind: 'json' | 'form', max: number, messages: { tooLarge: string; badType: string; badJson: string }): Promise<unknown> {
+export async function readBody(
+  req: IncomingMessage,
+  kind: 'json' | 'form',
+  max: number,
+  messages: { tooLarge: string; badType: string; badJson: string },
+): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   const expected = kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
   if (type !== expected) throw new HttpError(415, messages.badType);

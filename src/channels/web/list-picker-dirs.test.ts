@@ -11,10 +11,16 @@ describe('listPickerDirs', () => {
 
   beforeAll(async () => {
     home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ccl-picker-')));
-    for (const d of ['Git/alpha/src', 'Git/beta', 'Git/.hidden', 'Workspace', 'Downloads/x', 'outside']) await fs.mkdir(path.join(home, d), { recursive: true });
+    for (const d of ['Git/alpha/src', 'Git/beta', 'Git/.hidden', 'Workspace', 'Downloads/x', 'outside'])
+      await fs.mkdir(path.join(home, d), { recursive: true });
     await fs.writeFile(path.join(home, 'Git', 'file.txt'), 'x');
     await fs.symlink(path.join(home, 'outside'), path.join(home, 'Git', 'escape'));
-    policy = { allowedRoots: ['~/Git', '~/Workspace', '~/Missing'], deniedRoots: ['~', '/', '~/Downloads'], home, lang: 'en' };
+    policy = {
+      allowedRoots: ['~/Git', '~/Workspace', '~/Missing'],
+      deniedRoots: ['~', '/', '~/Downloads'],
+      home,
+      lang: 'en',
+    };
   });
   afterAll(() => fs.rm(home, { recursive: true, force: true }));
 

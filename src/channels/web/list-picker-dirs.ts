@@ -45,8 +45,13 @@ export async function listPickerDirs(input: string | undefined, policy: DirSafet
     const entries: PickerEntry[] = [];
     for (const root of roots) {
       const r = await checkWorkingDirectory(root, policy);
-      const real = r.ok ? r.realPath : policy.allowedRoots.length === 0 ? path.resolve(expandHome(root, policy.home)) : null;
-      if (real && !entries.some((e) => e.path === real)) entries.push({ name: tildify(real, policy.home), path: real, shown: tildify(real, policy.home) });
+      const real = r.ok
+        ? r.realPath
+        : policy.allowedRoots.length === 0
+          ? path.resolve(expandHome(root, policy.home))
+          : null;
+      if (real && !entries.some((e) => e.path === real))
+        entries.push({ name: tildify(real, policy.home), path: real, shown: tildify(real, policy.home) });
     }
     return { path: null, shown: null, parent: null, entries, more: 0 };
   }
@@ -56,9 +61,18 @@ export async function listPickerDirs(input: string | undefined, policy: DirSafet
   let names: string[];
   try {
     const dirents = await fs.readdir(dir, { withFileTypes: true });
-    names = dirents.filter((d) => !d.name.startsWith('.') && (d.isDirectory() || d.isSymbolicLink())).map((d) => d.name);
+    names = dirents
+      .filter((d) => !d.name.startsWith('.') && (d.isDirectory() || d.isSymbolicLink()))
+      .map((d) => d.name);
   } catch (err) {
-    return { path: dir, shown: tildify(dir, policy.home), parent: null, entries: [], more: 0, error: (err as NodeJS.ErrnoException).code ?? String(err) };
+    return {
+      path: dir,
+      shown: tildify(dir, policy.home),
+      parent: null,
+      entries: [],
+      more: 0,
+      error: (err as NodeJS.ErrnoException).code ?? String(err),
+    };
   }
   names.sort(collator.compare);
   const entries: PickerEntry[] = [];
@@ -70,5 +84,11 @@ export async function listPickerDirs(input: string | undefined, policy: DirSafet
     if (c.ok) entries.push({ name, path: c.realPath, shown: tildify(c.realPath, policy.home) });
   }
   const parentCheck = path.dirname(dir) !== dir ? await checkWorkingDirectory(path.dirname(dir), policy) : null;
-  return { path: dir, shown: tildify(dir, policy.home), parent: parentCheck?.ok ? parentCheck.realPath : null, entries, more: names.length - checked };
+  return {
+    path: dir,
+    shown: tildify(dir, policy.home),
+    parent: parentCheck?.ok ? parentCheck.realPath : null,
+    entries,
+    more: names.length - checked,
+  };
 }

@@ -3,7 +3,8 @@ import type { Language } from '../../core/i18n.js';
 import { escapeHtml } from './escape-html.js';
 import { webMessages } from './web-messages.js';
 
-const STYLE = 'body{font:16px system-ui,sans-serif;max-width:24rem;margin:15vh auto;padding:0 1rem;color:#1f2328}input,button{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;margin:.25rem 0}button{cursor:pointer}.err{color:#b42318}@media(prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}}';
+const STYLE =
+  'body{font:16px system-ui,sans-serif;max-width:24rem;margin:15vh auto;padding:0 1rem;color:#1f2328}input,button{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;margin:.25rem 0}button{cursor:pointer}.err{color:#b42318}@media(prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}}';
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 /** The login page's CSP: nothing but its own inline style (by hash) and a form posting to itself. */

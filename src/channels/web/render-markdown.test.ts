@@ -4,7 +4,8 @@ import { escapeHtml } from './escape-html.js';
 import { renderMarkdown } from './render-markdown.js';
 
 /** Every tag the renderer may emit, with the only attributes it may carry. */
-const ALLOWED_TAG = /<\/?(?:p|br|pre|code|strong|h4|blockquote|ul|ol|li|hr)>|<code class="lang-[\w+#.-]+">|<a href="https?:\/\/[^"<>]*" rel="noopener noreferrer" target="_blank">|<\/a>/g;
+const ALLOWED_TAG =
+  /<\/?(?:p|br|pre|code|strong|h4|blockquote|ul|ol|li|hr)>|<code class="lang-[\w+#.-]+">|<a href="https?:\/\/[^"<>]*" rel="noopener noreferrer" target="_blank">|<\/a>/g;
 
 /** What is left once the allowed tags are removed must contain no markup at all. */
 function leftover(html: string): string {
@@ -13,18 +14,28 @@ function leftover(html: string): string {
 
 describe('escapeHtml', () => {
   it('escapes the five HTML-special characters', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
   });
 });
 
 describe('renderMarkdown', () => {
   it('renders paragraphs, line breaks, code blocks, inline code, bold, lists, headings, quotes', () => {
-    expect(renderMarkdown('Hello **world**\nline two\n\nsecond')).toBe('<p>Hello <strong>world</strong><br>line two</p><p>second</p>');
-    expect(renderMarkdown('```ts\nconst a = 1 < 2;\n```')).toBe('<pre><code class="lang-ts">const a = 1 &lt; 2;</code></pre>');
+    expect(renderMarkdown('Hello **world**\nline two\n\nsecond')).toBe(
+      '<p>Hello <strong>world</strong><br>line two</p><p>second</p>',
+    );
+    expect(renderMarkdown('```ts\nconst a = 1 < 2;\n```')).toBe(
+      '<pre><code class="lang-ts">const a = 1 &lt; 2;</code></pre>',
+    );
     expect(renderMarkdown('use `npm test` now')).toBe('<p>use <code>npm test</code> now</p>');
-    expect(renderMarkdown('- a\n- **b**\n\n1. one\n2. two')).toBe('<ul><li>a</li><li><strong>b</strong></li></ul><ol><li>one</li><li>two</li></ol>');
+    expect(renderMarkdown('- a\n- **b**\n\n1. one\n2. two')).toBe(
+      '<ul><li>a</li><li><strong>b</strong></li></ul><ol><li>one</li><li>two</li></ol>',
+    );
     expect(renderMarkdown('# Title\n> quoted\n> more')).toBe('<h4>Title</h4><blockquote>quoted<br>more</blockquote>');
-    expect(renderMarkdown('see [docs](https://example.com/a?b=1&c=2)')).toBe('<p>see <a href="https://example.com/a?b=1&amp;c=2" rel="noopener noreferrer" target="_blank">docs</a></p>');
+    expect(renderMarkdown('see [docs](https://example.com/a?b=1&c=2)')).toBe(
+      '<p>see <a href="https://example.com/a?b=1&amp;c=2" rel="noopener noreferrer" target="_blank">docs</a></p>',
+    );
     expect(renderMarkdown('中文 **加粗** 和 `代码`')).toBe('<p>中文 <strong>加粗</strong> 和 <code>代码</code></p>');
   });
 
@@ -37,11 +48,20 @@ describe('renderMarkdown', () => {
     ['<img src=x onerror=alert(1)>', '<p>&lt;img src=x onerror=alert(1)&gt;</p>'],
     ['[click](javascript:alert(1))', '<p>[click](javascript:alert(1))</p>'],
     ['[click](data:text/html,<script>)', '<p>[click](data:text/html,&lt;script&gt;)</p>'],
-    ['[x](https://a.example/" onmouseover="alert(1))', '<p>[x](https://a.example/&quot; onmouseover=&quot;alert(1))</p>'],
+    [
+      '[x](https://a.example/" onmouseover="alert(1))',
+      '<p>[x](https://a.example/&quot; onmouseover=&quot;alert(1))</p>',
+    ],
     ["[x](https://a.example/' onmouseover='alert(1))", '<p>[x](https://a.example/&#39; onmouseover=&#39;alert(1))</p>'],
-    ['[<img src=x>](https://a.example)', '<p><a href="https://a.example" rel="noopener noreferrer" target="_blank">&lt;img src=x&gt;</a></p>'],
+    [
+      '[<img src=x>](https://a.example)',
+      '<p><a href="https://a.example" rel="noopener noreferrer" target="_blank">&lt;img src=x&gt;</a></p>',
+    ],
     ['`<b>` and **<i>x</i>**', '<p><code>&lt;b&gt;</code> and <strong>&lt;i&gt;x&lt;/i&gt;</strong></p>'],
-    ['```"><script>alert(1)</script>\nx\n```', '<p>```&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;<br>x</p><pre><code></code></pre>'],
+    [
+      '```"><script>alert(1)</script>\nx\n```',
+      '<p>```&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;<br>x</p><pre><code></code></pre>',
+    ],
     ['&lt;already escaped&gt;', '<p>&amp;lt;already escaped&amp;gt;</p>'],
     ['- <svg onload=alert(1)>', '<ul><li>&lt;svg onload=alert(1)&gt;</li></ul>'],
     ['# <iframe src=//evil>', '<h4>&lt;iframe src=//evil&gt;</h4>'],
@@ -51,12 +71,44 @@ describe('renderMarkdown', () => {
   });
 
   it('emits no markup but its own tags, for any input (property)', () => {
-    const pieces = fc.constantFrom('<', '>', '"', "'", '&', '`', '```', '**', '__', '[', ']', '(', ')', 'https://x.example/', 'javascript:', '\n', '\n\n', '- ', '1. ', '# ', '> ', ' ', 'a', '中', '<script>', 'onerror=', '\u202e', '\u0000');
+    const pieces = fc.constantFrom(
+      '<',
+      '>',
+      '"',
+      "'",
+      '&',
+      '`',
+      '```',
+      '**',
+      '__',
+      '[',
+      ']',
+      '(',
+      ')',
+      'https://x.example/',
+      'javascript:',
+      '\n',
+      '\n\n',
+      '- ',
+      '1. ',
+      '# ',
+      '> ',
+      ' ',
+      'a',
+      '中',
+      '<script>',
+      'onerror=',
+      '\u202e',
+      '\u0000',
+    );
     fc.assert(
-      fc.property(fc.array(pieces, { maxLength: 60 }).map((a) => a.join('')), (input) => {
-        const rest = leftover(renderMarkdown(input));
-        expect(rest).not.toMatch(/[<>]/);
-      }),
+      fc.property(
+        fc.array(pieces, { maxLength: 60 }).map((a) => a.join('')),
+        (input) => {
+          const rest = leftover(renderMarkdown(input));
+          expect(rest).not.toMatch(/[<>]/);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

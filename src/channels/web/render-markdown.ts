@@ -126,5 +126,7 @@ function formatPlain(text: string): string {
 
 /** `**x**` / `__x__` on already-escaped text (the markers are not special to HTML, so this adds no risk). */
 function bold(escaped: string): string {
-  return escaped.replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, '<strong>$1</strong>').replace(/(^|\W)__(?=\S)([\s\S]*?\S)__(?=\W|$)/g, '$1<strong>$2</strong>');
+  return escaped
+    .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, '<strong>$1</strong>')
+    .replace(/(^|\W)__(?=\S)([\s\S]*?\S)__(?=\W|$)/g, '$1<strong>$2</strong>');
 }

@@ -17,7 +17,13 @@ describe('renderReply', () => {
         { type: 'divider' },
         { type: 'fields', fields: [{ label: EVIL, value: EVIL }] },
       ],
-      buttons: [{ label: EVIL, style: 'primary', action: { type: 'permission', requestId: 'r1', nonce: 'n1', decision: 'allow' } }],
+      buttons: [
+        {
+          label: EVIL,
+          style: 'primary',
+          action: { type: 'permission', requestId: 'r1', nonce: 'n1', decision: 'allow' },
+        },
+      ],
       footer: EVIL,
     };
     const html = renderReply(card);
@@ -32,7 +38,13 @@ describe('renderReply', () => {
   });
 
   it('falls back to safe class names for unexpected status or style values', () => {
-    const card = { kind: 'card', title: 't', status: 'x" onclick="y', sections: [], buttons: [{ label: 'b', style: 'z" onclick="y', action: { type: 'switch', sessionId: 's' } }] } as unknown as CardReply;
+    const card = {
+      kind: 'card',
+      title: 't',
+      status: 'x" onclick="y',
+      sections: [],
+      buttons: [{ label: 'b', style: 'z" onclick="y', action: { type: 'switch', sessionId: 's' } }],
+    } as unknown as CardReply;
     const html = renderReply(card);
     expect(html).toContain('class="reply card card-info"');
     expect(html).toContain('class="btn btn-default"');
@@ -40,17 +52,31 @@ describe('renderReply', () => {
   });
 
   it('renders a text reply as safe markdown', () => {
-    expect(renderReply({ kind: 'text', text: `/switch done\n${EVIL}` })).toBe('<div class="reply reply-text"><p>/switch done<br>&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;</p></div>');
+    expect(renderReply({ kind: 'text', text: `/switch done\n${EVIL}` })).toBe(
+      '<div class="reply reply-text"><p>/switch done<br>&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;</p></div>',
+    );
   });
 });
 
 describe('renderStreamState', () => {
   it('shows text, thinking, the running tool and elapsed time, all escaped', () => {
-    const html = renderStreamState({ phase: 'streaming', text: `partial **answer** ${EVIL}`, thinking: EVIL, activeTool: `Bash: ${EVIL}`, toolCount: 2, elapsedMs: 4200 }, 'en');
+    const html = renderStreamState(
+      {
+        phase: 'streaming',
+        text: `partial **answer** ${EVIL}`,
+        thinking: EVIL,
+        activeTool: `Bash: ${EVIL}`,
+        toolCount: 2,
+        elapsedMs: 4200,
+      },
+      'en',
+    );
     expect(html).not.toMatch(/<img|<script/);
     expect(html).toContain('<strong>answer</strong>');
     expect(html).toContain('4 s elapsed · 2 tool calls');
     expect(html).toContain('🔧 Bash: &quot;&gt;&lt;img');
-    expect(renderStreamState({ phase: 'processing', text: '', thinking: '', toolCount: 0, elapsedMs: 0 }, 'zh')).toContain('处理中');
+    expect(
+      renderStreamState({ phase: 'processing', text: '', thinking: '', toolCount: 0, elapsedMs: 0 }, 'zh'),
+    ).toContain('处理中');
   });
 });

@@ -23,7 +23,10 @@ export function renderReply(reply: Reply): string {
   const status = STATUSES.has(reply.status) ? reply.status : 'info';
   const sections = reply.sections.map(renderSection).join('');
   const buttons = (reply.buttons ?? [])
-    .map((b, i) => `<button type="button" class="btn btn-${STYLES.has(b.style ?? 'default') ? (b.style ?? 'default') : 'default'}" data-button="${i}">${escapeHtml(b.label)}</button>`)
+    .map(
+      (b, i) =>
+        `<button type="button" class="btn btn-${STYLES.has(b.style ?? 'default') ? (b.style ?? 'default') : 'default'}" data-button="${i}">${escapeHtml(b.label)}</button>`,
+    )
     .join('');
   return [
     `<article class="reply card card-${status}">`,
@@ -58,11 +61,21 @@ function renderSection(section: CardSection): string {
  */
 export function renderStreamState(state: StreamState, lang: Language): string {
   const t = webMessages(lang);
-  const parts = [`<article class="reply card card-${state.phase === 'streaming' ? 'streaming' : 'processing'}" aria-busy="true">`];
-  parts.push(`<header class="card-title">${escapeHtml(state.phase === 'streaming' ? t('streamStreaming') : t('streamProcessing'))}</header><div class="card-body">`);
-  if (state.thinking.trim()) parts.push(`<details class="sec-thinking"><summary>${escapeHtml(t('streamThinking'))}</summary><blockquote>${escapeHtml(state.thinking.trim()).replace(/\n/g, '<br>')}</blockquote></details>`);
+  const parts = [
+    `<article class="reply card card-${state.phase === 'streaming' ? 'streaming' : 'processing'}" aria-busy="true">`,
+  ];
+  parts.push(
+    `<header class="card-title">${escapeHtml(state.phase === 'streaming' ? t('streamStreaming') : t('streamProcessing'))}</header><div class="card-body">`,
+  );
+  if (state.thinking.trim())
+    parts.push(
+      `<details class="sec-thinking"><summary>${escapeHtml(t('streamThinking'))}</summary><blockquote>${escapeHtml(state.thinking.trim()).replace(/\n/g, '<br>')}</blockquote></details>`,
+    );
   if (state.text) parts.push(`<div class="sec-text">${renderMarkdown(state.text)}</div>`);
-  if (state.activeTool) parts.push(`<div class="sec-tool">${escapeHtml(t('streamTool', { tool: state.activeTool }))}</div>`);
-  parts.push(`</div><footer class="card-footer">${escapeHtml(t('streamElapsed', { seconds: Math.floor(state.elapsedMs / 1000), tools: state.toolCount }))}</footer></article>`);
+  if (state.activeTool)
+    parts.push(`<div class="sec-tool">${escapeHtml(t('streamTool', { tool: state.activeTool }))}</div>`);
+  parts.push(
+    `</div><footer class="card-footer">${escapeHtml(t('streamElapsed', { seconds: Math.floor(state.elapsedMs / 1000), tools: state.toolCount }))}</footer></article>`,
+  );
   return parts.join('');
 }

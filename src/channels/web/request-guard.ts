@@ -73,7 +73,8 @@ export class RequestGuard {
     const origin = req.headers.origin;
     const site = req.headers['sec-fetch-site'];
     if (typeof site === 'string' && site !== 'same-origin') return false;
-    if (typeof origin === 'string' && origin !== 'null') return origin.toLowerCase() === `http://${req.headers.host ?? ''}`.toLowerCase();
+    if (typeof origin === 'string' && origin !== 'null')
+      return origin.toLowerCase() === `http://${req.headers.host ?? ''}`.toLowerCase();
     if (typeof site === 'string') return true;
     return via === 'bearer' && origin === undefined;
   }

@@ -4,7 +4,17 @@ import { firstLoadSize, loadUiAssets } from './static-assets.js';
 describe('the UI assets', () => {
   it('are all loaded from the package, reference only each other, and fetch nothing from the network', async () => {
     const assets = await loadUiAssets();
-    expect([...assets.keys()].sort()).toEqual(['api.js', 'app.js', 'chat-page.js', 'i18n.js', 'index.html', 'sessions-page.js', 'status-page.js', 'styles.css', 'tool-card.js']);
+    expect([...assets.keys()].sort()).toEqual([
+      'api.js',
+      'app.js',
+      'chat-page.js',
+      'i18n.js',
+      'index.html',
+      'sessions-page.js',
+      'status-page.js',
+      'styles.css',
+      'tool-card.js',
+    ]);
     const html = assets.get('index.html')?.body.toString('utf8') ?? '';
     const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(refs).toEqual(['/assets/styles.css', '/assets/app.js']);
@@ -12,7 +22,8 @@ describe('the UI assets', () => {
     for (const [name, a] of assets) {
       const text = a.body.toString('utf8');
       expect(text, name).not.toMatch(/https?:\/\/|\/\/cdn|@import|url\(/);
-      for (const m of text.matchAll(/from '\.\/([\w-]+\.js)'/g)) expect(assets.has(m[1] as string), `${name} imports ${m[1]}`).toBe(true);
+      for (const m of text.matchAll(/from '\.\/([\w-]+\.js)'/g))
+        expect(assets.has(m[1] as string), `${name} imports ${m[1]}`).toBe(true);
     }
   });
 

@@ -36,7 +36,12 @@ export async function loadUiAssets(dir: string = DEFAULT_UI_DIR): Promise<Map<st
       if (d.isDirectory()) await walk(rel);
       else if (d.isFile() && TYPES[path.extname(d.name)] && !d.name.endsWith('.test.js')) {
         const body = await fs.readFile(path.join(dir, rel));
-        assets.set(rel, { body, gzip: gzipSync(body, { level: 9 }), type: TYPES[path.extname(d.name)] as string, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
+        assets.set(rel, {
+          body,
+          gzip: gzipSync(body, { level: 9 }),
+          type: TYPES[path.extname(d.name)] as string,
+          etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+        });
       }
     }
   };

@@ -34,6 +34,16 @@ export class WebChannel implements Channel {
 
   /** Builds the bridge message for text the page sent with its own uuid. */
   static message(uuid: string, text: string, now: Date = new Date()): InboundMessage {
-    return { id: `web:${uuid}`, channel: 'web', platformMessageId: uuid, userId: WEB_USER_ID, chatId: WEB_CHAT_ID, chatType: 'p2p', text, images: [], receivedAt: now.toISOString() };
+    return {
+      id: `web:${uuid}`,
+      channel: 'web',
+      platformMessageId: uuid,
+      userId: WEB_USER_ID,
+      chatId: WEB_CHAT_ID,
+      chatType: 'p2p',
+      text,
+      images: [],
+      receivedAt: now.toISOString(),
+    };
   }
 }

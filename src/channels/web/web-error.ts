@@ -3,7 +3,8 @@ import type { Language } from '../../core/i18n.js';
 import { webMessages, type WebMessageKey } from './web-messages.js';
 
 /** What can go wrong in the console in a way the user (or the lead's start-up code) should hear about. */
-export type WebErrorCode = 'WEB_BIND_REFUSED' | 'WEB_PORT_IN_USE' | 'WEB_LISTEN_FAILED' | 'WEB_TOKEN_UNREADABLE' | 'WEB_UNKNOWN_MESSAGE';
+export type WebErrorCode =
+  'WEB_BIND_REFUSED' | 'WEB_PORT_IN_USE' | 'WEB_LISTEN_FAILED' | 'WEB_TOKEN_UNREADABLE' | 'WEB_UNKNOWN_MESSAGE';
 
 const KEYS: Record<Exclude<WebErrorCode, 'WEB_UNKNOWN_MESSAGE'>, WebMessageKey> = {
   WEB_BIND_REFUSED: 'bindRefused',
@@ -23,7 +24,12 @@ export class WebError extends AppError {
   declare readonly code: WebErrorCode;
   readonly params: Record<string, string | number>;
 
-  constructor(code: WebErrorCode, params: Record<string, string | number>, lang: Language = 'zh', options: { cause?: unknown } = {}) {
+  constructor(
+    code: WebErrorCode,
+    params: Record<string, string | number>,
+    lang: Language = 'zh',
+    options: { cause?: unknown } = {},
+  ) {
     super(code, render(code, params, lang), { cause: options.cause, exitCode: code === 'WEB_PORT_IN_USE' ? 75 : 78 });
     this.params = params;
   }

@@ -9,7 +9,8 @@ const s = (v: string | number | undefined): string => (v === undefined ? '' : St
  */
 export const webMessages = defineMessages({
   zh: {
-    bindRefused: (p) => `拒绝在非本机地址 ${s(p.host)} 上启动 Web 控制台：必须在 config.toml 中同时显式设置 web.host 和 web.token。`,
+    bindRefused: (p) =>
+      `拒绝在非本机地址 ${s(p.host)} 上启动 Web 控制台：必须在 config.toml 中同时显式设置 web.host 和 web.token。`,
     portInUse: (p) => `Web 控制台端口 ${s(p.port)} 已被占用。请修改 config.toml 的 web.port，或停止占用该端口的程序。`,
     listenFailed: (p) => `Web 控制台无法监听 ${s(p.host)}:${s(p.port)}：${s(p.reason)}`,
     tokenUnreadable: (p) => `无法读取 Web 控制台令牌文件 ${s(p.file)}：${s(p.reason)}`,
@@ -38,8 +39,10 @@ export const webMessages = defineMessages({
     streamElapsed: (p) => `已用 ${s(p.seconds)} 秒 · 工具调用 ${s(p.tools)} 次`,
   },
   en: {
-    bindRefused: (p) => `Refusing to start the web console on the non-loopback address ${s(p.host)}: set both web.host and web.token explicitly in config.toml.`,
-    portInUse: (p) => `Web console port ${s(p.port)} is already in use. Change web.port in config.toml or stop the program using it.`,
+    bindRefused: (p) =>
+      `Refusing to start the web console on the non-loopback address ${s(p.host)}: set both web.host and web.token explicitly in config.toml.`,
+    portInUse: (p) =>
+      `Web console port ${s(p.port)} is already in use. Change web.port in config.toml or stop the program using it.`,
     listenFailed: (p) => `The web console cannot listen on ${s(p.host)}:${s(p.port)}: ${s(p.reason)}`,
     tokenUnreadable: (p) => `Cannot read the web console token file ${s(p.file)}: ${s(p.reason)}`,
     unauthorized: 'Unauthorized: open the console with the link (with its token) printed at start-up.',

@@ -7,7 +7,12 @@ import { silentLogger } from '../../core/logger.js';
 import { WebOutbox, type WebMessageView } from './web-outbox.js';
 
 const target = { channel: 'web', userId: 'web:owner', chatId: 'web' };
-const card = (text: string): CardReply => ({ kind: 'card', title: 'Done', status: 'complete', sections: [{ type: 'plain', text }] });
+const card = (text: string): CardReply => ({
+  kind: 'card',
+  title: 'Done',
+  status: 'complete',
+  sections: [{ type: 'plain', text }],
+});
 const permission: CardReply = {
   kind: 'card',
   title: 'Permission',
@@ -22,7 +27,8 @@ const permission: CardReply = {
 describe('WebOutbox', () => {
   let dir: string;
   let file: string;
-  const open = (onChange?: (v: WebMessageView) => void) => WebOutbox.open(file, { lang: 'en', logger: silentLogger, ...(onChange ? { onChange } : {}) });
+  const open = (onChange?: (v: WebMessageView) => void) =>
+    WebOutbox.open(file, { lang: 'en', logger: silentLogger, ...(onChange ? { onChange } : {}) });
 
   beforeEach(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ccl-outbox-'));
@@ -62,7 +68,12 @@ describe('WebOutbox', () => {
   it('persists updates and stream finishes, and re-opens a stream by id after a restart', async () => {
     const a = await open();
     const { messageId } = await a.send(target, permission, 'perm-key');
-    expect(a.buttonAction(messageId, 1)).toEqual({ type: 'permission', requestId: 'req-1', nonce: 'n', decision: 'deny' });
+    expect(a.buttonAction(messageId, 1)).toEqual({
+      type: 'permission',
+      requestId: 'req-1',
+      nonce: 'n',
+      decision: 'deny',
+    });
     expect(a.buttonAction(messageId, 2)).toBeNull();
     expect(a.buttonAction('wm_nope', 0)).toBeNull();
     await a.update(messageId, card('allowed'));
@@ -113,7 +124,8 @@ describe('WebOutbox', () => {
     expect((await fs.stat(path.dirname(file))).mode & 0o777).toBe(0o700);
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
     const s = await a.openStream(target, 'sk');
-    for (let i = 0; i < 50; i += 1) s.update({ phase: 'streaming', text: `t${i}`, thinking: '', toolCount: 0, elapsedMs: i });
+    for (let i = 0; i < 50; i += 1)
+      s.update({ phase: 'streaming', text: `t${i}`, thinking: '', toolCount: 0, elapsedMs: i });
     await new Promise((r) => setTimeout(r, 250));
     const streamed = seen.filter((v) => v.id === s.messageId);
     expect(streamed.length).toBeGreaterThanOrEqual(2);

@@ -73,7 +73,10 @@ export class WebOutbox implements ChannelOutbox {
   ) {}
 
   /** Opens (creating 0700/0600 as needed), replays and compacts the log. */
-  static async open(file: string, o: { lang: Language; logger: Logger; onChange?: (view: WebMessageView) => void }): Promise<WebOutbox> {
+  static async open(
+    file: string,
+    o: { lang: Language; logger: Logger; onChange?: (view: WebMessageView) => void },
+  ): Promise<WebOutbox> {
     const box = new WebOutbox(file, { lang: o.lang, logger: o.logger, onChange: o.onChange ?? (() => undefined) });
     await ensurePrivateDir(path.dirname(file));
     const { lines, clean } = await box.replay();
@@ -116,8 +119,14 @@ export class WebOutbox implements ChannelOutbox {
     this.emit(m);
   }
 
-  async openStream(_target: ReplyTarget, idempotencyKey: string, options: { existingMessageId?: string } = {}): Promise<ReplyStream> {
-    let m = (options.existingMessageId ? this.messages.get(options.existingMessageId) : undefined) ?? this.byKey.get(idempotencyKey);
+  async openStream(
+    _target: ReplyTarget,
+    idempotencyKey: string,
+    options: { existingMessageId?: string } = {},
+  ): Promise<ReplyStream> {
+    let m =
+      (options.existingMessageId ? this.messages.get(options.existingMessageId) : undefined) ??
+      this.byKey.get(idempotencyKey);
     if (m) {
       await this.persisted.get(m.id);
     } else {
@@ -271,7 +280,8 @@ export class WebOutbox implements ChannelOutbox {
     for (const m of kept) {
       this.add(m);
       if (m.kind === 'user') out.push(JSON.stringify({ op: 'user', id: m.id, text: m.text ?? '', at: m.at }));
-      else if (m.reply && !m.streaming) out.push(JSON.stringify({ op: 'send', id: m.id, key: m.key ?? m.id, reply: m.reply, at: m.at }));
+      else if (m.reply && !m.streaming)
+        out.push(JSON.stringify({ op: 'send', id: m.id, key: m.key ?? m.id, reply: m.reply, at: m.at }));
       else out.push(JSON.stringify({ op: 'stream', id: m.id, key: m.key ?? m.id, at: m.at }));
     }
     await writeFileAtomic(this.file, out.length ? `${out.join('\n')}\n` : '', { mode: 0o600 });

@@ -14,18 +14,33 @@ import type { ConsoleSessions } from './console-sessions.js';
 import { startWebConsole, type WebConsole } from './web-server.js';
 
 /** Raw HTTP so that Host / Origin / Cookie are exactly what the test says (fetch would rewrite some). */
-function request(port: number, p: string, o: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function request(
+  port: number,
+  p: string,
+  o: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: p, method: o.method ?? 'GET', headers: { Host: `127.0.0.1:${port}`, ...o.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => {
-        chunks.push(c);
-        // SSE never ends: one chunk is enough to see what we got.
-        if (String(res.headers['content-type']).startsWith('text/event-stream')) res.destroy();
-      });
-      res.on('close', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', () => undefined);
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: p,
+        method: o.method ?? 'GET',
+        headers: { Host: `127.0.0.1:${port}`, ...o.headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          chunks.push(c);
+          // SSE never ends: one chunk is enough to see what we got.
+          if (String(res.headers['content-type']).startsWith('text/event-stream')) res.destroy();
+        });
+        res.on('close', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', () => undefined);
+      },
+    );
     req.on('error', reject);
     req.end(o.body);
   });
@@ -40,7 +55,14 @@ const fakeGateway: ConsoleGateway = {
   audit: async () => [],
 };
 const fakeSessions: ConsoleSessions = { list: async () => [], get: async () => null, recentTurns: async () => [] };
-const status: BridgeStatus = { pending: 1, processing: 0, failed: 0, running: 0, channels: [{ id: 'feishu', connected: false }], pendingPrompts: 0 };
+const status: BridgeStatus = {
+  pending: 1,
+  processing: 0,
+  failed: 0,
+  running: 0,
+  channels: [{ id: 'feishu', connected: false }],
+  pendingPrompts: 0,
+};
 const accepted: string[] = [];
 const fakeBridge: ConsoleBridge = {
   accept: async (m) => {
@@ -60,9 +82,22 @@ describe('web console server: token, cookie, origin', () => {
 
   beforeEach(async () => {
     dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ccl-web-')));
-    paths = resolvePaths({ HOME: dir, CC_LINKER_HOME: path.join(dir, '.cc-linker'), CLAUDE_CONFIG_DIR: path.join(dir, '.claude') });
+    paths = resolvePaths({
+      HOME: dir,
+      CC_LINKER_HOME: path.join(dir, '.cc-linker'),
+      CLAUDE_CONFIG_DIR: path.join(dir, '.claude'),
+    });
     config = defaultConfig();
-    web = await startWebConsole({ config, paths, lang: 'en', logger: silentLogger, bridge: fakeBridge, gateway: fakeGateway, sessions: fakeSessions, port: 0 });
+    web = await startWebConsole({
+      config,
+      paths,
+      lang: 'en',
+      logger: silentLogger,
+      bridge: fakeBridge,
+      gateway: fakeGateway,
+      sessions: fakeSessions,
+      port: 0,
+    });
     token = new URL(web.url).searchParams.get('token') as string;
     accepted.length = 0;
   });
@@ -121,7 +156,11 @@ describe('web console server: token, cookie, origin', () => {
     ];
     for (const [method, p] of routes) {
       for (const headers of variants) {
-        const r = await request(web.port, p, { method, headers: { Origin: `http://127.0.0.1:${web.port}`, 'Content-Type': 'application/json', ...headers }, ...(method === 'POST' ? { body: '{}' } : {}) });
+        const r = await request(web.port, p, {
+          method,
+          headers: { Origin: `http://127.0.0.1:${web.port}`, 'Content-Type': 'application/json', ...headers },
+          ...(method === 'POST' ? { body: '{}' } : {}),
+        });
         expect(r.status, `${method} ${p} ${JSON.stringify(headers)}`).toBe(401);
         expect(r.body).not.toContain(token);
         expect(r.body).not.toMatch(/gpt-test|feishu|cc-linker\/|export /);
@@ -156,12 +195,24 @@ describe('web console server: token, cookie, origin', () => {
   it('the login form sets the cookie only for the right token and only same-origin', async () => {
     const origin = `http://127.0.0.1:${web.port}`;
     const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
-    const ok = await request(web.port, '/login', { method: 'POST', headers: { ...form, Origin: origin }, body: `token=${encodeURIComponent(token)}` });
+    const ok = await request(web.port, '/login', {
+      method: 'POST',
+      headers: { ...form, Origin: origin },
+      body: `token=${encodeURIComponent(token)}`,
+    });
     expect(ok.status).toBe(303);
     expect(ok.headers['set-cookie']).toBeDefined();
-    const bad = await request(web.port, '/login', { method: 'POST', headers: { ...form, Origin: origin }, body: 'token=guess' });
+    const bad = await request(web.port, '/login', {
+      method: 'POST',
+      headers: { ...form, Origin: origin },
+      body: 'token=guess',
+    });
     expect(bad.status).toBe(401);
-    const cross = await request(web.port, '/login', { method: 'POST', headers: { ...form, Origin: 'http://evil.example' }, body: `token=${encodeURIComponent(token)}` });
+    const cross = await request(web.port, '/login', {
+      method: 'POST',
+      headers: { ...form, Origin: 'http://evil.example' },
+      body: `token=${encodeURIComponent(token)}`,
+    });
     expect(cross.status).toBe(403);
     expect(cross.headers['set-cookie']).toBeUndefined();
   });
@@ -193,18 +244,32 @@ describe('web console server: token, cookie, origin', () => {
       expect(r.status, JSON.stringify(h)).toBe(403);
     }
     expect(accepted).toEqual([]);
-    const ok = await request(web.port, '/api/bridge/messages', { method: 'POST', headers: { ...json, Origin: `http://127.0.0.1:${web.port}`, 'Sec-Fetch-Site': 'same-origin' }, body });
+    const ok = await request(web.port, '/api/bridge/messages', {
+      method: 'POST',
+      headers: { ...json, Origin: `http://127.0.0.1:${web.port}`, 'Sec-Fetch-Site': 'same-origin' },
+      body,
+    });
     expect(ok.status).toBe(200);
     expect(accepted).toEqual(['hello']);
     // A same-origin form POST under Referrer-Policy: no-referrer carries Origin: null.
-    const formLike = await request(web.port, '/api/bridge/messages', { method: 'POST', headers: { ...json, Origin: 'null', 'Sec-Fetch-Site': 'same-origin' }, body: JSON.stringify({ id: '8f1c2a8e-1b2c-4d3e-8f40-123456789abc', text: 'form' }) });
+    const formLike = await request(web.port, '/api/bridge/messages', {
+      method: 'POST',
+      headers: { ...json, Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
+      body: JSON.stringify({ id: '8f1c2a8e-1b2c-4d3e-8f40-123456789abc', text: 'form' }),
+    });
     expect(formLike.status).toBe(200);
-    const bearer = await request(web.port, '/api/bridge/messages', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify({ id: '7f1c2a8e-1b2c-4d3e-8f40-123456789abc', text: 'script' }) });
+    const bearer = await request(web.port, '/api/bridge/messages', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ id: '7f1c2a8e-1b2c-4d3e-8f40-123456789abc', text: 'script' }),
+    });
     expect(bearer.status).toBe(200);
   });
 
   it('refuses a foreign Host (DNS rebinding) even with the cookie', async () => {
-    const r = await request(web.port, '/api/status', { headers: { Host: `evil.example:${web.port}`, Cookie: await cookieFor() } });
+    const r = await request(web.port, '/api/status', {
+      headers: { Host: `evil.example:${web.port}`, Cookie: await cookieFor() },
+    });
     expect(r.status).toBe(421);
     expect(r.body).not.toContain('pending');
   });
@@ -212,11 +277,23 @@ describe('web console server: token, cookie, origin', () => {
   it('limits and types JSON bodies', async () => {
     const cookie = await cookieFor();
     const base = { Cookie: cookie, Origin: `http://127.0.0.1:${web.port}` };
-    const big = await request(web.port, '/api/bridge/messages', { method: 'POST', headers: { ...base, 'Content-Type': 'application/json' }, body: JSON.stringify({ text: 'x'.repeat(70_000) }) });
+    const big = await request(web.port, '/api/bridge/messages', {
+      method: 'POST',
+      headers: { ...base, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text: 'x'.repeat(70_000) }),
+    });
     expect(big.status).toBe(413);
-    const form = await request(web.port, '/api/bridge/messages', { method: 'POST', headers: { ...base, 'Content-Type': 'text/plain' }, body: '{}' });
+    const form = await request(web.port, '/api/bridge/messages', {
+      method: 'POST',
+      headers: { ...base, 'Content-Type': 'text/plain' },
+      body: '{}',
+    });
     expect(form.status).toBe(415);
-    const broken = await request(web.port, '/api/bridge/messages', { method: 'POST', headers: { ...base, 'Content-Type': 'application/json' }, body: '{"id":' });
+    const broken = await request(web.port, '/api/bridge/messages', {
+      method: 'POST',
+      headers: { ...base, 'Content-Type': 'application/json' },
+      body: '{"id":',
+    });
     expect(broken.status).toBe(400);
   });
 
@@ -231,14 +308,26 @@ describe('web console server: token, cookie, origin', () => {
         expect(Object.keys(r.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
       }
     }
-    const pre = await request(web.port, '/api/status', { method: 'OPTIONS', headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' } });
+    const pre = await request(web.port, '/api/status', {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(pre.status).toBe(401);
     expect(Object.keys(pre.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
   });
 
   it('never returns the token or the config in an API response', async () => {
     const cookie = await cookieFor();
-    for (const p of ['/api/status', '/api/chat/providers', '/api/chat/availability', '/api/chats', '/api/audit', '/api/sessions', '/api/dirs', '/api/bridge/messages']) {
+    for (const p of [
+      '/api/status',
+      '/api/chat/providers',
+      '/api/chat/availability',
+      '/api/chats',
+      '/api/audit',
+      '/api/sessions',
+      '/api/dirs',
+      '/api/bridge/messages',
+    ]) {
       const r = await request(web.port, p, { headers: { Cookie: cookie } });
       expect(r.status, p).toBe(200);
       expect(r.body).not.toContain(token);
@@ -248,7 +337,15 @@ describe('web console server: token, cookie, origin', () => {
 
   it('reuses the stored token after a restart', async () => {
     await web.close();
-    web = await startWebConsole({ config, paths, lang: 'en', logger: silentLogger, gateway: fakeGateway, sessions: fakeSessions, port: 0 });
+    web = await startWebConsole({
+      config,
+      paths,
+      lang: 'en',
+      logger: silentLogger,
+      gateway: fakeGateway,
+      sessions: fakeSessions,
+      port: 0,
+    });
     expect(new URL(web.url).searchParams.get('token')).toBe(token);
   });
 });
@@ -258,14 +355,25 @@ describe('web console server: bind address', () => {
     const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ccl-web-')));
     try {
       const paths = resolvePaths({ HOME: dir, CC_LINKER_HOME: path.join(dir, '.cc-linker') });
-      const base = { paths, lang: 'en' as const, logger: silentLogger, gateway: fakeGateway, sessions: fakeSessions, port: 0 };
-      await expect(startWebConsole({ ...base, config: defaultConfig(), host: '0.0.0.0' })).rejects.toMatchObject({ code: 'WEB_BIND_REFUSED' });
+      const base = {
+        paths,
+        lang: 'en' as const,
+        logger: silentLogger,
+        gateway: fakeGateway,
+        sessions: fakeSessions,
+        port: 0,
+      };
+      await expect(startWebConsole({ ...base, config: defaultConfig(), host: '0.0.0.0' })).rejects.toMatchObject({
+        code: 'WEB_BIND_REFUSED',
+      });
       const hostOnly = defaultConfig();
       hostOnly.web.host = '0.0.0.0';
       await expect(startWebConsole({ ...base, config: hostOnly })).rejects.toThrow(/web\.host and web\.token/);
       const tokenOnly = defaultConfig();
       tokenOnly.web.token = 'a-long-explicit-token-0123456789';
-      await expect(startWebConsole({ ...base, config: tokenOnly, host: '0.0.0.0' })).rejects.toMatchObject({ code: 'WEB_BIND_REFUSED' });
+      await expect(startWebConsole({ ...base, config: tokenOnly, host: '0.0.0.0' })).rejects.toMatchObject({
+        code: 'WEB_BIND_REFUSED',
+      });
       // Refused before anything was written.
       await expect(fs.stat(paths.webTokenFile)).rejects.toMatchObject({ code: 'ENOENT' });
     } finally {
@@ -280,7 +388,17 @@ describe('web console server: bind address', () => {
     try {
       const port = (blocker.address() as { port: number }).port;
       const paths = resolvePaths({ HOME: dir, CC_LINKER_HOME: path.join(dir, '.cc-linker') });
-      await expect(startWebConsole({ config: defaultConfig(), paths, lang: 'en', logger: silentLogger, gateway: fakeGateway, sessions: fakeSessions, port })).rejects.toMatchObject({ code: 'WEB_PORT_IN_USE' });
+      await expect(
+        startWebConsole({
+          config: defaultConfig(),
+          paths,
+          lang: 'en',
+          logger: silentLogger,
+          gateway: fakeGateway,
+          sessions: fakeSessions,
+          port,
+        }),
+      ).rejects.toMatchObject({ code: 'WEB_PORT_IN_USE' });
     } finally {
       blocker.close();
       await fs.rm(dir, { recursive: true, force: true });

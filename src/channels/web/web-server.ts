@@ -68,11 +68,22 @@ const LOGIN_BODY_MAX = 4096;
  */
 export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConsole> {
   const { config, lang, logger } = opts;
-  const bind = resolveBindAddress(config, { ...(opts.host !== undefined ? { host: opts.host } : {}), ...(opts.port !== undefined ? { port: opts.port } : {}) }, lang);
+  const bind = resolveBindAddress(
+    config,
+    {
+      ...(opts.host !== undefined ? { host: opts.host } : {}),
+      ...(opts.port !== undefined ? { port: opts.port } : {}),
+    },
+    lang,
+  );
   const { token } = await loadWebToken(config, opts.paths, lang);
   const assets = await loadUiAssets(opts.uiDir);
   const hub = new EventHub();
-  const outbox = await WebOutbox.open(path.join(opts.paths.home, 'web', 'outbox.jsonl'), { lang, logger, onChange: (view) => hub.publish({ type: 'bridge.message', data: view }) });
+  const outbox = await WebOutbox.open(path.join(opts.paths.home, 'web', 'outbox.jsonl'), {
+    lang,
+    logger,
+    onChange: (view) => hub.publish({ type: 'bridge.message', data: view }),
+  });
   const channel = new WebChannel(outbox);
   const chats = new ConsoleChats(opts.gateway, (e) => hub.publish(e), logger);
   const ctx: ApiContext = {
@@ -84,7 +95,12 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     chats,
     outbox,
     hub,
-    dirPolicy: { allowedRoots: config.security.allowed_roots, deniedRoots: config.security.denied_roots, home: opts.paths.userHome, lang },
+    dirPolicy: {
+      allowedRoots: config.security.allowed_roots,
+      deniedRoots: config.security.denied_roots,
+      home: opts.paths.userHome,
+      lang,
+    },
   };
 
   let guard: RequestGuard | null = null;
@@ -104,19 +120,22 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
   const fail = (req: http.IncomingMessage, res: http.ServerResponse, err: unknown): void => {
     const l = requestLang(req);
     const status = err instanceof HttpError ? err.status : isAppError(err) ? 400 : 500;
-    if (status >= 500) logger.error('web console request failed', { err, method: req.method, path: req.url?.split('?')[0] });
+    if (status >= 500)
+      logger.error('web console request failed', { err, method: req.method, path: req.url?.split('?')[0] });
     if (res.headersSent) return void res.end();
     if (status === 413) {
       res.setHeader('Connection', 'close');
       res.on('finish', () => req.destroy());
     }
-    const message = err instanceof HttpError ? err.userMessage : isAppError(err) ? err.localize(l) : webMessages(l)('internal');
+    const message =
+      err instanceof HttpError ? err.userMessage : isAppError(err) ? err.localize(l) : webMessages(l)('internal');
     sendJson(res, status, { error: message });
   };
 
   const unauthorized = (req: http.IncomingMessage, res: http.ServerResponse, wrong: boolean, form = false): void => {
     const wantsPage = form || (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html'));
-    if (wantsPage) return sendHtml(res, 401, loginPage(requestLang(req), wrong), { 'Content-Security-Policy': LOGIN_CSP });
+    if (wantsPage)
+      return sendHtml(res, 401, loginPage(requestLang(req), wrong), { 'Content-Security-Policy': LOGIN_CSP });
     sendJson(res, 401, { error: webMessages(requestLang(req))('unauthorized') });
   };
 
@@ -133,12 +152,20 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     if (method === 'GET' && url.searchParams.has('token')) {
       if (!g.tokenMatches(url.searchParams.get('token'))) return unauthorized(req, res, true);
       url.searchParams.delete('token');
-      res.writeHead(303, { 'Set-Cookie': g.loginCookie(), Location: `${url.pathname}${url.search}`, 'Cache-Control': 'no-store' });
+      res.writeHead(303, {
+        'Set-Cookie': g.loginCookie(),
+        Location: `${url.pathname}${url.search}`,
+        'Cache-Control': 'no-store',
+      });
       return void res.end();
     }
     if (method === 'POST' && url.pathname === '/login') {
       if (!g.sameOrigin(req, null)) return sendJson(res, 403, { error: t('forbiddenOrigin') });
-      const form = (await readBody(req, 'form', LOGIN_BODY_MAX, { tooLarge: t('bodyTooLarge', { max: LOGIN_BODY_MAX }), badType: t('needJson'), badJson: t('badJson') })) as Record<string, string>;
+      const form = (await readBody(req, 'form', LOGIN_BODY_MAX, {
+        tooLarge: t('bodyTooLarge', { max: LOGIN_BODY_MAX }),
+        badType: t('needJson'),
+        badJson: t('badJson'),
+      })) as Record<string, string>;
       if (!g.tokenMatches(form.token)) return unauthorized(req, res, true, true);
       res.writeHead(303, { 'Set-Cookie': g.loginCookie(), Location: '/', 'Cache-Control': 'no-store' });
       return void res.end();
@@ -153,7 +180,12 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
       throw new HttpError(404, t('notFound'));
     }
     if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, t('methodNotAllowed'));
-    const name = url.pathname === '/' || url.pathname === '/index.html' ? 'index.html' : url.pathname.startsWith('/assets/') ? url.pathname.slice('/assets/'.length) : null;
+    const name =
+      url.pathname === '/' || url.pathname === '/index.html'
+        ? 'index.html'
+        : url.pathname.startsWith('/assets/')
+          ? url.pathname.slice('/assets/'.length)
+          : null;
     const asset = name ? assets.get(name) : undefined;
     if (!asset) throw new HttpError(404, t('notFound'));
     serveAsset(req, res, asset);
@@ -172,7 +204,9 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     await outbox.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new WebError('WEB_PORT_IN_USE', { port: bind.port }, lang, { cause: err });
-    throw new WebError('WEB_LISTEN_FAILED', { host: bind.host, port: bind.port, reason: code ?? String(err) }, lang, { cause: err });
+    throw new WebError('WEB_LISTEN_FAILED', { host: bind.host, port: bind.port, reason: code ?? String(err) }, lang, {
+      cause: err,
+    });
   }
   const port = (server.address() as { port: number }).port;
   guard = new RequestGuard(token, bind, port);
@@ -218,6 +252,13 @@ function serveAsset(req: http.IncomingMessage, res: http.ServerResponse, asset: 
   }
   const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   const body = gzip ? asset.gzip : asset.body;
-  res.writeHead(200, { 'Content-Type': asset.type, 'Content-Length': body.length, ETag: asset.etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) });
+  res.writeHead(200, {
+    'Content-Type': asset.type,
+    'Content-Length': body.length,
+    ETag: asset.etag,
+    'Cache-Control': 'no-cache',
+    Vary: 'Accept-Encoding',
+    ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+  });
   res.end(req.method === 'HEAD' ? undefined : body);
 }

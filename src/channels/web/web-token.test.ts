@@ -18,7 +18,10 @@ describe('loadWebToken', () => {
   it('uses web.token from the config and writes no file', async () => {
     const config = defaultConfig();
     config.web.token = 'configured-token-0123456789';
-    expect(await loadWebToken(config, { webTokenFile: file }, 'en')).toEqual({ token: 'configured-token-0123456789', source: 'config' });
+    expect(await loadWebToken(config, { webTokenFile: file }, 'en')).toEqual({
+      token: 'configured-token-0123456789',
+      source: 'config',
+    });
     await expect(fs.stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
@@ -36,7 +39,10 @@ describe('loadWebToken', () => {
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, 'stored-token-abcdefghijklmnop\n', { mode: 0o644 });
     await fs.chmod(file, 0o644);
-    expect(await loadWebToken(defaultConfig(), { webTokenFile: file }, 'en')).toEqual({ token: 'stored-token-abcdefghijklmnop', source: 'file' });
+    expect(await loadWebToken(defaultConfig(), { webTokenFile: file }, 'en')).toEqual({
+      token: 'stored-token-abcdefghijklmnop',
+      source: 'file',
+    });
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
     await fs.writeFile(file, '');
     const fresh = await loadWebToken(defaultConfig(), { webTokenFile: file }, 'en');
@@ -46,6 +52,9 @@ describe('loadWebToken', () => {
 
   it('reports an unreadable token file clearly', async () => {
     await fs.mkdir(file, { recursive: true }); // a directory where the file should be
-    await expect(loadWebToken(defaultConfig(), { webTokenFile: file }, 'en')).rejects.toMatchObject({ code: 'WEB_TOKEN_UNREADABLE', userMessage: expect.stringContaining('EISDIR') });
+    await expect(loadWebToken(defaultConfig(), { webTokenFile: file }, 'en')).rejects.toMatchObject({
+      code: 'WEB_TOKEN_UNREADABLE',
+      userMessage: expect.stringContaining('EISDIR'),
+    });
   });
 });

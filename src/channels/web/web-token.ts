@@ -19,7 +19,11 @@ export const TOKEN_BYTES = 32;
  * @example
  *   const { token, source } = await loadWebToken(config, paths, 'zh'); // source: 'config' | 'file' | 'generated'
  */
-export async function loadWebToken(config: Config, paths: Pick<Paths, 'webTokenFile'>, lang: Language): Promise<{ token: string; source: 'config' | 'file' | 'generated' }> {
+export async function loadWebToken(
+  config: Config,
+  paths: Pick<Paths, 'webTokenFile'>,
+  lang: Language,
+): Promise<{ token: string; source: 'config' | 'file' | 'generated' }> {
   const configured = config.web.token.trim();
   if (configured) {
     registerSecret(configured);
@@ -36,7 +40,8 @@ export async function loadWebToken(config: Config, paths: Pick<Paths, 'webTokenF
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new WebError('WEB_TOKEN_UNREADABLE', { file, reason: code ?? String(err) }, lang, { cause: err });
+    if (code !== 'ENOENT')
+      throw new WebError('WEB_TOKEN_UNREADABLE', { file, reason: code ?? String(err) }, lang, { cause: err });
   }
   const token = randomBytes(TOKEN_BYTES).toString('base64url');
   await writeFileAtomic(file, `${token}\n`, { mode: 0o600 });

@@ -1,6 +1,10 @@
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startGatewayHarness, writeHarnessConfig, type GatewayHarness } from '../../../test/fakes/fake-chainlesschain/gateway-harness.js';
+import {
+  startGatewayHarness,
+  writeHarnessConfig,
+  type GatewayHarness,
+} from '../../../test/fakes/fake-chainlesschain/gateway-harness.js';
 import { openaiTextTurn, openaiToolCallTurn } from '../../../test/fakes/fake-llm/fake-openai-server.js';
 import { setCliRuntime } from '../define-command.js';
 import { memoryOutput } from '../output.js';
@@ -28,7 +32,15 @@ describe('cc-linker ask', () => {
   it('prints only the answer on stdout; states and a box per tool call on stderr', async () => {
     h = await startGatewayHarness();
     writeHarnessConfig(h);
-    h.openai.enqueue(openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: ['{"command":"note","subargs":["list","--limit","10"]}'], prefix: '我帮你查一下…' }), openaiTextTurn('你最近有 3 条笔记。'));
+    h.openai.enqueue(
+      openaiToolCallTurn({
+        id: 'c1',
+        name: 'cc_exec',
+        argPieces: ['{"command":"note","subargs":["list","--limit","10"]}'],
+        prefix: '我帮你查一下…',
+      }),
+      openaiTextTurn('你最近有 3 条笔记。'),
+    );
     const { out, done } = await ask(h, '列一下最近的', '10', '个', 'note');
     expect(await done).toBe(0);
     expect(out.stdout).toEqual(['你最近有 3 条笔记。']);
@@ -36,9 +48,13 @@ describe('cc-linker ask', () => {
     expect(err).toContain('… 正在思考');
     expect(err).toContain('💬 我帮你查一下…');
     expect(err).toContain('⏳ 执行 cc note list --limit 10');
-    expect(err).toMatch(/┌ cc note list --limit 10\n│ exit 0 · \d+ms\n│ Notes \(3\):\n│ \n│ {3}d4f00559 {2}Gateway design/);
+    expect(err).toMatch(
+      /┌ cc note list --limit 10\n│ exit 0 · \d+ms\n│ Notes \(3\):\n│ \n│ {3}d4f00559 {2}Gateway design/,
+    );
     expect(err).toContain('… 整理结果');
-    const question = (h.openai.requests[0]?.body as { messages: Array<{ role: string; content: string }> }).messages.at(-1);
+    const question = (h.openai.requests[0]?.body as { messages: Array<{ role: string; content: string }> }).messages.at(
+      -1,
+    );
     expect(question).toEqual({ role: 'user', content: '列一下最近的 10 个 note' });
   });
 
@@ -61,7 +77,12 @@ describe('cc-linker ask', () => {
     expect(unknown.out.stderr.at(-1)).toMatch(/^✖ 未知的模型服务 "nope"/);
     expect(unknown.out.stdout).toEqual([]);
 
-    h.openai.enqueue({ httpError: { status: 401, body: { error: { message: 'bad key sk-harness-openai-0123456789', type: 'invalid_request_error' } } } });
+    h.openai.enqueue({
+      httpError: {
+        status: 401,
+        body: { error: { message: 'bad key sk-harness-openai-0123456789', type: 'invalid_request_error' } },
+      },
+    });
     const failed = await ask(h, 'hi');
     expect(await failed.done).toBe(1);
     const err = failed.out.stderr.join('\n');
@@ -73,7 +94,9 @@ describe('cc-linker ask', () => {
     h = await startGatewayHarness({ env: { FAKE_CC_SLOW_MS: '20000' } });
     writeHarnessConfig(h);
     const listeners = process.listenerCount('SIGINT');
-    h.openai.enqueue(openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: ['{"command":"note","subargs":["list"]}'] }));
+    h.openai.enqueue(
+      openaiToolCallTurn({ id: 'c1', name: 'cc_exec', argPieces: ['{"command":"note","subargs":["list"]}'] }),
+    );
     const { out, done } = await ask(h, '列一下笔记');
     await vi.waitFor(() => expect(out.stderr.some((l) => l.startsWith('⏳'))).toBe(true), { timeout: 10_000 });
     await vi.waitFor(() => expect(h?.cliCalls()).toHaveLength(1), { timeout: 10_000 });

@@ -26,7 +26,10 @@ export const askCommand: CommandSpec = {
   description: 'Ask the cc_exec gateway one question about your ChainlessChain data',
   args: [{ name: '<question...>', description: 'the question (quote it, or give it as several words)' }],
   options: [
-    { flags: '--provider <id>', description: 'model service from [ccexec.providers] (default: ccexec.default_provider)' },
+    {
+      flags: '--provider <id>',
+      description: 'model service from [ccexec.providers] (default: ccexec.default_provider)',
+    },
     { flags: '--model <name>', description: 'model name (default: the provider’s model)' },
   ],
   action: async (ctx, words: string[], opts: ChatCommandOptions) => {
@@ -43,7 +46,10 @@ export const askCommand: CommandSpec = {
     };
     process.on('SIGINT', onSigint);
     try {
-      const result = await chat.run(words.join(' '), { signal: controller.signal, onEvent: createChatPrinter(ctx.out, ctx.lang, liveWriter(ctx)).onEvent });
+      const result = await chat.run(words.join(' '), {
+        signal: controller.signal,
+        onEvent: createChatPrinter(ctx.out, ctx.lang, liveWriter(ctx)).onEvent,
+      });
       return exitCodeOf(result);
     } finally {
       process.off('SIGINT', onSigint);

@@ -12,7 +12,14 @@ interface HistoryOptions extends ChatCommandOptions {
 /** Filtering reads at most this many records from the end of the audit file. */
 const FILTER_WINDOW = 10_000;
 
-const MARKS: Record<AuditRecord['decision'], string> = { allowed: '✔', denied: '🚫', invalid: '⚠️', 'unknown-tool': '⚠️', duplicate: '♻️', skipped: '⏭️' };
+const MARKS: Record<AuditRecord['decision'], string> = {
+  allowed: '✔',
+  denied: '🚫',
+  invalid: '⚠️',
+  'unknown-tool': '⚠️',
+  duplicate: '♻️',
+  skipped: '⏭️',
+};
 
 /**
  * `cc-linker chat history [--limit <n>] [--provider <id>] [--model <name>] [--json]` — what the AI ran
@@ -55,7 +62,9 @@ export const chatHistoryCommand: CommandSpec = {
           model: r.model,
           mark: MARKS[r.decision] ?? '?',
           command: ['cc', r.command, ...r.args].join(' '),
-          result: ran ? t('historyRan', { exit: r.exit, ms: r.durationMs, bytes: r.bytes }) : t('historyNotRun', { decision: r.decision, exit: r.exit }),
+          result: ran
+            ? t('historyRan', { exit: r.exit, ms: r.durationMs, bytes: r.bytes })
+            : t('historyNotRun', { decision: r.decision, exit: r.exit }),
         }),
       );
     }

@@ -44,7 +44,8 @@ export const chatMessages = defineMessages({
     failed: '✖ {message}',
     prefix: '💬 {text}',
     header: '🤖 {provider} · {model}',
-    replHelp: 'Type a question and press Enter; Ctrl-C cancels the running answer, Ctrl-C twice at the prompt (or /exit) quits.',
+    replHelp:
+      'Type a question and press Enter; Ctrl-C cancels the running answer, Ctrl-C twice at the prompt (or /exit) quits.',
     prompt: 'you> ',
     pressAgain: '(press Ctrl-C again to quit)',
     historyEmpty: '(no cc_exec calls recorded yet)',
@@ -148,7 +149,8 @@ function toolBox(ev: Extract<ChatEvent, { type: 'TOOL_DONE' }>, t: Translate): s
     case 'allowed':
       body.push(t('exitLine', { exit: ev.exitCode, ms: Math.round(ev.durationMs) }));
       // exit -1: the CLI did not finish (cancelled, timed out, not startable); its reason says why.
-      if (ev.exitCode === -1) body.push(t('failedRun', { reason: ev.reason ?? '' }), ...(ev.stdout ? previewLines(ev, t) : []));
+      if (ev.exitCode === -1)
+        body.push(t('failedRun', { reason: ev.reason ?? '' }), ...(ev.stdout ? previewLines(ev, t) : []));
       else body.push(...previewLines(ev, t));
       break;
   }

@@ -26,69 +26,76 @@ export function chatCommand(io: ChatReplIo = {}): CommandSpec {
     name: 'chat',
     description: 'Chat with the cc_exec gateway about your ChainlessChain data (REPL); see also `chat history`',
     options: [
-      { flags: '--provider <id>', description: 'model service from [ccexec.providers] (default: ccexec.default_provider)' },
+      {
+        flags: '--provider <id>',
+        description: 'model service from [ccexec.providers] (default: ccexec.default_provider)',
+      },
       { flags: '--model <name>', description: 'model name (default: the provider’s model)' },
     ],
     subcommands: [chatHistoryCommand],
     action: async (ctx, opts: ChatCommandOptions) => {
-    const t = chatMessages(ctx.lang);
-    const gateway = await openGateway(ctx);
-    const target = targetOf(opts);
-    const session = gateway.newChat(target);
-    const availability = await gateway.availability(target);
-    ctx.out.progress(t('header', { provider: session.provider.id, model: session.provider.model }));
-    ctx.out.progress(availability.reason);
-    ctx.out.progress(t('replHelp'));
+      const t = chatMessages(ctx.lang);
+      const gateway = await openGateway(ctx);
+      const target = targetOf(opts);
+      const session = gateway.newChat(target);
+      const availability = await gateway.availability(target);
+      ctx.out.progress(t('header', { provider: session.provider.id, model: session.provider.model }));
+      ctx.out.progress(availability.reason);
+      ctx.out.progress(t('replHelp'));
 
-    const input = io.input ?? process.stdin;
-    const rl = readline.createInterface({ input, output: io.output ?? process.stderr, terminal: (input as { isTTY?: boolean }).isTTY === true });
-    rl.setPrompt(t('prompt'));
-    let armed = false; // one Ctrl-C at the prompt seen
-    const onInterrupt = (): void => {
-      if (session.running) {
-        ctx.out.progress(t('cancelling'));
-        session.cancel();
-        return;
-      }
-      if (armed) {
-        rl.close();
-        return;
-      }
-      armed = true;
-      ctx.out.progress(t('pressAgain'));
-      rl.prompt();
-    };
-    rl.on('SIGINT', onInterrupt);
-    const lines = lineQueue(rl);
-    // Not a terminal: readline sees no Ctrl-C keypress, the process gets the signal instead.
-    const viaProcess = !rl.terminal;
-    if (viaProcess) process.on('SIGINT', onInterrupt);
-    const printer = createChatPrinter(ctx.out, ctx.lang, liveWriter(ctx));
-    let failures = 0;
-    try {
-      rl.prompt();
-      for (let raw = await lines.next(); raw !== null; raw = await lines.next()) {
-        armed = false;
-        const line = raw.trim();
-        if (EXIT_WORDS.has(line)) break;
-        if (line !== '') {
-          try {
-            const result = await session.run(line, { onEvent: printer.onEvent });
-            if (result.state === 'FAILED') failures++;
-          } catch (err) {
-            if (!isAppError(err)) throw err;
-            ctx.out.progress(t('failed', { message: err.userMessage }));
-          }
+      const input = io.input ?? process.stdin;
+      const rl = readline.createInterface({
+        input,
+        output: io.output ?? process.stderr,
+        terminal: (input as { isTTY?: boolean }).isTTY === true,
+      });
+      rl.setPrompt(t('prompt'));
+      let armed = false; // one Ctrl-C at the prompt seen
+      const onInterrupt = (): void => {
+        if (session.running) {
+          ctx.out.progress(t('cancelling'));
+          session.cancel();
+          return;
         }
-        if (!lines.closed) rl.prompt();
+        if (armed) {
+          rl.close();
+          return;
+        }
+        armed = true;
+        ctx.out.progress(t('pressAgain'));
+        rl.prompt();
+      };
+      rl.on('SIGINT', onInterrupt);
+      const lines = lineQueue(rl);
+      // Not a terminal: readline sees no Ctrl-C keypress, the process gets the signal instead.
+      const viaProcess = !rl.terminal;
+      if (viaProcess) process.on('SIGINT', onInterrupt);
+      const printer = createChatPrinter(ctx.out, ctx.lang, liveWriter(ctx));
+      let failures = 0;
+      try {
+        rl.prompt();
+        for (let raw = await lines.next(); raw !== null; raw = await lines.next()) {
+          armed = false;
+          const line = raw.trim();
+          if (EXIT_WORDS.has(line)) break;
+          if (line !== '') {
+            try {
+              const result = await session.run(line, { onEvent: printer.onEvent });
+              if (result.state === 'FAILED') failures++;
+            } catch (err) {
+              if (!isAppError(err)) throw err;
+              ctx.out.progress(t('failed', { message: err.userMessage }));
+            }
+          }
+          if (!lines.closed) rl.prompt();
+        }
+      } finally {
+        if (viaProcess) process.off('SIGINT', onInterrupt);
+        rl.close();
+        // A terminal stdin left reading keeps the process alive.
+        input.pause();
       }
-    } finally {
-      if (viaProcess) process.off('SIGINT', onInterrupt);
-      rl.close();
-      // A terminal stdin left reading keeps the process alive.
-      input.pause();
-    }
-    return failures > 0 ? 1 : 0;
+      return failures > 0 ? 1 : 0;
     },
   };
 }

@@ -32,9 +32,21 @@ export const cleanCommand: CommandSpec = {
     printWarnings(ctx.out, warnings, ctx.lang);
     const now = ctx.now();
     const plan = clean.planClean(registry, now);
-    const result = opts.dryRun || plan.length === 0 ? { removed: plan, kept: [] } : await clean.applyClean(ctx.paths, now, { maxFileSize: ctx.config.scanner.max_file_size });
+    const result =
+      opts.dryRun || plan.length === 0
+        ? { removed: plan, kept: [] }
+        : await clean.applyClean(ctx.paths, now, { maxFileSize: ctx.config.scanner.max_file_size });
     if (opts.json) {
-      ctx.out.json({ dry_run: Boolean(opts.dryRun), removed: result.removed.map((i) => ({ session_id: i.id, reason: i.reason, title: i.entry.title, jsonl_path: i.entry.jsonl_path })), kept: result.kept.map((i) => i.id) });
+      ctx.out.json({
+        dry_run: Boolean(opts.dryRun),
+        removed: result.removed.map((i) => ({
+          session_id: i.id,
+          reason: i.reason,
+          title: i.entry.title,
+          jsonl_path: i.entry.jsonl_path,
+        })),
+        kept: result.kept.map((i) => i.id),
+      });
       return 0;
     }
     const t = commandMessages(ctx.lang);
@@ -43,7 +55,8 @@ export const cleanCommand: CommandSpec = {
       return 0;
     }
     const lines = [t('cleanPlan', { n: result.removed.length })];
-    for (const item of result.removed) lines.push(`  - ${fmt.shortId(item.id)}  ${fmt.titleOf(item.entry, ctx.lang)}  (${t(`reason_${item.reason}`)})`);
+    for (const item of result.removed)
+      lines.push(`  - ${fmt.shortId(item.id)}  ${fmt.titleOf(item.entry, ctx.lang)}  (${t(`reason_${item.reason}`)})`);
     if (opts.dryRun) lines.push(t('cleanDryRun'));
     else {
       lines.push(t('cleanDone', { n: result.removed.length }));

@@ -95,7 +95,8 @@ export const commandMessages = defineMessages({
     doctorFeishu: '飞书凭据: 已配置 app_id 与 app_secret',
     doctorFeishuMissing: '飞书凭据: 未配置（仅可使用终端命令与本地控制台）',
     doctorHook_installed: 'Claude Code SessionStart hook: 已安装',
-    doctorHook_not_installed: 'Claude Code SessionStart hook: 未安装（可选：运行 cc-linker hook install 后，Claude Code 每次新开会话都会通知 cc-linker）',
+    doctorHook_not_installed:
+      'Claude Code SessionStart hook: 未安装（可选：运行 cc-linker hook install 后，Claude Code 每次新开会话都会通知 cc-linker）',
     doctorHook_outdated: 'Claude Code SessionStart hook: 版本过旧，运行 cc-linker hook install 更新',
     doctorOk: '全部检查通过',
     doctorFailed: '{n} 项检查未通过',
@@ -184,11 +185,13 @@ export const commandMessages = defineMessages({
     doctorProjects: 'Claude sessions: {dir}',
     doctorProjectsMissing: 'Claude sessions directory does not exist: {dir} (Claude Code not used yet?)',
     doctorScannerWasm: 'Session scanner: WebAssembly probe',
-    doctorScannerJs: 'Session scanner: WebAssembly cannot run here, using the JavaScript probe (same results; init and sync are slower)',
+    doctorScannerJs:
+      'Session scanner: WebAssembly cannot run here, using the JavaScript probe (same results; init and sync are slower)',
     doctorFeishu: 'Feishu credentials: app_id and app_secret are set',
     doctorFeishuMissing: 'Feishu credentials: not set (terminal commands and the local console only)',
     doctorHook_installed: 'Claude Code SessionStart hook: installed',
-    doctorHook_not_installed: 'Claude Code SessionStart hook: not installed (optional: after cc-linker hook install, Claude Code tells cc-linker about every session it starts)',
+    doctorHook_not_installed:
+      'Claude Code SessionStart hook: not installed (optional: after cc-linker hook install, Claude Code tells cc-linker about every session it starts)',
     doctorHook_outdated: 'Claude Code SessionStart hook: outdated; run cc-linker hook install to update it',
     doctorOk: 'All checks passed',
     doctorFailed: '{n} checks failed',

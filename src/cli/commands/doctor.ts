@@ -24,9 +24,7 @@ const ICON = { ok: '✅', warn: '⚠️ ', fail: '❌' } as const;
 export const doctorCommand: CommandSpec = {
   name: 'doctor',
   description: 'Check the installation: config, Node.js, claude, directories, credentials',
-  options: [
-    { flags: '--json', description: 'print the checks as JSON' },
-  ],
+  options: [{ flags: '--json', description: 'print the checks as JSON' }],
   survivesBadConfig: true,
   action: async (ctx, opts: { json?: boolean }) => {
     const checks = await runChecks(ctx);
@@ -36,14 +34,29 @@ export const doctorCommand: CommandSpec = {
       return failed === 0 ? 0 : 1;
     }
     const t = commandMessages(ctx.lang);
-    const lines = [t('doctorTitle'), '─'.repeat(36), ...checks.map((c) => `${ICON[c.level]} ${c.text}`), '', failed === 0 ? t('doctorOk') : t('doctorFailed', { n: failed })];
+    const lines = [
+      t('doctorTitle'),
+      '─'.repeat(36),
+      ...checks.map((c) => `${ICON[c.level]} ${c.text}`),
+      '',
+      failed === 0 ? t('doctorOk') : t('doctorFailed', { n: failed }),
+    ];
     ctx.out.print(lines.join('\n'));
     return failed === 0 ? 0 : 1;
   },
 };
 
 async function runChecks(ctx: CliContext): Promise<Check[]> {
-  const [fs, path, { runProcess }, { findClaudeBinary }, { hookStatus }, { hookTargetFor }, { tildify }, { ensurePrivateDir }] = await Promise.all([
+  const [
+    fs,
+    path,
+    { runProcess },
+    { findClaudeBinary },
+    { hookStatus },
+    { hookTargetFor },
+    { tildify },
+    { ensurePrivateDir },
+  ] = await Promise.all([
     import('node:fs'),
     import('node:path'),
     import('../../process/run-process.js'),
@@ -62,20 +75,31 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
   const configExists = fs.existsSync(ctx.paths.configFile);
   if (ctx.configError) {
     // Every problem on its own line under the check; the other checks ran on the defaults.
-    const problems = redact(ctx.configError.userMessage).split('\n').map((line) => `\n   ${line}`).join('');
+    const problems = redact(ctx.configError.userMessage)
+      .split('\n')
+      .map((line) => `\n   ${line}`)
+      .join('');
     checks.push({ name: 'config', level: 'fail', text: `${t('doctorConfigInvalid')}${problems}` });
   } else {
     checks.push({
       name: 'config',
       level: ctx.warnings.length > 0 ? 'warn' : 'ok',
-      text: !configExists ? t('doctorConfigDefault', { file: show(ctx.paths.configFile) }) : ctx.warnings.length > 0 ? t('doctorConfigWarnings', { file: show(ctx.paths.configFile), n: ctx.warnings.length }) : t('doctorConfig', { file: show(ctx.paths.configFile) }),
+      text: !configExists
+        ? t('doctorConfigDefault', { file: show(ctx.paths.configFile) })
+        : ctx.warnings.length > 0
+          ? t('doctorConfigWarnings', { file: show(ctx.paths.configFile), n: ctx.warnings.length })
+          : t('doctorConfig', { file: show(ctx.paths.configFile) }),
     });
   }
 
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const [reqMajor = 0, reqMinor = 0] = REQUIRED_NODE.split('.').map(Number);
   const nodeOk = major > reqMajor || (major === reqMajor && minor >= reqMinor);
-  checks.push({ name: 'node', level: nodeOk ? 'ok' : 'fail', text: t('doctorNode', { version: process.version, required: REQUIRED_NODE }) });
+  checks.push({
+    name: 'node',
+    level: nodeOk ? 'ok' : 'fail',
+    text: t('doctorNode', { version: process.version, required: REQUIRED_NODE }),
+  });
 
   const bin = findClaudeBinary(ctx.config.general.claude_bin, ctx.env, ctx.paths.userHome);
   if (!bin) checks.push({ name: 'claude', level: 'fail', text: t('doctorClaudeMissing') });
@@ -85,8 +109,21 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
     const r = await runProcess([bin.path, '--version'], { hardTimeoutMs: 10_000, env: buildClaudeEnv(ctx.env) });
     // `claude --version` prints `2.1.332 (Claude Code)`; the line already says "Claude Code".
     const version = (r.stdout.trim().split('\n')[0] ?? '').replace(/\s*\(Claude Code\)$/, '');
-    if (r.reason === 'exit' && r.exitCode === 0 && version) checks.push({ name: 'claude', level: 'ok', text: t(bin.source === 'sdk' ? 'doctorClaudeBundled' : 'doctorClaude', { bin: show(bin.path), version }) });
-    else checks.push({ name: 'claude', level: 'fail', text: t('doctorClaudeBroken', { bin: show(bin.path), reason: r.spawnError?.message ?? `${r.reason} ${r.exitCode ?? ''}`.trim() }) });
+    if (r.reason === 'exit' && r.exitCode === 0 && version)
+      checks.push({
+        name: 'claude',
+        level: 'ok',
+        text: t(bin.source === 'sdk' ? 'doctorClaudeBundled' : 'doctorClaude', { bin: show(bin.path), version }),
+      });
+    else
+      checks.push({
+        name: 'claude',
+        level: 'fail',
+        text: t('doctorClaudeBroken', {
+          bin: show(bin.path),
+          reason: r.spawnError?.message ?? `${r.reason} ${r.exitCode ?? ''}`.trim(),
+        }),
+      });
   }
 
   for (const dir of [ctx.paths.home, ctx.paths.runtimeDir]) {
@@ -103,14 +140,26 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
   }
 
   const projects = ctx.paths.claudeProjectsDir;
-  checks.push(fs.existsSync(projects) ? { name: 'projects', level: 'ok', text: t('doctorProjects', { dir: show(projects) }) } : { name: 'projects', level: 'warn', text: t('doctorProjectsMissing', { dir: show(projects) }) });
+  checks.push(
+    fs.existsSync(projects)
+      ? { name: 'projects', level: 'ok', text: t('doctorProjects', { dir: show(projects) }) }
+      : { name: 'projects', level: 'warn', text: t('doctorProjectsMissing', { dir: show(projects) }) },
+  );
 
   // The compiled probe is a speed-up only: without it (`node --jitless`, a CPU without SIMD) every
   // line goes to the JavaScript probe, with the same results.
-  checks.push(WasmLineProbe.shared() ? { name: 'scanner', level: 'ok', text: t('doctorScannerWasm') } : { name: 'scanner', level: 'warn', text: t('doctorScannerJs') });
+  checks.push(
+    WasmLineProbe.shared()
+      ? { name: 'scanner', level: 'ok', text: t('doctorScannerWasm') }
+      : { name: 'scanner', level: 'warn', text: t('doctorScannerJs') },
+  );
 
   const feishu = Boolean(ctx.config.feishu_bot.app_id && ctx.config.feishu_bot.app_secret);
-  checks.push({ name: 'feishu', level: feishu ? 'ok' : 'warn', text: t(feishu ? 'doctorFeishu' : 'doctorFeishuMissing') });
+  checks.push({
+    name: 'feishu',
+    level: feishu ? 'ok' : 'warn',
+    text: t(feishu ? 'doctorFeishu' : 'doctorFeishuMissing'),
+  });
 
   const hook = await hookStatus(hookTargetFor(ctx));
   checks.push({ name: 'hook', level: hook.state === 'installed' ? 'ok' : 'warn', text: t(`doctorHook_${hook.state}`) });

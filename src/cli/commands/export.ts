@@ -18,12 +18,26 @@ export const exportCommand: CommandSpec = {
   description: 'Export a session as Markdown, JSON or plain text',
   args: [{ name: '<id>', description: 'session id or id prefix' }],
   options: [
-    { flags: '--format <format>', description: 'output format', choices: ['markdown', 'json', 'text'], default: 'markdown' },
+    {
+      flags: '--format <format>',
+      description: 'output format',
+      choices: ['markdown', 'json', 'text'],
+      default: 'markdown',
+    },
     { flags: '--output <file>', description: 'write to this file instead of stdout' },
     { flags: '--thinking', description: 'include thinking blocks' },
   ],
   action: async (ctx, idPrefix: string, opts: ExportOptions) => {
-    const [{ requireRegistry }, { resolveSession }, exporter, fmt, { SessionsError }, { writeFileAtomic }, { expandHome }, { printWarnings }] = await Promise.all([
+    const [
+      { requireRegistry },
+      { resolveSession },
+      exporter,
+      fmt,
+      { SessionsError },
+      { writeFileAtomic },
+      { expandHome },
+      { printWarnings },
+    ] = await Promise.all([
       import('../../sessions/read-registry.js'),
       import('../../sessions/resolve-session.js'),
       import('../../sessions/export-session.js'),
@@ -45,7 +59,11 @@ export const exportCommand: CommandSpec = {
       if (!entry.jsonl_path) throw Object.assign(new Error('no path'), { code: 'ENOENT' });
       messages = await exporter.readTranscript(entry.jsonl_path, { thinking: Boolean(opts.thinking) });
     } catch (err) {
-      throw new SessionsError('SESSION_FILE_MISSING', { id: fmt.shortId(id), file: entry.jsonl_path ?? '-' }, { cause: err });
+      throw new SessionsError(
+        'SESSION_FILE_MISSING',
+        { id: fmt.shortId(id), file: entry.jsonl_path ?? '-' },
+        { cause: err },
+      );
     }
     const text = exporter.renderTranscript({ id, title, entry }, messages, opts.format);
     if (opts.output) {

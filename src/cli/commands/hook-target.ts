@@ -6,5 +6,9 @@ import type { CliContext } from '../cli-context.js';
  * runs with a relocated `CC_LINKER_HOME` — that home, so the hook's events land where we read them.
  */
 export function hookTargetFor(ctx: Pick<CliContext, 'paths' | 'env'>): HookTarget {
-  return { settingsFile: ctx.paths.claudeSettingsFile, backupDir: ctx.paths.registryBackupDir, ccLinkerHome: ctx.env.CC_LINKER_HOME ? ctx.paths.home : undefined };
+  return {
+    settingsFile: ctx.paths.claudeSettingsFile,
+    backupDir: ctx.paths.registryBackupDir,
+    ccLinkerHome: ctx.env.CC_LINKER_HOME ? ctx.paths.home : undefined,
+  };
 }

@@ -15,7 +15,11 @@ export const hookCommand: CommandSpec = {
       name: 'install',
       description: 'Add the SessionStart hook to Claude Code settings',
       action: async (ctx) => {
-        const [fs, { installHook, defaultHookScript }, { hookTargetFor }] = await Promise.all([import('node:fs'), import('../../sessions/claude-hook.js'), import('./hook-target.js')]);
+        const [fs, { installHook, defaultHookScript }, { hookTargetFor }] = await Promise.all([
+          import('node:fs'),
+          import('../../sessions/claude-hook.js'),
+          import('./hook-target.js'),
+        ]);
         const t = commandMessages(ctx.lang);
         const target = hookTargetFor(ctx);
         const script = target.scriptPath ?? defaultHookScript();
@@ -29,7 +33,10 @@ export const hookCommand: CommandSpec = {
       name: 'uninstall',
       description: 'Remove the SessionStart hook from Claude Code settings',
       action: async (ctx) => {
-        const [{ uninstallHook }, { hookTargetFor }] = await Promise.all([import('../../sessions/claude-hook.js'), import('./hook-target.js')]);
+        const [{ uninstallHook }, { hookTargetFor }] = await Promise.all([
+          import('../../sessions/claude-hook.js'),
+          import('./hook-target.js'),
+        ]);
         const t = commandMessages(ctx.lang);
         const r = await uninstallHook(hookTargetFor(ctx));
         ctx.out.print(r.changed ? t('hookRemoved', { file: r.file }) : t('hookNotPresent'));
@@ -41,7 +48,10 @@ export const hookCommand: CommandSpec = {
       description: 'Show whether the SessionStart hook is installed',
       options: [{ flags: '--json', description: 'print the status as JSON' }],
       action: async (ctx, opts: { json?: boolean }) => {
-        const [{ hookStatus }, { hookTargetFor }] = await Promise.all([import('../../sessions/claude-hook.js'), import('./hook-target.js')]);
+        const [{ hookStatus }, { hookTargetFor }] = await Promise.all([
+          import('../../sessions/claude-hook.js'),
+          import('./hook-target.js'),
+        ]);
         const t = commandMessages(ctx.lang);
         const s = await hookStatus(hookTargetFor(ctx));
         if (opts.json) {

@@ -10,9 +10,7 @@ import { commandMessages } from './command-messages.js';
 export const initCommand: CommandSpec = {
   name: 'init',
   description: 'Create the registry and register every Claude Code session on this machine',
-  options: [
-    { flags: '--json', description: 'print the result as JSON' },
-  ],
+  options: [{ flags: '--json', description: 'print the result as JSON' }],
   action: async (ctx, opts: { json?: boolean }) => {
     const { runSync } = await import('./run-sync.js');
     const r = await runSync(ctx, { action: 'cc-linker init', incremental: false });

@@ -30,20 +30,25 @@ export const listCommand: CommandSpec = {
   name: 'list',
   description: 'List Claude Code sessions, most recently active first',
   options: [
-    { flags: '--origin <origin>', description: 'only sessions started from the terminal or from Feishu', choices: ['cli', 'feishu'] },
+    {
+      flags: '--origin <origin>',
+      description: 'only sessions started from the terminal or from Feishu',
+      choices: ['cli', 'feishu'],
+    },
     { flags: '--status <status>', description: 'only sessions with this status', choices: STATUSES },
     { flags: '--project <text>', description: 'only sessions whose project name or directory contains text' },
     { flags: '--limit <n>', description: 'show at most n sessions', parse: parsePositiveInt, default: 20 },
     { flags: '--json', description: 'print the sessions as JSON' },
   ],
   action: async (ctx, opts: ListOptions) => {
-    const [{ requireRegistry }, { readListIndex, writeListIndex }, fmt, { sessionJson }, { printWarnings }] = await Promise.all([
-      import('../../sessions/read-registry.js'),
-      import('../../sessions/list-index.js'),
-      import('../../sessions/format-session.js'),
-      import('../format/session-json.js'),
-      import('../format/print-warnings.js'),
-    ]);
+    const [{ requireRegistry }, { readListIndex, writeListIndex }, fmt, { sessionJson }, { printWarnings }] =
+      await Promise.all([
+        import('../../sessions/read-registry.js'),
+        import('../../sessions/list-index.js'),
+        import('../../sessions/format-session.js'),
+        import('../format/session-json.js'),
+        import('../format/print-warnings.js'),
+      ]);
     // The human listing comes from the small list index when it matches the registry (without a
     // filter, only its first `limit` rows are read: they are newest first); --json prints whole
     // entries, so it (and any doubt about the index) reads the registry itself.
@@ -65,7 +70,12 @@ export const listCommand: CommandSpec = {
     const all = sessions
       .filter(({ entry }) => !opts.origin || entry.origin === opts.origin)
       .filter(({ entry }) => !opts.status || (entry.status ?? 'active') === opts.status)
-      .filter(({ entry }) => !project || (entry.project_name ?? '').toLowerCase().includes(project) || entry.cwd.toLowerCase().includes(project));
+      .filter(
+        ({ entry }) =>
+          !project ||
+          (entry.project_name ?? '').toLowerCase().includes(project) ||
+          entry.cwd.toLowerCase().includes(project),
+      );
     const shown = fmt.newestFirst(all, opts.limit);
     const total = indexed && !filtered ? indexed.total : all.length;
     if (opts.json && full) {
@@ -78,11 +88,15 @@ export const listCommand: CommandSpec = {
     const lines = [t('listHeader', { n: total })];
     if (total === 0) lines.push('', t('listEmpty'));
     shown.forEach(({ id, entry }, i) => {
-      lines.push('', `${i + 1}. ${fmt.truncate(fmt.titleOf(entry, ctx.lang), 30)}`, `   ID: ${fmt.shortId(id)}`, `   ${fmt.sessionMetaLine(entry, now, ctx.lang)}`);
+      lines.push(
+        '',
+        `${i + 1}. ${fmt.truncate(fmt.titleOf(entry, ctx.lang), 30)}`,
+        `   ID: ${fmt.shortId(id)}`,
+        `   ${fmt.sessionMetaLine(entry, now, ctx.lang)}`,
+      );
     });
     if (total > shown.length) lines.push('', t('listMore', { n: total - shown.length }));
     ctx.out.print(lines.join('\n'));
     return 0;
   },
 };
-

@@ -47,7 +47,10 @@ describe('cc-linker permissions', () => {
       expect.stringMatching(/^ {2}2\. Bash\(touch f \*\) {2}\(/),
     ]);
     r = await run('list', '--json');
-    expect(JSON.parse(r.out.stdout.join(''))).toMatchObject({ file, rules: [{ rule: 'Bash(npm test:*)' }, { rule: 'Bash(touch f *)' }] });
+    expect(JSON.parse(r.out.stdout.join(''))).toMatchObject({
+      file,
+      rules: [{ rule: 'Bash(npm test:*)' }, { rule: 'Bash(touch f *)' }],
+    });
   });
 
   it('revoke by number or text; an unknown rule exits 1', async () => {

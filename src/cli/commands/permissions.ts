@@ -50,7 +50,8 @@ export const permissionsCommand: CommandSpec = {
           });
           ctx.out.print(lines.join('\n'));
         }
-        if (ctx.config.claude.allowed_tools.length > 0) ctx.out.progress(t('configNote', { rules: ctx.config.claude.allowed_tools.join(', ') }));
+        if (ctx.config.claude.allowed_tools.length > 0)
+          ctx.out.progress(t('configNote', { rules: ctx.config.claude.allowed_tools.join(', ') }));
         return 0;
       },
     },

@@ -10,20 +10,22 @@ export const repairCommand: CommandSpec = {
   name: 'repair',
   description: 'Find the session file of a provisioning/degraded session and fix its registry entry',
   args: [{ name: '<id>', description: 'session id or id prefix' }],
-  options: [
-    { flags: '--json', description: 'print the result as JSON' },
-  ],
+  options: [{ flags: '--json', description: 'print the result as JSON' }],
   action: async (ctx, idPrefix: string, opts: { json?: boolean }) => {
-    const [{ repairSession }, { assertNoLiveOwner }, { requireRegistry }, { sessionJson }, { shortId }] = await Promise.all([
-      import('../../sessions/repair-session.js'),
-      import('../../store/owner-lock.js'),
-      import('../../sessions/read-registry.js'),
-      import('../format/session-json.js'),
-      import('../../sessions/format-session.js'),
-    ]);
+    const [{ repairSession }, { assertNoLiveOwner }, { requireRegistry }, { sessionJson }, { shortId }] =
+      await Promise.all([
+        import('../../sessions/repair-session.js'),
+        import('../../store/owner-lock.js'),
+        import('../../sessions/read-registry.js'),
+        import('../format/session-json.js'),
+        import('../../sessions/format-session.js'),
+      ]);
     await assertNoLiveOwner(ctx.paths.ownerLockFile, 'cc-linker repair');
     await requireRegistry(ctx.paths);
-    const r = await repairSession(ctx.paths, idPrefix, { maxFileSize: ctx.config.scanner.max_file_size, now: ctx.now() });
+    const r = await repairSession(ctx.paths, idPrefix, {
+      maxFileSize: ctx.config.scanner.max_file_size,
+      now: ctx.now(),
+    });
     if (opts.json) {
       ctx.out.json({ ...sessionJson(r.id, r.entry), found: r.found, resumable: r.resumable });
       return r.found ? 0 : 1;
@@ -35,7 +37,11 @@ export const repairCommand: CommandSpec = {
       ctx.out.print(t('repairStillMissing', { id, reason: r.entry.last_error ?? '-', status }));
       return 1;
     }
-    ctx.out.print(r.resumable || r.entry.jsonl_path === r.found ? t('repairFound', { id, file: r.found, status }) : t('repairTooLarge', { id, file: r.found }));
+    ctx.out.print(
+      r.resumable || r.entry.jsonl_path === r.found
+        ? t('repairFound', { id, file: r.found, status })
+        : t('repairTooLarge', { id, file: r.found }),
+    );
     return 0;
   },
 };

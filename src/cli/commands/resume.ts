@@ -16,11 +16,19 @@ export const resumeCommand: CommandSpec = {
   name: 'resume',
   description: 'Print (or --exec) the command that resumes a session in this terminal',
   args: [{ name: '<id>', description: 'session id or id prefix' }],
-  options: [
-    { flags: '--exec', description: 'run claude --resume now, in the session directory' },
-  ],
+  options: [{ flags: '--exec', description: 'run claude --resume now, in the session directory' }],
   action: async (ctx, idPrefix: string, opts: { exec?: boolean }) => {
-    const [{ requireRegistry }, { resolveSession }, { locateSessionFile }, { repairSession }, { SessionsError }, { readOwnerLock }, { shellQuote }, fmt, { printWarnings }] = await Promise.all([
+    const [
+      { requireRegistry },
+      { resolveSession },
+      { locateSessionFile },
+      { repairSession },
+      { SessionsError },
+      { readOwnerLock },
+      { shellQuote },
+      fmt,
+      { printWarnings },
+    ] = await Promise.all([
       import('../../sessions/read-registry.js'),
       import('../../sessions/resolve-session.js'),
       import('../../sessions/locate-session-file.js'),
@@ -39,15 +47,23 @@ export const resumeCommand: CommandSpec = {
     let { entry } = resolved;
     const status = entry.status ?? 'active';
     const short = fmt.shortId(id);
-    if (status === 'corrupted') throw new SessionsError('SESSION_CORRUPTED', { id: short, reason: entry.last_error ?? 'corrupted' });
+    if (status === 'corrupted')
+      throw new SessionsError('SESSION_CORRUPTED', { id: short, reason: entry.last_error ?? 'corrupted' });
     if (status === 'provisioning' || status === 'degraded') {
       const found = await locateSessionFile(ctx.paths.claudeProjectsDir, id, entry.project_dir);
       if (!found) throw new SessionsError('SESSION_NOT_READY', { id: short, reason: entry.last_error ?? status });
       const owner = await readOwnerLock(ctx.paths.ownerLockFile);
       if (!owner?.alive) {
-        const repaired = await repairSession(ctx.paths, id, { maxFileSize: ctx.config.scanner.max_file_size, now: ctx.now() });
+        const repaired = await repairSession(ctx.paths, id, {
+          maxFileSize: ctx.config.scanner.max_file_size,
+          now: ctx.now(),
+        });
         entry = repaired.entry;
-        if (!repaired.resumable) throw new SessionsError('SESSION_NOT_READY', { id: short, reason: entry.last_error ?? entry.status ?? status });
+        if (!repaired.resumable)
+          throw new SessionsError('SESSION_NOT_READY', {
+            id: short,
+            reason: entry.last_error ?? entry.status ?? status,
+          });
         ctx.out.progress(t('resumeRepaired', { id: short, status: entry.status ?? 'active' }));
       }
     }
@@ -73,7 +89,8 @@ async function execClaude(ctx: CliContext, id: string, cwd: string, short: strin
   ]);
   const t = commandMessages(ctx.lang);
   const dir = expandHome(cwd, ctx.paths.userHome);
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new AppError('RESUME_CWD_MISSING', t('resumeNoCwd', { id: short, cwd: dir }));
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
+    throw new AppError('RESUME_CWD_MISSING', t('resumeNoCwd', { id: short, cwd: dir }));
   const bin = findClaudeBinary(ctx.config.general.claude_bin, ctx.env, ctx.paths.userHome);
   if (!bin) throw new AppError('CLAUDE_NOT_FOUND', t('resumeNoClaude'));
   return new Promise<number>((resolve, reject) => {

@@ -12,7 +12,12 @@ describe('runSync progress bar', () => {
   let env: NodeJS.ProcessEnv;
   beforeEach(() => {
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-run-sync-'));
-    env = { HOME: home, CC_LINKER_HOME: path.join(home, '.cc-linker'), CLAUDE_CONFIG_DIR: path.join(home, '.claude'), CC_LINKER_LANGUAGE: 'en' };
+    env = {
+      HOME: home,
+      CC_LINKER_HOME: path.join(home, '.cc-linker'),
+      CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+      CC_LINKER_LANGUAGE: 'en',
+    };
   });
   afterEach(() => {
     vi.restoreAllMocks();
@@ -22,13 +27,24 @@ describe('runSync progress bar', () => {
   function writeTree(sessions: number): void {
     const rng = createRng(7);
     for (let i = 0; i < sessions; i += 1) {
-      writeSession(path.join(home, '.claude'), { id: fakeUuid(rng), cwd: `/tmp/p${i % 3}`, start: new Date(Date.UTC(2026, 4, 5, 10, i)), turns: [{ prompt: `task ${i}`, answer: 'done' }] }, rng);
+      writeSession(
+        path.join(home, '.claude'),
+        {
+          id: fakeUuid(rng),
+          cwd: `/tmp/p${i % 3}`,
+          start: new Date(Date.UTC(2026, 4, 5, 10, i)),
+          turns: [{ prompt: `task ${i}`, answer: 'done' }],
+        },
+        rng,
+      );
     }
   }
 
   async function run(isTTY: boolean): Promise<string[]> {
     const writes: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (writes.push(String(chunk)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation(
+      (chunk: string | Uint8Array) => (writes.push(String(chunk)), true),
+    );
     const ctx = await loadCliContext({ env, out: { ...memoryOutput(), isTTY } });
     const result = await runSync(ctx, { action: 'init', incremental: false });
     vi.restoreAllMocks();

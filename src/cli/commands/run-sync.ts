@@ -14,7 +14,10 @@ const BAR_MIN_BYTES = 20 * 1024 * 1024;
  * a big scan). Heavy modules are imported here, inside the action, to keep the CLI's start fast.
  */
 export async function runSync(ctx: CliContext, opts: { action: string; incremental: boolean }): Promise<SyncResult> {
-  const [{ assertNoLiveOwner }, { syncRegistry }] = await Promise.all([import('../../store/owner-lock.js'), import('../../sessions/sync-registry.js')]);
+  const [{ assertNoLiveOwner }, { syncRegistry }] = await Promise.all([
+    import('../../store/owner-lock.js'),
+    import('../../sessions/sync-registry.js'),
+  ]);
   await assertNoLiveOwner(ctx.paths.ownerLockFile, opts.action);
   let bar: ReturnType<typeof createProgressBar> | null = null;
   const result = await syncRegistry({
@@ -26,7 +29,8 @@ export async function runSync(ctx: CliContext, opts: { action: string; increment
     ...(ctx.out.isTTY
       ? {
           onProgress: (p: Readonly<ScanProgress>) => {
-            if (bar === null && p.filesDone === 0 && (p.filesTotal >= BAR_MIN_FILES || p.bytesTotal >= BAR_MIN_BYTES)) bar = createProgressBar((s) => process.stderr.write(s));
+            if (bar === null && p.filesDone === 0 && (p.filesTotal >= BAR_MIN_FILES || p.bytesTotal >= BAR_MIN_BYTES))
+              bar = createProgressBar((s) => process.stderr.write(s));
             bar?.update(p);
           },
         }

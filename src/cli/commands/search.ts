@@ -18,7 +18,11 @@ export const searchCommand: CommandSpec = {
   args: [{ name: '<query>', description: 'text to look for' }],
   options: [
     { flags: '--content', description: 'also search the message text of every session file' },
-    { flags: '--limit <n>', description: 'show at most n matches (newest first; default all)', parse: parsePositiveInt },
+    {
+      flags: '--limit <n>',
+      description: 'show at most n matches (newest first; default all)',
+      parse: parsePositiveInt,
+    },
     { flags: '--json', description: 'print the matches as JSON' },
   ],
   action: async (ctx, query: string, opts: { content?: boolean; json?: boolean; limit?: number }) => {
@@ -31,7 +35,9 @@ export const searchCommand: CommandSpec = {
     ]);
     const { registry, warnings } = await requireRegistry(ctx.paths);
     printWarnings(ctx.out, warnings, ctx.lang);
-    const hits = opts.content ? await search.searchContent(registry, query, { maxFileSize: ctx.config.scanner.max_file_size }) : search.searchSessions(registry, query);
+    const hits = opts.content
+      ? await search.searchContent(registry, query, { maxFileSize: ctx.config.scanner.max_file_size })
+      : search.searchSessions(registry, query);
     const shown = opts.limit === undefined ? hits : hits.slice(0, opts.limit);
     if (opts.json) {
       ctx.out.json(shown.map((h) => ({ ...sessionJson(h.id, h.entry), matched: h.fields, snippet: h.snippet })));

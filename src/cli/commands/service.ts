@@ -6,7 +6,13 @@ import { serviceUnit } from '../start/service-unit.js';
 import { startMessages } from '../start/start-messages.js';
 
 const unit = (env: NodeJS.ProcessEnv, userHome: string) =>
-  serviceUnit({ platform: process.platform, node: process.execPath, cli: fileURLToPath(new URL('../main.js', import.meta.url)), home: userHome, ...(env.CC_LINKER_HOME ? { ccLinkerHome: env.CC_LINKER_HOME } : {}) });
+  serviceUnit({
+    platform: process.platform,
+    node: process.execPath,
+    cli: fileURLToPath(new URL('../main.js', import.meta.url)),
+    home: userHome,
+    ...(env.CC_LINKER_HOME ? { ccLinkerHome: env.CC_LINKER_HOME } : {}),
+  });
 
 /** `cc-linker service install|uninstall|status`: a systemd user unit (Linux) or a launchd agent (macOS). */
 export const serviceCommand: CommandSpec = {
@@ -48,7 +54,10 @@ export const serviceCommand: CommandSpec = {
       action: async (ctx) => {
         const t = startMessages(ctx.lang);
         const u = unit(ctx.env, ctx.paths.userHome);
-        const exists = await fs.access(u.file).then(() => true, () => false);
+        const exists = await fs.access(u.file).then(
+          () => true,
+          () => false,
+        );
         ctx.out.print(exists ? t('serviceInstalled', { file: u.file }) : t('serviceMissing', { file: u.file }));
         return exists ? 0 : 1;
       },

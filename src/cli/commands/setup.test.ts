@@ -29,7 +29,12 @@ afterAll(async () => {
 beforeEach(() => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-setup-')));
   for (const d of ['Git/proj', 'Workspace', 'Downloads/x']) fs.mkdirSync(path.join(tmp, d), { recursive: true });
-  env = { HOME: tmp, CC_LINKER_HOME: path.join(tmp, '.cc-linker'), CLAUDE_CONFIG_DIR: path.join(tmp, '.claude'), PATH: process.env.PATH };
+  env = {
+    HOME: tmp,
+    CC_LINKER_HOME: path.join(tmp, '.cc-linker'),
+    CLAUDE_CONFIG_DIR: path.join(tmp, '.claude'),
+    PATH: process.env.PATH,
+  };
   printed = [];
 });
 afterEach(() => {
@@ -54,10 +59,27 @@ async function run(...args: string[]) {
 
 /** The file as cc-linker will read it, with no environment overrides. */
 async function reload() {
-  return (await loadConfig({ paths: resolvePaths(env), env: { HOME: tmp, CC_LINKER_HOME: env.CC_LINKER_HOME } })).config;
+  return (await loadConfig({ paths: resolvePaths(env), env: { HOME: tmp, CC_LINKER_HOME: env.CC_LINKER_HOME } }))
+    .config;
 }
 
-const answers = () => ['--app-id', APP_ID, '--app-secret', SECRET, '--domain', fake.baseUrl, '--owner', 'ou_owner1', '--default-cwd', path.join(tmp, 'Git/proj'), '--allowed-root', path.join(tmp, 'Git'), path.join(tmp, 'Workspace'), '--language', 'en'];
+const answers = () => [
+  '--app-id',
+  APP_ID,
+  '--app-secret',
+  SECRET,
+  '--domain',
+  fake.baseUrl,
+  '--owner',
+  'ou_owner1',
+  '--default-cwd',
+  path.join(tmp, 'Git/proj'),
+  '--allowed-root',
+  path.join(tmp, 'Git'),
+  path.join(tmp, 'Workspace'),
+  '--language',
+  'en',
+];
 
 describe('cc-linker setup (non-interactive)', () => {
   it('stdin is not a terminal in this test process', () => {
@@ -74,7 +96,14 @@ describe('cc-linker setup (non-interactive)', () => {
     expect(r.stdout).toContain('Next: run cc-linker start, then message the bot');
 
     const config = await reload();
-    expect(config.feishu_bot).toEqual({ app_id: APP_ID, app_secret: SECRET, owner_open_id: 'ou_owner1', allow_auto_bind_owner: false, default_cwd: path.join(tmp, 'Git/proj'), domain: fake.baseUrl });
+    expect(config.feishu_bot).toEqual({
+      app_id: APP_ID,
+      app_secret: SECRET,
+      owner_open_id: 'ou_owner1',
+      allow_auto_bind_owner: false,
+      default_cwd: path.join(tmp, 'Git/proj'),
+      domain: fake.baseUrl,
+    });
     expect(config.security.allowed_roots).toEqual([path.join(tmp, 'Git'), path.join(tmp, 'Workspace')]);
     expect(config.general.language).toBe('en');
     expect(fs.statSync(configFile()).mode & 0o777).toBe(0o600);
@@ -90,7 +119,11 @@ describe('cc-linker setup (non-interactive)', () => {
     args[3] = 'wrong-secret-123456';
     const r = await run(...args);
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n').filter((l) => l.startsWith('✖'))).toEqual([expect.stringMatching(/^✖ Feishu rejected these credentials \(code 10014: app secret invalid.*nothing was written.*--domain/)]);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('✖'))).toEqual([
+      expect.stringMatching(
+        /^✖ Feishu rejected these credentials \(code 10014: app secret invalid.*nothing was written.*--domain/,
+      ),
+    ]);
     expect(r.stderr).not.toContain('wrong-secret-123456');
     expect(fs.existsSync(configFile())).toBe(false);
   });
@@ -101,7 +134,9 @@ describe('cc-linker setup (non-interactive)', () => {
     args[1] = 'cli_123';
     const r = await run(...args);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('✖ --app-id is invalid: An App ID is "cli_" followed by 16 hex digits, e.g. cli_a1b2c3d4e5f60718');
+    expect(r.stderr).toBe(
+      '✖ --app-id is invalid: An App ID is "cli_" followed by 16 hex digits, e.g. cli_a1b2c3d4e5f60718',
+    );
     expect(fake.tokenRequests.length).toBe(tokensBefore);
     expect(fs.existsSync(configFile())).toBe(false);
   });
@@ -112,15 +147,24 @@ describe('cc-linker setup (non-interactive)', () => {
     expect(r.stderr).toBe('✖ 缺少 --app-id（或环境变量 CC_LINKER_FEISHU_APP_ID）：非交互模式下 setup 不会提问');
     r = await run('--app-id', APP_ID, '--language', 'en');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('✖ missing --app-secret (or CC_LINKER_FEISHU_APP_SECRET): setup does not ask questions when it is not interactive');
+    expect(r.stderr).toBe(
+      '✖ missing --app-secret (or CC_LINKER_FEISHU_APP_SECRET): setup does not ask questions when it is not interactive',
+    );
     expect(fs.existsSync(configFile())).toBe(false);
   });
 
   it('answers from the environment; the secret stays there and is not written', async () => {
-    env = { ...env, CC_LINKER_FEISHU_APP_ID: APP_ID, CC_LINKER_FEISHU_APP_SECRET: SECRET, CC_LINKER_FEISHU_DOMAIN: fake.baseUrl };
+    env = {
+      ...env,
+      CC_LINKER_FEISHU_APP_ID: APP_ID,
+      CC_LINKER_FEISHU_APP_SECRET: SECRET,
+      CC_LINKER_FEISHU_DOMAIN: fake.baseUrl,
+    };
     const r = await run('--yes', '--allowed-root', path.join(tmp, 'Git'));
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('下一步：运行 cc-linker start，在飞书里给机器人发送 /whoami，再运行 cc-linker setup --owner <open_id>。');
+    expect(r.stdout).toContain(
+      '下一步：运行 cc-linker start，在飞书里给机器人发送 /whoami，再运行 cc-linker setup --owner <open_id>。',
+    );
     const config = await reload();
     expect(config.feishu_bot.app_id).toBe(APP_ID);
     expect(config.feishu_bot.app_secret).toBe('');
@@ -158,15 +202,24 @@ describe('cc-linker setup (non-interactive)', () => {
     expect(fs.readFileSync(`${configFile()}.bak`, 'utf8')).toBe(old);
     expect(fs.statSync(`${configFile()}.bak`).mode & 0o777).toBe(0o600);
     const config = await reload();
-    expect(config.feishu_bot).toMatchObject({ owner_open_id: 'ou_owner2', app_id: APP_ID, app_secret: SECRET, domain: fake.baseUrl });
+    expect(config.feishu_bot).toMatchObject({
+      owner_open_id: 'ou_owner2',
+      app_id: APP_ID,
+      app_secret: SECRET,
+      domain: fake.baseUrl,
+    });
     expect(config.general.log_level).toBe('debug');
     expect(config.runtime.max_concurrent_sessions).toBe(3);
     expect(config.claude.models).toEqual({ sonnet: 'claude-sonnet-4-5' });
-    expect(config.ccexec.providers).toEqual({ local: { kind: 'openai-compatible', base_url: 'http://127.0.0.1:1234/v1', model: 'qwen', api_key_env: '' } });
+    expect(config.ccexec.providers).toEqual({
+      local: { kind: 'openai-compatible', base_url: 'http://127.0.0.1:1234/v1', model: 'qwen', api_key_env: '' },
+    });
     const text = fs.readFileSync(configFile(), 'utf8');
     expect(text).toContain('mystery = "kept"');
     expect(text).toContain('[extra_section]\nx = [1, 2]');
-    expect((await loadConfig({ paths: resolvePaths(env), env: {} })).warnings.join('\n')).toContain("unknown key 'general.mystery'");
+    expect((await loadConfig({ paths: resolvePaths(env), env: {} })).warnings.join('\n')).toContain(
+      "unknown key 'general.mystery'",
+    );
   });
 
   it('an unreachable Feishu stops with a hint; --no-check writes without asking Feishu', async () => {
@@ -177,7 +230,9 @@ describe('cc-linker setup (non-interactive)', () => {
     args[5] = deadUrl;
     let r = await run(...args);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/✖ could not reach 127\.0\.0\.1:\d+ to check the credentials \(.+\); nothing was written\. Retry when the network is back, or pass --no-check/);
+    expect(r.stderr).toMatch(
+      /✖ could not reach 127\.0\.0\.1:\d+ to check the credentials \(.+\); nothing was written\. Retry when the network is back, or pass --no-check/,
+    );
     expect(fs.existsSync(configFile())).toBe(false);
     r = await run(...args, '--no-check');
     expect(r.code).toBe(0);
@@ -188,7 +243,9 @@ describe('cc-linker setup (non-interactive)', () => {
   it('--skip-feishu configures the console and leaves the Feishu keys alone', async () => {
     const r = await run('--skip-feishu', '--language', 'en', '--allowed-root', path.join(tmp, 'Workspace'));
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Next: run cc-linker start (without Feishu credentials it serves the local console only).');
+    expect(r.stdout).toContain(
+      'Next: run cc-linker start (without Feishu credentials it serves the local console only).',
+    );
     expect(fake.tokenRequests.every((t) => t.app_id === APP_ID)).toBe(true);
     const config = await reload();
     expect(config.web.enabled).toBe(true);
@@ -199,8 +256,18 @@ describe('cc-linker setup (non-interactive)', () => {
   it('directories: a missing one is refused; a root under a denied root and a default cwd outside the roots are warned about', async () => {
     let r = await run('--skip-feishu', '--allowed-root', path.join(tmp, 'nope'));
     expect(r.code).toBe(2);
-    expect(r.stderr.split('\n').filter((l) => l.startsWith('✖'))).toEqual([`✖ --allowed-root 无效：目录不存在：${path.join(tmp, 'nope')}`]);
-    r = await run('--skip-feishu', '--language', 'en', '--allowed-root', path.join(tmp, 'Downloads/x'), '--default-cwd', path.join(tmp, 'Git/proj'));
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('✖'))).toEqual([
+      `✖ --allowed-root 无效：目录不存在：${path.join(tmp, 'nope')}`,
+    ]);
+    r = await run(
+      '--skip-feishu',
+      '--language',
+      'en',
+      '--allowed-root',
+      path.join(tmp, 'Downloads/x'),
+      '--default-cwd',
+      path.join(tmp, 'Git/proj'),
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`The allowed root ${path.join(tmp, 'Downloads/x')} is covered by security.denied_roots`);
     expect(r.stderr).toContain('The default working directory cannot be used from Feishu');
@@ -208,11 +275,26 @@ describe('cc-linker setup (non-interactive)', () => {
 
   it('--owner must look like an open_id (refused before asking Feishu); --auto-bind-owner warns', async () => {
     const tokensBefore = fake.tokenRequests.length;
-    let r = await run(...answers().slice(0, 6), '--owner', 'alice', '--allowed-root', path.join(tmp, 'Git'), '--language', 'en');
+    let r = await run(
+      ...answers().slice(0, 6),
+      '--owner',
+      'alice',
+      '--allowed-root',
+      path.join(tmp, 'Git'),
+      '--language',
+      'en',
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('✖ --owner is invalid: An open_id starts with ou_ (send /whoami to the bot to see yours)');
     expect(fake.tokenRequests.length).toBe(tokensBefore);
-    r = await run(...answers().slice(0, 6), '--auto-bind-owner', '--allowed-root', path.join(tmp, 'Git'), '--language', 'en');
+    r = await run(
+      ...answers().slice(0, 6),
+      '--auto-bind-owner',
+      '--allowed-root',
+      path.join(tmp, 'Git'),
+      '--language',
+      'en',
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('With allow_auto_bind_owner on, the first person');
     expect(r.stdout).toContain('send the bot a first message — you become its owner');

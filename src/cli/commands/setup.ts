@@ -19,20 +19,39 @@ export const setupCommand: CommandSpec = {
   description: 'Write ~/.cc-linker/config.toml: Feishu/Lark app credentials (checked), owner, directories',
   options: [
     { flags: '--app-id <id>', description: 'Feishu/Lark App ID, cli_ + 16 hex digits (env CC_LINKER_FEISHU_APP_ID)' },
-    { flags: '--app-secret <secret>', description: 'App Secret, written to the file; prefer env CC_LINKER_FEISHU_APP_SECRET, which is used without being written' },
-    { flags: '--domain <domain>', description: 'feishu, lark (international) or a base URL (env CC_LINKER_FEISHU_DOMAIN)' },
-    { flags: '--owner <open_id>', description: 'your open_id, ou_... (send /whoami to the bot); "" clears it (env CC_LINKER_FEISHU_OWNER_OPEN_ID)' },
+    {
+      flags: '--app-secret <secret>',
+      description:
+        'App Secret, written to the file; prefer env CC_LINKER_FEISHU_APP_SECRET, which is used without being written',
+    },
+    {
+      flags: '--domain <domain>',
+      description: 'feishu, lark (international) or a base URL (env CC_LINKER_FEISHU_DOMAIN)',
+    },
+    {
+      flags: '--owner <open_id>',
+      description: 'your open_id, ou_... (send /whoami to the bot); "" clears it (env CC_LINKER_FEISHU_OWNER_OPEN_ID)',
+    },
     { flags: '--auto-bind-owner', description: 'with no owner, the first person to message the bot becomes the owner' },
     { flags: '--no-auto-bind-owner', description: 'turn first-message owner binding off' },
-    { flags: '--default-cwd <dir>', description: 'working directory for /new without one (env CC_LINKER_FEISHU_DEFAULT_CWD)' },
+    {
+      flags: '--default-cwd <dir>',
+      description: 'working directory for /new without one (env CC_LINKER_FEISHU_DEFAULT_CWD)',
+    },
     { flags: '--allowed-root <dir...>', description: 'directories /new may use (repeatable)' },
     { flags: '--language <zh|en>', description: 'language of messages (env CC_LINKER_LANGUAGE)' },
     { flags: '--no-check', description: 'do not check the credentials with Feishu' },
     { flags: '--skip-feishu', description: 'configure the local console only; leave the Feishu settings as they are' },
-    { flags: '-y, --yes', description: 'ask nothing: take answers from flags, environment, the existing file and defaults' },
+    {
+      flags: '-y, --yes',
+      description: 'ask nothing: take answers from flags, environment, the existing file and defaults',
+    },
   ],
   action: async (ctx, opts: SetupOptions) => {
-    const [{ runSetup }, { SetupError }] = await Promise.all([import('../setup/run-setup.js'), import('../setup/setup-error.js')]);
+    const [{ runSetup }, { SetupError }] = await Promise.all([
+      import('../setup/run-setup.js'),
+      import('../setup/setup-error.js'),
+    ]);
     const terminal = Boolean(process.stdin.isTTY);
     try {
       const flags: SetupFlags = { ...opts, yes: opts.yes === true, skipFeishu: opts.skipFeishu === true };

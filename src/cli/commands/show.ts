@@ -9,18 +9,17 @@ export const showCommand: CommandSpec = {
   name: 'show',
   description: 'Show the details of one session',
   args: [{ name: '<id>', description: 'session id or id prefix' }],
-  options: [
-    { flags: '--json', description: 'print the session as JSON' },
-  ],
+  options: [{ flags: '--json', description: 'print the session as JSON' }],
   action: async (ctx, idPrefix: string, opts: { json?: boolean }) => {
-    const [{ requireRegistry }, { resolveSession }, fmt, { sessionJson }, { padLabel }, { printWarnings }] = await Promise.all([
-      import('../../sessions/read-registry.js'),
-      import('../../sessions/resolve-session.js'),
-      import('../../sessions/format-session.js'),
-      import('../format/session-json.js'),
-      import('../format/display-width.js'),
-      import('../format/print-warnings.js'),
-    ]);
+    const [{ requireRegistry }, { resolveSession }, fmt, { sessionJson }, { padLabel }, { printWarnings }] =
+      await Promise.all([
+        import('../../sessions/read-registry.js'),
+        import('../../sessions/resolve-session.js'),
+        import('../../sessions/format-session.js'),
+        import('../format/session-json.js'),
+        import('../format/display-width.js'),
+        import('../format/print-warnings.js'),
+      ]);
     const { registry, warnings } = await requireRegistry(ctx.paths);
     printWarnings(ctx.out, warnings, ctx.lang);
     const { id, entry } = resolveSession(registry, idPrefix);

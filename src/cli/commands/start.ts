@@ -32,12 +32,25 @@ export const startCommand: CommandSpec = {
     const { assembleRuntime, hasFeishuCredentials } = await import('../start/assemble-runtime.js');
     const { writePidFile, removePidFile } = await import('../start/pid-file.js');
     const { readRegistry } = await import('../../sessions/read-registry.js');
-    const logger = createLogger({ level: ctx.config.general.log_level, sink: ctx.config.general.log_path ? { file: ctx.config.general.log_path, maxBytes: 10 * 1024 * 1024, keep: 3 } : { stream: process.stderr } });
+    const logger = createLogger({
+      level: ctx.config.general.log_level,
+      sink: ctx.config.general.log_path
+        ? { file: ctx.config.general.log_path, maxBytes: 10 * 1024 * 1024, keep: 3 }
+        : { stream: process.stderr },
+    });
     ctx.out.print(t('starting'));
     if (!opts.feishu) ctx.out.print(t('feishuDisabled'));
     else if (!hasFeishuCredentials(ctx.config)) ctx.out.print(t('noFeishu'));
     const port = opts.port !== undefined ? Number.parseInt(opts.port, 10) : undefined;
-    const assembled = await assembleRuntime({ config: ctx.config, paths: ctx.paths, lang: ctx.lang, logger, env: ctx.env, feishu: opts.feishu, ...(port !== undefined && Number.isInteger(port) ? { webPort: port } : {}) });
+    const assembled = await assembleRuntime({
+      config: ctx.config,
+      paths: ctx.paths,
+      lang: ctx.lang,
+      logger,
+      env: ctx.env,
+      feishu: opts.feishu,
+      ...(port !== undefined && Number.isInteger(port) ? { webPort: port } : {}),
+    });
     await writePidFile(ctx.paths.pidFile);
     if (assembled.feishu === 'connected') ctx.out.print(t('feishuConnected'));
     // In the daemon, stdout is the log file: the token stays out of it (the parent shows the full URL once).
@@ -46,7 +59,12 @@ export const startCommand: CommandSpec = {
     ctx.out.print(url ? t('web', { url }) : t('webDisabled'));
     const registry = await readRegistry(ctx.paths).catch(() => null);
     ctx.out.print(t('registry', { n: registry ? Object.keys(registry.registry.sessions).length : 0 }));
-    if (ctx.env.CC_LINKER_DAEMON_READY) fs.writeFileSync(ctx.env.CC_LINKER_DAEMON_READY, JSON.stringify({ pid: process.pid, url: assembled.web?.url ?? null }), { mode: 0o600 });
+    if (ctx.env.CC_LINKER_DAEMON_READY)
+      fs.writeFileSync(
+        ctx.env.CC_LINKER_DAEMON_READY,
+        JSON.stringify({ pid: process.pid, url: assembled.web?.url ?? null }),
+        { mode: 0o600 },
+      );
     ctx.out.print(t('ctrlC'));
     logger.info('cc-linker started', { pid: process.pid, feishu: assembled.feishu, web: Boolean(assembled.web) });
 
@@ -76,14 +94,24 @@ export const startCommand: CommandSpec = {
 };
 
 /** Starts `cc-linker start` detached, waits until it reports ready (or dies), prints where it runs. */
-async function startDaemon(runtimeDir: string, logFile: string, t: ReturnType<typeof startMessages>, out: { print(s: string): void; progress(s: string): void }, env: NodeJS.ProcessEnv): Promise<number> {
+async function startDaemon(
+  runtimeDir: string,
+  logFile: string,
+  t: ReturnType<typeof startMessages>,
+  out: { print(s: string): void; progress(s: string): void },
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   fs.mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
   fs.mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
   const ready = path.join(runtimeDir, `daemon-ready-${process.pid}.json`);
   fs.rmSync(ready, { force: true });
   const log = fs.openSync(logFile, 'a', 0o600);
   const args = process.argv.slice(1).filter((a) => a !== '--daemon');
-  const child = spawn(process.execPath, [...process.execArgv, ...args], { detached: true, stdio: ['ignore', log, log], env: { ...env, CC_LINKER_DAEMON_READY: ready } });
+  const child = spawn(process.execPath, [...process.execArgv, ...args], {
+    detached: true,
+    stdio: ['ignore', log, log],
+    env: { ...env, CC_LINKER_DAEMON_READY: ready },
+  });
   child.unref();
   fs.closeSync(log);
   let exited = false;

@@ -9,22 +9,26 @@ import { commandMessages } from './command-messages.js';
 export const statusCommand: CommandSpec = {
   name: 'status',
   description: 'Show the registry and hook status',
-  options: [
-    { flags: '--json', description: 'print the status as JSON' },
-  ],
+  options: [{ flags: '--json', description: 'print the status as JSON' }],
   action: async (ctx, opts: { json?: boolean }) => {
-    const [fs, { readRegistry }, { hookStatus }, fmt, { tildify }, { printWarnings }, { hookTargetFor }] = await Promise.all([
-      import('node:fs'),
-      import('../../sessions/read-registry.js'),
-      import('../../sessions/claude-hook.js'),
-      import('../../sessions/format-session.js'),
-      import('../format/tildify.js'),
-      import('../format/print-warnings.js'),
-      import('./hook-target.js'),
-    ]);
+    const [fs, { readRegistry }, { hookStatus }, fmt, { tildify }, { printWarnings }, { hookTargetFor }] =
+      await Promise.all([
+        import('node:fs'),
+        import('../../sessions/read-registry.js'),
+        import('../../sessions/claude-hook.js'),
+        import('../../sessions/format-session.js'),
+        import('../format/tildify.js'),
+        import('../format/print-warnings.js'),
+        import('./hook-target.js'),
+      ]);
     const { registry, exists, warnings } = await readRegistry(ctx.paths);
     printWarnings(ctx.out, warnings, ctx.lang);
-    const mtime = exists ? await fs.promises.stat(ctx.paths.registryFile).then((s) => s.mtime.toISOString(), () => null) : null;
+    const mtime = exists
+      ? await fs.promises.stat(ctx.paths.registryFile).then(
+          (s) => s.mtime.toISOString(),
+          () => null,
+        )
+      : null;
     const entries = Object.values(registry.sessions);
     const count = (pred: (e: (typeof entries)[number]) => boolean) => entries.filter(pred).length;
     const byStatus = {
@@ -37,7 +41,17 @@ export const statusCommand: CommandSpec = {
     const byOrigin = { cli: count((e) => e.origin !== 'feishu'), feishu: count((e) => e.origin === 'feishu') };
     const hook = await hookStatus(hookTargetFor(ctx));
     if (opts.json) {
-      ctx.out.json({ registry: { file: ctx.paths.registryFile, exists, modified: mtime, total: entries.length, origin: byOrigin, status: byStatus }, hook: { claude_code: hook.state } });
+      ctx.out.json({
+        registry: {
+          file: ctx.paths.registryFile,
+          exists,
+          modified: mtime,
+          total: entries.length,
+          origin: byOrigin,
+          status: byStatus,
+        },
+        hook: { claude_code: hook.state },
+      });
       return 0;
     }
     const t = commandMessages(ctx.lang);

@@ -7,9 +7,7 @@ import { isProcessAlive } from '../../store/process-start-time.js';
 export const stopCommand: CommandSpec = {
   name: 'stop',
   description: 'Stop a running cc-linker start (foreground or --daemon)',
-  options: [
-    { flags: '--timeout <seconds>', description: 'how long to wait for a clean exit', default: '40' },
-  ],
+  options: [{ flags: '--timeout <seconds>', description: 'how long to wait for a clean exit', default: '40' }],
   action: async (ctx, opts: { timeout: string }) => {
     const t = startMessages(ctx.lang);
     const pid = await readLivePid(ctx.paths.pidFile);

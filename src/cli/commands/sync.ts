@@ -9,14 +9,20 @@ import { commandMessages } from './command-messages.js';
 export const syncCommand: CommandSpec = {
   name: 'sync',
   description: 'Rescan changed session files and merge hook discoveries into the registry',
-  options: [
-    { flags: '--json', description: 'print the result as JSON' },
-  ],
+  options: [{ flags: '--json', description: 'print the result as JSON' }],
   action: async (ctx, opts: { json?: boolean }) => {
     const { runSync } = await import('./run-sync.js');
     const r = await runSync(ctx, { action: 'cc-linker sync', incremental: true });
     if (opts.json) {
-      ctx.out.json({ registry: ctx.paths.registryFile, created: r.created, ...r.stats, read: r.scan.read, cached: r.scan.cached, events: r.events, warnings: r.warnings.length });
+      ctx.out.json({
+        registry: ctx.paths.registryFile,
+        created: r.created,
+        ...r.stats,
+        read: r.scan.read,
+        cached: r.scan.cached,
+        events: r.events,
+        warnings: r.warnings.length,
+      });
       return 0;
     }
     const t = commandMessages(ctx.lang);

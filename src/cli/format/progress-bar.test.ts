@@ -8,6 +8,10 @@ describe('createProgressBar', () => {
     bar.update({ filesDone: 0, filesTotal: 4, bytesDone: 0, bytesTotal: 4 * 1024 * 1024 });
     bar.update({ filesDone: 4, filesTotal: 4, bytesDone: 4 * 1024 * 1024, bytesTotal: 4 * 1024 * 1024 });
     bar.done();
-    expect(writes).toEqual(['\r[░░░░░░░░░░] 0/4 files · 0 B/4.0 MB', '\r[██████████] 4/4 files · 4.0 MB/4.0 MB', '\r\x1b[2K']);
+    expect(writes).toEqual([
+      '\r[░░░░░░░░░░] 0/4 files · 0 B/4.0 MB',
+      '\r[██████████] 4/4 files · 4.0 MB/4.0 MB',
+      '\r\x1b[2K',
+    ]);
   });
 });

@@ -22,7 +22,9 @@ export function createProgressBar(write: (s: string) => void, width = 24): Progr
       last = now;
       const ratio = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p.filesTotal > 0 ? p.filesDone / p.filesTotal : 1;
       const full = Math.round(Math.min(1, ratio) * width);
-      write(`\r[${'█'.repeat(full)}${'░'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files · ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)}`);
+      write(
+        `\r[${'█'.repeat(full)}${'░'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files · ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)}`,
+      );
       drawn = true;
     },
     done() {

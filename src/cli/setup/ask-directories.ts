@@ -26,7 +26,11 @@ export interface DirectoryContext {
  * `security.denied_roots`, or when the default directory would be refused by the same check `/new`
  * uses (outside the roots, or denied).
  */
-export async function askDirectories(s: SetupSession, flags: SetupFlags, c: DirectoryContext): Promise<DirectoryAnswers> {
+export async function askDirectories(
+  s: SetupSession,
+  flags: SetupFlags,
+  c: DirectoryContext,
+): Promise<DirectoryAnswers> {
   if (s.full) s.note(s.t('dirsIntro'));
   const where = { home: c.home, cwd: c.cwd };
   const parseRoots = async (items: string[]): Promise<{ value: string[] } | { problem: string }> => {
@@ -42,7 +46,8 @@ export async function askDirectories(s: SetupSession, flags: SetupFlags, c: Dire
   let roots: string[];
   if (flags.allowedRoot !== undefined) {
     const r = await parseRoots(flags.allowedRoot);
-    if ('problem' in r) throw s.error('SETUP_INVALID', 'invalidAnswer', { flag: '--allowed-root', problem: r.problem }, SETUP_USAGE_EXIT);
+    if ('problem' in r)
+      throw s.error('SETUP_INVALID', 'invalidAnswer', { flag: '--allowed-root', problem: r.problem }, SETUP_USAGE_EXIT);
     roots = r.value;
   } else {
     roots = await s.question<string[]>({
@@ -51,12 +56,23 @@ export async function askDirectories(s: SetupSession, flags: SetupFlags, c: Dire
       show: (v) => v.join(', '),
       ask: 'askAllowedRoots',
       required: true,
-      parse: (text) => parseRoots(text.split(',').map((x) => x.trim()).filter((x) => x.length > 0)),
+      parse: (text) =>
+        parseRoots(
+          text
+            .split(',')
+            .map((x) => x.trim())
+            .filter((x) => x.length > 0),
+        ),
     });
   }
   const kept = roots === c.roots;
   for (const root of roots) {
-    const verdict = await checkWorkingDirectory(root, { allowedRoots: [], deniedRoots: c.deniedRoots, home: c.home, lang: s.lang });
+    const verdict = await checkWorkingDirectory(root, {
+      allowedRoots: [],
+      deniedRoots: c.deniedRoots,
+      home: c.home,
+      lang: s.lang,
+    });
     if (!verdict.ok && verdict.code === 'denied') s.note(s.t('rootDenied', { path: root, reason: verdict.message }));
     else if (!verdict.ok && kept) s.note(s.t('rootNotFoundKept', { path: root }));
   }
@@ -77,7 +93,12 @@ export async function askDirectories(s: SetupSession, flags: SetupFlags, c: Dire
     },
   });
   if (defaultCwd !== '') {
-    const verdict = await checkWorkingDirectory(defaultCwd, { allowedRoots: roots, deniedRoots: c.deniedRoots, home: c.home, lang: s.lang });
+    const verdict = await checkWorkingDirectory(defaultCwd, {
+      allowedRoots: roots,
+      deniedRoots: c.deniedRoots,
+      home: c.home,
+      lang: s.lang,
+    });
     if (!verdict.ok) s.note(s.t('cwdRefused', { reason: verdict.message }));
   }
   return { roots, defaultCwd };

@@ -33,7 +33,11 @@ export interface FeishuAnswers {
  * unchecked on request. Otherwise the check is left `pending` for `checkFeishuAnswers`, where a
  * failure stops setup with one line and nothing written.
  */
-export async function askFeishu(s: SetupSession, flags: SetupFlags, current: Config['feishu_bot']): Promise<FeishuAnswers> {
+export async function askFeishu(
+  s: SetupSession,
+  flags: SetupFlags,
+  current: Config['feishu_bot'],
+): Promise<FeishuAnswers> {
   if (s.full) s.note(s.t('feishuIntro'));
   const domain = await s.question<string>({
     flag: '--domain',
@@ -87,7 +91,8 @@ export async function askFeishu(s: SetupSession, flags: SetupFlags, current: Con
     });
     let autoBind = flags.autoBindOwner ?? current.allow_auto_bind_owner;
     if (owner === '' && (autoBind || (s.full && flags.autoBindOwner === undefined))) s.note(s.t('autoBindWarning'));
-    if (owner === '' && s.full && flags.autoBindOwner === undefined) autoBind = await s.confirm('askAutoBind', autoBind);
+    if (owner === '' && s.full && flags.autoBindOwner === undefined)
+      autoBind = await s.confirm('askAutoBind', autoBind);
     return { domain, appId, secret, owner, autoBind, check };
   }
 }
@@ -100,14 +105,27 @@ export async function checkFeishuAnswers(s: SetupSession, flags: SetupFlags, a: 
   return { ...a, check: r };
 }
 
-async function resolveSecret(s: SetupSession, flags: SetupFlags, fileSecret: string, envSecret: string | undefined, first: boolean): Promise<SecretAnswer> {
+async function resolveSecret(
+  s: SetupSession,
+  flags: SetupFlags,
+  fileSecret: string,
+  envSecret: string | undefined,
+  first: boolean,
+): Promise<SecretAnswer> {
   if (first && flags.appSecret !== undefined) {
     const value = flags.appSecret.trim();
-    if (value === '') throw s.error('SETUP_INVALID', 'invalidAnswer', { flag: '--app-secret', problem: s.t('secretRequired') }, SETUP_USAGE_EXIT);
+    if (value === '')
+      throw s.error(
+        'SETUP_INVALID',
+        'invalidAnswer',
+        { flag: '--app-secret', problem: s.t('secretRequired') },
+        SETUP_USAGE_EXIT,
+      );
     return { kind: 'write', value };
   }
   if (s.full && s.prompter) {
-    if (first && envSecret !== undefined && (await s.confirm('askUseEnvSecret', true))) return { kind: 'env', value: envSecret };
+    if (first && envSecret !== undefined && (await s.confirm('askUseEnvSecret', true)))
+      return { kind: 'env', value: envSecret };
     const typed = await s.secret(first && fileSecret !== '');
     return typed === '' ? { kind: 'keep', value: fileSecret } : { kind: 'write', value: typed };
   }
@@ -115,10 +133,19 @@ async function resolveSecret(s: SetupSession, flags: SetupFlags, fileSecret: str
   if (fileSecret !== '') return { kind: 'keep', value: envSecret ?? fileSecret };
   if (envSecret !== undefined) return { kind: 'env', value: envSecret };
   if (s.prompter) return { kind: 'write', value: await s.secret(false) };
-  throw s.error('SETUP_MISSING', 'missingAnswerEnv', { flag: '--app-secret', env: SETUP_ENV.appSecret }, SETUP_USAGE_EXIT);
+  throw s.error(
+    'SETUP_MISSING',
+    'missingAnswerEnv',
+    { flag: '--app-secret', env: SETUP_ENV.appSecret },
+    SETUP_USAGE_EXIT,
+  );
 }
 
-async function verifyCredentials(s: SetupSession, flags: SetupFlags, input: CredentialCheckInput): Promise<'ok' | 'skipped' | 'unchecked' | 'retry'> {
+async function verifyCredentials(
+  s: SetupSession,
+  flags: SetupFlags,
+  input: CredentialCheckInput,
+): Promise<'ok' | 'skipped' | 'unchecked' | 'retry'> {
   if (!flags.check) {
     s.note(s.t('checkSkipped'));
     return 'skipped';

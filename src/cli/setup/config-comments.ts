@@ -24,9 +24,12 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
     feishu_bot: {
       _: '飞书 / Lark 机器人。使用长连接（WebSocket）接收事件，不需要公网地址。\n开发者后台的配置步骤见 docs/feishu-setup.md；留空 app_id / app_secret 则 start 只启动本地控制台。',
       app_id: 'App ID：开发者后台 → 凭证与基础信息，形如 cli_ 加 16 位十六进制',
-      app_secret: 'App Secret。不想明文保存时留空，并在运行 cc-linker 的环境里设置 CC_LINKER_FEISHU_APP_SECRET（优先于本文件）',
-      owner_open_id: '你本人的 open_id（ou_ 开头），只有它的消息会被处理，其他人收到“该 Bot 为个人私有实例”。\n不知道时：cc-linker start 后给机器人发 /whoami，再运行 cc-linker setup --owner <open_id>',
-      allow_auto_bind_owner: 'owner_open_id 为空时，第一个私聊机器人的人自动成为 owner。\n仅在应用可用范围只有你自己时开启；默认 false',
+      app_secret:
+        'App Secret。不想明文保存时留空，并在运行 cc-linker 的环境里设置 CC_LINKER_FEISHU_APP_SECRET（优先于本文件）',
+      owner_open_id:
+        '你本人的 open_id（ou_ 开头），只有它的消息会被处理，其他人收到“该 Bot 为个人私有实例”。\n不知道时：cc-linker start 后给机器人发 /whoami，再运行 cc-linker setup --owner <open_id>',
+      allow_auto_bind_owner:
+        'owner_open_id 为空时，第一个私聊机器人的人自动成为 owner。\n仅在应用可用范围只有你自己时开启；默认 false',
       default_cwd: '/new 未指定目录时使用的工作目录；必须在 security.allowed_roots 之内',
       domain: '平台：feishu（open.feishu.cn）| lark（国际版 open.larksuite.com）| 自定义 base URL',
     },
@@ -114,7 +117,8 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       timeout_ms: '单条命令的超时（毫秒）',
       default_provider: '默认模型服务（[ccexec.providers.<名字>] 中的名字）',
       env_allow: '额外允许传给 CLI 的环境变量名',
-      providers: '模型服务，每个一个表，例如：\n[ccexec.providers.openai]\nkind = "openai"  # openai | anthropic | doubao | openai-compatible\nbase_url = ""  # 留空 = 官方地址\napi_key_env = "OPENAI_API_KEY"  # 保存 key 的环境变量名（key 本身不写进本文件）\nmodel = "gpt-4o-mini"',
+      providers:
+        '模型服务，每个一个表，例如：\n[ccexec.providers.openai]\nkind = "openai"  # openai | anthropic | doubao | openai-compatible\nbase_url = ""  # 留空 = 官方地址\napi_key_env = "OPENAI_API_KEY"  # 保存 key 的环境变量名（key 本身不写进本文件）\nmodel = "gpt-4o-mini"',
     },
   },
   en: {
@@ -128,9 +132,12 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
     feishu_bot: {
       _: 'Feishu / Lark bot. Events arrive over a long connection (WebSocket): no public address needed.\nSetting up the app in the developer console: docs/feishu-setup.md. With app_id / app_secret empty, start runs the local console only.',
       app_id: 'App ID: developer console → Credentials & Basic Info (凭证与基础信息), "cli_" + 16 hex digits',
-      app_secret: 'App Secret. To keep it out of this file, leave it empty and set CC_LINKER_FEISHU_APP_SECRET where cc-linker runs (it wins over this file)',
-      owner_open_id: 'Your own open_id (ou_...). Only its messages are handled; anyone else gets "该 Bot 为个人私有实例".\nDon\'t know it? cc-linker start, send /whoami to the bot, then cc-linker setup --owner <open_id>',
-      allow_auto_bind_owner: 'With owner_open_id empty, the first person to message the bot becomes the owner.\nOnly when the app\'s availability is limited to you; default false',
+      app_secret:
+        'App Secret. To keep it out of this file, leave it empty and set CC_LINKER_FEISHU_APP_SECRET where cc-linker runs (it wins over this file)',
+      owner_open_id:
+        'Your own open_id (ou_...). Only its messages are handled; anyone else gets "该 Bot 为个人私有实例".\nDon\'t know it? cc-linker start, send /whoami to the bot, then cc-linker setup --owner <open_id>',
+      allow_auto_bind_owner:
+        "With owner_open_id empty, the first person to message the bot becomes the owner.\nOnly when the app's availability is limited to you; default false",
       default_cwd: 'Working directory for /new without a directory; must lie inside security.allowed_roots',
       domain: 'Platform: feishu (open.feishu.cn) | lark (international, open.larksuite.com) | a custom base URL',
     },
@@ -167,7 +174,7 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       incremental: 'Incremental scans (cached by modification time)',
     },
     sdk: {
-      _: 'Agent SDK mode: approve Claude\'s tool calls from a Feishu card',
+      _: "Agent SDK mode: approve Claude's tool calls from a Feishu card",
       enabled: 'Use the Agent SDK mode',
       timeout_ms: 'Longest wait for an approval (ms)',
       permission_mode: 'Tool permission mode in SDK mode: default | acceptEdits | bypassPermissions | plan | dontAsk',
@@ -180,7 +187,7 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       allowed_tools: 'Tools allowed without asking',
       disallowed_tools: 'Tools always refused',
       models: 'Model aliases for /model, e.g. { sonnet = "claude-sonnet-4-5" }',
-      default_model: 'Default model (alias or full name); empty = Claude Code\'s default',
+      default_model: "Default model (alias or full name); empty = Claude Code's default",
     },
     stream: {
       _: 'Streaming reply cards',
@@ -201,7 +208,8 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
     security: {
       _: 'Directory safety: /new from chat may only use these directories',
       allowed_roots: 'Allowed root directories (with their subdirectories); [] = unrestricted (not recommended)',
-      denied_roots: 'Denied directories; ~, / and parents of an allowed root deny only themselves, the others their whole subtree',
+      denied_roots:
+        'Denied directories; ~, / and parents of an allowed root deny only themselves, the others their whole subtree',
       confirm_risky_actions: 'Ask again before risky actions',
     },
     web: {
@@ -218,7 +226,8 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       timeout_ms: 'Timeout of one command (ms)',
       default_provider: 'Default model service (a name from [ccexec.providers.<name>])',
       env_allow: 'Extra environment variable names passed to the CLI',
-      providers: 'Model services, one table each, e.g.:\n[ccexec.providers.openai]\nkind = "openai"  # openai | anthropic | doubao | openai-compatible\nbase_url = ""  # empty = the official endpoint\napi_key_env = "OPENAI_API_KEY"  # name of the variable holding the key (never the key itself)\nmodel = "gpt-4o-mini"',
+      providers:
+        'Model services, one table each, e.g.:\n[ccexec.providers.openai]\nkind = "openai"  # openai | anthropic | doubao | openai-compatible\nbase_url = ""  # empty = the official endpoint\napi_key_env = "OPENAI_API_KEY"  # name of the variable holding the key (never the key itself)\nmodel = "gpt-4o-mini"',
     },
   },
 };

@@ -35,27 +35,52 @@ describe('renderConfigToml', () => {
     config.feishu_bot.app_secret = 'quote " backslash \\ tab \t newline \n del \u007f nul \u0000 emoji 🚀';
     config.feishu_bot.default_cwd = '/tmp/空 格/dir';
     config.claude.models = { sonnet: 'claude-sonnet-4-5', 'odd key': 'x' };
-    config.ccexec.providers = { local: { kind: 'openai-compatible', base_url: 'http://127.0.0.1:1/v1', api_key_env: 'K', model: 'm', context_limit: 8192, tools: false } };
+    config.ccexec.providers = {
+      local: {
+        kind: 'openai-compatible',
+        base_url: 'http://127.0.0.1:1/v1',
+        api_key_env: 'K',
+        model: 'm',
+        context_limit: 8192,
+        tools: false,
+      },
+    };
     config.security.allowed_roots = [];
     expect(readBack(renderConfigToml(config, { lang: 'zh' }))).toEqual(config);
   });
 
   it('any string value survives the round trip', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), fc.array(fc.string({ unit: 'binary' }), { maxLength: 4 }), (s, roots) => {
-        const config = defaultConfig();
-        config.feishu_bot.owner_open_id = s;
-        config.security.allowed_roots = roots;
-        const back = readBack(renderConfigToml(config, { lang: 'en' }));
-        expect(back.feishu_bot.owner_open_id).toBe(s);
-        expect(back.security.allowed_roots).toEqual(roots);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        fc.array(fc.string({ unit: 'binary' }), { maxLength: 4 }),
+        (s, roots) => {
+          const config = defaultConfig();
+          config.feishu_bot.owner_open_id = s;
+          config.security.allowed_roots = roots;
+          const back = readBack(renderConfigToml(config, { lang: 'en' }));
+          expect(back.feishu_bot.owner_open_id).toBe(s);
+          expect(back.security.allowed_roots).toEqual(roots);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('keeps keys and sections the schema does not know', () => {
-    const raw = parseToml(['top = 1', '[general]', 'mystery = { a = [1, 2], "b c" = 1979-05-27 }', '[feishu_bot]', 'app_idd = "typo"', '[ccexec]', 'later = true', '[plugins.x]', 'y = "z"'].join('\n')) as Record<string, unknown>;
+    const raw = parseToml(
+      [
+        'top = 1',
+        '[general]',
+        'mystery = { a = [1, 2], "b c" = 1979-05-27 }',
+        '[feishu_bot]',
+        'app_idd = "typo"',
+        '[ccexec]',
+        'later = true',
+        '[plugins.x]',
+        'y = "z"',
+      ].join('\n'),
+    ) as Record<string, unknown>;
     const text = renderConfigToml(defaultConfig(), { lang: 'en', raw });
     const back = parseToml(text) as Record<string, Record<string, unknown>>;
     expect(back.top).toBe(1);

@@ -3,9 +3,18 @@ import type { Language } from '../../core/i18n.js';
 import { CONFIG_COMMENTS } from './config-comments.js';
 
 type Plain = Record<string, unknown>;
-const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+const isPlain = (v: unknown): v is Plain =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 
-const ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
+const ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\b': '\\b',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\f': '\\f',
+  '\r': '\\r',
+};
 
 /** A TOML basic string: quotes, backslashes and every control character (DEL too) escaped. */
 function tomlString(s: string): string {
@@ -21,7 +30,8 @@ function tomlKey(k: string): string {
 function tomlValue(v: unknown): string {
   if (typeof v === 'string') return tomlString(v);
   if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'number') return Number.isNaN(v) ? 'nan' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : String(v);
+  if (typeof v === 'number')
+    return Number.isNaN(v) ? 'nan' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : String(v);
   if (typeof v === 'boolean') return String(v);
   // smol-toml's TomlDate prints itself in the TOML form it was read in (date, time or date-time).
   if (v instanceof Date) return v.toISOString();
@@ -68,7 +78,8 @@ export function renderConfigToml(config: Config, opts: { lang: Language; raw?: P
   const out: string[] = [...comment(HEADER[opts.lang])];
 
   const rootExtras = Object.entries(raw).filter(([k, v]) => !(k in CONFIG_SPEC) && !isPlain(v));
-  if (rootExtras.length > 0) out.push('', ...comment(UNKNOWN[opts.lang]), ...rootExtras.map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`));
+  if (rootExtras.length > 0)
+    out.push('', ...comment(UNKNOWN[opts.lang]), ...rootExtras.map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`));
 
   for (const section of Object.keys(CONFIG_SPEC) as Array<keyof Config>) {
     const spec = CONFIG_SPEC[section];
@@ -83,7 +94,8 @@ export function renderConfigToml(config: Config, opts: { lang: Language; raw?: P
         tables.push('', ...comment(note ?? key));
         for (const [name, item] of Object.entries(isPlain(value) ? value : {})) {
           tables.push(`[${section}.${key}.${tomlKey(name)}]`);
-          for (const [k, v] of Object.entries(isPlain(item) ? item : {})) if (v !== undefined) tables.push(`${tomlKey(k)} = ${tomlValue(v)}`);
+          for (const [k, v] of Object.entries(isPlain(item) ? item : {}))
+            if (v !== undefined) tables.push(`${tomlKey(k)} = ${tomlValue(v)}`);
         }
         continue;
       }
@@ -92,14 +104,22 @@ export function renderConfigToml(config: Config, opts: { lang: Language; raw?: P
       out.push(`${key} = ${tomlValue(value)}`);
     }
     const oldSection = raw[section];
-    const extras = isPlain(oldSection) ? Object.entries(oldSection).filter(([k, v]) => !(k in spec) && v !== undefined) : [];
-    if (extras.length > 0) out.push(...comment(UNKNOWN[opts.lang]), ...extras.map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`));
+    const extras = isPlain(oldSection)
+      ? Object.entries(oldSection).filter(([k, v]) => !(k in spec) && v !== undefined)
+      : [];
+    if (extras.length > 0)
+      out.push(...comment(UNKNOWN[opts.lang]), ...extras.map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`));
     out.push(...tables);
   }
 
   for (const [name, value] of Object.entries(raw)) {
     if (name in CONFIG_SPEC || !isPlain(value)) continue;
-    out.push('', ...comment(UNKNOWN[opts.lang]), `[${tomlKey(name)}]`, ...Object.entries(value).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`));
+    out.push(
+      '',
+      ...comment(UNKNOWN[opts.lang]),
+      `[${tomlKey(name)}]`,
+      ...Object.entries(value).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`),
+    );
   }
   return `${out.join('\n')}\n`;
 }

@@ -60,12 +60,18 @@ async function converse(script: Array<[RegExp, string]>, opts: { terminal?: bool
       input.end();
       return;
     }
-    if (!step[0].test(prompt)) mismatches.push(`question ${answered + 1}: expected ${String(step[0])}, got ${JSON.stringify(prompt)}`);
+    if (!step[0].test(prompt))
+      mismatches.push(`question ${answered + 1}: expected ${String(step[0])}, got ${JSON.stringify(prompt)}`);
     answered += 1;
     setImmediate(() => input.write(`${step[1]}\n`));
   });
   const paths = resolvePaths(env);
-  const result = await runSetup({ paths, env, lang: 'zh', out, cwd: tmp }, opts.flags ?? noFlags, { input, output, terminal: opts.terminal ?? false, interactive: true }).catch((err: unknown) => err);
+  const result = await runSetup({ paths, env, lang: 'zh', out, cwd: tmp }, opts.flags ?? noFlags, {
+    input,
+    output,
+    terminal: opts.terminal ?? false,
+    interactive: true,
+  }).catch((err: unknown) => err);
   return { result, transcript, stdout: out.stdout.join('\n'), stderr: out.stderr.join('\n'), mismatches, answered };
 }
 
@@ -82,7 +88,8 @@ const happyScript = (): Array<[RegExp, string]> => [
 ];
 
 async function reload() {
-  return (await loadConfig({ paths: resolvePaths(env), env: { HOME: tmp, CC_LINKER_HOME: env.CC_LINKER_HOME } })).config;
+  return (await loadConfig({ paths: resolvePaths(env), env: { HOME: tmp, CC_LINKER_HOME: env.CC_LINKER_HOME } }))
+    .config;
 }
 
 describe('setup wizard (scripted input)', () => {
@@ -94,10 +101,19 @@ describe('setup wizard (scripted input)', () => {
     expect(r.transcript).toContain('✅ Credentials accepted');
     expect(r.transcript).toContain('send /whoami');
     expect(r.transcript).toMatch(/App Secret: \(set, hidden\)/);
-    expect(r.stdout).toContain('Next: run cc-linker start, send /whoami to the bot in Feishu, then run cc-linker setup --owner <open_id>.');
+    expect(r.stdout).toContain(
+      'Next: run cc-linker start, send /whoami to the bot in Feishu, then run cc-linker setup --owner <open_id>.',
+    );
     const config = await reload();
     expect(config.general.language).toBe('en');
-    expect(config.feishu_bot).toEqual({ app_id: APP_ID, app_secret: SECRET, owner_open_id: '', allow_auto_bind_owner: false, default_cwd: path.join(tmp, 'Git/proj'), domain: fake.baseUrl });
+    expect(config.feishu_bot).toEqual({
+      app_id: APP_ID,
+      app_secret: SECRET,
+      owner_open_id: '',
+      allow_auto_bind_owner: false,
+      default_cwd: path.join(tmp, 'Git/proj'),
+      domain: fake.baseUrl,
+    });
     expect(config.security.allowed_roots).toEqual([path.join(tmp, 'Git'), path.join(tmp, 'Workspace')]);
     expect(fs.statSync(configFile()).mode & 0o777).toBe(0o600);
     expect(`${r.transcript}\n${r.stdout}\n${r.stderr}`).not.toContain(SECRET);
@@ -113,7 +129,16 @@ describe('setup wizard (scripted input)', () => {
 
   it('a rejected secret can be typed again; a bad answer is explained and asked again', async () => {
     const script = happyScript();
-    script.splice(2, 2, [/^App ID /, 'cli_nothex'], [/^App ID /, APP_ID], [/^App Secret /, 'wrong-secret-999'], [/^Enter the App ID and App Secret again\? \[Y\/n\]: $/, ''], [new RegExp(`^App ID .*\\[${APP_ID}\\]: $`), ''], [/^App Secret \(not shown/, SECRET]);
+    script.splice(
+      2,
+      2,
+      [/^App ID /, 'cli_nothex'],
+      [/^App ID /, APP_ID],
+      [/^App Secret /, 'wrong-secret-999'],
+      [/^Enter the App ID and App Secret again\? \[Y\/n\]: $/, ''],
+      [new RegExp(`^App ID .*\\[${APP_ID}\\]: $`), ''],
+      [/^App Secret \(not shown/, SECRET],
+    );
     const r = await converse(script);
     expect(r.mismatches).toEqual([]);
     expect(r.result).toMatchObject({ credentials: 'ok' });
@@ -147,7 +172,16 @@ describe('setup wizard (scripted input)', () => {
   });
 
   it('with answer flags it asks only what is missing', async () => {
-    const r = await converse([[/^App Secret \(not shown/, SECRET]], { flags: { ...noFlags, language: 'en', appId: APP_ID, domain: fake.baseUrl, owner: 'ou_me', allowedRoot: [path.join(tmp, 'Git')] } });
+    const r = await converse([[/^App Secret \(not shown/, SECRET]], {
+      flags: {
+        ...noFlags,
+        language: 'en',
+        appId: APP_ID,
+        domain: fake.baseUrl,
+        owner: 'ou_me',
+        allowedRoot: [path.join(tmp, 'Git')],
+      },
+    });
     expect(r.mismatches).toEqual([]);
     expect(r.answered).toBe(1);
     expect(r.result).toMatchObject({ credentials: 'ok' });

@@ -17,7 +17,8 @@ import { setupMessages } from './setup-messages.js';
 import { SetupSession, type SetupIo } from './setup-session.js';
 
 type Plain = Record<string, unknown>;
-const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+const isPlain = (v: unknown): v is Plain =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 
 /** What a setup run needs from the command's context. */
 export interface SetupContext {
@@ -46,13 +47,18 @@ interface Answers {
   skipFeishu: boolean;
 }
 
-async function readExisting(file: string, lang: Language): Promise<{ text: string | null; raw: Plain; config: Config }> {
-  const fail = (reason: string, cause?: unknown) => new SetupError('SETUP_EXISTING', setupMessages(lang)('existingUnreadable', { file, reason }), { cause });
+async function readExisting(
+  file: string,
+  lang: Language,
+): Promise<{ text: string | null; raw: Plain; config: Config }> {
+  const fail = (reason: string, cause?: unknown) =>
+    new SetupError('SETUP_EXISTING', setupMessages(lang)('existingUnreadable', { file, reason }), { cause });
   let text: string | null = null;
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw fail((err as NodeJS.ErrnoException).code ?? 'error', err);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw fail((err as NodeJS.ErrnoException).code ?? 'error', err);
   }
   let raw: Plain = {};
   if (text !== null) {
@@ -104,7 +110,8 @@ function warnEnvOverrides(s: SetupSession, config: Config): void {
   for (const [env, key, value] of written) {
     const set = s.env[env]?.trim();
     // An empty app_secret with the variable set is the "keep using the environment" choice.
-    if (set && set !== value && !(env === SETUP_ENV.appSecret && value === '')) s.note(s.t('envOverride', { env, key }));
+    if (set && set !== value && !(env === SETUP_ENV.appSecret && value === ''))
+      s.note(s.t('envOverride', { env, key }));
   }
 }
 
@@ -113,12 +120,25 @@ function summary(s: SetupSession, config: Config, a: Answers, file: string): str
   const bot = config.feishu_bot;
   const rows: Array<[string, string]> = [[t('sumLanguage'), config.general.language]];
   if (a.feishu) {
-    const secret = a.feishu.secret.kind === 'env' ? t('secretFromEnv') : bot.app_secret ? t('secretHidden') : t('notSet');
-    rows.push([t('sumDomain'), bot.domain === 'feishu' || bot.domain === 'lark' ? `${bot.domain} (${domainHost(bot.domain)})` : bot.domain], [t('sumAppId'), bot.app_id], [t('sumSecret'), secret], [t('sumOwner'), bot.owner_open_id || t('notSet')], [t('sumAutoBind'), bot.allow_auto_bind_owner ? t('yes') : t('no')]);
+    const secret =
+      a.feishu.secret.kind === 'env' ? t('secretFromEnv') : bot.app_secret ? t('secretHidden') : t('notSet');
+    rows.push(
+      [
+        t('sumDomain'),
+        bot.domain === 'feishu' || bot.domain === 'lark' ? `${bot.domain} (${domainHost(bot.domain)})` : bot.domain,
+      ],
+      [t('sumAppId'), bot.app_id],
+      [t('sumSecret'), secret],
+      [t('sumOwner'), bot.owner_open_id || t('notSet')],
+      [t('sumAutoBind'), bot.allow_auto_bind_owner ? t('yes') : t('no')],
+    );
   } else {
     rows.push([t('sumConsole'), t('consoleOn')]);
   }
-  rows.push([t('sumRoots'), config.security.allowed_roots.join(', ')], [t('sumDefaultCwd'), bot.default_cwd || t('notSet')]);
+  rows.push(
+    [t('sumRoots'), config.security.allowed_roots.join(', ')],
+    [t('sumDefaultCwd'), bot.default_cwd || t('notSet')],
+  );
   return [t('summaryTitle', { file }), ...rows.map(([k, v]) => `  ${k}: ${v}`)].join('\n');
 }
 
@@ -173,13 +193,20 @@ export async function runSetup(ctx: SetupContext, flags: SetupFlags, io: SetupIo
     if (flags.skipFeishu) s.note(s.t('skipFeishu'));
     let feishu = flags.skipFeishu ? undefined : await askFeishu(s, flags, existing.config.feishu_bot);
     const c = existing.config;
-    const dirs = await askDirectories(s, flags, { roots: c.security.allowed_roots, deniedRoots: c.security.denied_roots, defaultCwd: c.feishu_bot.default_cwd, home: ctx.paths.userHome, cwd: ctx.cwd ?? process.cwd() });
+    const dirs = await askDirectories(s, flags, {
+      roots: c.security.allowed_roots,
+      deniedRoots: c.security.denied_roots,
+      defaultCwd: c.feishu_bot.default_cwd,
+      home: ctx.paths.userHome,
+      cwd: ctx.cwd ?? process.cwd(),
+    });
     if (feishu) feishu = await checkFeishuAnswers(s, flags, feishu);
     answers = { lang, dirs, skipFeishu: flags.skipFeishu, ...(feishu ? { feishu } : {}) };
 
     const next = applyAnswers(existing.raw, answers);
     const validated = validateConfig(next);
-    if (!validated.ok) throw new Error(`setup produced an invalid ${validated.issues[0].key}: ${validated.issues[0].expected}`);
+    if (!validated.ok)
+      throw new Error(`setup produced an invalid ${validated.issues[0].key}: ${validated.issues[0].expected}`);
     config = validated.config;
     text = renderConfigToml(config, { lang, raw: next });
     // Never write a file cc-linker could not read back.

@@ -39,7 +39,16 @@ export const SETUP_ENV = {
 
 /** True when any answer flag was given (a switch alone does not count). */
 export function hasAnswerFlags(flags: SetupFlags): boolean {
-  return [flags.appId, flags.appSecret, flags.domain, flags.owner, flags.autoBindOwner, flags.defaultCwd, flags.allowedRoot, flags.language].some((v) => v !== undefined);
+  return [
+    flags.appId,
+    flags.appSecret,
+    flags.domain,
+    flags.owner,
+    flags.autoBindOwner,
+    flags.defaultCwd,
+    flags.allowedRoot,
+    flags.language,
+  ].some((v) => v !== undefined);
 }
 
 /** `zh` / `en` (also `中文`, `English`, `zh-CN`, `en_US`); undefined for anything else. */
@@ -85,7 +94,8 @@ export function isOpenId(text: string): boolean {
 }
 
 /** A directory answer: how it is written to the file, and where it really is. */
-export type DirectoryAnswer = { ok: true; written: string; real: string } | { ok: false; problem: 'dirMissing' | 'dirNotDirectory'; shown: string };
+export type DirectoryAnswer =
+  { ok: true; written: string; real: string } | { ok: false; problem: 'dirMissing' | 'dirNotDirectory'; shown: string };
 
 /**
  * Checks that a directory the user named exists. `~/…` is kept as typed (the file stays portable

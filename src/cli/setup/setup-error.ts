@@ -11,7 +11,11 @@ export const SETUP_USAGE_EXIT = 2;
  * never contains the app secret.
  */
 export class SetupError extends AppError {
-  constructor(code: 'SETUP_MISSING' | 'SETUP_INVALID' | 'SETUP_CREDENTIALS' | 'SETUP_INPUT' | 'SETUP_DECLINED' | 'SETUP_EXISTING', userMessage: string, options: { exitCode?: number; cause?: unknown } = {}) {
+  constructor(
+    code: 'SETUP_MISSING' | 'SETUP_INVALID' | 'SETUP_CREDENTIALS' | 'SETUP_INPUT' | 'SETUP_DECLINED' | 'SETUP_EXISTING',
+    userMessage: string,
+    options: { exitCode?: number; cause?: unknown } = {},
+  ) {
     super(code, userMessage, options);
   }
 }

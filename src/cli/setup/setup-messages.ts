@@ -6,10 +6,12 @@ import { defineMessages } from '../../core/i18n.js';
  */
 export const setupMessages = defineMessages({
   zh: {
-    intro: 'cc-linker 设置向导：将写入 {file}\n直接回车接受 [方括号] 里的值；可选项输入 - 表示清空；Ctrl+C 退出（不写入任何文件）。',
+    intro:
+      'cc-linker 设置向导：将写入 {file}\n直接回车接受 [方括号] 里的值；可选项输入 - 表示清空；Ctrl+C 退出（不写入任何文件）。',
     askLanguage: '语言 / Language（zh / en）',
     invalidLanguage: '请输入 zh 或 en',
-    feishuIntro: '\n【1/3】飞书 / Lark 应用\n还没有应用？按 docs/feishu-setup.md 在开发者后台创建“企业自建应用”并开启机器人能力。',
+    feishuIntro:
+      '\n【1/3】飞书 / Lark 应用\n还没有应用？按 docs/feishu-setup.md 在开发者后台创建“企业自建应用”并开启机器人能力。',
     askDomain: '平台：feishu（飞书 open.feishu.cn）/ lark（Lark 国际版 open.larksuite.com）/ 自定义 URL',
     invalidDomain: '请输入 feishu、lark，或以 http:// 或 https:// 开头的地址',
     askAppId: 'App ID（开发者后台 → 凭证与基础信息，形如 cli_a1b2c3d4e5f60718）',
@@ -21,15 +23,18 @@ export const setupMessages = defineMessages({
     checking: '正在向 {host} 验证凭据…',
     checkOk: '✅ 凭据有效（飞书已签发 tenant_access_token）',
     checkSkipped: '⚠️ 未验证凭据（--no-check）',
-    checkRejected: '❌ 飞书拒绝了这组凭据（{detail}）。请确认 App ID 和 App Secret 复制自同一个应用的“凭证与基础信息”页，平台（飞书 / Lark）选对了；重置过 App Secret 的要用新的。',
+    checkRejected:
+      '❌ 飞书拒绝了这组凭据（{detail}）。请确认 App ID 和 App Secret 复制自同一个应用的“凭证与基础信息”页，平台（飞书 / Lark）选对了；重置过 App Secret 的要用新的。',
     checkUnreachable: '⚠️ 无法连接 {host} 验证凭据（{detail}）。请检查网络、代理或平台地址。',
     askRetryCredentials: '重新输入 App ID 和 App Secret？',
     askSaveUnchecked: '不验证、直接保存？',
-    ownerIntro: '\nowner_open_id 是你本人在这个应用下的 open_id（ou_ 开头），只有它的消息会被处理，其他人只会收到“该 Bot 为个人私有实例”。\n不知道？先留空：保存后运行 cc-linker start，在飞书里找到机器人发送 /whoami，它会回复你的 open_id；然后运行 cc-linker setup --owner <open_id>。',
+    ownerIntro:
+      '\nowner_open_id 是你本人在这个应用下的 open_id（ou_ 开头），只有它的消息会被处理，其他人只会收到“该 Bot 为个人私有实例”。\n不知道？先留空：保存后运行 cc-linker start，在飞书里找到机器人发送 /whoami，它会回复你的 open_id；然后运行 cc-linker setup --owner <open_id>。',
     askOwner: 'owner_open_id（不知道就直接回车留空）',
     invalidOwner: 'open_id 以 ou_ 开头（给机器人发送 /whoami 可以看到）',
     askAutoBind: '改为开启 allow_auto_bind_owner（第一个私聊机器人的人自动成为 owner）？',
-    autoBindWarning: '⚠️ 开启 allow_auto_bind_owner 后，应用可用范围内第一个给机器人发消息的人会成为 owner，可以操作这台电脑上的 Claude Code。只在可用范围只有你自己时开启，绑定后建议填写 owner_open_id 并关闭它。',
+    autoBindWarning:
+      '⚠️ 开启 allow_auto_bind_owner 后，应用可用范围内第一个给机器人发消息的人会成为 owner，可以操作这台电脑上的 Claude Code。只在可用范围只有你自己时开启，绑定后建议填写 owner_open_id 并关闭它。',
     dirsIntro: '\n【2/3】工作目录\n在飞书里，Claude Code 只能在“允许的根目录”之内工作。',
     askAllowedRoots: '允许的根目录（多个用英文逗号分隔）',
     askDefaultCwd: '默认工作目录（/new 不带目录时使用；可留空）',
@@ -64,25 +69,30 @@ export const setupMessages = defineMessages({
     backedUp: '   原文件已备份为 {file}',
     envOverride: '⚠️ 环境变量 {env} 已设置，运行时会覆盖配置文件里的 {key}',
     nextStart: '下一步：运行 cc-linker start，然后在飞书里给机器人发消息。',
-    nextWhoami: '下一步：运行 cc-linker start，在飞书里给机器人发送 /whoami，再运行 cc-linker setup --owner <open_id>。',
+    nextWhoami:
+      '下一步：运行 cc-linker start，在飞书里给机器人发送 /whoami，再运行 cc-linker setup --owner <open_id>。',
     nextAutoBind: '下一步：运行 cc-linker start，然后给机器人发第一条消息，你会被绑定为 owner。',
     nextConsoleOnly: '下一步：运行 cc-linker start（未配置飞书凭据时只启动本地控制台）。',
     docsHint: '开发者后台的配置（权限、长连接事件、卡片回调、发布）见 docs/feishu-setup.md。',
     missingAnswer: '缺少 {flag}：非交互模式下 setup 不会提问',
     missingAnswerEnv: '缺少 {flag}（或环境变量 {env}）：非交互模式下 setup 不会提问',
     invalidAnswer: '{flag} 无效：{problem}',
-    credentialsRejected: '飞书拒绝了这组凭据（{detail}），未写入任何文件。请确认 App ID / App Secret 复制自同一个应用，且 --domain 选对了（飞书 feishu / Lark 国际版 lark）',
-    credentialsUnreachable: '无法连接 {host} 验证凭据（{detail}），未写入任何文件。网络恢复后重试，或加 --no-check 跳过验证',
+    credentialsRejected:
+      '飞书拒绝了这组凭据（{detail}），未写入任何文件。请确认 App ID / App Secret 复制自同一个应用，且 --domain 选对了（飞书 feishu / Lark 国际版 lark）',
+    credentialsUnreachable:
+      '无法连接 {host} 验证凭据（{detail}），未写入任何文件。网络恢复后重试，或加 --no-check 跳过验证',
     inputEnded: '输入提前结束，设置未完成，未写入任何文件',
     cancelled: '已取消，未写入任何文件',
     notWritten: '未写入任何文件',
     existingUnreadable: '{file} 无法读取或解析（{reason}），请修复或删除后再运行 cc-linker setup',
   },
   en: {
-    intro: 'cc-linker setup: this writes {file}\nPress Enter to accept the value in [brackets]; type - to clear an optional answer; Ctrl+C quits (nothing is written).',
+    intro:
+      'cc-linker setup: this writes {file}\nPress Enter to accept the value in [brackets]; type - to clear an optional answer; Ctrl+C quits (nothing is written).',
     askLanguage: '语言 / Language (zh / en)',
     invalidLanguage: 'Answer zh or en',
-    feishuIntro: '\n[1/3] The Feishu / Lark app\nNo app yet? Follow docs/feishu-setup.md: create a custom (self-built) app in the developer console and enable its bot.',
+    feishuIntro:
+      '\n[1/3] The Feishu / Lark app\nNo app yet? Follow docs/feishu-setup.md: create a custom (self-built) app in the developer console and enable its bot.',
     askDomain: 'Platform: feishu (open.feishu.cn) / lark (international, open.larksuite.com) / a custom URL',
     invalidDomain: 'Answer feishu, lark, or an address starting with http:// or https://',
     askAppId: 'App ID (developer console → Credentials & Basic Info, like cli_a1b2c3d4e5f60718)',
@@ -94,22 +104,28 @@ export const setupMessages = defineMessages({
     checking: 'Checking the credentials with {host}…',
     checkOk: '✅ Credentials accepted (Feishu issued a tenant_access_token)',
     checkSkipped: '⚠️ Credentials not checked (--no-check)',
-    checkRejected: '❌ Feishu rejected these credentials ({detail}). Copy the App ID and App Secret from the same app\'s Credentials & Basic Info page and pick the right platform (Feishu / Lark); after resetting the secret, use the new one.',
-    checkUnreachable: '⚠️ Could not reach {host} to check the credentials ({detail}). Check the network, a proxy, or the platform address.',
+    checkRejected:
+      "❌ Feishu rejected these credentials ({detail}). Copy the App ID and App Secret from the same app's Credentials & Basic Info page and pick the right platform (Feishu / Lark); after resetting the secret, use the new one.",
+    checkUnreachable:
+      '⚠️ Could not reach {host} to check the credentials ({detail}). Check the network, a proxy, or the platform address.',
     askRetryCredentials: 'Enter the App ID and App Secret again?',
     askSaveUnchecked: 'Save without checking?',
-    ownerIntro: '\nowner_open_id is your own open_id in this app (ou_...). Only its messages are handled; anyone else only gets "该 Bot 为个人私有实例" (a private bot).\nDon\'t know it? Leave it empty: after saving, run cc-linker start, find the bot in Feishu and send /whoami — it replies with your open_id; then run cc-linker setup --owner <open_id>.',
+    ownerIntro:
+      '\nowner_open_id is your own open_id in this app (ou_...). Only its messages are handled; anyone else only gets "该 Bot 为个人私有实例" (a private bot).\nDon\'t know it? Leave it empty: after saving, run cc-linker start, find the bot in Feishu and send /whoami — it replies with your open_id; then run cc-linker setup --owner <open_id>.',
     askOwner: 'owner_open_id (press Enter to leave it empty)',
     invalidOwner: 'An open_id starts with ou_ (send /whoami to the bot to see yours)',
     askAutoBind: 'Turn on allow_auto_bind_owner instead (the first person to message the bot becomes the owner)?',
-    autoBindWarning: '⚠️ With allow_auto_bind_owner on, the first person within the app\'s availability to message the bot becomes the owner and can drive Claude Code on this machine. Only use it when the availability is limited to you; once bound, set owner_open_id and turn it off.',
-    dirsIntro: '\n[2/3] Working directories\nFrom Feishu, Claude Code may only work inside the allowed root directories.',
+    autoBindWarning:
+      "⚠️ With allow_auto_bind_owner on, the first person within the app's availability to message the bot becomes the owner and can drive Claude Code on this machine. Only use it when the availability is limited to you; once bound, set owner_open_id and turn it off.",
+    dirsIntro:
+      '\n[2/3] Working directories\nFrom Feishu, Claude Code may only work inside the allowed root directories.',
     askAllowedRoots: 'Allowed root directories (separate several with commas)',
     askDefaultCwd: 'Default working directory (for /new without a directory; may be empty)',
     rootsRequired: 'At least one directory is needed',
     dirMissing: 'No such directory: {path}',
     dirNotDirectory: 'Not a directory: {path}',
-    rootDenied: '⚠️ The allowed root {path} is covered by security.denied_roots and cannot be used from Feishu: {reason}',
+    rootDenied:
+      '⚠️ The allowed root {path} is covered by security.denied_roots and cannot be used from Feishu: {reason}',
     rootNotFoundKept: '⚠️ The allowed root {path} does not exist yet',
     cwdRefused: '⚠️ The default working directory cannot be used from Feishu: {reason}',
     skipFeishu: 'Configuring the local console only (--skip-feishu): the Feishu settings stay as they are.',
@@ -137,15 +153,19 @@ export const setupMessages = defineMessages({
     backedUp: '   The previous file was saved as {file}',
     envOverride: '⚠️ {env} is set and will override {key} from the file at runtime',
     nextStart: 'Next: run cc-linker start, then message the bot in Feishu.',
-    nextWhoami: 'Next: run cc-linker start, send /whoami to the bot in Feishu, then run cc-linker setup --owner <open_id>.',
+    nextWhoami:
+      'Next: run cc-linker start, send /whoami to the bot in Feishu, then run cc-linker setup --owner <open_id>.',
     nextAutoBind: 'Next: run cc-linker start and send the bot a first message — you become its owner.',
     nextConsoleOnly: 'Next: run cc-linker start (without Feishu credentials it serves the local console only).',
-    docsHint: 'The developer-console side (permissions, long-connection events, card callbacks, publishing): docs/feishu-setup.md.',
+    docsHint:
+      'The developer-console side (permissions, long-connection events, card callbacks, publishing): docs/feishu-setup.md.',
     missingAnswer: 'missing {flag}: setup does not ask questions when it is not interactive',
     missingAnswerEnv: 'missing {flag} (or {env}): setup does not ask questions when it is not interactive',
     invalidAnswer: '{flag} is invalid: {problem}',
-    credentialsRejected: 'Feishu rejected these credentials ({detail}); nothing was written. Copy the App ID / App Secret from the same app and check --domain (feishu, or lark for Lark international)',
-    credentialsUnreachable: 'could not reach {host} to check the credentials ({detail}); nothing was written. Retry when the network is back, or pass --no-check',
+    credentialsRejected:
+      'Feishu rejected these credentials ({detail}); nothing was written. Copy the App ID / App Secret from the same app and check --domain (feishu, or lark for Lark international)',
+    credentialsUnreachable:
+      'could not reach {host} to check the credentials ({detail}); nothing was written. Retry when the network is back, or pass --no-check',
     inputEnded: 'the input ended before setup was complete; nothing was written',
     cancelled: 'cancelled; nothing was written',
     notWritten: 'nothing was written',

@@ -57,7 +57,16 @@ export class SetupSession {
   ) {
     this.lang = lang;
     this.t = setupMessages(lang);
-    this.prompter = io.ask ? new Prompter(io, (reason) => this.error('SETUP_INPUT', reason === 'interrupt' ? 'cancelled' : 'inputEnded', {}, reason === 'interrupt' ? 130 : 1)) : undefined;
+    this.prompter = io.ask
+      ? new Prompter(io, (reason) =>
+          this.error(
+            'SETUP_INPUT',
+            reason === 'interrupt' ? 'cancelled' : 'inputEnded',
+            {},
+            reason === 'interrupt' ? 130 : 1,
+          ),
+        )
+      : undefined;
   }
 
   /** Switches the language for everything said from now on. */
@@ -73,7 +82,12 @@ export class SetupSession {
   }
 
   /** A localized `SetupError` (throw it). */
-  error(code: ConstructorParameters<typeof SetupError>[0], key: SetupMessageKey, params: Record<string, string> = {}, exitCode = 1): SetupError {
+  error(
+    code: ConstructorParameters<typeof SetupError>[0],
+    key: SetupMessageKey,
+    params: Record<string, string> = {},
+    exitCode = 1,
+  ): SetupError {
     return new SetupError(code, this.t(key, params), { exitCode });
   }
 
@@ -81,7 +95,9 @@ export class SetupSession {
   async confirm(key: SetupMessageKey, defaultYes: boolean): Promise<boolean> {
     const p = this.requirePrompter();
     for (;;) {
-      const answer = (await p.ask(`${this.t(key)} ${this.t(defaultYes ? 'yesNoDefaultYes' : 'yesNoDefaultNo')}`)).toLowerCase();
+      const answer = (
+        await p.ask(`${this.t(key)} ${this.t(defaultYes ? 'yesNoDefaultYes' : 'yesNoDefaultNo')}`)
+      ).toLowerCase();
       if (answer === '') return defaultYes;
       if (['y', 'yes', '是'].includes(answer)) return true;
       if (['n', 'no', '否'].includes(answer)) return false;
@@ -92,10 +108,16 @@ export class SetupSession {
   /** Resolves one answer (see the class comment for the order). */
   async question<T>(q: Question<T>): Promise<T> {
     const fromEnv = q.env ? this.env[q.env]?.trim() || undefined : undefined;
-    const source = q.given !== undefined ? { text: q.given, name: q.flag } : fromEnv !== undefined && !this.full ? { text: fromEnv, name: q.env as string } : undefined;
+    const source =
+      q.given !== undefined
+        ? { text: q.given, name: q.flag }
+        : fromEnv !== undefined && !this.full
+          ? { text: fromEnv, name: q.env as string }
+          : undefined;
     if (source) {
       const r = await q.parse(source.text.trim());
-      if ('problem' in r) throw this.error('SETUP_INVALID', 'invalidAnswer', { flag: source.name, problem: r.problem }, SETUP_USAGE_EXIT);
+      if ('problem' in r)
+        throw this.error('SETUP_INVALID', 'invalidAnswer', { flag: source.name, problem: r.problem }, SETUP_USAGE_EXIT);
       return r.value;
     }
     let current = q.current;
@@ -115,7 +137,12 @@ export class SetupSession {
       }
     }
     if (has || !q.required) return current;
-    throw this.error('SETUP_MISSING', q.env ? 'missingAnswerEnv' : 'missingAnswer', { flag: q.flag, env: q.env ?? '' }, SETUP_USAGE_EXIT);
+    throw this.error(
+      'SETUP_MISSING',
+      q.env ? 'missingAnswerEnv' : 'missingAnswer',
+      { flag: q.flag, env: q.env ?? '' },
+      SETUP_USAGE_EXIT,
+    );
   }
 
   /** Reads a secret without echo, re-asking while empty unless `keepable`; '' = keep the current one. */

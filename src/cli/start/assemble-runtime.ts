@@ -46,7 +46,14 @@ export function hasFeishuCredentials(config: Config): boolean {
 export async function assembleRuntime(o: AssembleOptions): Promise<Assembled> {
   const { config, paths, lang, logger, env } = o;
   const tracker = createChildTracker(paths.childrenDir, { logger });
-  const engine = createEngine(config, { paths, logger, lang, tracker, env, sessionRecorder: createRegistrySessionRecorder(paths, logger) });
+  const engine = createEngine(config, {
+    paths,
+    logger,
+    lang,
+    tracker,
+    env,
+    sessionRecorder: createRegistrySessionRecorder(paths, logger),
+  });
   const gateway = createGateway({ config, paths, env, lang, logger });
   const directory = new RegistrySessionDirectory(paths);
   const canFeishu = hasFeishuCredentials(config);
@@ -78,7 +85,8 @@ export async function assembleRuntime(o: AssembleOptions): Promise<Assembled> {
     sessions: directory,
     registry: registryViewOf(directory),
     ccexec: ccexecForBridge(gateway, lang),
-    models: async () => listModels(config.claude.models, paths.claudeDir).map((m) => ({ alias: m.alias, model: m.model })),
+    models: async () =>
+      listModels(config.claude.models, paths.claudeDir).map((m) => ({ alias: m.alias, model: m.model })),
     syncSessions: async () => {
       await syncRegistry({ paths, maxFileSize: config.scanner.max_file_size, incremental: config.scanner.incremental });
     },

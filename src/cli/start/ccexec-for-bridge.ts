@@ -13,14 +13,20 @@ const t = defineMessages({
  * `/cc <question>` for the bridge: one gateway chat per question, answered with one card that lists
  * each tool call (command, exit, duration) and then the model's answer (issue 6 part 9).
  */
-export function ccexecForBridge(gateway: Gateway, lang: Language): (question: string, userId: string, signal: AbortSignal) => Promise<Reply> {
+export function ccexecForBridge(
+  gateway: Gateway,
+  lang: Language,
+): (question: string, userId: string, signal: AbortSignal) => Promise<Reply> {
   const m = t(lang);
   return async (question, _userId, signal) => {
     const chat = gateway.newChat();
     const events: ChatEvent[] = [];
     await chat.run(question, { signal, onEvent: (e) => events.push(e) });
     const s = runSummary(events);
-    const lines = s.calls.map((c) => `${c.exitCode === 0 ? '✅' : '❌'} ${c.commandLine} · exit ${c.exitCode} · ${(c.durationMs / 1000).toFixed(1)}s${c.reason ? ` · ${c.reason}` : ''}`);
+    const lines = s.calls.map(
+      (c) =>
+        `${c.exitCode === 0 ? '✅' : '❌'} ${c.commandLine} · exit ${c.exitCode} · ${(c.durationMs / 1000).toFixed(1)}s${c.reason ? ` · ${c.reason}` : ''}`,
+    );
     const card: CardReply = {
       kind: 'card',
       title: m('title'),
@@ -29,7 +35,12 @@ export function ccexecForBridge(gateway: Gateway, lang: Language): (question: st
         { type: 'fields', fields: [{ label: m('calls'), value: lines.length > 0 ? '' : m('none') }] },
         ...(lines.length > 0 ? [{ type: 'plain' as const, text: lines.join('\n') }] : []),
         { type: 'divider' as const },
-        s.state === 'COMPLETE' ? { type: 'answer' as const, text: s.answer } : { type: 'plain' as const, text: `${s.state === 'CANCELLED' ? m('cancelled') : m('failed')}: ${s.error ?? ''}` },
+        s.state === 'COMPLETE'
+          ? { type: 'answer' as const, text: s.answer }
+          : {
+              type: 'plain' as const,
+              text: `${s.state === 'CANCELLED' ? m('cancelled') : m('failed')}: ${s.error ?? ''}`,
+            },
       ],
       footer: `${chat.provider.id} · ${chat.provider.model}`,
     };

@@ -17,7 +17,13 @@ const LABEL = 'com.cc-linker.agent';
  * platform's supervisor: a systemd user unit on Linux, a launchd agent on macOS. The environment
  * is not copied into the file (no secrets end up in it); config comes from `~/.cc-linker`.
  */
-export function serviceUnit(input: { platform: NodeJS.Platform; node: string; cli: string; home?: string; ccLinkerHome?: string }): ServiceUnit {
+export function serviceUnit(input: {
+  platform: NodeJS.Platform;
+  node: string;
+  cli: string;
+  home?: string;
+  ccLinkerHome?: string;
+}): ServiceUnit {
   const home = input.home ?? os.homedir();
   if (input.platform === 'darwin') {
     const file = path.join(home, 'Library/LaunchAgents', `${LABEL}.plist`);
@@ -55,5 +61,10 @@ ${input.ccLinkerHome ? `Environment=CC_LINKER_HOME=${input.ccLinkerHome}\n` : ''
 [Install]
 WantedBy=default.target
 `;
-  return { kind: 'systemd', file, content, enable: ['systemctl --user daemon-reload', 'systemctl --user enable --now cc-linker.service'] };
+  return {
+    kind: 'systemd',
+    file,
+    content,
+    enable: ['systemctl --user daemon-reload', 'systemctl --user enable --now cc-linker.service'],
+  };
 }

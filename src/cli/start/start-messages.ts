@@ -4,7 +4,8 @@ import { defineMessages } from '../../core/i18n.js';
 export const startMessages = defineMessages({
   zh: {
     starting: '🚀 cc-linker 正在启动…',
-    noFeishu: 'ℹ️  未配置飞书凭据（feishu_bot.app_id / app_secret），本次只启动本地控制台。运行 cc-linker setup 连接飞书。',
+    noFeishu:
+      'ℹ️  未配置飞书凭据（feishu_bot.app_id / app_secret），本次只启动本地控制台。运行 cc-linker setup 连接飞书。',
     feishuDisabled: 'ℹ️  已按 --no-feishu 跳过飞书通道。',
     feishuConnected: '✅ Feishu Bot connected via WebSocket',
     web: '✅ 本地控制台：{url}',
@@ -27,7 +28,8 @@ export const startMessages = defineMessages({
   },
   en: {
     starting: '🚀 Starting cc-linker…',
-    noFeishu: 'ℹ️  Feishu credentials are not configured (feishu_bot.app_id / app_secret): starting the local console only. Run cc-linker setup to connect Feishu.',
+    noFeishu:
+      'ℹ️  Feishu credentials are not configured (feishu_bot.app_id / app_secret): starting the local console only. Run cc-linker setup to connect Feishu.',
     feishuDisabled: 'ℹ️  Feishu channel skipped (--no-feishu).',
     feishuConnected: '✅ Feishu Bot connected via WebSocket',
     web: '✅ Local console: {url}',

@@ -81,7 +81,8 @@ export function defaultScript(req: ScriptRequest): Reply {
     case 'think':
       return { thinking: arg, text: `thought: ${arg}` };
     case 'fail': {
-      const [, status = '400', type = 'invalid_request_error', message = 'fake failure'] = /^(\d+)\s+(\S+)\s*([\s\S]*)$/.exec(arg) ?? [];
+      const [, status = '400', type = 'invalid_request_error', message = 'fake failure'] =
+        /^(\d+)\s+(\S+)\s*([\s\S]*)$/.exec(arg) ?? [];
       return { error: { status: Number(status), type, message } };
     }
     default:

@@ -12,16 +12,26 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const client = (f: FakeAnthropic): Anthropic => new Anthropic({ baseURL: f.url, apiKey: 'sk-ant-test-key', maxRetries: 0 });
+const client = (f: FakeAnthropic): Anthropic =>
+  new Anthropic({ baseURL: f.url, apiKey: 'sk-ant-test-key', maxRetries: 0 });
 const user = (content: unknown) => ({ role: 'user', content });
 
 describe('fake Anthropic Messages API', () => {
   it('streams text, thinking and tool_use events the official SDK assembles into a message', async () => {
     fake = await startFakeAnthropic({
-      script: () => ({ thinking: '先想一想', text: '你好，世界 🌏 and more', toolUse: { name: 'Bash', input: { command: 'echo hi' } }, chunkSize: 3 }),
+      script: () => ({
+        thinking: '先想一想',
+        text: '你好，世界 🌏 and more',
+        toolUse: { name: 'Bash', input: { command: 'echo hi' } },
+        chunkSize: 3,
+      }),
     });
     const events: string[] = [];
-    const stream = client(fake).messages.stream({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = client(fake).messages.stream({
+      model: 'claude-test',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     stream.on('streamEvent', (e) => events.push(e.type === 'content_block_delta' ? `delta:${e.delta.type}` : e.type));
     const msg = await stream.finalMessage();
 
@@ -41,7 +51,11 @@ describe('fake Anthropic Messages API', () => {
 
   it('answers a non-stream request with one JSON message', async () => {
     fake = await startFakeAnthropic();
-    const msg = await client(fake).messages.create({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'echo: plain' }] });
+    const msg = await client(fake).messages.create({
+      model: 'm',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'echo: plain' }],
+    });
     expect(msg.content).toEqual([{ type: 'text', text: 'plain' }]);
     expect(msg.stop_reason).toBe('end_turn');
     expect(msg.usage.output_tokens).toBeGreaterThan(0);
@@ -50,7 +64,11 @@ describe('fake Anthropic Messages API', () => {
   it('turns a reply error into the HTTP status and error body of the real API', async () => {
     fake = await startFakeAnthropic();
     const err = await client(fake)
-      .messages.create({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'fail: 400 invalid_request_error bad thing' }] })
+      .messages.create({
+        model: 'm',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'fail: 400 invalid_request_error bad thing' }],
+      })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.APIError);
     expect((err as InstanceType<typeof Anthropic.APIError>).status).toBe(400);
@@ -67,19 +85,29 @@ describe('fake Anthropic Messages API', () => {
       system: [{ type: 'text', text: 'sys' }],
       tools: [{ name: 'Bash', input_schema: {} }],
       messages: [
-        user([{ type: 'text', text: '<system-reminder>\nignore me\n</system-reminder>\n' }, { type: 'text', text: 'tool: Bash ls' }]),
+        user([
+          { type: 'text', text: '<system-reminder>\nignore me\n</system-reminder>\n' },
+          { type: 'text', text: 'tool: Bash ls' },
+        ]),
         { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] },
-        user([{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'a.txt' }], is_error: true }]),
+        user([
+          { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'a.txt' }], is_error: true },
+        ]),
         { role: 'system', content: [{ type: 'text', text: '# Environment' }] },
       ],
     };
     const res = await fetch(`${fake.url}/v1/messages?beta=true`, { method: 'POST', body: JSON.stringify(body) });
     expect(await res.text()).toContain('event: message_stop');
-    await fetch(`${fake.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ ...body, messages: body.messages.slice(0, 1) }) });
+    await fetch(`${fake.url}/v1/messages`, {
+      method: 'POST',
+      body: JSON.stringify({ ...body, messages: body.messages.slice(0, 1) }),
+    });
 
     expect(seen[0]).toMatchObject({
       lastUserText: '',
-      lastUserToolResults: [{ tool_use_id: 'toolu_1', content: 'a.txt', is_error: true, toolName: 'Bash', toolInput: { command: 'ls' } }],
+      lastUserToolResults: [
+        { tool_use_id: 'toolu_1', content: 'a.txt', is_error: true, toolName: 'Bash', toolInput: { command: 'ls' } },
+      ],
       model: 'claude-x',
       system: [{ type: 'text', text: 'sys' }],
       tools: [{ name: 'Bash' }],
@@ -91,12 +119,19 @@ describe('fake Anthropic Messages API', () => {
   it('answers the side routes harmlessly and records them', async () => {
     fake = await startFakeAnthropic();
     expect((await fetch(`${fake.url}/api/hello`, { method: 'HEAD' })).status).toBe(200);
-    const count = await fetch(`${fake.url}/v1/messages/count_tokens`, { method: 'POST', body: JSON.stringify({ messages: [user('hello')] }) });
+    const count = await fetch(`${fake.url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      body: JSON.stringify({ messages: [user('hello')] }),
+    });
     expect(await count.json()).toMatchObject({ input_tokens: expect.any(Number) as number });
     const missing = await fetch(`${fake.url}/v1/nothing`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
-    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['HEAD /api/hello', 'POST /v1/messages/count_tokens', 'GET /v1/nothing']);
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'HEAD /api/hello',
+      'POST /v1/messages/count_tokens',
+      'GET /v1/nothing',
+    ]);
     expect(fake.messageRequests()).toHaveLength(0);
   });
 
@@ -120,7 +155,11 @@ describe('fake Anthropic Messages API', () => {
     ac.abort();
     expect(seen).not.toContain(`tick${SLOW_TICKS - 1}`);
     // the server keeps serving after the abandoned stream
-    const next = await client(fake).messages.create({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'after' }] });
+    const next = await client(fake).messages.create({
+      model: 'm',
+      max_tokens: 5,
+      messages: [{ role: 'user', content: 'after' }],
+    });
     expect(next.content).toEqual([{ type: 'text', text: 'ok: after' }]);
   });
 
@@ -130,7 +169,10 @@ describe('fake Anthropic Messages API', () => {
         throw new Error('boom');
       },
     });
-    const res = await fetch(`${fake.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ messages: [user('x')] }) });
+    const res = await fetch(`${fake.url}/v1/messages`, {
+      method: 'POST',
+      body: JSON.stringify({ messages: [user('x')] }),
+    });
     expect(res.status).toBe(400);
     expect(fake.scriptErrors).toHaveLength(1);
   });

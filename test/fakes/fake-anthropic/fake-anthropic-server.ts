@@ -6,7 +6,14 @@ import { defaultScript } from './default-script.js';
 import { toScriptRequest } from './script-request.js';
 import type { RecordedRequest, Reply, Script } from './fake-anthropic-types.js';
 
-export type { RecordedRequest, Reply, ReplyError, Script, ScriptRequest, ScriptToolResult } from './fake-anthropic-types.js';
+export type {
+  RecordedRequest,
+  Reply,
+  ReplyError,
+  Script,
+  ScriptRequest,
+  ScriptToolResult,
+} from './fake-anthropic-types.js';
 
 /** A running fake of the Anthropic Messages API (see README.md for the wire details). */
 export interface FakeAnthropic {
@@ -43,9 +50,11 @@ function stopReasonOf(reply: Reply): string {
 /** The content blocks of a reply, as they appear in a complete (non-stream) message. */
 function contentOf(reply: Reply, toolId: string): Array<Record<string, unknown>> {
   const blocks: Array<Record<string, unknown>> = [];
-  if (reply.thinking !== undefined) blocks.push({ type: 'thinking', thinking: reply.thinking, signature: 'fake-signature' });
+  if (reply.thinking !== undefined)
+    blocks.push({ type: 'thinking', thinking: reply.thinking, signature: 'fake-signature' });
   if (reply.text !== undefined) blocks.push({ type: 'text', text: reply.text });
-  if (reply.toolUse) blocks.push({ type: 'tool_use', id: toolId, name: reply.toolUse.name, input: reply.toolUse.input });
+  if (reply.toolUse)
+    blocks.push({ type: 'tool_use', id: toolId, name: reply.toolUse.name, input: reply.toolUse.input });
   return blocks;
 }
 
@@ -59,7 +68,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown, requestId:
 }
 
 /** Streams `reply` as the SSE event sequence of the real API; stops quietly if the client leaves. */
-async function streamReply(res: ServerResponse, reply: Reply, model: string, inputTokens: number, requestId: string): Promise<void> {
+async function streamReply(
+  res: ServerResponse,
+  reply: Reply,
+  model: string,
+  inputTokens: number,
+  requestId: string,
+): Promise<void> {
   let gone = false;
   res.on('close', () => {
     gone = true;
@@ -69,7 +84,11 @@ async function streamReply(res: ServerResponse, reply: Reply, model: string, inp
   const send = (event: string, data: Record<string, unknown>): void => {
     if (!gone) res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
   };
-  const deltas = async (index: number, parts: string[], delta: (p: string) => Record<string, unknown>): Promise<void> => {
+  const deltas = async (
+    index: number,
+    parts: string[],
+    delta: (p: string) => Record<string, unknown>,
+  ): Promise<void> => {
     for (const part of parts) {
       if (gone) return;
       if (pace > 0) await sleep(pace);
@@ -77,11 +96,27 @@ async function streamReply(res: ServerResponse, reply: Reply, model: string, inp
     }
   };
 
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': requestId });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'request-id': requestId,
+  });
   send('message_start', {
     message: {
-      id: fakeId('msg'), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
-      usage: { input_tokens: inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' },
+      id: fakeId('msg'),
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: inputTokens,
+        output_tokens: 1,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        service_tier: 'standard',
+      },
     },
   });
   send('ping', {});
@@ -100,13 +135,24 @@ async function streamReply(res: ServerResponse, reply: Reply, model: string, inp
     index++;
   }
   if (reply.toolUse) {
-    send('content_block_start', { index, content_block: { type: 'tool_use', id: fakeId('toolu'), name: reply.toolUse.name, input: {} } });
-    await deltas(index, chunks(JSON.stringify(reply.toolUse.input), size), (partial_json) => ({ type: 'input_json_delta', partial_json }));
+    send('content_block_start', {
+      index,
+      content_block: { type: 'tool_use', id: fakeId('toolu'), name: reply.toolUse.name, input: {} },
+    });
+    await deltas(index, chunks(JSON.stringify(reply.toolUse.input), size), (partial_json) => ({
+      type: 'input_json_delta',
+      partial_json,
+    }));
     send('content_block_stop', { index });
   }
   send('message_delta', {
     delta: { stop_reason: stopReasonOf(reply), stop_sequence: null },
-    usage: { input_tokens: inputTokens, output_tokens: outputTokens(reply), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    usage: {
+      input_tokens: inputTokens,
+      output_tokens: outputTokens(reply),
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    },
   });
   send('message_stop', {});
   if (!gone) res.end();
@@ -153,7 +199,15 @@ export async function startFakeAnthropic(opts: { script?: Script } = {}): Promis
       return;
     }
     if (req.method !== 'POST' || path !== '/v1/messages') {
-      sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: `fake-anthropic: no route ${req.method} ${path}` } }, requestId);
+      sendJson(
+        res,
+        404,
+        {
+          type: 'error',
+          error: { type: 'not_found_error', message: `fake-anthropic: no route ${req.method} ${path}` },
+        },
+        requestId,
+      );
       return;
     }
 
@@ -164,12 +218,19 @@ export async function startFakeAnthropic(opts: { script?: Script } = {}): Promis
       reply = await script(scriptRequest);
     } catch (err) {
       scriptErrors.push(err);
-      reply = { error: { status: 400, type: 'invalid_request_error', message: `fake-anthropic script threw: ${String(err)}` } };
+      reply = {
+        error: { status: 400, type: 'invalid_request_error', message: `fake-anthropic script threw: ${String(err)}` },
+      };
     }
     record.reply = reply;
     if (reply.delayMs) await sleep(reply.delayMs);
     if (reply.error) {
-      sendJson(res, reply.error.status, { type: 'error', error: { type: reply.error.type, message: reply.error.message } }, requestId);
+      sendJson(
+        res,
+        reply.error.status,
+        { type: 'error', error: { type: reply.error.type, message: reply.error.message } },
+        requestId,
+      );
       return;
     }
     const inputTokens = approxTokens(JSON.stringify(scriptRequest.messages));
@@ -177,11 +238,26 @@ export async function startFakeAnthropic(opts: { script?: Script } = {}): Promis
       await streamReply(res, reply, scriptRequest.model, inputTokens, requestId);
       return;
     }
-    sendJson(res, 200, {
-      id: fakeId('msg'), type: 'message', role: 'assistant', model: scriptRequest.model,
-      content: contentOf(reply, fakeId('toolu')), stop_reason: stopReasonOf(reply), stop_sequence: null,
-      usage: { input_tokens: inputTokens, output_tokens: outputTokens(reply), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    }, requestId);
+    sendJson(
+      res,
+      200,
+      {
+        id: fakeId('msg'),
+        type: 'message',
+        role: 'assistant',
+        model: scriptRequest.model,
+        content: contentOf(reply, fakeId('toolu')),
+        stop_reason: stopReasonOf(reply),
+        stop_sequence: null,
+        usage: {
+          input_tokens: inputTokens,
+          output_tokens: outputTokens(reply),
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+        },
+      },
+      requestId,
+    );
   };
 
   const server = createServer((req, res) => {

@@ -67,7 +67,8 @@ const now = () => new Date().toISOString().replace('T', ' ').slice(0, 19);
 
 async function testBehaviours() {
   if (env.FAKE_CC_CALL_LOG) fs.appendFileSync(env.FAKE_CC_CALL_LOG, `${JSON.stringify({ pid: process.pid, argv })}\n`);
-  if (env.FAKE_CC_DUMP_ENV) fs.writeFileSync(env.FAKE_CC_DUMP_ENV, JSON.stringify({ cwd: process.cwd(), env: process.env }));
+  if (env.FAKE_CC_DUMP_ENV)
+    fs.writeFileSync(env.FAKE_CC_DUMP_ENV, JSON.stringify({ cwd: process.cwd(), env: process.env }));
   if (env.FAKE_CC_IGNORE_TERM === '1') process.on('SIGTERM', () => {});
   let grandchild = '-';
   if (env.FAKE_CC_SPAWN_GRANDCHILD === '1') {
@@ -186,7 +187,12 @@ const COMMANDS = {
     description: 'Note and knowledge base management',
     sub: {
       list: {
-        options: [opt('-n, --limit <n>', { default: '20' }), opt('--category <category>'), opt('--tag <tag>'), JSON_OPT],
+        options: [
+          opt('-n, --limit <n>', { default: '20' }),
+          opt('--category <category>'),
+          opt('--tag <tag>'),
+          JSON_OPT,
+        ],
         run: ({ opts }) =>
           withDb((data) => {
             const limit = intOr(opts.limit, 20);
@@ -194,7 +200,13 @@ const COMMANDS = {
             if (opts.category) notes = notes.filter((n) => n.category === opts.category);
             if (opts.tag) notes = notes.filter((n) => noteTags(n).includes(opts.tag));
             notes = notes.slice(0, limit);
-            const rows = notes.map((n) => ({ id: n.id, title: n.title, tags: JSON.stringify(noteTags(n)), category: n.category ?? 'general', created_at: n.created_at }));
+            const rows = notes.map((n) => ({
+              id: n.id,
+              title: n.title,
+              tags: JSON.stringify(noteTags(n)),
+              category: n.category ?? 'general',
+              created_at: n.created_at,
+            }));
             if (opts.json) out(JSON.stringify(rows, null, 2));
             else if (rows.length === 0) out('ℹ No notes found');
             else {
@@ -218,7 +230,16 @@ const COMMANDS = {
               out('[DatabaseManager] Database closed');
               process.exit(1);
             }
-            const row = { id: n.id, title: n.title, content: n.content ?? '', tags: JSON.stringify(noteTags(n)), category: n.category ?? 'general', created_at: n.created_at, updated_at: n.updated_at ?? n.created_at, deleted_at: null };
+            const row = {
+              id: n.id,
+              title: n.title,
+              content: n.content ?? '',
+              tags: JSON.stringify(noteTags(n)),
+              category: n.category ?? 'general',
+              created_at: n.created_at,
+              updated_at: n.updated_at ?? n.created_at,
+              deleted_at: null,
+            };
             if (opts.json) return out(JSON.stringify(row, null, 2));
             out(n.title);
             out(`ID: ${n.id}`);
@@ -230,13 +251,26 @@ const COMMANDS = {
       },
       add: {
         args: [{ name: 'title', required: true }],
-        options: [opt('-c, --content <content>'), opt('-t, --tags <tags>'), opt('--category <category>', { default: 'general' }), JSON_OPT],
+        options: [
+          opt('-c, --content <content>'),
+          opt('-t, --tags <tags>'),
+          opt('--category <category>', { default: 'general' }),
+          JSON_OPT,
+        ],
         run: ({ opts, positionals }) =>
           withDb((data) => {
-            const note = { id: randomUUID(), title: positionals[0], content: opts.content ?? '', tags: opts.tags ? opts.tags.split(',').map((t) => t.trim()) : [], category: opts.category, created_at: now() };
+            const note = {
+              id: randomUUID(),
+              title: positionals[0],
+              content: opts.content ?? '',
+              tags: opts.tags ? opts.tags.split(',').map((t) => t.trim()) : [],
+              category: opts.category,
+              created_at: now(),
+            };
             data.notes.push(note);
             saveData(data);
-            if (opts.json) out(JSON.stringify({ id: note.id, title: note.title, tags: note.tags, category: note.category }));
+            if (opts.json)
+              out(JSON.stringify({ id: note.id, title: note.title, tags: note.tags, category: note.category }));
             else out(`✔ Note created: ${note.title} (${note.id.slice(0, 8)})`);
           }),
       },
@@ -260,7 +294,12 @@ const COMMANDS = {
   search: {
     description: 'Search knowledge base (BM25 + vector hybrid)',
     args: [{ name: 'query', required: true }],
-    options: [opt('--mode <mode>', { default: 'hybrid' }), opt('--top-k <n>', { default: '10' }), opt('--threshold <n>', { default: '0' }), JSON_OPT],
+    options: [
+      opt('--mode <mode>', { default: 'hybrid' }),
+      opt('--top-k <n>', { default: '10' }),
+      opt('--threshold <n>', { default: '0' }),
+      JSON_OPT,
+    ],
     run: ({ opts, positionals }) => {
       err('- Searching...');
       return withDb((data) => {
@@ -281,22 +320,41 @@ const COMMANDS = {
         if (opts.mode === 'bm25') {
           results = notes.map((n) => ({ n, score: bm25(n) })).filter((r) => r.score > 0 && r.score >= threshold);
         } else if (opts.mode === 'vector') {
-          results = notes.map((n) => ({ n, score: 0.2 + Math.min(0.7, bm25(n) / 10) })).filter((r) => r.score >= threshold);
+          results = notes
+            .map((n) => ({ n, score: 0.2 + Math.min(0.7, bm25(n) / 10) }))
+            .filter((r) => r.score >= threshold);
         } else {
           // Hybrid ranks every note (reciprocal rank fusion), matches first — even when nothing matches.
           const ranked = notes.map((n) => ({ n, s: bm25(n) })).sort((a, b) => b.s - a.s || newestFirst(a.n, b.n));
-          results = ranked.map((r, rank) => ({ n: r.n, score: 2 / (60 + rank + 1) })).filter((r) => r.score >= threshold);
+          results = ranked
+            .map((r, rank) => ({ n: r.n, score: 2 / (60 + rank + 1) }))
+            .filter((r) => r.score >= threshold);
         }
         results.sort((a, b) => b.score - a.score);
         results = results.slice(0, topK);
         if (opts.json) {
-          out(JSON.stringify(results.map((r) => ({ id: r.n.id, score: r.score, title: r.n.title, category: r.n.category ?? 'general', created_at: r.n.created_at, snippet: (r.n.content ?? '').substring(0, 200) })), null, 2));
+          out(
+            JSON.stringify(
+              results.map((r) => ({
+                id: r.n.id,
+                score: r.score,
+                title: r.n.title,
+                category: r.n.category ?? 'general',
+                created_at: r.n.created_at,
+                snippet: (r.n.content ?? '').substring(0, 200),
+              })),
+              null,
+              2,
+            ),
+          );
         } else if (results.length === 0) out(`ℹ No results for "${query}"`);
         else {
           out(`Search results for "${query}" (${results.length}, mode: ${opts.mode}):\n`);
           for (const r of results) {
             const tags = noteTags(r.n);
-            out(`  ${r.score.toFixed(4)}  ${r.n.id.slice(0, 8)}  ${r.n.title}${tags.length ? ` [${tags.join(', ')}]` : ''}`);
+            out(
+              `  ${r.score.toFixed(4)}  ${r.n.id.slice(0, 8)}  ${r.n.title}${tags.length ? ` [${tags.join(', ')}]` : ''}`,
+            );
             const snippet = (r.n.content ?? '').substring(0, 120).replace(/\n/g, ' ');
             if (snippet) out(`         ${snippet}`);
           }
@@ -333,7 +391,13 @@ const COMMANDS = {
         options: [opt('--category <cat>', { default: 'general' }), opt('--importance <n>', { default: '3' }), JSON_OPT],
         run: ({ opts, positionals }) =>
           withDb((data) => {
-            const entry = { id: `mem-${randomUUID().replace(/-/g, '').slice(0, 8)}`, content: positionals[0], category: opts.category, importance: intOr(opts.importance, 3), created_at: now() };
+            const entry = {
+              id: `mem-${randomUUID().replace(/-/g, '').slice(0, 8)}`,
+              content: positionals[0],
+              category: opts.category,
+              importance: intOr(opts.importance, 3),
+              created_at: now(),
+            };
             data.memory.push(entry);
             saveData(data);
             out(`✔ Memory added: ${entry.id.slice(0, 12)} [${entry.category}]`);
@@ -354,7 +418,13 @@ const COMMANDS = {
     description: 'Manage and run built-in AI skills',
     sub: {
       list: {
-        options: [opt('--category <category>'), opt('--tag <tag>'), opt('--runnable'), opt('--source <source>'), JSON_OPT],
+        options: [
+          opt('--category <category>'),
+          opt('--tag <tag>'),
+          opt('--runnable'),
+          opt('--source <source>'),
+          JSON_OPT,
+        ],
         run: async ({ opts }) => {
           err('- Loading skills...');
           if (await slowAndHuge()) return 0;
@@ -373,7 +443,8 @@ const COMMANDS = {
           for (const s of skills) byCategory.set(s.category, [...(byCategory.get(s.category) ?? []), s]);
           for (const [category, list] of byCategory) {
             out(`  ${category}`);
-            for (const s of list) out(`    ${s.runnable ? '●' : '○'} ${s.name}  ${s.description ?? ''}  (${s.source ?? 'bundled'})`);
+            for (const s of list)
+              out(`    ${s.runnable ? '●' : '○'} ${s.name}  ${s.description ?? ''}  (${s.source ?? 'bundled'})`);
             out('');
           }
         },
@@ -383,7 +454,13 @@ const COMMANDS = {
         options: [JSON_OPT],
         run: ({ positionals }) => {
           const data = loadData();
-          data.skills.push({ name: positionals[0], category: 'installed', description: '', source: 'marketplace', runnable: true });
+          data.skills.push({
+            name: positionals[0],
+            category: 'installed',
+            description: '',
+            source: 'marketplace',
+            runnable: true,
+          });
           saveData(data);
           out(`✔ Skill installed: ${positionals[0]}`);
         },
@@ -401,14 +478,24 @@ const COMMANDS = {
         { name: 'ollama', port: 11434, open: false },
         { name: 'qdrant', port: 6333, open: false },
       ];
-      const status = { schema: 'chainlesschain.status.v1', probeMode: opts.deep ? 'deep' : 'quick', version: VERSION, node: process.version, platform: process.platform, configDir: path.dirname(dbFile), database: { exists: fs.existsSync(dataFile) }, ports };
+      const status = {
+        schema: 'chainlesschain.status.v1',
+        probeMode: opts.deep ? 'deep' : 'quick',
+        version: VERSION,
+        node: process.version,
+        platform: process.platform,
+        configDir: path.dirname(dbFile),
+        database: { exists: fs.existsSync(dataFile) },
+        ports,
+      };
       if (opts.json) return out(JSON.stringify(status, null, 2));
       out('ChainlessChain Status\n');
       out(`  Version:   ${VERSION}`);
       out(`  Node:      ${process.version}`);
       out(`  Database:  ${status.database.exists ? '✔ ready' : '○ not initialized'}`);
       out('\n  Services:');
-      for (const p of ports) out(`    ${p.open ? '●' : '○'} ${p.name.padEnd(10)} :${p.port}  ${p.open ? 'running' : 'stopped'}`);
+      for (const p of ports)
+        out(`    ${p.open ? '●' : '○'} ${p.name.padEnd(10)} :${p.port}  ${p.open ? 'running' : 'stopped'}`);
     },
   },
   session: {
@@ -419,7 +506,9 @@ const COMMANDS = {
         options: [opt('-n, --limit <n>', { default: '20' }), JSON_OPT],
         run: ({ opts }) =>
           withDb((data) => {
-            const sessions = [...data.sessions].sort((a, b) => (a.updated_at < b.updated_at ? 1 : -1)).slice(0, Math.max(1, parseInt(opts.limit, 10) || 20));
+            const sessions = [...data.sessions]
+              .sort((a, b) => (a.updated_at < b.updated_at ? 1 : -1))
+              .slice(0, Math.max(1, parseInt(opts.limit, 10) || 20));
             if (opts.json) out(JSON.stringify(sessions, null, 2));
             else if (sessions.length === 0) out("ℹ No saved sessions. Use 'chat' or 'agent' to create one.");
             else {
@@ -442,7 +531,15 @@ const COMMANDS = {
         run: ({ opts }) =>
           withDb((data) => {
             const mode = opts.mode ?? 'local';
-            const servers = data.mcpServers.map((s) => ({ ...s, args: s.args ?? [], _mode: mode, _allowed: true, _reason: null, _transport: s.url ? 'http' : 'stdio', _modeCompatibility: ['local', 'lan'] }));
+            const servers = data.mcpServers.map((s) => ({
+              ...s,
+              args: s.args ?? [],
+              _mode: mode,
+              _allowed: true,
+              _reason: null,
+              _transport: s.url ? 'http' : 'stdio',
+              _modeCompatibility: ['local', 'lan'],
+            }));
             if (opts.json) out(JSON.stringify(servers, null, 2));
             else if (servers.length === 0) out("ℹ No MCP servers configured. Use 'mcp add' to add one.");
             else {
@@ -460,7 +557,12 @@ const COMMANDS = {
         options: [opt('-c, --command <cmd>'), opt('-a, --args <args>'), opt('--auto-connect'), JSON_OPT],
         run: ({ opts, positionals }) =>
           withDb((data) => {
-            data.mcpServers.push({ name: positionals[0], command: opts.command ?? '', args: opts.args ? opts.args.split(',') : [], autoConnect: Boolean(opts.autoConnect) });
+            data.mcpServers.push({
+              name: positionals[0],
+              command: opts.command ?? '',
+              args: opts.args ? opts.args.split(',') : [],
+              autoConnect: Boolean(opts.autoConnect),
+            });
             saveData(data);
             out(`✔ MCP server added: ${positionals[0]}`);
           }),
@@ -476,7 +578,19 @@ const COMMANDS = {
         run: ({ opts }) =>
           withDb((data) => {
             const ids = data.dids;
-            if (opts.json) out(JSON.stringify(ids.map((i) => ({ did: i.did, displayName: i.display_name, isDefault: i.is_default === 1, createdAt: i.created_at })), null, 2));
+            if (opts.json)
+              out(
+                JSON.stringify(
+                  ids.map((i) => ({
+                    did: i.did,
+                    displayName: i.display_name,
+                    isDefault: i.is_default === 1,
+                    createdAt: i.created_at,
+                  })),
+                  null,
+                  2,
+                ),
+              );
             else if (ids.length === 0) out('ℹ No DID identities. Create one with "chainlesschain did create"');
             else {
               out(`DID Identities (${ids.length}):\n`);
@@ -500,7 +614,20 @@ const COMMANDS = {
               process.exit(1);
             }
             if (opts.json) {
-              return out(JSON.stringify({ did: i.did, displayName: i.display_name, publicKey: i.public_key, isDefault: i.is_default === 1, document: i.did_document ?? {}, createdAt: i.created_at }, null, 2));
+              return out(
+                JSON.stringify(
+                  {
+                    did: i.did,
+                    displayName: i.display_name,
+                    publicKey: i.public_key,
+                    isDefault: i.is_default === 1,
+                    document: i.did_document ?? {},
+                    createdAt: i.created_at,
+                  },
+                  null,
+                  2,
+                ),
+              );
             }
             out('DID Identity:\n');
             out(`  DID:      ${i.did}`);
@@ -514,7 +641,13 @@ const COMMANDS = {
         options: [opt('--name <name>'), JSON_OPT],
         run: ({ opts }) =>
           withDb((data) => {
-            const did = { did: `did:chainless:${randomUUID().replace(/-/g, '')}`, display_name: opts.name ?? null, public_key: randomUUID().replace(/-/g, ''), is_default: data.dids.length === 0 ? 1 : 0, created_at: now() };
+            const did = {
+              did: `did:chainless:${randomUUID().replace(/-/g, '')}`,
+              display_name: opts.name ?? null,
+              public_key: randomUUID().replace(/-/g, ''),
+              is_default: data.dids.length === 0 ? 1 : 0,
+              created_at: now(),
+            };
             data.dids.push(did);
             saveData(data);
             out('✔ DID identity created');
@@ -522,9 +655,22 @@ const COMMANDS = {
       },
     },
   },
-  ask: { description: 'Ask a question (LLM)', args: [{ name: 'question', required: true }], options: [], run: () => fail('ask needs an LLM; not available in the fake') },
-  chat: { description: 'Interactive chat (LLM)', options: [], run: () => fail('chat needs an LLM; not available in the fake') },
-  agent: { description: 'Agentic session (LLM)', options: [], run: () => fail('agent needs an LLM; not available in the fake') },
+  ask: {
+    description: 'Ask a question (LLM)',
+    args: [{ name: 'question', required: true }],
+    options: [],
+    run: () => fail('ask needs an LLM; not available in the fake'),
+  },
+  chat: {
+    description: 'Interactive chat (LLM)',
+    options: [],
+    run: () => fail('chat needs an LLM; not available in the fake'),
+  },
+  agent: {
+    description: 'Agentic session (LLM)',
+    options: [],
+    run: () => fail('agent needs an LLM; not available in the fake'),
+  },
   ui: { description: 'Web UI server', options: [], run: () => fail('ui is not available in the fake') },
 };
 
@@ -532,7 +678,8 @@ function help(name, cmd) {
   const lines = [`Usage: chainlesschain ${name ? `${name} ` : ''}[options] [command]`, ''];
   if (cmd?.description) lines.push(cmd.description, '');
   lines.push('Commands:');
-  for (const [sub, spec] of Object.entries(cmd?.sub ?? COMMANDS)) lines.push(`  ${sub.padEnd(22)}${spec.description ?? ''}`);
+  for (const [sub, spec] of Object.entries(cmd?.sub ?? COMMANDS))
+    lines.push(`  ${sub.padEnd(22)}${spec.description ?? ''}`);
   return lines.join('\n');
 }
 
@@ -555,7 +702,8 @@ async function main() {
   let rest = argv.slice(1);
   if (cmd.sub) {
     const word = rest[0];
-    const match = word && Object.entries(cmd.sub).find(([name, s]) => name === word || (s.aliases ?? []).includes(word));
+    const match =
+      word && Object.entries(cmd.sub).find(([name, s]) => name === word || (s.aliases ?? []).includes(word));
     if (match) {
       spec = match[1];
       rest = rest.slice(1);

@@ -35,11 +35,19 @@ describe('fake chainlesschain CLI', () => {
     ]);
     expect(r.stdout.trimEnd().endsWith('[DatabaseManager] Database closed')).toBe(true);
     const rows = JSON.parse(r.body) as Array<{ id: string; tags: string }>;
-    expect(rows[0]).toEqual({ id: 'd4f00559-9d26-42cf-b666-33a796817eb4', title: 'Gateway design', tags: '["design","gateway"]', category: 'general', created_at: '2026-11-30 09:21:49' });
+    expect(rows[0]).toEqual({
+      id: 'd4f00559-9d26-42cf-b666-33a796817eb4',
+      title: 'Gateway design',
+      tags: '["design","gateway"]',
+      category: 'general',
+      created_at: '2026-11-30 09:21:49',
+    });
   });
 
   it('shows a note by id prefix like the real one', () => {
-    expect(run(fake, 'note', 'show', 'd4f0').body).toBe('Gateway design\nID: d4f00559-9d26-42cf-b666-33a796817eb4\nCategory: general  Created: 2026-11-30 09:21:49\nTags: design, gateway\n\ncc_exec allowlist notes about gateway\n');
+    expect(run(fake, 'note', 'show', 'd4f0').body).toBe(
+      'Gateway design\nID: d4f00559-9d26-42cf-b666-33a796817eb4\nCategory: general  Created: 2026-11-30 09:21:49\nTags: design, gateway\n\ncc_exec allowlist notes about gateway\n',
+    );
     expect(run(fake, 'note', 'show', 'zzzz')).toMatchObject({ code: 1, stderr: '✖ Note not found: zzzz\n' });
   });
 
@@ -59,16 +67,29 @@ describe('fake chainlesschain CLI', () => {
   });
 
   it('accepts the real flag forms: -n 2, -n2, --limit=2; non-numeric falls back to 20', () => {
-    for (const form of [['-n', '2'], ['-n2'], ['--limit=2']]) expect(run(fake, 'note', 'list', ...form).body.startsWith('Notes (2):')).toBe(true);
+    for (const form of [['-n', '2'], ['-n2'], ['--limit=2']])
+      expect(run(fake, 'note', 'list', ...form).body.startsWith('Notes (2):')).toBe(true);
     expect(run(fake, 'note', 'list', '--limit', 'abc').body.startsWith('Notes (3):')).toBe(true);
   });
 
   it('gives the real empty-result texts', () => {
     expect(run(empty, 'note', 'list')).toMatchObject({ code: 0, body: 'ℹ No notes found\n' });
-    expect(run(empty, 'memory', 'show')).toMatchObject({ code: 0, body: "ℹ No memory entries. Use 'memory add' to create one.\n" });
-    expect(run(empty, 'memory', 'list')).toMatchObject({ code: 0, body: "ℹ No memory entries. Use 'memory add' to create one.\n" });
-    expect(run(empty, 'session', 'list')).toMatchObject({ code: 0, body: "ℹ No saved sessions. Use 'chat' or 'agent' to create one.\n" });
-    expect(run(empty, 'mcp', 'list')).toMatchObject({ code: 0, body: "ℹ No MCP servers configured. Use 'mcp add' to add one.\n" });
+    expect(run(empty, 'memory', 'show')).toMatchObject({
+      code: 0,
+      body: "ℹ No memory entries. Use 'memory add' to create one.\n",
+    });
+    expect(run(empty, 'memory', 'list')).toMatchObject({
+      code: 0,
+      body: "ℹ No memory entries. Use 'memory add' to create one.\n",
+    });
+    expect(run(empty, 'session', 'list')).toMatchObject({
+      code: 0,
+      body: "ℹ No saved sessions. Use 'chat' or 'agent' to create one.\n",
+    });
+    expect(run(empty, 'mcp', 'list')).toMatchObject({
+      code: 0,
+      body: "ℹ No MCP servers configured. Use 'mcp add' to add one.\n",
+    });
     expect(run(empty, 'did', 'list').body).toBe('ℹ No DID identities. Create one with "chainlesschain did create"\n');
     const search = run(empty, 'search', 'x');
     expect(search).toMatchObject({ code: 0, body: '' });
@@ -82,16 +103,28 @@ describe('fake chainlesschain CLI', () => {
     const hybrid = JSON.parse(run(fake, 'search', 'zzz-nothing', '--json').body) as unknown[];
     expect(hybrid).toHaveLength(3);
     expect(run(fake, 'search', 'zzz-nothing', '--mode', 'bm25', '--json').body.trim()).toBe('[]');
-    expect(run(fake, 'search', 'RAG', '--top-k', '1').body).toMatch(/^Search results for "RAG" \(1, mode: hybrid\):\n\n {2}0\.\d{4} {2}7a1c2e90 {2}RAG 检索增强笔记 \[rag, ai\]\n/);
+    expect(run(fake, 'search', 'RAG', '--top-k', '1').body).toMatch(
+      /^Search results for "RAG" \(1, mode: hybrid\):\n\n {2}0\.\d{4} {2}7a1c2e90 {2}RAG 检索增强笔记 \[rag, ai\]\n/,
+    );
   });
 
   it('shows memory, DIDs and status in the real shapes', () => {
-    expect(run(fake, 'memory', 'show').body).toBe('Memory (1 entries):\n\n  mem-17960305  ★★★☆☆  general\n    记住 gateway 的设计\n    2026-11-30 09:22:12\n');
-    expect(JSON.parse(run(fake, 'did', 'show', 'did:chainless:z6Mk', '--json').body)).toMatchObject({ did: 'did:chainless:z6MkfakeDid0001', displayName: '我的身份', isDefault: true });
+    expect(run(fake, 'memory', 'show').body).toBe(
+      'Memory (1 entries):\n\n  mem-17960305  ★★★☆☆  general\n    记住 gateway 的设计\n    2026-11-30 09:22:12\n',
+    );
+    expect(JSON.parse(run(fake, 'did', 'show', 'did:chainless:z6Mk', '--json').body)).toMatchObject({
+      did: 'did:chainless:z6MkfakeDid0001',
+      displayName: '我的身份',
+      isDefault: true,
+    });
     expect(run(fake, 'did', 'show', 'did:none')).toMatchObject({ code: 1, stderr: '✖ Identity not found: did:none\n' });
     const status = run(fake, 'status', '--json');
     expect(status.stdout).not.toContain('[AppConfig]'); // status opens no database
-    expect(JSON.parse(status.stdout)).toMatchObject({ schema: 'chainlesschain.status.v1', probeMode: 'quick', version: '0.165.7' });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      schema: 'chainlesschain.status.v1',
+      probeMode: 'quick',
+      version: '0.165.7',
+    });
   });
 
   it('really writes with its write commands (so a test can prove the gate blocks them)', () => {

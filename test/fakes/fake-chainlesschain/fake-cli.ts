@@ -13,12 +13,34 @@ export const FAKE_CLI_SCRIPT = fileURLToPath(new URL('./chainlesschain.mjs', imp
 /** The `#!/usr/bin/env node` wrapper, run directly like the real `chainlesschain` bin. */
 export const FAKE_CLI_BIN = fileURLToPath(new URL('./chainlesschain', import.meta.url));
 
-export type FakeNote = { id: string; title: string; content?: string; tags?: string[]; category?: string; created_at: string; deleted_at?: string };
+export type FakeNote = {
+  id: string;
+  title: string;
+  content?: string;
+  tags?: string[];
+  category?: string;
+  created_at: string;
+  deleted_at?: string;
+};
 export type FakeMemory = { id: string; content: string; category: string; importance: number; created_at: string };
-export type FakeSkill = { name: string; category: string; description?: string; source?: string; runnable?: boolean; tags?: string[] };
+export type FakeSkill = {
+  name: string;
+  category: string;
+  description?: string;
+  source?: string;
+  runnable?: boolean;
+  tags?: string[];
+};
 export type FakeSession = { id: string; title: string; message_count: number; updated_at: string; summary?: string };
 export type FakeMcpServer = { name: string; command: string; args?: string[]; autoConnect?: boolean };
-export type FakeDid = { did: string; display_name: string | null; public_key: string; is_default: 0 | 1; did_document?: Record<string, unknown>; created_at: string };
+export type FakeDid = {
+  did: string;
+  display_name: string | null;
+  public_key: string;
+  is_default: 0 | 1;
+  did_document?: Record<string, unknown>;
+  created_at: string;
+};
 
 /** What `fake-data.json` holds; every list may be left out (empty). */
 export type FakeData = {
@@ -33,18 +55,64 @@ export type FakeData = {
 /** A realistic data set with CJK text: two notes about RAG, one about the gateway, skills, a DID. */
 export const SAMPLE_DATA: FakeData = {
   notes: [
-    { id: 'd4f00559-9d26-42cf-b666-33a796817eb4', title: 'Gateway design', content: 'cc_exec allowlist notes about gateway', tags: ['design', 'gateway'], category: 'general', created_at: '2026-11-30 09:21:49' },
-    { id: '7a1c2e90-5b44-4c1d-9e0f-1a2b3c4d5e6f', title: 'RAG 检索增强笔记', content: 'RAG = 检索增强生成。先用 BM25 召回，再向量重排。', tags: ['rag', 'ai'], category: 'ai', created_at: '2026-11-29 20:00:00' },
-    { id: '9b925725-0c1d-4e2f-8a3b-4c5d6e7f8091', title: '购物清单 Shopping', content: '牛奶、鸡蛋', tags: [], category: 'life', created_at: '2026-11-28 08:00:00' },
+    {
+      id: 'd4f00559-9d26-42cf-b666-33a796817eb4',
+      title: 'Gateway design',
+      content: 'cc_exec allowlist notes about gateway',
+      tags: ['design', 'gateway'],
+      category: 'general',
+      created_at: '2026-11-30 09:21:49',
+    },
+    {
+      id: '7a1c2e90-5b44-4c1d-9e0f-1a2b3c4d5e6f',
+      title: 'RAG 检索增强笔记',
+      content: 'RAG = 检索增强生成。先用 BM25 召回，再向量重排。',
+      tags: ['rag', 'ai'],
+      category: 'ai',
+      created_at: '2026-11-29 20:00:00',
+    },
+    {
+      id: '9b925725-0c1d-4e2f-8a3b-4c5d6e7f8091',
+      title: '购物清单 Shopping',
+      content: '牛奶、鸡蛋',
+      tags: [],
+      category: 'life',
+      created_at: '2026-11-28 08:00:00',
+    },
   ],
-  memory: [{ id: 'mem-17960305', content: '记住 gateway 的设计', category: 'general', importance: 3, created_at: '2026-11-30 09:22:12' }],
+  memory: [
+    {
+      id: 'mem-17960305',
+      content: '记住 gateway 的设计',
+      category: 'general',
+      importance: 3,
+      created_at: '2026-11-30 09:22:12',
+    },
+  ],
   skills: [
     { name: 'note-summarizer', category: '知识管理', description: '总结笔记', source: 'bundled', runnable: true },
     { name: 'code-review', category: 'development', description: 'Review a diff', source: 'bundled', runnable: false },
   ],
-  sessions: [{ id: 'sess-20261130-0001', title: '周报讨论', message_count: 12, updated_at: '2026-11-30 08:00:00', summary: '讨论了周报格式' }],
+  sessions: [
+    {
+      id: 'sess-20261130-0001',
+      title: '周报讨论',
+      message_count: 12,
+      updated_at: '2026-11-30 08:00:00',
+      summary: '讨论了周报格式',
+    },
+  ],
   mcpServers: [],
-  dids: [{ did: 'did:chainless:z6MkfakeDid0001', display_name: '我的身份', public_key: 'ed25519:abcdef0123456789', is_default: 1, did_document: { id: 'did:chainless:z6MkfakeDid0001' }, created_at: '2026-11-01 10:00:00' }],
+  dids: [
+    {
+      did: 'did:chainless:z6MkfakeDid0001',
+      display_name: '我的身份',
+      public_key: 'ed25519:abcdef0123456789',
+      is_default: 1,
+      did_document: { id: 'did:chainless:z6MkfakeDid0001' },
+      created_at: '2026-11-01 10:00:00',
+    },
+  ],
 };
 
 /** A temp HOME for one test, with the fake's data file and the argv prefix to run it. */

@@ -4,15 +4,32 @@ import type { Config } from '../../../src/core/config-schema.js';
 import { defaultConfig } from '../../../src/core/default-config.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { resolvePaths, type Paths } from '../../../src/core/paths.js';
-import { startFakeAnthropicMessagesServer, type FakeAnthropicMessagesServer } from '../fake-llm/fake-anthropic-messages-server.js';
+import {
+  startFakeAnthropicMessagesServer,
+  type FakeAnthropicMessagesServer,
+} from '../fake-llm/fake-anthropic-messages-server.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../fake-llm/fake-openai-server.js';
 import { createFakeCliHome, SAMPLE_DATA, type FakeCliHome, type FakeData } from './fake-cli.js';
 
 /** The fake CLI's switches a harness passes through `[ccexec] env_allow`. */
-export const FAKE_CC_ENV_ALLOW = ['FAKE_CC_SLOW_MS', 'FAKE_CC_HUGE', 'FAKE_CC_SPAWN_GRANDCHILD', 'FAKE_CC_IGNORE_TERM', 'FAKE_CC_PID_FILE', 'FAKE_CC_DUMP_ENV', 'FAKE_CC_VERSION', 'FAKE_CC_CALL_LOG'];
+export const FAKE_CC_ENV_ALLOW = [
+  'FAKE_CC_SLOW_MS',
+  'FAKE_CC_HUGE',
+  'FAKE_CC_SPAWN_GRANDCHILD',
+  'FAKE_CC_IGNORE_TERM',
+  'FAKE_CC_PID_FILE',
+  'FAKE_CC_DUMP_ENV',
+  'FAKE_CC_VERSION',
+  'FAKE_CC_CALL_LOG',
+];
 
 /** Keys the harness puts in the environment; tests assert none of them reach the CLI. */
-export const HARNESS_KEYS = { OPENAI_API_KEY: 'sk-harness-openai-0123456789', ARK_API_KEY: 'ark-harness-0123456789', ANTHROPIC_API_KEY: 'sk-ant-harness-0123456789', DASHSCOPE_API_KEY: 'ds-harness-0123456789' };
+export const HARNESS_KEYS = {
+  OPENAI_API_KEY: 'sk-harness-openai-0123456789',
+  ARK_API_KEY: 'ark-harness-0123456789',
+  ANTHROPIC_API_KEY: 'sk-ant-harness-0123456789',
+  DASHSCOPE_API_KEY: 'ds-harness-0123456789',
+};
 
 /**
  * Everything an end-to-end gateway test needs: the fake CLI with sample data in a temp HOME, the
@@ -35,12 +52,20 @@ export type GatewayHarness = {
 };
 
 /** Starts a harness; `env` adds switches (e.g. `FAKE_CC_SLOW_MS`) to the parent environment. */
-export async function startGatewayHarness(options: { data?: FakeData; env?: NodeJS.ProcessEnv; configure?: (config: Config) => void } = {}): Promise<GatewayHarness> {
+export async function startGatewayHarness(
+  options: { data?: FakeData; env?: NodeJS.ProcessEnv; configure?: (config: Config) => void } = {},
+): Promise<GatewayHarness> {
   const fake = createFakeCliHome(options.data ?? SAMPLE_DATA);
   const openai = await startFakeOpenAIServer();
   const anthropic = await startFakeAnthropicMessagesServer();
   const callLog = path.join(fake.home, 'cli-calls.jsonl');
-  const env: NodeJS.ProcessEnv = { ...fake.env, ...HARNESS_KEYS, FAKE_CC_CALL_LOG: callLog, CC_LINKER_HOME: path.join(fake.home, '.cc-linker'), ...options.env };
+  const env: NodeJS.ProcessEnv = {
+    ...fake.env,
+    ...HARNESS_KEYS,
+    FAKE_CC_CALL_LOG: callLog,
+    CC_LINKER_HOME: path.join(fake.home, '.cc-linker'),
+    ...options.env,
+  };
   const config = defaultConfig();
   config.ccexec = {
     cli: fake.cli,
@@ -51,8 +76,18 @@ export async function startGatewayHarness(options: { data?: FakeData; env?: Node
     providers: {
       openai: { kind: 'openai', base_url: openai.baseURL, api_key_env: 'OPENAI_API_KEY', model: 'gpt-4o-mini' },
       doubao: { kind: 'doubao', base_url: openai.baseURL, api_key_env: 'ARK_API_KEY', model: 'ep-20250101-fake' },
-      anthropic: { kind: 'anthropic', base_url: anthropic.baseURL, api_key_env: 'ANTHROPIC_API_KEY', model: 'claude-sonnet-4-5' },
-      qwen: { kind: 'openai-compatible', base_url: openai.baseURL, api_key_env: 'DASHSCOPE_API_KEY', model: 'qwen-plus' },
+      anthropic: {
+        kind: 'anthropic',
+        base_url: anthropic.baseURL,
+        api_key_env: 'ANTHROPIC_API_KEY',
+        model: 'claude-sonnet-4-5',
+      },
+      qwen: {
+        kind: 'openai-compatible',
+        base_url: openai.baseURL,
+        api_key_env: 'DASHSCOPE_API_KEY',
+        model: 'qwen-plus',
+      },
     },
   };
   options.configure?.(config);
@@ -96,7 +131,14 @@ export function writeHarnessConfig(h: GatewayHarness): string {
     `env_allow = [${c.env_allow.map(q).join(', ')}]`,
   ];
   for (const [id, p] of Object.entries(c.providers)) {
-    lines.push('', `[ccexec.providers.${id}]`, `kind = ${q(p.kind)}`, `base_url = ${q(p.base_url)}`, `api_key_env = ${q(p.api_key_env)}`, `model = ${q(p.model)}`);
+    lines.push(
+      '',
+      `[ccexec.providers.${id}]`,
+      `kind = ${q(p.kind)}`,
+      `base_url = ${q(p.base_url)}`,
+      `api_key_env = ${q(p.api_key_env)}`,
+      `model = ${q(p.model)}`,
+    );
   }
   fs.mkdirSync(h.paths.home, { recursive: true, mode: 0o700 });
   fs.writeFileSync(h.paths.configFile, `${lines.join('\n')}\n`, { mode: 0o600 });

@@ -61,7 +61,11 @@ export function createEngineFixture(): EngineFixture {
     config,
     calls: () => {
       try {
-        return fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as FakeClaudeCall);
+        return fs
+          .readFileSync(record, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as FakeClaudeCall);
       } catch {
         return [];
       }

@@ -44,12 +44,24 @@ const sessionId = resume ?? randomUUID();
 const stream = format === 'stream-json';
 
 if (resume && resume.startsWith('dead')) {
-  if (stream) out({ type: 'result', subtype: 'error_during_execution', is_error: true, session_id: resume, num_turns: 0, errors: [`No conversation found with session ID: ${resume}`] });
+  if (stream)
+    out({
+      type: 'result',
+      subtype: 'error_during_execution',
+      is_error: true,
+      session_id: resume,
+      num_turns: 0,
+      errors: [`No conversation found with session ID: ${resume}`],
+    });
   process.stderr.write(`No conversation found with session ID: ${resume}\n`);
   process.exit(1);
 }
 
-const projectDir = path.join(process.env.CLAUDE_CONFIG_DIR ?? path.join(process.env.HOME ?? '/nonexistent', '.claude'), 'projects', process.cwd().replace(/[^A-Za-z0-9]/g, '-'));
+const projectDir = path.join(
+  process.env.CLAUDE_CONFIG_DIR ?? path.join(process.env.HOME ?? '/nonexistent', '.claude'),
+  'projects',
+  process.cwd().replace(/[^A-Za-z0-9]/g, '-'),
+);
 const jsonl = path.join(projectDir, `${sessionId}.jsonl`);
 const appendJsonl = (obj) => {
   fs.mkdirSync(projectDir, { recursive: true });
@@ -58,11 +70,35 @@ const appendJsonl = (obj) => {
 if (word !== 'nojsonl') appendJsonl({ type: 'user', message: { role: 'user', content: prompt } });
 
 const result = (text, extra = {}) => ({
-  type: 'result', subtype: 'success', is_error: false, result: text, session_id: sessionId, num_turns: 1, duration_ms: 5,
-  total_cost_usd: 0.0012, stop_reason: 'end_turn', permission_denials: [], modelUsage: { 'fake-model-1': {} }, ...extra,
+  type: 'result',
+  subtype: 'success',
+  is_error: false,
+  result: text,
+  session_id: sessionId,
+  num_turns: 1,
+  duration_ms: 5,
+  total_cost_usd: 0.0012,
+  stop_reason: 'end_turn',
+  permission_denials: [],
+  modelUsage: { 'fake-model-1': {} },
+  ...extra,
 });
-const init = () => out({ type: 'system', subtype: 'init', session_id: sessionId, model: 'fake-model-1', cwd: process.cwd(), tools: ['Bash'] });
-const assistant = (id, block) => out({ type: 'assistant', message: { id, model: 'fake-model-1', role: 'assistant', content: [block] }, parent_tool_use_id: null, session_id: sessionId });
+const init = () =>
+  out({
+    type: 'system',
+    subtype: 'init',
+    session_id: sessionId,
+    model: 'fake-model-1',
+    cwd: process.cwd(),
+    tools: ['Bash'],
+  });
+const assistant = (id, block) =>
+  out({
+    type: 'assistant',
+    message: { id, model: 'fake-model-1', role: 'assistant', content: [block] },
+    parent_tool_use_id: null,
+    session_id: sessionId,
+  });
 const finish = (text, extra) => {
   if (stream) {
     init();
@@ -94,7 +130,11 @@ switch (word) {
     out({ type: 'rate_limit_event', whatever: true });
     out({ type: 'system', subtype: 'hook_response', output: 'noise' });
     assistant('msg_1', { type: 'text', text: 'clean reply' });
-    out({ type: 'assistant', parent_tool_use_id: 'toolu_sub', message: { id: 'msg_sub', content: [{ type: 'text', text: 'SUBAGENT TEXT' }] } });
+    out({
+      type: 'assistant',
+      parent_tool_use_id: 'toolu_sub',
+      message: { id: 'msg_sub', content: [{ type: 'text', text: 'SUBAGENT TEXT' }] },
+    });
     out({ type: 'brand_new_type_2099' });
     out(result('clean reply'));
     process.exit(0);
@@ -102,7 +142,14 @@ switch (word) {
   case 'tool':
     init();
     assistant('msg_1', { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo hi' } });
-    out({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'hi', is_error: false }] }, parent_tool_use_id: null });
+    out({
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'hi', is_error: false }],
+      },
+      parent_tool_use_id: null,
+    });
     assistant('msg_2', { type: 'text', text: 'ran it' });
     out(result('ran it', { num_turns: 2 }));
     process.exit(0);
@@ -113,7 +160,9 @@ switch (word) {
     break;
   case 'hang-group': {
     process.on('SIGTERM', () => {});
-    const gc = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);"], { stdio: 'ignore' });
+    const gc = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);"], {
+      stdio: 'ignore',
+    });
     fs.writeFileSync(path.join(process.cwd(), 'grandchild.pid'), String(gc.pid));
     if (stream) init();
     else process.stderr.write('working\n');

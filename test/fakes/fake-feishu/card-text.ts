@@ -56,7 +56,12 @@ export function visibleText(msgType: string, content: unknown, cardById: (cardId
   if (msgType === 'text') return isRecord(content) && typeof content.text === 'string' ? content.text : '';
   if (msgType === 'post') return postText(content);
   if (msgType === 'interactive') {
-    if (isRecord(content) && content.type === 'card' && isRecord(content.data) && typeof content.data.card_id === 'string') {
+    if (
+      isRecord(content) &&
+      content.type === 'card' &&
+      isRecord(content.data) &&
+      typeof content.data.card_id === 'string'
+    ) {
       return cardText(cardById(content.data.card_id));
     }
     return cardText(content);

@@ -52,10 +52,14 @@ type Outcome<T> = { ok: T } | { error: ApiReply };
 /** Parses a `{type:'card_json', data:'<JSON 2.0 card>'}` body part, or says why not. */
 function parseCardJson(part: unknown): Outcome<Record<string, unknown>> {
   if (!isRecord(part) || part.type !== 'card_json' || typeof part.data !== 'string') {
-    return { error: apiError(400, FeishuCode.cardInvalid, "card must be {type:'card_json', data:'<card JSON string>'}") };
+    return {
+      error: apiError(400, FeishuCode.cardInvalid, "card must be {type:'card_json', data:'<card JSON string>'}"),
+    };
   }
   if (Buffer.byteLength(part.data, 'utf8') > MAX_CARD_BYTES) {
-    return { error: apiError(400, FeishuCode.contentTooLong, 'The length of the card content reaches its limit (30 KB).') };
+    return {
+      error: apiError(400, FeishuCode.contentTooLong, 'The length of the card content reaches its limit (30 KB).'),
+    };
   }
   const card = parseJsonString(part.data);
   if (!isRecord(card) || card.schema !== '2.0') {

@@ -106,7 +106,12 @@ describe('long connection, driven by the real WSClient', () => {
 
     expect(ack).toEqual({ code: 200 });
     expect(got).toHaveLength(1);
-    const data = got[0] as { event_id: string; event_type: string; sender: { sender_id: { open_id: string } }; message: Record<string, string> };
+    const data = got[0] as {
+      event_id: string;
+      event_type: string;
+      sender: { sender_id: { open_id: string } };
+      message: Record<string, string>;
+    };
     expect(data.event_type).toBe('im.message.receive_v1');
     expect(data.event_id).toBe(envelope.header.event_id);
     expect(data.sender.sender_id.open_id).toBe('ou_owner');
@@ -138,7 +143,11 @@ describe('long connection, driven by the real WSClient', () => {
         return answer;
       },
     });
-    const click = cardActionEvent({ openId: 'ou_owner', value: { action: 'allow', prompt: 'p1' }, messageId: 'om_card1' });
+    const click = cardActionEvent({
+      openId: 'ou_owner',
+      value: { action: 'allow', prompt: 'p1' },
+      messageId: 'om_card1',
+    });
 
     const { ack } = await fake.pushEvent(click);
 
@@ -213,7 +222,12 @@ describe('long connection, driven by the real WSClient', () => {
       postMessageEvent({
         openId: 'ou_owner',
         title: 'T',
-        paragraphs: [[{ tag: 'text', text: 'look ' }, { tag: 'img', image_key: 'img_v2_2' }]],
+        paragraphs: [
+          [
+            { tag: 'text', text: 'look ' },
+            { tag: 'img', image_key: 'img_v2_2' },
+          ],
+        ],
       }),
     );
     await fake.pushEvent(fileMessageEvent({ openId: 'ou_owner', fileKey: 'file_v2_1', fileName: 'a.pdf' }));
@@ -222,7 +236,15 @@ describe('long connection, driven by the real WSClient', () => {
       { message_type: 'image', content: { image_key: 'img_v2_1' } },
       {
         message_type: 'post',
-        content: { title: 'T', content: [[{ tag: 'text', text: 'look ' }, { tag: 'img', image_key: 'img_v2_2' }]] },
+        content: {
+          title: 'T',
+          content: [
+            [
+              { tag: 'text', text: 'look ' },
+              { tag: 'img', image_key: 'img_v2_2' },
+            ],
+          ],
+        },
       },
       { message_type: 'file', content: { file_key: 'file_v2_1', file_name: 'a.pdf' } },
     ]);
@@ -319,7 +341,12 @@ describe('REST, driven by the real Client', () => {
     expect(first.data?.sender?.id).toBe(appId);
     expect(fake.tokenRequests).toHaveLength(1);
     expect(fake.messagesTo('ou_owner').map((m) => fake.textOf(m))).toEqual(['one', 'two']);
-    expect(fake.sent[0]).toMatchObject({ kind: 'create', msg_type: 'text', receive_id: 'ou_owner', content: { text: 'one' } });
+    expect(fake.sent[0]).toMatchObject({
+      kind: 'create',
+      msg_type: 'text',
+      receive_id: 'ou_owner',
+      content: { text: 'one' },
+    });
   });
 
   it('replies to a message the user sent over the long connection', async () => {
@@ -336,7 +363,10 @@ describe('REST, driven by the real Client', () => {
     expect(res.data?.parent_id).toBe('om_user1');
     expect(fake.messagesTo('ou_owner')).toMatchObject([{ kind: 'reply', parent_id: 'om_user1', uuid: 'reply-1' }]);
     const unknown = await failure(
-      client.im.v1.message.reply({ path: { message_id: 'om_nope' }, data: { msg_type: 'text', content: '{"text":"x"}' } }),
+      client.im.v1.message.reply({
+        path: { message_id: 'om_nope' },
+        data: { msg_type: 'text', content: '{"text":"x"}' },
+      }),
     );
     expect(unknown).toMatchObject({ status: 400, code: 230001 });
   });
@@ -361,7 +391,10 @@ describe('REST, driven by the real Client', () => {
     const created = await sendCard(client, 'ou_owner', markdownCard('thinking…'));
     const messageId = created.data?.message_id ?? '';
     const patch = (text: string) =>
-      client.im.v1.message.patch({ path: { message_id: messageId }, data: { content: JSON.stringify(markdownCard(text)) } });
+      client.im.v1.message.patch({
+        path: { message_id: messageId },
+        data: { content: JSON.stringify(markdownCard(text)) },
+      });
 
     for (let i = 1; i <= 5; i++) await patch(`part ${i}`);
     const limited = await failure(patch('too fast'));
@@ -453,11 +486,18 @@ describe('REST, driven by the real Client', () => {
     const cardId = created.data?.card_id ?? '';
     const msg = await client.im.v1.message.create({
       params: { receive_id_type: 'open_id' },
-      data: { receive_id: 'ou_owner', msg_type: 'interactive', content: JSON.stringify({ type: 'card', data: { card_id: cardId } }) },
+      data: {
+        receive_id: 'ou_owner',
+        msg_type: 'interactive',
+        content: JSON.stringify({ type: 'card', data: { card_id: cardId } }),
+      },
     });
     const messageId = msg.data?.message_id ?? '';
     const put = (content: string, sequence: number) =>
-      client.cardkit.v1.cardElement.content({ path: { card_id: cardId, element_id: 'answer' }, data: { content, sequence } });
+      client.cardkit.v1.cardElement.content({
+        path: { card_id: cardId, element_id: 'answer' },
+        data: { content, sequence },
+      });
 
     await put('Hel', 1);
     await put('Hello wor', 2);
@@ -485,7 +525,11 @@ describe('REST, driven by the real Client', () => {
     const again = await failure(
       client.im.v1.message.create({
         params: { receive_id_type: 'open_id' },
-        data: { receive_id: 'ou_owner', msg_type: 'interactive', content: JSON.stringify({ type: 'card', data: { card_id: cardId } }) },
+        data: {
+          receive_id: 'ou_owner',
+          msg_type: 'interactive',
+          content: JSON.stringify({ type: 'card', data: { card_id: cardId } }),
+        },
       }),
     );
     expect(again).toMatchObject({ status: 400, code: 230099 });
@@ -500,7 +544,10 @@ describe('REST, driven by the real Client', () => {
     });
     const cardId = created.data?.card_id ?? '';
     const put = (content: string, sequence: number) =>
-      client.cardkit.v1.cardElement.content({ path: { card_id: cardId, element_id: 'answer' }, data: { content, sequence } });
+      client.cardkit.v1.cardElement.content({
+        path: { card_id: cardId, element_id: 'answer' },
+        data: { content, sequence },
+      });
 
     await put('a', 5);
     expect(await failure(put('b', 5))).toMatchObject({ status: 400, code: 300317 });
@@ -512,7 +559,9 @@ describe('REST, driven by the real Client', () => {
     await put('ok again', 16);
 
     expect(limited).toMatchObject({ status: 429, code: 99991400 });
-    expect(fake.cardkit.filter((o) => o.op === 'content').map((o) => o.sequence)).toEqual([5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+    expect(fake.cardkit.filter((o) => o.op === 'content').map((o) => o.sequence)).toEqual([
+      5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+    ]);
   });
 
   it('requires a valid tenant token on every Open API call', async () => {
@@ -522,7 +571,11 @@ describe('REST, driven by the real Client', () => {
     const headers = { 'content-type': 'application/json' };
 
     const missing = await fetch(url, { method: 'POST', headers, body });
-    const invalid = await fetch(url, { method: 'POST', headers: { ...headers, authorization: 'Bearer t-forged' }, body });
+    const invalid = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Bearer t-forged' },
+      body,
+    });
 
     expect(await missing.json()).toMatchObject({ code: 99991661 });
     expect(await invalid.json()).toMatchObject({ code: 99991663 });
@@ -539,7 +592,13 @@ describe('REST, driven by the real Client', () => {
         return true;
       },
     };
-    const client = new Lark.Client({ appId: newAppId(), appSecret: fake.appSecret, domain: fake.baseUrl, logger: quietLogger, cache });
+    const client = new Lark.Client({
+      appId: newAppId(),
+      appSecret: fake.appSecret,
+      domain: fake.baseUrl,
+      logger: quietLogger,
+      cache,
+    });
     await sendText(client, 'ou_owner', 'one');
     fake.failNext({ pathPrefix: '/open-apis/im' }, { status: 400, code: 99991663 });
 

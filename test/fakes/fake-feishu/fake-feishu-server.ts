@@ -6,12 +6,28 @@ import { CardKitCards, type CardKitOp } from './cardkit-cards.js';
 import type { FeishuEventEnvelope } from './event-envelopes.js';
 import { FaultInjector, type Fault, type FaultMatcher } from './fault-injector.js';
 import { ImMessages, type PatchRecord, type SentMessage } from './im-messages.js';
-import { LongConnection, type AckRecord, type PingRecord, type PushOptions, type PushResult } from './long-connection.js';
+import {
+  LongConnection,
+  type AckRecord,
+  type PingRecord,
+  type PushOptions,
+  type PushResult,
+} from './long-connection.js';
 import { RateWindow } from './rate-window.js';
 import { TenantTokens } from './tenant-tokens.js';
 
 export * from './event-envelopes.js';
-export type { AckRecord, CardKitOp, Fault, FaultMatcher, PatchRecord, PingRecord, PushOptions, PushResult, SentMessage };
+export type {
+  AckRecord,
+  CardKitOp,
+  Fault,
+  FaultMatcher,
+  PatchRecord,
+  PingRecord,
+  PushOptions,
+  PushResult,
+  SentMessage,
+};
 
 /** Options of {@link startFakeFeishuServer}; every field has a test-friendly default. */
 export interface FakeFeishuOptions {
@@ -134,12 +150,7 @@ class FakeFeishuServer implements FakeFeishu {
     const limit = opts.rateLimitReply ?? { status: 429, code: FeishuCode.rateLimited };
     const rateLimitReply: ErrorReply = { msg: 'request trigger frequency limit', ...limit };
     this.cards = new CardKitCards(new RateWindow(10, 1000, this.clock), rateLimitReply, this.clock);
-    this.im = new ImMessages(
-      this.cards,
-      new RateWindow(5, 1000, this.clock),
-      rateLimitReply,
-      this.clock,
-    );
+    this.im = new ImMessages(this.cards, new RateWindow(5, 1000, this.clock), rateLimitReply, this.clock);
     this.ws = new LongConnection(
       {
         ...(opts.appId === undefined ? {} : { appId: opts.appId }),
@@ -156,16 +167,28 @@ class FakeFeishuServer implements FakeFeishu {
     const ck = '/open-apis/cardkit/v1/cards';
     this.routes = [
       { method: 'POST', re: new RegExp(`^${im}$`), run: (_m, q, b, app) => this.im.create(q, b, app) },
-      { method: 'POST', re: new RegExp(`^${im}/${id}/reply$`), run: (m, _q, b, app) => this.im.reply(m[1] ?? '', b, app) },
+      {
+        method: 'POST',
+        re: new RegExp(`^${im}/${id}/reply$`),
+        run: (m, _q, b, app) => this.im.reply(m[1] ?? '', b, app),
+      },
       { method: 'PATCH', re: new RegExp(`^${im}/${id}$`), run: (m, _q, b) => this.im.patch(m[1] ?? '', b) },
-      { method: 'GET', re: new RegExp(`^${im}/${id}/resources/${id}$`), run: (m, q) => this.im.resource(m[1] ?? '', m[2] ?? '', q) },
+      {
+        method: 'GET',
+        re: new RegExp(`^${im}/${id}/resources/${id}$`),
+        run: (m, q) => this.im.resource(m[1] ?? '', m[2] ?? '', q),
+      },
       { method: 'POST', re: new RegExp(`^${ck}$`), run: (_m, _q, b) => this.cards.create(b) },
       {
         method: 'PUT',
         re: new RegExp(`^${ck}/${id}/elements/${id}/content$`),
         run: (m, _q, b) => this.cards.content(m[1] ?? '', m[2] ?? '', b),
       },
-      { method: 'PATCH', re: new RegExp(`^${ck}/${id}/settings$`), run: (m, _q, b) => this.cards.settings(m[1] ?? '', b) },
+      {
+        method: 'PATCH',
+        re: new RegExp(`^${ck}/${id}/settings$`),
+        run: (m, _q, b) => this.cards.settings(m[1] ?? '', b),
+      },
       { method: 'PUT', re: new RegExp(`^${ck}/${id}$`), run: (m, _q, b) => this.cards.update(m[1] ?? '', b) },
     ];
     this.server.on('upgrade', (req, socket, head: Buffer) => {
@@ -293,7 +316,10 @@ class FakeFeishuServer implements FakeFeishu {
       return;
     }
     const text = JSON.stringify(reply.json);
-    res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(reply.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+    });
     res.end(text);
   }
 
@@ -315,7 +341,13 @@ class FakeFeishuServer implements FakeFeishu {
     if (typeof appId !== 'string') return appId;
     for (const route of this.routes) {
       const m = route.method === method ? route.re.exec(url.pathname) : null;
-      if (m) return route.run([...m].map((s) => decodeURIComponent(s)), url.searchParams, body, appId);
+      if (m)
+        return route.run(
+          [...m].map((s) => decodeURIComponent(s)),
+          url.searchParams,
+          body,
+          appId,
+        );
     }
     return apiError(404, 404, `fake-feishu: no API ${method} ${url.pathname}`);
   }
@@ -326,11 +358,19 @@ class FakeFeishuServer implements FakeFeishu {
    */
   private callerOf(authorization: string | undefined): string | ApiReply {
     if (!authorization) {
-      return apiError(400, FeishuCode.missingToken, 'Missing access token for authorization. Please make a request with token attached.');
+      return apiError(
+        400,
+        FeishuCode.missingToken,
+        'Missing access token for authorization. Please make a request with token attached.',
+      );
     }
     const appId = this.tokens.appOf(/^Bearer (.+)$/.exec(authorization)?.[1] ?? '');
     if (appId === undefined || !this.appIdOk(appId)) {
-      return apiError(400, FeishuCode.invalidToken, 'Invalid access token for authorization. Please make a request with token attached.');
+      return apiError(
+        400,
+        FeishuCode.invalidToken,
+        'Invalid access token for authorization. Please make a request with token attached.',
+      );
     }
     return appId;
   }

@@ -15,7 +15,13 @@ describe('frame-codec', () => {
       payload: Buffer.from('{"code":200}'),
     };
     const decoded = decodeFrame(encodeFrame(frame));
-    expect(decoded).toMatchObject({ SeqID: 2 ** 40 + 7, LogID: 3, service: 33554678, method: 1, headers: frame.headers });
+    expect(decoded).toMatchObject({
+      SeqID: 2 ** 40 + 7,
+      LogID: 3,
+      service: 33554678,
+      method: 1,
+      headers: frame.headers,
+    });
     expect(Buffer.from(decoded.payload ?? []).toString()).toBe('{"code":200}');
     expect(frameHeader(decoded, 'sum')).toBe('2');
     expect(frameHeader(decoded, 'seq')).toBeUndefined();

@@ -109,7 +109,8 @@ export class ImMessages {
       return apiError(400, FeishuCode.invalidParam, 'receive_id is required');
     }
     const receiveId = body.receive_id;
-    const peer = receiveIdType === 'open_id' ? receiveId : receiveIdType === 'chat_id' ? this.chatOwner.get(receiveId) : undefined;
+    const peer =
+      receiveIdType === 'open_id' ? receiveId : receiveIdType === 'chat_id' ? this.chatOwner.get(receiveId) : undefined;
     const chatId = receiveIdType === 'chat_id' ? receiveId : chatIdFor(receiveId, 'p2p');
     return this.send(body, { kind: 'create', appId, chatId, peer, receiveId, receiveIdType });
   }
@@ -127,7 +128,8 @@ export class ImMessages {
     if (!message || !message.fromBot || message.msg_type !== 'interactive') {
       return apiError(400, FeishuCode.invalidParam, `message_id ${messageId} is not a card this bot sent`);
     }
-    if (typeof body.content !== 'string') return apiError(400, FeishuCode.invalidParam, 'content must be a JSON string');
+    if (typeof body.content !== 'string')
+      return apiError(400, FeishuCode.invalidParam, 'content must be a JSON string');
     if (Buffer.byteLength(body.content, 'utf8') > MAX_CARD_BYTES) {
       return apiError(400, FeishuCode.contentTooLong, 'The length of the message content reaches its limit.');
     }
@@ -142,7 +144,8 @@ export class ImMessages {
   /** `GET /open-apis/im/v1/messages/:id/resources/:key?type=image|file` → raw bytes. */
   resource(messageId: string, key: string, query: URLSearchParams): ApiReply {
     const type = query.get('type');
-    if (type !== 'image' && type !== 'file') return apiError(400, FeishuCode.invalidParam, 'type must be image or file');
+    if (type !== 'image' && type !== 'file')
+      return apiError(400, FeishuCode.invalidParam, 'type must be image or file');
     const bytes = this.resources.get(`${messageId}\n${key}`);
     if (!bytes) return apiError(400, FeishuCode.resourceNotFound, `resource ${key} not found in message ${messageId}`);
     return { status: 200, bytes, contentType: type === 'image' ? 'image/png' : 'application/octet-stream' };
@@ -171,8 +174,10 @@ export class ImMessages {
       if (first?.response) return apiOk(first.response);
     }
     const msgType = body.msg_type;
-    if (typeof msgType !== 'string' || msgType === '') return apiError(400, FeishuCode.invalidParam, 'msg_type is required');
-    if (typeof body.content !== 'string') return apiError(400, FeishuCode.invalidParam, 'content must be a JSON string');
+    if (typeof msgType !== 'string' || msgType === '')
+      return apiError(400, FeishuCode.invalidParam, 'msg_type is required');
+    if (typeof body.content !== 'string')
+      return apiError(400, FeishuCode.invalidParam, 'content must be a JSON string');
     const limit = msgType === 'text' ? MAX_TEXT_BYTES : MAX_CARD_BYTES;
     if (Buffer.byteLength(body.content, 'utf8') > limit) {
       return apiError(400, FeishuCode.contentTooLong, 'The length of the message content reaches its limit.');

@@ -266,7 +266,8 @@ export class LongConnection {
     let data: unknown;
     try {
       payload = JSON.parse(Buffer.from(frame.payload ?? new Uint8Array()).toString('utf8')) as typeof payload;
-      if (payload.data !== undefined) data = JSON.parse(Buffer.from(payload.data, 'base64').toString('utf8')) as unknown;
+      if (payload.data !== undefined)
+        data = JSON.parse(Buffer.from(payload.data, 'base64').toString('utf8')) as unknown;
     } catch {
       // a malformed ack is recorded with code -1 (or without data) below
     }

@@ -34,11 +34,15 @@ export async function startFakeAnthropicMessagesServer(): Promise<FakeAnthropicM
   const server = await startScriptedSseServer<AnthropicFakeTurn>({
     route: (method, path) => method === 'POST' && path === '/v1/messages',
     httpError: (turn) => ('httpError' in turn ? turn.httpError : undefined),
-    exhaustedBody: { type: 'error', error: { type: 'api_error', message: 'fake-anthropic-messages: no scripted turn left' } },
+    exhaustedBody: {
+      type: 'error',
+      error: { type: 'api_error', message: 'fake-anthropic-messages: no scripted turn left' },
+    },
     async play(turn, out, request) {
       if (!('events' in turn)) return;
       const model = (request as { model?: unknown } | undefined)?.model;
-      const send = (event: string, data: Record<string, unknown>): Promise<void> => out.send({ type: event, ...data }, event);
+      const send = (event: string, data: Record<string, unknown>): Promise<void> =>
+        out.send({ type: event, ...data }, event);
       await send('message_start', {
         message: {
           id: 'msg_fake',
@@ -56,24 +60,36 @@ export async function startFakeAnthropicMessagesServer(): Promise<FakeAnthropicM
         switch (ev.kind) {
           case 'text':
             await send('content_block_start', { index, content_block: { type: 'text', text: '' } });
-            for (const text of ev.pieces) await send('content_block_delta', { index, delta: { type: 'text_delta', text } });
+            for (const text of ev.pieces)
+              await send('content_block_delta', { index, delta: { type: 'text_delta', text } });
             await send('content_block_stop', { index });
             index += 1;
             break;
           case 'thinking':
-            await send('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
-            for (const thinking of ev.pieces) await send('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } });
+            await send('content_block_start', {
+              index,
+              content_block: { type: 'thinking', thinking: '', signature: '' },
+            });
+            for (const thinking of ev.pieces)
+              await send('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } });
             await send('content_block_stop', { index });
             index += 1;
             break;
           case 'toolUse':
-            await send('content_block_start', { index, content_block: { type: 'tool_use', id: ev.id, name: ev.name, input: ev.input ?? {} } });
-            for (const partial_json of ev.jsonPieces) await send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
+            await send('content_block_start', {
+              index,
+              content_block: { type: 'tool_use', id: ev.id, name: ev.name, input: ev.input ?? {} },
+            });
+            for (const partial_json of ev.jsonPieces)
+              await send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
             await send('content_block_stop', { index });
             index += 1;
             break;
           case 'stop':
-            await send('message_delta', { delta: { stop_reason: ev.reason, stop_sequence: null }, usage: { output_tokens: ev.outputTokens ?? 12 } });
+            await send('message_delta', {
+              delta: { stop_reason: ev.reason, stop_sequence: null },
+              usage: { output_tokens: ev.outputTokens ?? 12 },
+            });
             await send('message_stop', {});
             break;
           case 'ping':
@@ -97,14 +113,27 @@ export async function startFakeAnthropicMessagesServer(): Promise<FakeAnthropicM
 
 /** A plain answer streamed in `pieces`, ending `end_turn`. */
 export function anthropicTextTurn(...pieces: string[]): AnthropicFakeTurn {
-  return { events: [{ kind: 'text', pieces }, { kind: 'stop', reason: 'end_turn' }] };
+  return {
+    events: [
+      { kind: 'text', pieces },
+      { kind: 'stop', reason: 'end_turn' },
+    ],
+  };
 }
 
 /** Optional prefix text, one `tool_use` block streamed as `jsonPieces`, ending `tool_use`. */
-export function anthropicToolUseTurn(call: { id: string; name: string; jsonPieces: string[]; prefix?: string }): AnthropicFakeTurn {
+export function anthropicToolUseTurn(call: {
+  id: string;
+  name: string;
+  jsonPieces: string[];
+  prefix?: string;
+}): AnthropicFakeTurn {
   const events: AnthropicFakeEvent[] = [];
   if (call.prefix !== undefined) events.push({ kind: 'text', pieces: [call.prefix] });
-  events.push({ kind: 'toolUse', id: call.id, name: call.name, jsonPieces: call.jsonPieces }, { kind: 'stop', reason: 'tool_use' });
+  events.push(
+    { kind: 'toolUse', id: call.id, name: call.name, jsonPieces: call.jsonPieces },
+    { kind: 'stop', reason: 'tool_use' },
+  );
   return { events };
 }
 

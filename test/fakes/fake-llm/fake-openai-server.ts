@@ -70,7 +70,15 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
             await out.send(chunk(model, {}, ev.reason));
             break;
           case 'usage':
-            await out.send({ ...chunk(model, {}), choices: [], usage: { prompt_tokens: ev.prompt, completion_tokens: ev.completion, total_tokens: ev.prompt + ev.completion } });
+            await out.send({
+              ...chunk(model, {}),
+              choices: [],
+              usage: {
+                prompt_tokens: ev.prompt,
+                completion_tokens: ev.completion,
+                total_tokens: ev.prompt + ev.completion,
+              },
+            });
             break;
           case 'error':
             await out.send({ error: { message: ev.message, type: ev.type ?? 'server_error' } });
@@ -89,7 +97,11 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
 /** A plain answer streamed in `pieces`, then `stop` and usage. */
 export function openaiTextTurn(...pieces: string[]): OpenAIFakeTurn {
   return {
-    events: [...pieces.map((text): OpenAIFakeEvent => ({ kind: 'text', text })), { kind: 'finish', reason: 'stop' }, { kind: 'usage', prompt: 11, completion: pieces.length }],
+    events: [
+      ...pieces.map((text): OpenAIFakeEvent => ({ kind: 'text', text })),
+      { kind: 'finish', reason: 'stop' },
+      { kind: 'usage', prompt: 11, completion: pieces.length },
+    ],
   };
 }
 
@@ -97,11 +109,20 @@ export function openaiTextTurn(...pieces: string[]): OpenAIFakeTurn {
  * A tool call streamed the OpenAI way: optional prefix text, a first fragment with id and name, then
  * one fragment per `argPieces` entry, `finish_reason: tool_calls`, usage.
  */
-export function openaiToolCallTurn(call: { id: string; name: string; argPieces: string[]; prefix?: string }): OpenAIFakeTurn {
+export function openaiToolCallTurn(call: {
+  id: string;
+  name: string;
+  argPieces: string[];
+  prefix?: string;
+}): OpenAIFakeTurn {
   const events: OpenAIFakeEvent[] = [];
   if (call.prefix !== undefined) events.push({ kind: 'text', text: call.prefix });
-  events.push({ kind: 'tool', fragment: { index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } } });
-  for (const piece of call.argPieces) events.push({ kind: 'tool', fragment: { index: 0, function: { arguments: piece } } });
+  events.push({
+    kind: 'tool',
+    fragment: { index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } },
+  });
+  for (const piece of call.argPieces)
+    events.push({ kind: 'tool', fragment: { index: 0, function: { arguments: piece } } });
   events.push({ kind: 'finish', reason: 'tool_calls' }, { kind: 'usage', prompt: 20, completion: 7 });
   return { events };
 }
@@ -112,7 +133,13 @@ export function doubaoSingleChunkToolCallTurn(call: { id: string; name: string; 
     events: [
       {
         kind: 'delta',
-        delta: { role: 'assistant', content: '\n', tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] },
+        delta: {
+          role: 'assistant',
+          content: '\n',
+          tool_calls: [
+            { index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } },
+          ],
+        },
         finish: 'tool_calls',
       },
       { kind: 'usage', prompt: 30, completion: 9 },

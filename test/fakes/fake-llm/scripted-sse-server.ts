@@ -91,19 +91,27 @@ export async function startScriptedSseServer<Turn>(player: TurnPlayer<Turn>): Pr
       const body = await readBody(req);
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
-      if (!player.route(req.method ?? 'GET', path)) return sendJson(res, 404, { error: { message: `fake-llm: no route ${req.method} ${path}` } });
+      if (!player.route(req.method ?? 'GET', path))
+        return sendJson(res, 404, { error: { message: `fake-llm: no route ${req.method} ${path}` } });
       const turn = queue.shift();
       if (turn === undefined) return sendJson(res, 500, player.exhaustedBody, { 'x-should-retry': 'false' });
       const failure = player.httpError(turn);
       if (failure) {
-        return sendJson(res, failure.status, failure.body, { 'x-should-retry': failure.retry ? 'true' : 'false', 'retry-after-ms': '1' });
+        return sendJson(res, failure.status, failure.body, {
+          'x-should-retry': failure.retry ? 'true' : 'false',
+          'retry-after-ms': '1',
+        });
       }
       let finished = false;
       const gone = new Promise<void>((resolve) => res.on('close', () => resolve()));
       res.on('close', () => {
         if (!finished) noteDisconnect();
       });
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       const out: SseWriter = {
         async send(data, event) {
           const payload = typeof data === 'string' ? data : JSON.stringify(data);
@@ -130,7 +138,8 @@ export async function startScriptedSseServer<Turn>(player: TurnPlayer<Turn>): Pr
     enqueue: (...turns) => void queue.push(...turns),
     pending: () => queue.length,
     disconnects: () => disconnects,
-    waitForDisconnects: (n) => (disconnects >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
+    waitForDisconnects: (n) =>
+      disconnects >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve })),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

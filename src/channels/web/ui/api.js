@@ -6,7 +6,12 @@ import { currentLang } from './i18n.js';
 export async function api(path, { method = 'GET', body } = {}) {
   const headers = { 'X-Console-Lang': currentLang(), Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  const res = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
   let data = null;
   try {
     data = await res.json();

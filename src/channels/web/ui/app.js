@@ -35,7 +35,12 @@ function initTabs() {
     tab.addEventListener('click', () => showView(tab.dataset.view));
     tab.addEventListener('keydown', (e) => {
       const i = tabs.indexOf(tab);
-      const next = e.key === 'ArrowRight' ? tabs[(i + 1) % tabs.length] : e.key === 'ArrowLeft' ? tabs[(i + tabs.length - 1) % tabs.length] : null;
+      const next =
+        e.key === 'ArrowRight'
+          ? tabs[(i + 1) % tabs.length]
+          : e.key === 'ArrowLeft'
+            ? tabs[(i + tabs.length - 1) % tabs.length]
+            : null;
       if (next) {
         e.preventDefault();
         showView(next.dataset.view, true);

@@ -49,7 +49,9 @@ export function initChat(toast) {
   $('audit').addEventListener('toggle', () => {
     if ($('audit').open) loadAudit().catch((err) => toast(t('error', { msg: err.message })));
   });
-  $('audit-refresh').addEventListener('click', () => loadAudit().catch((err) => toast(t('error', { msg: err.message }))));
+  $('audit-refresh').addEventListener('click', () =>
+    loadAudit().catch((err) => toast(t('error', { msg: err.message }))),
+  );
 }
 
 /** (Re)loads providers, availability, the chat list and the open chat (on start and every SSE reconnect). */
@@ -63,10 +65,11 @@ export async function refreshChat() {
   select.disabled = info.providers.length === 0;
   await loadAvailability();
   await refreshChatList();
-  if (state.chat) await loadChat(state.chat.id).catch(() => {
-    state.chat = null;
-    renderChat();
-  });
+  if (state.chat)
+    await loadChat(state.chat.id).catch(() => {
+      state.chat = null;
+      renderChat();
+    });
   else renderChat();
   if ($('audit').open) await loadAudit();
 }
@@ -74,7 +77,10 @@ export async function refreshChat() {
 async function refreshChatList() {
   const { chats } = await api('/api/chats');
   const select = $('chat-history');
-  select.replaceChildren(el('option', { value: '', text: t('chatHistory') }), ...chats.map((c) => el('option', { value: c.id, text: `${c.title || '…'} · ${c.provider.model}` })));
+  select.replaceChildren(
+    el('option', { value: '', text: t('chatHistory') }),
+    ...chats.map((c) => el('option', { value: c.id, text: `${c.title || '…'} · ${c.provider.model}` })),
+  );
   if (state.chat) select.value = state.chat.id;
 }
 
@@ -178,7 +184,8 @@ function setRunning(running, phase) {
 function renderChat() {
   const log = $('chat-log');
   log.replaceChildren();
-  if (!state.chat || state.chat.items.length === 0) log.append(el('p', { class: 'empty', text: state.providers.length ? t('noChat') : t('noProviders') }));
+  if (!state.chat || state.chat.items.length === 0)
+    log.append(el('p', { class: 'empty', text: state.providers.length ? t('noChat') : t('noProviders') }));
   if (state.chat) for (const item of state.chat.items) upsertItem(item);
   setRunning(state.chat ? state.chat.running : false, state.chat ? state.chat.phase : null);
   $('chat-history').value = state.chat ? state.chat.id : '';
@@ -206,7 +213,13 @@ function upsertItem(item) {
     settleToolCards(log, t(`end${item.state}`));
     node.className = `msg msg-end end-${item.state.toLowerCase()}`;
     node.dataset.state = item.state;
-    node.textContent = [t(`end${item.state}`), item.message, item.durationMs !== undefined ? formatMs(item.durationMs) : ''].filter(Boolean).join(' · ');
+    node.textContent = [
+      t(`end${item.state}`),
+      item.message,
+      item.durationMs !== undefined ? formatMs(item.durationMs) : '',
+    ]
+      .filter(Boolean)
+      .join(' · ');
   }
   node.scrollIntoView({ block: 'nearest' });
 }
@@ -214,7 +227,8 @@ function upsertItem(item) {
 async function loadAudit() {
   const { records } = await api('/api/audit?limit=50');
   const body = $('audit-rows');
-  if (records.length === 0) return body.replaceChildren(el('tr', {}, el('td', { colspan: '5', text: t('auditEmpty') })));
+  if (records.length === 0)
+    return body.replaceChildren(el('tr', {}, el('td', { colspan: '5', text: t('auditEmpty') })));
   body.replaceChildren(
     ...records.map((r) =>
       el(

@@ -54,7 +54,12 @@ export async function refreshSessions() {
 
 async function loadSessions() {
   const params = new URLSearchParams();
-  for (const [key, id] of [['q', 's-q'], ['origin', 's-origin'], ['status', 's-status'], ['project', 's-project']]) {
+  for (const [key, id] of [
+    ['q', 's-q'],
+    ['origin', 's-origin'],
+    ['status', 's-status'],
+    ['project', 's-project'],
+  ]) {
     const v = $(id).value.trim();
     if (v) params.set(key, v);
   }
@@ -68,9 +73,17 @@ async function loadSessions() {
         {},
         el(
           'button',
-          { type: 'button', class: `session-row${s.id === selected ? ' selected' : ''}`, dataset: { id: s.id }, onclick: () => openSession(s.id).catch((err) => toast(err.message)) },
+          {
+            type: 'button',
+            class: `session-row${s.id === selected ? ' selected' : ''}`,
+            dataset: { id: s.id },
+            onclick: () => openSession(s.id).catch((err) => toast(err.message)),
+          },
           el('span', { class: 'session-title', text: s.title }),
-          el('span', { class: 'session-meta', text: `${s.id.slice(0, 8)} · ${s.origin === 'feishu' ? t('sOriginFeishu') : t('sOriginCli')} · ${t(`status_${s.status}`)} · ${t('sMessages', { n: s.messageCount })} · ${s.project}` }),
+          el('span', {
+            class: 'session-meta',
+            text: `${s.id.slice(0, 8)} · ${s.origin === 'feishu' ? t('sOriginFeishu') : t('sOriginCli')} · ${t(`status_${s.status}`)} · ${t('sMessages', { n: s.messageCount })} · ${s.project}`,
+          }),
           el('span', { class: 'session-time', text: new Date(s.lastActive).toLocaleString() }),
         ),
       ),
@@ -80,7 +93,8 @@ async function loadSessions() {
 
 async function openSession(id) {
   selected = id;
-  for (const row of $('s-list').querySelectorAll('.session-row')) row.classList.toggle('selected', row.dataset.id === id);
+  for (const row of $('s-list').querySelectorAll('.session-row'))
+    row.classList.toggle('selected', row.dataset.id === id);
   const { session, turns } = await api(`/api/sessions/${encodeURIComponent(id)}?turns=20`);
   $('s-detail').hidden = false;
   $('s-detail-title').textContent = session.title;
@@ -93,7 +107,13 @@ async function openSession(id) {
         'div',
         { class: `turn turn-${turn.role}` },
         turnText(turn),
-        ...turn.tools.map((tool) => el('div', { class: `turn-tool${tool.isError ? ' turn-tool-error' : ''}` }, el('code', { text: `${tool.name} ${tool.input}` }))),
+        ...turn.tools.map((tool) =>
+          el(
+            'div',
+            { class: `turn-tool${tool.isError ? ' turn-tool-error' : ''}` },
+            el('code', { text: `${tool.name} ${tool.input}` }),
+          ),
+        ),
       ),
     ),
   );
@@ -173,14 +193,40 @@ async function browse(path) {
   $('dir-error').textContent = listing.error || '';
   if (listing.path) $('dir-path').value = listing.path;
   const rows = [];
-  if (listing.parent) rows.push(el('li', {}, el('button', { type: 'button', class: 'btn btn-link', text: `⬆ ${t('newUp')}`, onclick: () => browse(listing.parent).catch((e) => toast(e.message)) })));
+  if (listing.parent)
+    rows.push(
+      el(
+        'li',
+        {},
+        el('button', {
+          type: 'button',
+          class: 'btn btn-link',
+          text: `⬆ ${t('newUp')}`,
+          onclick: () => browse(listing.parent).catch((e) => toast(e.message)),
+        }),
+      ),
+    );
   for (const entry of listing.entries) {
     rows.push(
       el(
         'li',
         { class: 'dir-row' },
-        el('button', { type: 'button', class: 'btn btn-link dir-enter', text: `📁 ${listing.path ? entry.name : entry.shown}`, onclick: () => browse(entry.path).catch((e) => toast(e.message)) }),
-        el('button', { type: 'button', class: 'btn btn-small dir-use', text: t('newUse'), 'aria-label': `${t('newUse')} ${entry.shown}`, onclick: () => { $('dir-path').value = entry.path; $('new-prompt').focus(); } }),
+        el('button', {
+          type: 'button',
+          class: 'btn btn-link dir-enter',
+          text: `📁 ${listing.path ? entry.name : entry.shown}`,
+          onclick: () => browse(entry.path).catch((e) => toast(e.message)),
+        }),
+        el('button', {
+          type: 'button',
+          class: 'btn btn-small dir-use',
+          text: t('newUse'),
+          'aria-label': `${t('newUse')} ${entry.shown}`,
+          onclick: () => {
+            $('dir-path').value = entry.path;
+            $('new-prompt').focus();
+          },
+        }),
       ),
     );
   }

@@ -17,23 +17,51 @@ export function renderStatus(status) {
   const b = status.bridge;
   if (!b) parts.push(el('p', { class: 'empty', text: t('stNoBridge') }));
   else {
-    const stat = (key, value) => el('div', { class: 'stat', dataset: { key } }, el('span', { class: 'stat-value', text: String(value) }), el('span', { class: 'stat-label', text: t(key) }));
+    const stat = (key, value) =>
+      el(
+        'div',
+        { class: 'stat', dataset: { key } },
+        el('span', { class: 'stat-value', text: String(value) }),
+        el('span', { class: 'stat-label', text: t(key) }),
+      );
     parts.push(
       el('h2', { text: t('stQueue') }),
-      el('div', { class: 'stats' }, stat('stPending', b.pending), stat('stProcessing', b.processing), stat('stRunning', b.running), stat('stPrompts', b.pendingPrompts), stat('stFailed', b.failed)),
+      el(
+        'div',
+        { class: 'stats' },
+        stat('stPending', b.pending),
+        stat('stProcessing', b.processing),
+        stat('stRunning', b.running),
+        stat('stPrompts', b.pendingPrompts),
+        stat('stFailed', b.failed),
+      ),
       el('h2', { text: t('stChannels') }),
       el(
         'ul',
         { class: 'channels' },
         ...b.channels.map((c) =>
-          el('li', { dataset: { channel: c.id } }, el('span', { class: `dot ${c.connected ? 'dot-green' : 'dot-red'}`, 'aria-hidden': 'true' }), el('strong', { text: c.id }), ` ${c.connected ? t('stConnected') : t('stDisconnected')}${c.detail ? ` — ${c.detail}` : ''}`),
+          el(
+            'li',
+            { dataset: { channel: c.id } },
+            el('span', { class: `dot ${c.connected ? 'dot-green' : 'dot-red'}`, 'aria-hidden': 'true' }),
+            el('strong', { text: c.id }),
+            ` ${c.connected ? t('stConnected') : t('stDisconnected')}${c.detail ? ` — ${c.detail}` : ''}`,
+          ),
         ),
       ),
     );
   }
   if (status.cli) {
     const ok = status.cli.status === 'available';
-    parts.push(el('h2', { text: t('stCli') }), el('p', { class: 'cli-status', dataset: { status: status.cli.status } }, el('span', { class: `dot ${ok ? 'dot-green' : 'dot-red'}`, 'aria-hidden': 'true' }), ` ${status.cli.reason || status.cli.status}`));
+    parts.push(
+      el('h2', { text: t('stCli') }),
+      el(
+        'p',
+        { class: 'cli-status', dataset: { status: status.cli.status } },
+        el('span', { class: `dot ${ok ? 'dot-green' : 'dot-red'}`, 'aria-hidden': 'true' }),
+        ` ${status.cli.reason || status.cli.status}`,
+      ),
+    );
   }
   box.replaceChildren(...parts);
 }

@@ -15,11 +15,24 @@ export function createToolCard(chatId, item) {
   const reason = el('p', { class: 'tool-reason', hidden: true });
   const preview = el('pre', { class: 'tool-preview', hidden: true });
   const full = el('div', { class: 'tool-full', hidden: true });
-  const expand = el('button', { type: 'button', class: 'btn btn-link tool-expand', hidden: true, 'aria-expanded': 'false' });
+  const expand = el('button', {
+    type: 'button',
+    class: 'btn btn-link tool-expand',
+    hidden: true,
+    'aria-expanded': 'false',
+  });
   const card = el(
     'article',
     { class: 'tool-card', dataset: { id: item.id }, 'aria-live': 'polite' },
-    el('header', { class: 'tool-head' }, el('span', { class: 'tool-icon', 'aria-hidden': 'true', text: '⚙' }), title, status, exit, duration),
+    el(
+      'header',
+      { class: 'tool-head' },
+      el('span', { class: 'tool-icon', 'aria-hidden': 'true', text: '⚙' }),
+      title,
+      status,
+      exit,
+      duration,
+    ),
     reason,
     preview,
     expand,
@@ -44,7 +57,11 @@ export function updateToolCard(card, item) {
   if (item.state === 'TOOL_CALLED') status.textContent = t('toolCalled');
   if (item.state === 'TOOL_RUNNING') startTimer(card, status, item.elapsedMs || 0, item.timeoutMs);
   if (item.state === 'TOOL_DONE') {
-    status.textContent = refused ? t('toolDenied') : item.decision && item.decision !== 'allowed' ? t(`decision_${item.decision}`) : t('toolDone');
+    status.textContent = refused
+      ? t('toolDenied')
+      : item.decision && item.decision !== 'allowed'
+        ? t(`decision_${item.decision}`)
+        : t('toolDone');
     const exit = q('.tool-exit');
     exit.hidden = false;
     exit.textContent = `exit ${item.exitCode}`;
@@ -102,7 +119,11 @@ async function toggle(chatId, card, button, full) {
   if (!full.dataset.loaded) {
     const out = await api(`/api/chats/${encodeURIComponent(chatId)}/tools/${encodeURIComponent(card.dataset.id)}`);
     full.replaceChildren(el('pre', { class: 'tool-stdout', text: out.stdout || t('toolNoOutput') }));
-    if (out.stderr) full.append(el('p', { class: 'tool-stderr-label', text: t('toolStderr') }), el('pre', { class: 'tool-stderr', text: out.stderr }));
+    if (out.stderr)
+      full.append(
+        el('p', { class: 'tool-stderr-label', text: t('toolStderr') }),
+        el('pre', { class: 'tool-stderr', text: out.stderr }),
+      );
     full.dataset.loaded = '1';
   }
   full.hidden = false;
