@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkWorkingDirectory, isInside, tildify, type DirSafetyOptions } from './dir-safety.js';
+import { checkWorkingDirectory, type DirSafetyOptions } from './dir-safety.js';
 
 let tmp: string;
 let home: string;
@@ -184,21 +184,5 @@ describe('checkWorkingDirectory', () => {
     expect(!r.ok && r.message).toMatch(
       /^The directory ~\/Git\/escape is outside the allowed directories.*Allowed directories: ~\/Git, ~\/Workspace$/,
     );
-  });
-});
-
-describe('path helpers', () => {
-  it('isInside compares whole path segments', () => {
-    expect(isInside('/a/b', '/a')).toBe(true);
-    expect(isInside('/a', '/a')).toBe(true);
-    expect(isInside('/ab', '/a')).toBe(false);
-    expect(isInside('/a/../b', '/a')).toBe(false);
-    expect(isInside('/anything', '/')).toBe(true);
-  });
-
-  it('tildify shortens the home directory only on a segment boundary', () => {
-    expect(tildify('/h/u', '/h/u')).toBe('~');
-    expect(tildify('/h/u/Git', '/h/u')).toBe('~/Git');
-    expect(tildify('/h/user2', '/h/u')).toBe('/h/user2');
   });
 });

@@ -2,6 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expandHome } from '../core/expand-home.js';
 import type { Language } from '../core/i18n.js';
+import { isInside } from '../core/path-inside.js';
+import { tildify } from '../core/tildify.js';
 import { bridgeMessages } from './bridge-messages.js';
 
 /** Why a working directory was refused. */
@@ -103,20 +105,6 @@ export async function checkWorkingDirectory(input: string, opts: DirSafetyOption
 export function describeRoots(allowedRoots: string[], home: string, unrestricted: string): string {
   if (allowedRoots.length === 0) return unrestricted;
   return allowedRoots.map((r) => tildify(path.resolve(expandHome(r, home)), home)).join(', ');
-}
-
-/** Shows a path under the home directory as `~/…`, which is shorter and hides the user name. */
-export function tildify(p: string, home: string): string {
-  const h = path.resolve(home);
-  if (p === h) return '~';
-  if (h !== path.sep && p.startsWith(h + path.sep)) return `~${p.slice(h.length)}`;
-  return p;
-}
-
-/** True when `p` equals `root` or lies below it (both absolute, normalised). */
-export function isInside(p: string, root: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
 
 interface DeniedRule {

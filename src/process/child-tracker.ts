@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../core/logger.js';
 import { processStartTime, readProcStat } from '../core/proc-stat.js';
-import { DEFAULT_KILL_GRACE_MS } from './run-process.js';
-import { isGroupAlive, terminateGroup } from './terminate-group.js';
+import { DEFAULT_KILL_GRACE_MS, isGroupAlive, terminateGroup } from './terminate-group.js';
 
 /** What the runner tells the tracker about a child it just spawned. */
 export interface TrackedChild {

@@ -3,12 +3,10 @@ import fs from 'node:fs';
 import type { ChildTracker } from './child-tracker.js';
 import { createOutputCollector } from './output-collector.js';
 import { ProcessError } from './process-error.js';
-import { isGroupAlive, terminateGroup } from './terminate-group.js';
+import { DEFAULT_KILL_GRACE_MS, isGroupAlive, terminateGroup } from './terminate-group.js';
 
 /** Default per-stream cap on output kept in memory: 10 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
-/** Default time between SIGTERM and SIGKILL to the group. */
-export const DEFAULT_KILL_GRACE_MS = 2000;
 /**
  * After the direct child exits, how long we still wait for its pipes to close. A grandchild that
  * inherited stdout keeps the pipe open forever; we stop reading after this window.

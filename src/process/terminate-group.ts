@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readProcStat, type ProcStat } from '../core/proc-stat.js';
 
+/** Default time between SIGTERM and SIGKILL to the group. */
+export const DEFAULT_KILL_GRACE_MS = 2000;
 /** How often a group is checked during the grace period. */
 const GRACE_POLL_MS = 20;
 /** How often after SIGKILL, when the group is gone within a few milliseconds. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { rotateBackups } from '../store/rolling-backup.js';
 import { SessionsError } from './sessions-error.js';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote } from '../core/shell-quote.js';
 
 /**
  * The Claude Code SessionStart hook that tells cc-linker about new sessions (seed §3.2.5, §3.3.1).

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isInside } from './is-inside.js';
+import { isInside } from '../core/path-inside.js';
 import { baseName } from './path-parts.js';
 import {
   ARCHIVE_AFTER_MS,

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeMessages } from '../../src/bridge/bridge-messages.js';
-import { isInside } from '../../src/bridge/dir-safety.js';
+import { isInside } from '../../src/core/path-inside.js';
 import { OWNER, startLiveSystem, type LiveSystem } from './live-system.js';
 
 const t = bridgeMessages('zh');

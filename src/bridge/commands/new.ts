@@ -1,5 +1,6 @@
 import { bridgeMessages } from '../bridge-messages.js';
-import { checkWorkingDirectory, tildify } from '../dir-safety.js';
+import { checkWorkingDirectory } from '../dir-safety.js';
+import { tildify } from '../../core/tildify.js';
 import { textReply } from '../reply-model.js';
 import { defaultModelOf } from '../user-mapping.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';

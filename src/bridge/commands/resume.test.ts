@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commandFixture, type CommandFixture } from '../../../test/fakes/fake-command-context.js';
 import { fakeSession } from '../../../test/fakes/fake-session-directory.js';
 import type { CardReply } from '../reply-model.js';
-import { shellQuote } from '../../sessions/shell-quote.js';
+import { shellQuote } from '../../core/shell-quote.js';
 import { handleResume } from './resume.js';
 
 let f: CommandFixture;

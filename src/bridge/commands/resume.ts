@@ -4,7 +4,7 @@ import { bridgeMessages } from '../bridge-messages.js';
 import type { ListRef } from '../command-parser.js';
 import type { CardSection } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
-import { shellQuote } from '../../sessions/shell-quote.js';
+import { shellQuote } from '../../core/shell-quote.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';
 import { resolveSessionRef } from './resolve-session-ref.js';
 import { shortId, titleOf } from './session-format.js';

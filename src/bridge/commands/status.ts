@@ -1,5 +1,5 @@
 import { bridgeMessages } from '../bridge-messages.js';
-import { tildify } from '../dir-safety.js';
+import { tildify } from '../../core/tildify.js';
 import { defaultModelOf, type MappingEntry } from '../user-mapping.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';
 import { shortId, titleOf } from './session-format.js';

@@ -63,7 +63,7 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
     import('../../claude/find-claude-binary.js'),
     import('../../sessions/claude-hook.js'),
     import('./hook-target.js'),
-    import('../format/tildify.js'),
+    import('../../core/tildify.js'),
     import('../../store/private-dir.js'),
   ]);
   const { WasmLineProbe } = await import('../../sessions/wasm-line-probe.js');

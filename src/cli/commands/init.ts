@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command-spec.js';
-import { tildify } from '../format/tildify.js';
+import { tildify } from '../../core/tildify.js';
 import { commandMessages } from './command-messages.js';
 
 /**

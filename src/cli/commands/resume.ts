@@ -35,7 +35,7 @@ export const resumeCommand: CommandSpec = {
       import('../../sessions/repair-session.js'),
       import('../../sessions/sessions-error.js'),
       import('../../store/owner-lock.js'),
-      import('../../sessions/shell-quote.js'),
+      import('../../core/shell-quote.js'),
       import('../../sessions/format-session.js'),
       import('../format/print-warnings.js'),
     ]);

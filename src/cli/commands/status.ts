@@ -17,7 +17,7 @@ export const statusCommand: CommandSpec = {
         import('../../sessions/read-registry.js'),
         import('../../sessions/claude-hook.js'),
         import('../../sessions/format-session.js'),
-        import('../format/tildify.js'),
+        import('../../core/tildify.js'),
         import('../format/print-warnings.js'),
         import('./hook-target.js'),
       ]);

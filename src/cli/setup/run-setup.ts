@@ -6,7 +6,7 @@ import type { Language } from '../../core/i18n.js';
 import type { Paths } from '../../core/paths.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { ensurePrivateDir } from '../../store/private-dir.js';
-import { tildify } from '../format/tildify.js';
+import { tildify } from '../../core/tildify.js';
 import type { Output } from '../output.js';
 import { askDirectories, type DirectoryAnswers } from './ask-directories.js';
 import { askFeishu, checkFeishuAnswers, type FeishuAnswers } from './ask-feishu.js';
