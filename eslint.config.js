@@ -1,4 +1,4 @@
-// Lint rules that enforce the design's import boundaries (shared/ARCHITECTURE.md):
+// Lint rules that enforce the rooms' import boundaries (docs/design.md, "Rooms"):
 // arrows point one way between rooms, and each platform SDK is imported only inside its own folder.
 import tseslint from 'typescript-eslint';
 
@@ -16,7 +16,7 @@ function forbid({ rooms = [], sdks = [] }) {
     {
       paths: sdks.map((name) => ({
         name,
-        message: 'Platform SDKs are imported only inside their own folder (ARCHITECTURE.md).',
+        message: 'Platform SDKs are imported only inside their own folder (docs/design.md, "Rooms").',
       })),
       patterns: [
         ...sdks.map((name) => ({
@@ -25,7 +25,7 @@ function forbid({ rooms = [], sdks = [] }) {
         })),
         ...rooms.map((room) => ({
           group: [`**/${room}/*`, `**/${room}`],
-          message: `This room may not import from ${room}/ (ARCHITECTURE.md: arrows point one way).`,
+          message: `This room may not import from ${room}/ (docs/design.md, "Rooms": arrows point one way).`,
         })),
       ],
     },
