@@ -1,5 +1,5 @@
 /**
- * The idle timeout of a Claude Code run (`runtime.stale_timeout_ms`, seed §7.1.5): fires when the
+ * The idle timeout of a Claude Code run (`runtime.stale_timeout_ms`): fires when the
  * run has shown no sign of life for `idleMs`.
  *
  * Why not just the runner's output-based idle timeout: in `json` mode Claude prints nothing until

@@ -2,8 +2,9 @@ import type { EngineResult, PermissionDenial } from './engine-types.js';
 
 /**
  * The `result` object Claude Code prints last (`--output-format json` prints only this; stream-json
- * and the Agent SDK end with it). Only the fields the engine reads; everything is optional because
- * the shape drifts between versions (`shared/reference/claude-code.md`).
+ * and the Agent SDK end with it), e.g. `{"type":"result","subtype":"success","is_error":false,
+ * "result":"…","session_id":"…","total_cost_usd":…,"permission_denials":[],…}`. Only the fields the
+ * engine reads; everything is optional because Claude Code adds and changes fields between versions.
  */
 export interface ClaudeResultMessage {
   type: 'result';

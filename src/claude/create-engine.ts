@@ -40,7 +40,8 @@ export interface CreateEngineDeps {
 
 /**
  * Which implementation `claude.mode` selects: `auto` = `sdk` when `sdk.enabled`, else
- * `stream-json` when `stream.enabled`, else `json` (seed §4.2.3 "互斥").
+ * `stream-json` when `stream.enabled`, else `json` — exactly one mode per daemon; all three share
+ * the registry, spool and delivery machinery.
  */
 export function selectEngineMode(config: Config): EngineMode {
   const mode = config.claude.mode;

@@ -2,7 +2,7 @@ import { createCliExecutor } from './cli-run.js';
 import { ModeEngine, type EngineDeps } from './mode-engine.js';
 
 /**
- * The `json` mode (seed §4.2.2 "Phase 1"): `claude -p --output-format json`, one line of JSON at
+ * The `json` mode: `claude -p --output-format json`, one line of JSON at
  * the end. The simplest and most robust mode; nothing streams, and tool approval comes only from
  * `--permission-mode` / `--allowedTools` / `--disallowedTools` (no interactive prompts).
  *

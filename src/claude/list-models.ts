@@ -18,7 +18,7 @@ const MAX_PROVIDER_FILE = 256 * 1024;
 
 /**
  * The model of one provider description. There is no standard format for `~/.claude/providers/`
- * (seed §3.2.1 mentions it alongside CC Switch), so the common shapes are accepted:
+ * (hand-written files, or ones written by tools such as CC Switch), so the common shapes are accepted:
  * `{ model }`, `{ env: { ANTHROPIC_MODEL } }` (a Claude settings file), and CC Switch's
  * `{ settingsConfig: { model | env: { ANTHROPIC_MODEL } } }`.
  */
@@ -64,7 +64,7 @@ function providerModels(claudeDir: string): ModelChoice[] {
 }
 
 /**
- * The data behind `/model` (issue 3 part 6): aliases from `[claude.models]` in config first (they
+ * The data behind `/model`: aliases from `[claude.models]` in config first (they
  * win on a name clash), then providers found under Claude's `providers/` directory. Never throws:
  * a missing or unreadable directory only means fewer choices.
  *

@@ -23,7 +23,7 @@ import { preview } from '../sessions/preview.js';
 import { resolveJsonlPath, type SessionOrigin, type SessionRecorder } from './session-recorder.js';
 import type { Release, Semaphore, SessionLocks } from './session-lock.js';
 
-/** The longest prompt accepted (seed §4.3.1 item 12). */
+/** The longest prompt accepted; a longer one is refused (`MESSAGE_TOO_LONG`) before anything is spawned. */
 export const MAX_PROMPT_CHARS = 10_000;
 
 /** What every mode shares: config, where things are, and the run-wide coordination objects. */

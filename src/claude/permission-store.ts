@@ -39,7 +39,7 @@ function validate(raw: unknown): PermissionsData {
 }
 
 /**
- * The persisted "always allow" rules (issue 3 part 5): a user accepts a prompt's suggestion once,
+ * The persisted "always allow" rules: a user accepts a prompt's suggestion once,
  * later runs apply it before asking — in `sdk` mode inside `canUseTool` and as `allowedTools`, in
  * `json` / `stream-json` modes as `--allowedTools`. A `VersionedDoc` (0600, compare-and-swap), so
  * the bot and `cc-linker permissions revoke` can change it at the same time without losing updates.

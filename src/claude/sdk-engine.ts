@@ -15,9 +15,9 @@ import { TextTail } from './text-tail.js';
 const EXIT_WAIT_MS = 3000;
 
 /**
- * The `sdk` mode (seed §4.2.3, the default): `@anthropic-ai/claude-agent-sdk` `query()` with
- * `canUseTool` wired to the bridge's `PermissionHandler`, so the user approves tools and answers
- * AskUserQuestion from chat.
+ * The `sdk` mode, the default (`sdk.enabled` is true unless configured off):
+ * `@anthropic-ai/claude-agent-sdk` `query()` with `canUseTool` wired to the bridge's
+ * `PermissionHandler`, so the user approves tools and answers AskUserQuestion from chat.
  *
  * - Executable: `sdk.claude_executable` when set (a name is looked up on PATH), else the binary
  *   the SDK bundles. The SDK starts it through our process runner (`spawnClaudeCodeProcess`), so

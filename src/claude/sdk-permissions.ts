@@ -38,7 +38,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * The Agent SDK's `canUseTool` for one run (seed §4.2.3), in this order:
+ * The Agent SDK's `canUseTool` for one run, in this order:
  * 1. `claude.disallowed_tools` → deny;
  * 2. `AskUserQuestion` → a `question` event and `handler.askQuestion`; the answers go back as
  *    `updatedInput.answers` (keyed by question text), a cancel or timeout denies;

@@ -62,7 +62,7 @@ class WaitQueue {
 }
 
 /**
- * One run at a time per Claude Code session (seed §3.2.1, §4.3.1 item 6): two processes appending
+ * One run at a time per Claude Code session: two processes appending
  * to the same JSONL interleave and corrupt the conversation. Later messages for a busy session wait
  * in order, up to `runtime.session_lock_timeout_ms`, then fail with `SESSION_BUSY`.
  *
@@ -140,8 +140,8 @@ export class SessionLocks {
 }
 
 /**
- * At most `max` Claude Code runs at once across all sessions (`runtime.max_concurrent_sessions`,
- * seed §4.3.1 item 9): each run is a ~200 MB process. Waiters are served in order; waiting ends only
+ * At most `max` Claude Code runs at once across all sessions (`runtime.max_concurrent_sessions`):
+ * each run is a ~200 MB process, so an unbounded number would exhaust the machine. Waiters are served in order; waiting ends only
  * by a free slot or the signal.
  *
  * @example

@@ -6,7 +6,7 @@ import { encodeProjectDir } from '../sessions/scan-jsonl.js';
 export type SessionOrigin = 'feishu' | 'web' | 'cli';
 
 /**
- * What the engine tells the session registry while it runs (seed §3.2.1, §4.3.1 item 13):
+ * What the engine tells the session registry while it runs:
  * 1. `provisioning` as soon as a NEW session's id is known (before the reply is done), so the
  *    user's mapping can point at it even if we crash mid-run;
  * 2. `resolved` when its JSONL file was found by short polling (→ status `active`), or
@@ -29,7 +29,7 @@ export interface SessionRecorder {
   runFinished(e: { sessionId: string; userPreview: string; assistantPreview: string; model?: string }): Promise<void>;
 }
 
-/** Waits between lookups of a new session's file (seed §4.3.1: 200 / 500 / 1000 / 1500 ms). */
+/** Waits between lookups of a new session's file: 3.2 s in all, then the session is recorded `degraded`. */
 export const JSONL_POLL_DELAYS_MS: readonly number[] = [200, 500, 1000, 1500];
 
 /**

@@ -2,7 +2,7 @@ import { createCliExecutor } from './cli-run.js';
 import { ModeEngine, type EngineDeps } from './mode-engine.js';
 
 /**
- * The `stream-json` mode (seed §4.2.2 "Phase 2", §4.6.4): `claude --print --output-format
+ * The `stream-json` mode: `claude --print --output-format
  * stream-json --verbose`, plus `--include-partial-messages` when `stream.enabled` for token-level
  * text. Streams text, thinking and tool events as they happen; tool approval as in `json` mode.
  *

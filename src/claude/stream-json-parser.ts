@@ -11,8 +11,9 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
  * optionally `--include-partial-messages`) into `EngineEvent`s and keeps the final `result`.
  * The Agent SDK yields the same objects, so the `sdk` mode feeds its messages to `push` as well.
  *
- * Tolerant by design (seed §7.1.13): a line that is not JSON, an unknown `type`, hook noise
- * (`system/hook_*`) and sub-agent traffic (`parent_tool_use_id` set) are skipped, never thrown.
+ * Tolerant by design, because the format changes between Claude Code versions and new line types
+ * appear: a line that is not JSON, an unknown `type`, hook noise (`system/hook_*`) and sub-agent
+ * traffic (`parent_tool_use_id` set) are skipped, never thrown.
  *
  * Shapes it relies on (verified with CLI 2.1.332, `test/fakes/fake-anthropic/README.md`):
  * - `system/init` → `session` event (session id + model), once;

@@ -37,14 +37,14 @@ export interface TerminalActivityOptions {
 const RECENT_MS = 10_000;
 
 /**
- * Is a terminal Claude Code process using `sessionId` (seed §3.2.1 "会话活跃检测")? The bridge
- * warns the user ("CLI 端忙碌", with a force-send button) instead of writing into a session a
- * terminal is typing into. Evidence, strongest first:
+ * Is a terminal Claude Code process using `sessionId`? Meant for the bridge to warn the user (a
+ * "busy in the terminal" card with a force-send button) instead of writing into a session a
+ * terminal is typing into; nothing calls it yet. Evidence, strongest first:
  * 1. a `claude` process whose argv resumes this id (`--resume <id>`, `-r <id>`, `--resume=<id>`,
  *    `--session-id <id>`) → busy, `high`;
  * 2. the JSONL was written in the last `recentMs` AND a `claude` process runs in the session's cwd →
  *    busy, `medium`;
- * 3. only a recent write → busy, `low` (the bridge ignores `low`, as the seed says);
+ * 3. only a recent write → busy, `low` (too weak to warn about: a caller should send anyway);
  * otherwise not busy. The engine's own children are not terminals and are skipped. Any failure of
  * the check itself means "not busy" (`low`): the check must never block a user.
  *

@@ -1,8 +1,7 @@
 /**
- * The schema of `~/.cc-linker/config.toml`: every section, key and default of the design (seed
- * §5.2 and §4.6.8) plus this project's additions (`general.language`, `feishu_bot.domain`,
- * `claude.mode`, `claude.models`, `[web]`, `[ccexec]`). Keys stay snake_case as in the file, so the
- * key a user sees in an error message is the key they typed.
+ * The schema of `~/.cc-linker/config.toml`: every section, key and default (what each section is
+ * for: docs/design.md#configuration). Keys stay snake_case as in the file, so the key a user sees
+ * in an error message is the key they typed.
  *
  * The schema is plain data checked by `validateConfig` (config-validate.ts) rather than a schema
  * library: it is on the start-up path of every command, and `cc-linker list` must start fast.

@@ -1,6 +1,6 @@
 /**
- * Environment variables that override `config.toml` (seed §5.2 table, plus the project's own
- * additions). They win over the file. Each entry names the config key it sets and how to parse it,
+ * Environment variables that override `config.toml`, each named `CC_LINKER_` + the key's section
+ * and name in upper case (a few shortened). They win over the file. Each entry names the config key it sets and how to parse it,
  * so a bad value can be reported as "CC_LINKER_X=abc: expected an integer".
  */
 export type EnvValueKind = 'string' | 'int' | 'bool' | 'list';

@@ -1,4 +1,4 @@
-/** The two languages cc-linker speaks; zh-CN is the default, as in the design documents. */
+/** The two languages cc-linker speaks; zh-CN is the default (`general.language`, docs/design.md#language). */
 export type Language = 'zh' | 'en';
 
 type Params = Record<string, string | number>;

@@ -11,7 +11,7 @@ import type { Runtime } from '../../src/bridge/runtime.js';
 import { UserMapping } from '../../src/bridge/user-mapping.js';
 import { assembleRuntime } from '../../src/cli/start/assemble-runtime.js';
 import { WEB_USER_ID } from '../../src/channels/web/web-channel.js';
-import type { WebConsole } from '../../src/channels/web/web-server.js';
+import type { WebConsole } from '../../src/channels/web/start-web-console.js';
 import { createLogger } from '../../src/core/logger.js';
 import { encodeProjectDir } from '../fakes/fake-anthropic/claude-sandbox.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/fake-anthropic/fake-anthropic-server.js';

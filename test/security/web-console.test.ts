@@ -1,7 +1,7 @@
 /**
  * Security review, check 5: the web console over the real bridge and gateway. Every route —
- * enumerated from the server code itself (the ROUTES table of api-routes.ts, the page and asset
- * paths of web-server.ts, the UI folder), so a route added later is covered without editing this
+ * enumerated from the server code itself (the ROUTES table of console/api-routes.ts, the page and asset
+ * paths of http/web-server.ts, the UI folder), so a route added later is covered without editing this
  * test — is refused without the token and with a wrong one (401, no data, nothing changes);
  * cross-origin state-changing requests get 403; a foreign Host (DNS rebinding) gets 421; no CORS
  * header is ever sent; CSP and X-Frame-Options are on every answer; the token never appears in
@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webMessages } from '../../src/channels/web/web-messages.js';
+import { httpMessages } from '../../src/channels/web/http/http-messages.js';
 import { OWNER, startLiveSystem, type LiveSystem } from './live-system.js';
 import { REPO } from './system-run.js';
 
@@ -25,7 +25,7 @@ let sys: LiveSystem;
 let port: number;
 let cookie: string;
 const SESSION = '7e57c0de-0000-4000-8000-00000000beef';
-const w = webMessages('zh');
+const w = httpMessages('zh');
 
 /** One HTTP request with full control of the headers (Host included; `Host: null` sends none). */
 function request(
@@ -58,7 +58,7 @@ function request(
 
 /** Every route the server serves, with a concrete path: from the source, not a hand-kept list. */
 function enumerateRoutes(): Array<{ method: string; path: string }> {
-  const src = fs.readFileSync(path.join(REPO, 'src/channels/web/api-routes.ts'), 'utf8');
+  const src = fs.readFileSync(path.join(REPO, 'src/channels/web/console/api-routes.ts'), 'utf8');
   const routes: Array<{ method: string; path: string }> = [];
   for (const m of src.matchAll(/\{\s*method: '(GET|POST)',\s*path: \/\^(.+?)\$\//g)) {
     const concrete = (m[2] as string)
@@ -68,7 +68,7 @@ function enumerateRoutes(): Array<{ method: string; path: string }> {
     expect(concrete, `could not make a path of route /^${m[2]}$/`).toMatch(/^\/api\/[\w/-]*$/);
     routes.push({ method: m[1] as string, path: concrete });
   }
-  const server = fs.readFileSync(path.join(REPO, 'src/channels/web/web-server.ts'), 'utf8');
+  const server = fs.readFileSync(path.join(REPO, 'src/channels/web/http/web-server.ts'), 'utf8');
   expect(server).toContain("url.pathname === '/login'");
   expect(server).toContain("url.pathname.startsWith('/assets/')");
   const ui = fs.readdirSync(path.join(REPO, 'src/channels/web/ui')).filter((f) => !f.endsWith('.test.js'));

@@ -106,8 +106,8 @@ async function downloadOne(o: DownloadImagesOptions, dir: string, messageId: str
 }
 
 /**
- * `Channel.prepare` for images (seed §2.3.2.5): downloads each image of `message` into
- * `imagesDir` and fills in `localPath`. A failed, oversized or disabled image keeps no
+ * `Channel.prepare` for images: downloads each image of `message` into `imagesDir` (at most
+ * `images.max_size_bytes` each) and fills in `localPath`. A failed, oversized or disabled image keeps no
  * `localPath` and adds one line to the text saying so (zh/en), so Claude and the user know;
  * the message itself is never dropped and this never throws.
  */

@@ -53,7 +53,7 @@ const ACTION_DEADLINE_MS = 2_500;
 const CLEANUP_EVERY_MS = 3_600_000;
 
 /**
- * The Feishu/Lark channel (issue 5): the official SDK's long connection (`WSClient` +
+ * The Feishu/Lark channel: the official SDK's long connection (`WSClient` +
  * `EventDispatcher`) for inbound events and `Client` for everything outbound.
  *
  * Inbound handlers only convert and hand over, inside Feishu's 3-second window: a private-chat

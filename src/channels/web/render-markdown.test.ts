@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from './escape-html.js';
+import { escapeHtml } from './http/escape-html.js';
 import { renderMarkdown } from './render-markdown.js';
 
 /** Every tag the renderer may emit, with the only attributes it may carry. */

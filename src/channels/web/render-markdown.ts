@@ -1,4 +1,4 @@
-import { escapeHtml } from './escape-html.js';
+import { escapeHtml } from './http/escape-html.js';
 
 /**
  * A tiny, safe markdown renderer for text written by Claude, the chat model or the user:

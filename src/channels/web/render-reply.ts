@@ -1,7 +1,7 @@
 import type { StreamState } from '../../bridge/channel.js';
 import type { CardSection, Reply } from '../../bridge/reply-model.js';
 import type { Language } from '../../core/i18n.js';
-import { escapeHtml } from './escape-html.js';
+import { escapeHtml } from './http/escape-html.js';
 import { renderMarkdown } from './render-markdown.js';
 import { webMessages } from './web-messages.js';
 

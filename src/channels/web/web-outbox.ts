@@ -8,8 +8,8 @@ import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { ensurePrivateDir } from '../../store/private-dir.js';
+import { WebError } from './http/web-error.js';
 import { renderReply, renderStreamState } from './render-reply.js';
-import { WebError } from './web-error.js';
 
 /** One entry of the sessions conversation: something the page sent, or a reply the bridge sent. */
 export interface WebMessage {

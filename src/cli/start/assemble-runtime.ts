@@ -1,6 +1,6 @@
-import { consoleGatewayFrom } from '../../channels/web/gateway-adapter.js';
-import { createConsoleSessions } from '../../channels/web/console-sessions.js';
-import { startWebConsole, type WebConsole } from '../../channels/web/web-server.js';
+import { consoleGatewayFrom } from '../../channels/web/console/gateway-adapter.js';
+import { createConsoleSessions } from '../../channels/web/console/console-sessions.js';
+import { startWebConsole, type WebConsole } from '../../channels/web/start-web-console.js';
 import { RegistrySessionDirectory, registryViewOf } from '../../bridge/registry-session-directory.js';
 import { openRuntime, type Runtime } from '../../bridge/runtime.js';
 import { createGateway } from '../../ccexec/create-gateway.js';

@@ -1,6 +1,7 @@
-// The AI chat page (seed 000 §4.4): provider picker, tool badge, streamed assistant text, one
-// ToolCallCard per call, cancel, input disabled while a run is active, the chats of this server
-// run, and the audit history of tool calls.
+// The AI chat page: provider picker, tool badge, streamed assistant text, one ToolCallCard per
+// call, cancel, input disabled while a run is active, the chats of this server run, and the audit
+// history of tool calls. A run shows its stage at every moment (thinking, a tool called / running /
+// done, finalizing), so a wait of several seconds never looks like a hang.
 import { api, el } from './api.js';
 import { t } from './i18n.js';
 import { createToolCard, formatMs, settleToolCards, updateToolCard } from './tool-card.js';
@@ -112,7 +113,7 @@ const BADGES = {
   'no-provider': ['badge-grey', 'badgeNoProvider'],
 };
 
-/** The badge (seed §4.5): available / this model has no tools / CLI too old / CLI not found, with the reason. */
+/** The tool badge: available / this model has no tools / CLI too old / CLI not found, with the reason. */
 function renderBadge() {
   const badge = $('tool-badge');
   const a = state.availability;

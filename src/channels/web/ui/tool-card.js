@@ -1,4 +1,4 @@
-// The ToolCallCard (seed §4.4): created once per call and updated in place through
+// The ToolCallCard: created once per call and updated in place through
 // TOOL_CALLED → TOOL_RUNNING → TOOL_DONE, so it never jumps or reflows. All model-supplied text
 // (the command line, output, reasons) is set with textContent.
 import { api, el } from './api.js';

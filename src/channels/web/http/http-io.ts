@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError } from '../../core/app-error.js';
+import { AppError } from '../../../core/app-error.js';
 
 /** Largest JSON body the console accepts (a chat message is at most 10,000 characters). */
 export const MAX_JSON_BODY = 64 * 1024;

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { checkWorkingDirectory, type DirSafetyOptions } from '../../bridge/dir-safety.js';
-import { tildify } from '../../core/tildify.js';
-import { expandHome } from '../../core/expand-home.js';
+import { checkWorkingDirectory, type DirSafetyOptions } from '../../../bridge/dir-safety.js';
+import { expandHome } from '../../../core/expand-home.js';
+import { tildify } from '../../../core/tildify.js';
 
 /** One directory the picker offers. `path` is the real (symlink-free) path that passed the safety check. */
 export interface PickerEntry {

@@ -1,6 +1,6 @@
-import { readAudit } from '../../ccexec/audit-log.js';
-import type { Gateway } from '../../ccexec/create-gateway.js';
-import { isAppError } from '../../core/app-error.js';
+import { readAudit } from '../../../ccexec/audit-log.js';
+import type { Gateway } from '../../../ccexec/create-gateway.js';
+import { isAppError } from '../../../core/app-error.js';
 import type { ConsoleGateway } from './console-gateway.js';
 
 /**

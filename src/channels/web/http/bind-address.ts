@@ -1,6 +1,6 @@
 import net from 'node:net';
-import type { Config } from '../../core/config-schema.js';
-import type { Language } from '../../core/i18n.js';
+import type { Config } from '../../../core/config-schema.js';
+import type { Language } from '../../../core/i18n.js';
 import { WebError } from './web-error.js';
 
 /** Where the console listens, and the names a browser may use for it in `Host` / `Origin`. */

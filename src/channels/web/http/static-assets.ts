@@ -20,8 +20,8 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 
-/** The UI folder next to this module: `src/channels/web/ui` under tsx, `dist/channels/web/ui` once built. */
-export const DEFAULT_UI_DIR = fileURLToPath(new URL('./ui/', import.meta.url));
+/** The console's UI folder, beside `http/`: `src/channels/web/ui` under tsx, `dist/channels/web/ui` once built. */
+export const DEFAULT_UI_DIR = fileURLToPath(new URL('../ui/', import.meta.url));
 
 /**
  * Loads every file of the UI folder into memory at start (a few dozen KB), keyed by its path

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatEvent } from '../../ccexec/chat-states.js';
-import { isAppError } from '../../core/app-error.js';
-import type { Logger } from '../../core/logger.js';
+import type { ChatEvent } from '../../../ccexec/chat-states.js';
+import { isAppError } from '../../../core/app-error.js';
+import type { Logger } from '../../../core/logger.js';
+import { escapeHtml } from '../http/escape-html.js';
+import { renderMarkdown } from '../render-markdown.js';
 import type { ConsoleChatSession, ConsoleGateway } from './console-gateway.js';
-import { escapeHtml } from './escape-html.js';
 import type { ConsoleEvent } from './event-hub.js';
-import { renderMarkdown } from './render-markdown.js';
 
 /** One block of a chat as the page draws it. Model-supplied strings stay raw here: the page sets them with textContent. */
 export type ChatItem =

@@ -2,8 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../core/default-config.js';
-import { redact } from '../../core/redact.js';
+import { defaultConfig } from '../../../core/default-config.js';
+import { redact } from '../../../core/redact.js';
 import { loadWebToken } from './web-token.js';
 
 describe('loadWebToken', () => {

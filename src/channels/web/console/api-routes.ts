@@ -1,19 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BridgeInbound } from '../../bridge/channel.js';
-import type { BridgeStatus } from '../../bridge/commands/command-context.js';
-import { checkWorkingDirectory, type DirSafetyOptions } from '../../bridge/dir-safety.js';
-import type { Config } from '../../core/config-schema.js';
-import type { Language } from '../../core/i18n.js';
+import type { BridgeInbound } from '../../../bridge/channel.js';
+import type { BridgeStatus } from '../../../bridge/commands/command-context.js';
+import { checkWorkingDirectory, type DirSafetyOptions } from '../../../bridge/dir-safety.js';
+import type { Config } from '../../../core/config-schema.js';
+import type { Language } from '../../../core/i18n.js';
+import { HttpError, MAX_JSON_BODY, readBody, sendJson } from '../http/http-io.js';
+import { httpMessages } from '../http/http-messages.js';
+import { renderMarkdown } from '../render-markdown.js';
+import { WebChannel, WEB_USER_ID } from '../web-channel.js';
+import type { WebOutbox } from '../web-outbox.js';
 import type { ConsoleChats } from './console-chats.js';
 import type { ConsoleGateway } from './console-gateway.js';
+import { consoleMessages } from './console-messages.js';
 import type { ConsoleSessions } from './console-sessions.js';
 import type { EventHub } from './event-hub.js';
-import { HttpError, MAX_JSON_BODY, readBody, sendJson } from './http-io.js';
 import { listPickerDirs } from './list-picker-dirs.js';
-import { renderMarkdown } from './render-markdown.js';
-import { WebChannel, WEB_USER_ID } from './web-channel.js';
-import { webMessages } from './web-messages.js';
-import type { WebOutbox } from './web-outbox.js';
 
 /** A bridge as the console uses it: the inbound seam plus the status view. */
 export type ConsoleBridge = BridgeInbound & { status(): Promise<BridgeStatus> };
@@ -46,7 +47,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_TEXT = 10_000;
 
 /**
- * The console's JSON API (every route already authorised by web-server.ts; POSTs already passed
+ * The console's JSON API (every route already authorised by http/web-server.ts; POSTs already passed
  * the same-origin check). Handlers return the JSON body; `HttpError` sets another status. Nothing
  * returned ever contains the token or another secret — config is never echoed.
  */
@@ -80,7 +81,7 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       const provider = optString(body.provider, 'provider', c.lang);
       const model = optString(body.model, 'model', c.lang);
       if (provider && !ctx.gateway.providers().some((p) => p.id === provider))
-        throw new HttpError(400, webMessages(c.lang)('unknownProvider', { id: provider }));
+        throw new HttpError(400, consoleMessages(c.lang)('unknownProvider', { id: provider }));
       return ctx.chats.create({ ...(provider ? { provider } : {}), ...(model ? { model } : {}) });
     },
   },
@@ -96,7 +97,7 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       const text = requireText((await json(c)).text, c.lang);
       const r = ctx.chats.send(c.params[0] as string, text);
       if (r === 'missing') notFound(c, 'chatNotFound');
-      if (r === 'busy') throw new HttpError(409, webMessages(c.lang)('chatBusy'));
+      if (r === 'busy') throw new HttpError(409, consoleMessages(c.lang)('chatBusy'));
       c.res.statusCode = 202;
       return { status: r };
     },
@@ -174,9 +175,9 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       const check = await checkWorkingDirectory(dir, { ...ctx.dirPolicy, lang: c.lang });
       if (!check.ok) throw new HttpError(400, check.message);
       if (/(^|\s)--/.test(check.realPath))
-        throw new HttpError(400, webMessages(c.lang)('badRequest', { reason: 'dir' }));
+        throw new HttpError(400, consoleMessages(c.lang)('badRequest', { reason: 'dir' }));
       const text = prompt ? `/new ${check.realPath} -- ${prompt}` : `/new ${check.realPath}`;
-      if (text.length > MAX_TEXT) throw new HttpError(400, webMessages(c.lang)('badRequest', { reason: 'prompt' }));
+      if (text.length > MAX_TEXT) throw new HttpError(400, consoleMessages(c.lang)('badRequest', { reason: 'prompt' }));
       return acceptText(ctx, bridge, id, text);
     },
   },
@@ -202,7 +203,7 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       const body = await json(c);
       const messageId = optString(body.messageId, 'messageId', c.lang) ?? '';
       const action = typeof body.button === 'number' ? ctx.outbox.buttonAction(messageId, body.button) : null;
-      if (!action) throw new HttpError(400, webMessages(c.lang)('badRequest', { reason: 'button' }));
+      if (!action) throw new HttpError(400, consoleMessages(c.lang)('badRequest', { reason: 'button' }));
       const result = await bridge.handleAction({ channel: 'web', userId: WEB_USER_ID, action, messageId });
       if (result.card) await ctx.outbox.update(messageId, result.card);
       return { toast: result.toast ?? null };
@@ -228,7 +229,7 @@ export async function handleApi(
     if (!res.headersSent) sendJson(res, res.statusCode, body ?? {});
     return true;
   }
-  if (pathMatched) throw new HttpError(405, webMessages(lang)('methodNotAllowed'));
+  if (pathMatched) throw new HttpError(405, httpMessages(lang)('methodNotAllowed'));
   return false;
 }
 
@@ -249,7 +250,7 @@ async function acceptText(ctx: ApiContext, bridge: ConsoleBridge, uuid: string, 
 }
 
 async function json(c: Call): Promise<Record<string, unknown>> {
-  const t = webMessages(c.lang);
+  const t = httpMessages(c.lang);
   const body = await readBody(c.req, 'json', MAX_JSON_BODY, {
     tooLarge: t('bodyTooLarge', { max: MAX_JSON_BODY }),
     badType: t('needJson'),
@@ -260,26 +261,26 @@ async function json(c: Call): Promise<Record<string, unknown>> {
 }
 
 function requireBridge(ctx: ApiContext, c: Call): ConsoleBridge {
-  if (!ctx.bridge) throw new HttpError(503, webMessages(c.lang)('noBridge'));
+  if (!ctx.bridge) throw new HttpError(503, consoleMessages(c.lang)('noBridge'));
   return ctx.bridge;
 }
 
 function requireText(value: unknown, lang: Language): string {
   if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_TEXT)
-    throw new HttpError(400, webMessages(lang)('badRequest', { reason: 'text' }));
+    throw new HttpError(400, consoleMessages(lang)('badRequest', { reason: 'text' }));
   return value;
 }
 
 function requireUuid(value: unknown, lang: Language): string {
   if (typeof value !== 'string' || !UUID.test(value))
-    throw new HttpError(400, webMessages(lang)('badRequest', { reason: 'id' }));
+    throw new HttpError(400, consoleMessages(lang)('badRequest', { reason: 'id' }));
   return value.toLowerCase();
 }
 
 function optString(value: unknown, name: string, lang: Language): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string' || value.length > 4096)
-    throw new HttpError(400, webMessages(lang)('badRequest', { reason: name }));
+    throw new HttpError(400, consoleMessages(lang)('badRequest', { reason: name }));
   return value;
 }
 
@@ -289,5 +290,5 @@ function intParam(url: URL, name: string, fallback: number, max: number): number
 }
 
 function notFound(c: Call, key: 'notFound' | 'chatNotFound'): never {
-  throw new HttpError(404, webMessages(c.lang)(key));
+  throw new HttpError(404, key === 'chatNotFound' ? consoleMessages(c.lang)(key) : httpMessages(c.lang)(key));
 }

@@ -1,12 +1,12 @@
-import { AppError } from '../../core/app-error.js';
-import type { Language } from '../../core/i18n.js';
-import { webMessages, type WebMessageKey } from './web-messages.js';
+import { AppError } from '../../../core/app-error.js';
+import type { Language } from '../../../core/i18n.js';
+import { httpMessages, type HttpMessageKey } from './http-messages.js';
 
 /** What can go wrong in the console in a way the user (or the lead's start-up code) should hear about. */
 export type WebErrorCode =
   'WEB_BIND_REFUSED' | 'WEB_PORT_IN_USE' | 'WEB_LISTEN_FAILED' | 'WEB_TOKEN_UNREADABLE' | 'WEB_UNKNOWN_MESSAGE';
 
-const KEYS: Record<Exclude<WebErrorCode, 'WEB_UNKNOWN_MESSAGE'>, WebMessageKey> = {
+const KEYS: Record<Exclude<WebErrorCode, 'WEB_UNKNOWN_MESSAGE'>, HttpMessageKey> = {
   WEB_BIND_REFUSED: 'bindRefused',
   WEB_PORT_IN_USE: 'portInUse',
   WEB_LISTEN_FAILED: 'listenFailed',
@@ -41,5 +41,5 @@ export class WebError extends AppError {
 
 function render(code: WebErrorCode, params: Record<string, string | number>, lang: Language): string {
   if (code === 'WEB_UNKNOWN_MESSAGE') return `unknown web message ${String(params.messageId ?? '')}`;
-  return webMessages(lang)(KEYS[code], params);
+  return httpMessages(lang)(KEYS[code], params);
 }

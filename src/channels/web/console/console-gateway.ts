@@ -1,4 +1,4 @@
-import type { ChatEventListener } from '../../ccexec/chat-states.js';
+import type { ChatEventListener } from '../../../ccexec/chat-states.js';
 
 /**
  * What the console needs from the cc_exec gateway — narrow on purpose, so the chat page is tested

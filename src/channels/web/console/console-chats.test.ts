@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatEvent, ChatEventListener } from '../../ccexec/chat-states.js';
-import { AppError } from '../../core/app-error.js';
-import { silentLogger } from '../../core/logger.js';
+import type { ChatEvent, ChatEventListener } from '../../../ccexec/chat-states.js';
+import { AppError } from '../../../core/app-error.js';
+import { silentLogger } from '../../../core/logger.js';
 import { ConsoleChats, type ChatItem } from './console-chats.js';
 import type { ConsoleChatSession, ConsoleGateway } from './console-gateway.js';
 import type { ConsoleEvent } from './event-hub.js';

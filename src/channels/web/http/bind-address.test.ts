@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../core/default-config.js';
+import { defaultConfig } from '../../../core/default-config.js';
 import { hostPort, isLoopbackHost, resolveBindAddress } from './bind-address.js';
 
 describe('isLoopbackHost', () => {

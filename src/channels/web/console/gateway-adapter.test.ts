@@ -2,11 +2,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuditLog } from '../../ccexec/audit-log.js';
-import { createGateway } from '../../ccexec/create-gateway.js';
-import { defaultConfig } from '../../core/default-config.js';
-import { silentLogger } from '../../core/logger.js';
-import { resolvePaths, type Paths } from '../../core/paths.js';
+import { createAuditLog } from '../../../ccexec/audit-log.js';
+import { createGateway } from '../../../ccexec/create-gateway.js';
+import { defaultConfig } from '../../../core/default-config.js';
+import { silentLogger } from '../../../core/logger.js';
+import { resolvePaths, type Paths } from '../../../core/paths.js';
 import { consoleGatewayFrom } from './gateway-adapter.js';
 
 describe('consoleGatewayFrom', () => {

@@ -6,7 +6,7 @@ import { hostPort, type BindAddress } from './bind-address.js';
 export type AuthVia = 'cookie' | 'bearer';
 
 /**
- * The checks every request passes before it gets anything (web-server.ts applies them in order:
+ * The checks every request passes before it gets anything (`startWebServer` applies them in order:
  * Host, then auth, then — for state-changing methods — same origin). Kept free of HTTP plumbing
  * so each rule is unit-tested on plain header objects.
  */

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import type { Config } from '../../core/config-schema.js';
-import type { Language } from '../../core/i18n.js';
-import type { Paths } from '../../core/paths.js';
-import { registerSecret } from '../../core/redact.js';
-import { writeFileAtomic } from '../../store/atomic-write.js';
+import type { Config } from '../../../core/config-schema.js';
+import type { Language } from '../../../core/i18n.js';
+import type { Paths } from '../../../core/paths.js';
+import { registerSecret } from '../../../core/redact.js';
+import { writeFileAtomic } from '../../../store/atomic-write.js';
 import { WebError } from './web-error.js';
 
 /** Bytes of randomness in a generated token (rendered as 43 base64url characters). */

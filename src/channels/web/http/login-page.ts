@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Language } from '../../core/i18n.js';
+import type { Language } from '../../../core/i18n.js';
 import { escapeHtml } from './escape-html.js';
-import { webMessages } from './web-messages.js';
+import { httpMessages } from './http-messages.js';
 
 const STYLE =
   'body{font:16px system-ui,sans-serif;max-width:24rem;margin:15vh auto;padding:0 1rem;color:#1f2328}input,button{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;margin:.25rem 0}button{cursor:pointer}.err{color:#b42318}@media(prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}}';
@@ -15,7 +15,7 @@ export const LOGIN_CSP = `default-src 'none'; style-src ${STYLE_HASH}; form-acti
  * It shows no data — not even whether a Feishu bot or sessions exist.
  */
 export function loginPage(lang: Language, wrong: boolean): string {
-  const t = webMessages(lang);
+  const t = httpMessages(lang);
   return [
     `<!doctype html><html lang="${lang === 'en' ? 'en' : 'zh-CN'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`,
     `<title>${escapeHtml(t('loginTitle'))}</title><style>${STYLE}</style></head><body>`,

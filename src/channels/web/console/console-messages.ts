@@ -1,0 +1,21 @@
+import { defineMessages } from '../../../core/i18n.js';
+
+const s = (v: string | number | undefined): string => (v === undefined ? '' : String(v));
+
+/** The console API's own refusals (bad input, no bridge, busy or unknown chat), zh (default) and en. */
+export const consoleMessages = defineMessages({
+  zh: {
+    badRequest: (p) => `请求无效：${s(p.reason)}`,
+    noBridge: '会话功能未启用（桥接未运行）。',
+    chatBusy: '该对话正在运行，请等待完成或先取消。',
+    chatNotFound: '对话不存在（服务重启后需新建对话）。',
+    unknownProvider: (p) => `未知的模型提供方：${s(p.id)}`,
+  },
+  en: {
+    badRequest: (p) => `Invalid request: ${s(p.reason)}`,
+    noBridge: 'Sessions are not available (the bridge is not running).',
+    chatBusy: 'This chat is running; wait for it to finish or cancel it first.',
+    chatNotFound: 'No such chat (start a new one after a restart).',
+    unknownProvider: (p) => `Unknown provider: ${s(p.id)}`,
+  },
+});

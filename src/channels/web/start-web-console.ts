@@ -1,0 +1,140 @@
+import path from 'node:path';
+import type { Channel } from '../../bridge/channel.js';
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import type { Logger } from '../../core/logger.js';
+import type { Paths } from '../../core/paths.js';
+import { handleApi, statusBody, type ApiContext, type ConsoleBridge } from './console/api-routes.js';
+import { ConsoleChats } from './console/console-chats.js';
+import type { ConsoleGateway } from './console/console-gateway.js';
+import type { ConsoleSessions } from './console/console-sessions.js';
+import { EventHub } from './console/event-hub.js';
+import { hostPort, resolveBindAddress } from './http/bind-address.js';
+import { loadUiAssets } from './http/static-assets.js';
+import { startWebServer, type WebServer } from './http/web-server.js';
+import { loadWebToken } from './http/web-token.js';
+import { WebChannel } from './web-channel.js';
+import { WebOutbox } from './web-outbox.js';
+
+/** What `startWebConsole` needs. `bridge` absent = the chat page only (sessions answer 503). */
+export interface WebConsoleOptions {
+  config: Config;
+  paths: Paths;
+  lang: Language;
+  logger: Logger;
+  bridge?: ConsoleBridge;
+  gateway: ConsoleGateway;
+  sessions: ConsoleSessions;
+  /** Overrides `web.host` (tests); a non-loopback value still needs `web.host` + `web.token` in config. */
+  host?: string;
+  /** Overrides `web.port`; 0 = any free port (tests). */
+  port?: number;
+  /** The UI folder (default: `ui/` beside this module). */
+  uiDir?: string;
+  /** How often the status view is refreshed over SSE while a page is open. */
+  statusIntervalMs?: number;
+}
+
+/** A running console. `url` carries `?token=` once: print it, never log it elsewhere. */
+export interface WebConsole {
+  url: string;
+  port: number;
+  /** The console as a bridge channel (id `web`): `bridge.addChannel(channel)` then `channel.start(bridge)`. */
+  channel: Channel;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the local web console: the HTTP server (`http/`) on `web.host:web.port` (127.0.0.1:9820
+ * by default) serving the UI, the console's JSON API (`console/`) and an SSE event stream, and the
+ * console's bridge channel (`WebChannel` with its durable `WebOutbox`), whose replies reach open
+ * pages over that stream. Nothing is written when the bind address is refused; a failure to listen
+ * closes what was opened.
+ *
+ * @example
+ *   const web = await startWebConsole({ config, paths, lang, logger, bridge, gateway, sessions });
+ *   bridge.addChannel(web.channel); await web.channel.start(bridge);
+ *   console.log(web.url); // http://127.0.0.1:9820/?token=…
+ */
+export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConsole> {
+  const { config, lang, logger } = opts;
+  const bind = resolveBindAddress(
+    config,
+    {
+      ...(opts.host !== undefined ? { host: opts.host } : {}),
+      ...(opts.port !== undefined ? { port: opts.port } : {}),
+    },
+    lang,
+  );
+  const { token } = await loadWebToken(config, opts.paths, lang);
+  const assets = await loadUiAssets(opts.uiDir);
+  const hub = new EventHub();
+  const outbox = await WebOutbox.open(path.join(opts.paths.home, 'web', 'outbox.jsonl'), {
+    lang,
+    logger,
+    onChange: (view) => hub.publish({ type: 'bridge.message', data: view }),
+  });
+  const channel = new WebChannel(outbox);
+  const chats = new ConsoleChats(opts.gateway, (e) => hub.publish(e), logger);
+  const ctx: ApiContext = {
+    config,
+    lang,
+    bridge: opts.bridge ?? null,
+    gateway: opts.gateway,
+    sessions: opts.sessions,
+    chats,
+    outbox,
+    hub,
+    dirPolicy: {
+      allowedRoots: config.security.allowed_roots,
+      deniedRoots: config.security.denied_roots,
+      home: opts.paths.userHome,
+      lang,
+    },
+  };
+
+  let server: WebServer;
+  try {
+    server = await startWebServer({
+      bind,
+      token,
+      assets,
+      lang,
+      logger,
+      api: (req, res, url, l) => handleApi(ctx, req, res, url, l),
+    });
+  } catch (err) {
+    hub.close();
+    await outbox.close();
+    throw err;
+  }
+
+  // The status view refreshes itself while a page is open.
+  let lastStatus = '';
+  const statusTimer = setInterval(() => {
+    if (hub.size === 0) return;
+    statusBody(ctx).then(
+      (s) => {
+        const json = JSON.stringify(s);
+        if (json !== lastStatus) hub.publish({ type: 'status', data: s });
+        lastStatus = json;
+      },
+      (err: unknown) => logger.warn('status refresh failed', { err }),
+    );
+  }, opts.statusIntervalMs ?? 3000);
+  statusTimer.unref();
+
+  const displayHost = bind.host === '0.0.0.0' ? '127.0.0.1' : bind.host === '::' ? '::1' : bind.host;
+  return {
+    url: `http://${hostPort(displayHost, server.port)}/?token=${encodeURIComponent(token)}`,
+    port: server.port,
+    channel,
+    async close() {
+      clearInterval(statusTimer);
+      await channel.stop();
+      hub.close();
+      await server.close();
+      await outbox.close();
+    },
+  };
+}
