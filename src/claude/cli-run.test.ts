@@ -195,9 +195,11 @@ describe.each(['json', 'stream-json'] as const)('%s mode with a fake claude', (m
 
   it('hard timeout stops a run that keeps going', async () => {
     const e = await failure(
-      engine(mode, (f) => (f.config.runtime.hard_timeout_ms = 300)).send({ prompt: 'hang', cwd: fx.cwd }),
+      // Long enough for the fake to start and record its pid on a loaded machine.
+      engine(mode, (f) => (f.config.runtime.hard_timeout_ms = 1500)).send({ prompt: 'hang', cwd: fx.cwd }),
     );
     expect(e.code).toBe('TIMEOUT_HARD');
+    expect(fx.calls()).toHaveLength(1);
     expect(isGroupGone(fx.calls()[0]?.pid as number)).toBe(true);
   });
 

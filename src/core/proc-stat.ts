@@ -46,13 +46,3 @@ export function parseProcStat(raw: string): ProcStat | null {
   if (!state || !Number.isInteger(pgrp) || !Number.isInteger(startTime)) return null;
   return { state, pgrp, startTime };
 }
-
-/**
- * The start time of `pid` in clock ticks since boot (Linux), else null.
- *
- * Why: a pid alone can be reused after a crash; a recorded (pid, start time) pair that still matches
- * is the same process, so a restart may kill it without hitting a stranger.
- */
-export function processStartTime(pid: number): number | null {
-  return readProcStat(pid)?.startTime ?? null;
-}

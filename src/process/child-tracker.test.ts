@@ -13,7 +13,7 @@ import {
 } from '../../test/fakes/fake-children.js';
 import { silentLogger } from '../core/logger.js';
 import { createChildTracker, killLeftovers, type ChildRecord } from './child-tracker.js';
-import { processStartTime } from '../core/proc-stat.js';
+import { readProcStat } from '../core/proc-stat.js';
 
 const linux = process.platform === 'linux';
 let fake: FakeChildren;
@@ -98,7 +98,7 @@ describe.runIf(linux)('killLeftovers', () => {
 
   it('skips a live pid whose start time does not match (pid reuse) and leaves it running', async () => {
     const child = await leftover([fake.silent], 'ready\n');
-    const start = processStartTime(child.pid);
+    const start = readProcStat(child.pid as number)?.startTime ?? null;
     expect(start).not.toBeNull();
     fs.mkdirSync(dir, { recursive: true });
     const stale: ChildRecord = {

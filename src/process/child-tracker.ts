@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../core/logger.js';
-import { processStartTime, readProcStat } from '../core/proc-stat.js';
+import { readProcStat } from '../core/proc-stat.js';
 import { DEFAULT_KILL_GRACE_MS, isGroupAlive, terminateGroup } from './terminate-group.js';
 
 /** What the runner tells the tracker about a child it just spawned. */
@@ -47,7 +47,7 @@ export function createChildTracker(dir: string, options: { logger?: Logger } = {
     add(info) {
       const record: ChildRecord = {
         ...info,
-        startTime: processStartTime(info.pid),
+        startTime: readProcStat(info.pid)?.startTime ?? null,
         recordedAt: new Date().toISOString(),
       };
       try {
