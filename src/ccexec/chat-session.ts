@@ -5,7 +5,7 @@ import { GateError } from './gate-error.js';
 import { loopMessages } from './loop-messages.js';
 import type { ChatMessage, ModelProvider, ToolSpec } from './providers/canonical.js';
 import { createTokenWatchdog } from './token-watchdog.js';
-import type { ExecFn } from './tool-dispatcher.js';
+import type { ExecFn } from './exec-service.js';
 import { runToolLoop, type CliAvailability, type ToolCallRecord, type ToolLoopResult } from './tool-loop.js';
 
 /** Options of one question: cancel it with `signal`, watch it with `onEvent`. */

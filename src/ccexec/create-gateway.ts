@@ -192,19 +192,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
         onToolCall: (record, session) =>
           audit
-            .append({
-              provider: provider.id,
-              model: provider.model,
-              chat: session.id,
-              call: record.callId,
-              name: record.name,
-              argv: record.argv,
-              decision: record.decision,
-              exitCode: record.exitCode,
-              durationMs: record.durationMs,
-              stdout: record.stdout,
-              ...(record.reason !== undefined ? { reason: record.reason } : {}),
-            })
+            .append(record, { provider: provider.id, model: provider.model, chat: session.id })
             .catch((err: unknown) =>
               logger.warn('could not append to the cc_exec audit log', {
                 file: audit.file,

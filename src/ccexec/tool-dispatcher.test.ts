@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { dispatchToolCall, type ExecFn, type ExecOutcome } from './tool-dispatcher.js';
+import type { ExecFn, ExecOutcome } from './exec-service.js';
+import { parseToolCall } from './parse-tool-call.js';
+import { dispatchToolCall } from './tool-dispatcher.js';
 
 function outcome(partial: Partial<ExecOutcome> = {}): ExecOutcome {
   return {
@@ -20,7 +22,7 @@ function spyExec(result: ExecOutcome | Error = outcome()) {
   });
 }
 
-const call = (args: unknown, name = 'cc_exec') => ({ name, arguments: args });
+const call = (args: unknown, name = 'cc_exec') => parseToolCall({ id: 'call_1', name, arguments: args });
 
 describe('dispatchToolCall: routing and arguments', () => {
   it('answers an unknown tool with 127 and runs nothing', async () => {

@@ -13,8 +13,8 @@ import { plainChatGuardMessage } from './providers/plain-chat-guard.js';
 import { ProviderError } from './providers/provider-error.js';
 import { createTokenWatchdog } from './token-watchdog.js';
 import { buildCcExecTool } from './tool-descriptor.js';
-import type { ExecFn, ExecOutcome } from './tool-dispatcher.js';
-import { dedupKey, MAX_TOOL_ROUNDS, runToolLoop, type ToolCallRecord, type ToolLoopOptions } from './tool-loop.js';
+import type { ExecFn, ExecOutcome } from './exec-service.js';
+import { MAX_TOOL_ROUNDS, runToolLoop, type ToolCallRecord, type ToolLoopOptions } from './tool-loop.js';
 
 const zh = loopMessages('zh');
 const tool = buildCcExecTool();
@@ -367,20 +367,5 @@ describe('runToolLoop: cancel and failure', () => {
     expect(r.state).toBe('FAILED');
     expect(r.error?.code).toBe('CCEXEC_INTERNAL');
     expect(r.error?.message).not.toContain('sk-abcdefghijklmnop');
-  });
-});
-
-describe('dedupKey', () => {
-  it('is the same for reordered keys and different for different values', () => {
-    expect(dedupKey({ name: 'cc_exec', arguments: '{"a":1,"b":{"y":2,"x":1}}' })).toBe(
-      dedupKey({ name: 'cc_exec', arguments: '{"b":{"x":1,"y":2},"a":1}' }),
-    );
-    expect(dedupKey({ name: 'cc_exec', arguments: '{"a":1}' })).not.toBe(
-      dedupKey({ name: 'cc_exec', arguments: '{"a":2}' }),
-    );
-    expect(dedupKey({ name: 'cc_exec', arguments: '{"a":1}' })).not.toBe(
-      dedupKey({ name: 'other', arguments: '{"a":1}' }),
-    );
-    expect(dedupKey({ name: 'cc_exec', arguments: '{bad' })).toBe(dedupKey({ name: 'cc_exec', arguments: '{bad' }));
   });
 });
