@@ -13,9 +13,9 @@ import type { CliAvailability } from './tool-loop.js';
 import { cliStatusMessage, type CliStatus } from './version-gate.js';
 
 /**
- * Whether the `cc_exec` tool is offered in a chat, and why not, in the user's language (the chat
- * header's badge, seed §4.5): the CLI's state, or `no-tools-for-model` when the chosen provider is
- * plain chat.
+ * Whether the `cc_exec` tool is offered in a chat, and why not, in the user's language (the badge in
+ * the chat's header, so the user knows before asking): the CLI's state, or `no-tools-for-model` when
+ * the chosen provider is plain chat.
  */
 export type ToolAvailability =
   | { readonly status: 'available'; readonly version: string; readonly reason: string }

@@ -73,7 +73,7 @@ describe('runToolLoop: answers and tool rounds', () => {
     expect(h.provider.requests[0]?.messages[0]).toEqual({ role: 'system', content: zh('systemPrompt', { max: 3 }) });
   });
 
-  it('runs one call and feeds its §4.3 result back, with the seed states in order', async () => {
+  it('runs one call and feeds its plain-text result back, with the chat states in order', async () => {
     const h = harness([
       callTurn([{ id: 'c1', args: noteList }], '我帮你查一下…'),
       textTurn('你最近有 1 条笔记：网关设计。'),
@@ -182,7 +182,7 @@ describe('runToolLoop: answers and tool rounds', () => {
     expect(r.messages.some((m) => m.role === 'system')).toBe(false);
   });
 
-  it('E9 shape: the same search three times runs the CLI once and then answers in text', async () => {
+  it('the same search three times runs the CLI once and then answers in text', async () => {
     const search = { command: 'search', subargs: ['RAG'] };
     const h = harness([
       callTurn([{ id: 'c1', args: search }]),

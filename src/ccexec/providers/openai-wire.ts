@@ -8,8 +8,10 @@ import type { ChatMessage, FinishReason, ProviderEvent, ToolCall, ToolSpec } fro
 
 /**
  * Pure conversions between the canonical chat types and OpenAI Chat Completions, shared by OpenAI,
- * Doubao (Volcengine Ark) and every OpenAI-compatible endpoint (seed §4.5; reference
- * `llm-providers.md`). No I/O here: the provider feeds SDK chunks into `OpenAIStreamDecoder`.
+ * Doubao (Volcengine Ark) and every OpenAI-compatible endpoint: tools go out as `{type:'function',
+ * function:{…}}`, a tool result goes back as a `tool` message, and streamed `tool_calls` fragments are
+ * joined by index into whole calls. No I/O here: the provider feeds SDK chunks into
+ * `OpenAIStreamDecoder`.
  */
 
 /**
