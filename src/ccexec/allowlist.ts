@@ -101,7 +101,7 @@ const LIMIT_20: LimitDefault = { flag: LIMIT_FLAG, value: 20 };
 
 const MEMORY_RUN: RunSpec = { flags: [LIMIT_FLAG, CATEGORY_FLAG, JSON_FLAG], positionals: [], defaultLimit: LIMIT_20 };
 
-/** The shipped allowlist: the read-only commands of the reference table, nothing else. */
+/** The shipped allowlist: the read-only commands of the real CLI 0.165.x, nothing else. */
 export const ALLOWLIST: readonly CmdSpec[] = [
   {
     name: 'note',

@@ -85,8 +85,8 @@ type Slot = { index: number | undefined; id: string; name: string; args: string 
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
 /**
- * Rebuilds whole tool calls from streamed `delta.tool_calls` fragments, tolerant of what real servers
- * send (reference "be tolerant"):
+ * Rebuilds whole tool calls from streamed `delta.tool_calls` fragments, tolerant of everything real
+ * OpenAI-compatible servers are known to send:
  * - fragments keyed by `index`, arguments arriving piecewise (OpenAI, doubao-1.5+);
  * - the whole call in one fragment (older Doubao);
  * - a fragment without `index`: it continues the call with its `id`, else the latest call;
