@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ALLOWLIST, listRunnable, type CmdSpec } from './allowlist.js';
 
-/** The read-only commands of shared/reference/chainlesschain-cli.md, hard-coded here on purpose (seed T14). */
+/**
+ * The read-only commands of the real CLI (0.165.x), hard-coded here on purpose: the allowlist must not
+ * grow or drift without this list being changed too, in a second place a reviewer will see.
+ */
 const DOCUMENTED = [
   'note list',
   'note show',
@@ -16,7 +19,7 @@ const DOCUMENTED = [
   'did show',
 ];
 
-/** Flags per command as the reference table lists them. */
+/** Flags per command, as the real CLI 0.165.x has them. */
 const DOCUMENTED_FLAGS: Record<string, string[]> = {
   'note list': ['--limit', '--category', '--tag', '--json'],
   'note show': ['--json'],

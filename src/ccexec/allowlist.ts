@@ -1,14 +1,15 @@
 /**
  * The cc_exec allowlist, as data: which read-only ChainlessChain CLI commands the model may run, with
- * exactly the subcommands, flags and positionals the real CLI (0.165.x, shared/reference/chainlesschain-cli.md)
- * has. The gate (`gate.ts`), `applyDefaults` and the tool descriptor are all derived from this list, so
- * adding a command is adding one entry here — no prompt text or parser changes.
+ * exactly the subcommands, flags and positionals the real CLI (0.165.x) has. The gate (`gate.ts`),
+ * `applyDefaults` and the tool descriptor are all derived from this list, so adding a command is adding
+ * one entry here — no prompt text or parser changes.
  *
- * Deviation from the seed (§4.2, README item 3): the seed's V1 list had `search --limit`, `note view`,
- * `--id` and `--json=true`, none of which the CLI accepts. This list follows the CLI instead.
+ * It follows the real CLI, not the early design it started from: that design listed `search --limit`,
+ * `note view`, `--id` and `--json=true`, which the CLI rejects with exit 1 (commander's
+ * `error: unknown option` / `unknown command`).
  *
  * Caps chosen here (documented for the model in the generated tool description):
- * - `--limit` / `-n`: 1..100 (the CLI default is 20; `0` would silently become 20). Injected default: 20 (seed §4.1).
+ * - `--limit` / `-n`: 1..100 (the CLI default is 20; `0` would silently become 20). Injected default: 20.
  * - `search --top-k`: 1..50 (CLI default 10). Injected default: 5 — search snippets are long and the
  *   hybrid mode ranks every note, so a small default keeps the 4 KB model view useful.
  * - `search --threshold`: decimal 0..100 (BM25 scores exceed 1; RRF and cosine scores stay below 1).
@@ -79,7 +80,7 @@ export interface CmdSpec {
 
 /** Most `subargs` one call may carry; checked before anything else is looked at. */
 export const MAX_SUBARGS = 12;
-/** Longest single argument, in UTF-16 code units (the seed's 256). */
+/** Longest single argument, in UTF-16 code units: no real query, id or flag value comes near it. */
 export const MAX_ARG_LENGTH = 256;
 
 const JSON_FLAG: FlagSpec = { name: '--json', type: { kind: 'bool' }, help: 'JSON output' };
@@ -100,7 +101,7 @@ const LIMIT_20: LimitDefault = { flag: LIMIT_FLAG, value: 20 };
 
 const MEMORY_RUN: RunSpec = { flags: [LIMIT_FLAG, CATEGORY_FLAG, JSON_FLAG], positionals: [], defaultLimit: LIMIT_20 };
 
-/** The shipped allowlist: the read-only commands of the reference table, nothing else. */
+/** The shipped allowlist: the read-only commands of the real CLI 0.165.x, nothing else. */
 export const ALLOWLIST: readonly CmdSpec[] = [
   {
     name: 'note',

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearSecrets, registerSecret } from '../core/redact.js';
-import { createAuditLog, readAudit, type AuditInput } from './audit-log.js';
+import { createAuditLog, readAudit, type AuditContext } from './audit-log.js';
+import type { ToolCallRecord } from './tool-loop.js';
 
 let dir: string;
 beforeEach(() => {
@@ -15,18 +16,21 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const input = (over: Partial<AuditInput> = {}): AuditInput => ({
+const context: AuditContext = {
   provider: 'openai',
   model: 'gpt-4o-mini',
   chat: 'chat-1',
-  call: 'call_1',
+  time: new Date('2026-11-30T09:21:49.000Z'),
+};
+
+const input = (over: Partial<ToolCallRecord> = {}): ToolCallRecord => ({
+  callId: 'call_1',
   name: 'cc_exec',
   argv: ['note', 'list', '--limit', '20'],
   decision: 'allowed',
   exitCode: 0,
   durationMs: 231.6,
   stdout: 'Notes (1):\n  网关设计\n',
-  time: new Date('2026-11-30T09:21:49.000Z'),
   ...over,
 });
 
@@ -34,10 +38,10 @@ describe('audit log', () => {
   it('appends one JSON line per call with hash and size, creating 0700 dir and 0600 file', async () => {
     const file = path.join(dir, 'home', 'ccexec', 'audit.jsonl');
     const log = createAuditLog(file);
-    await log.append(input());
+    await log.append(input(), context);
     await log.append(
       input({
-        call: 'call_2',
+        callId: 'call_2',
         argv: ['note', 'delete', '--all'],
         decision: 'denied',
         exitCode: 126,
@@ -45,6 +49,7 @@ describe('audit log', () => {
         stdout: '',
         reason: "unknown subcommand 'delete'",
       }),
+      context,
     );
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
@@ -75,6 +80,7 @@ describe('audit log', () => {
     const file = path.join(dir, 'audit.jsonl');
     await createAuditLog(file).append(
       input({ argv: ['search', 'super-secret-value-123 sk-abcdefghijklmnopqrstu'], stdout: 'private note body' }),
+      context,
     );
     const text = fs.readFileSync(file, 'utf8');
     expect(text).not.toContain('super-secret-value-123');
@@ -84,7 +90,7 @@ describe('audit log', () => {
 
   it('records an unreadable call under the tool name', async () => {
     const file = path.join(dir, 'audit.jsonl');
-    await createAuditLog(file).append(input({ argv: null, decision: 'invalid', exitCode: 64, stdout: '' }));
+    await createAuditLog(file).append(input({ argv: null, decision: 'invalid', exitCode: 64, stdout: '' }), context);
     expect((await readAudit(file))[0]).toMatchObject({ command: 'cc_exec', args: [], decision: 'invalid' });
   });
 
@@ -92,13 +98,13 @@ describe('audit log', () => {
     const file = path.join(dir, 'audit.jsonl');
     fs.writeFileSync(file, '', { mode: 0o644 });
     fs.chmodSync(file, 0o644);
-    await createAuditLog(file).append(input());
+    await createAuditLog(file).append(input(), context);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const target = path.join(dir, 'elsewhere');
     fs.writeFileSync(target, '');
     const link = path.join(dir, 'link.jsonl');
     fs.symlinkSync(target, link);
-    await expect(createAuditLog(link).append(input())).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(createAuditLog(link).append(input(), context)).rejects.toMatchObject({ code: 'ELOOP' });
     expect(fs.readFileSync(target, 'utf8')).toBe('');
   });
 

@@ -3,11 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { redact } from '../core/redact.js';
 import type { ToolCallDecision } from './chat-states.js';
+import type { ToolCallRecord } from './tool-loop.js';
 
 /**
- * One line of `~/.cc-linker/ccexec/audit.jsonl` (seed §9 "history replay": what the AI ran, when,
- * and what came back). The output itself is never stored, only its size and SHA-256; every string
- * the model supplied passes through `redact`.
+ * One line of `~/.cc-linker/ccexec/audit.jsonl`, so the user can look back at what the AI ran, when,
+ * and what came back (`cc-linker chat --history`, the console). Derived from the loop's
+ * `ToolCallRecord` plus its `AuditContext`. The output itself is never stored, only its size and
+ * SHA-256; every string the model supplied passes through `redact`.
  *
  * @example {"time":"2026-11-30T09:21:49.000Z","provider":"openai","model":"gpt-4o-mini","chat":"…","call":"call_1","command":"note","args":["list","--limit","20"],"decision":"allowed","exit":0,"durationMs":231,"bytes":180,"stdoutSha256":"9f…"}
  */
@@ -31,19 +33,13 @@ export interface AuditRecord {
   readonly reason?: string;
 }
 
-/** What the loop knows about a call, plus who ran it; `append` derives the stored fields. */
-export interface AuditInput {
+/** Whose call a record is: the model that asked and the chat it was asked in. */
+export interface AuditContext {
   readonly provider: string;
   readonly model: string;
+  /** The chat session id. */
   readonly chat: string;
-  readonly call: string;
-  readonly name: string;
-  readonly argv: readonly string[] | null;
-  readonly decision: ToolCallDecision;
-  readonly exitCode: number;
-  readonly durationMs: number;
-  readonly stdout: string;
-  readonly reason?: string;
+  /** Defaults to now. */
   readonly time?: Date;
 }
 
@@ -51,7 +47,7 @@ export interface AuditInput {
 export interface AuditLog {
   readonly file: string;
   /** Appends one record (dir 0700, file 0600, never through a symlink). */
-  append(input: AuditInput): Promise<void>;
+  append(call: ToolCallRecord, context: AuditContext): Promise<void>;
   read(options?: { limit?: number }): Promise<AuditRecord[]>;
 }
 
@@ -62,8 +58,8 @@ const DEFAULT_LIMIT = 50;
 export function createAuditLog(file: string): AuditLog {
   return {
     file,
-    async append(input) {
-      const line = `${JSON.stringify(toRecord(input))}\n`;
+    async append(call, context) {
+      const line = `${JSON.stringify(toRecord(call, context))}\n`;
       const dir = path.dirname(file);
       await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
       if (((await fs.promises.stat(dir)).mode & 0o777) !== 0o700) await fs.promises.chmod(dir, 0o700);
@@ -129,22 +125,22 @@ export async function readAudit(file: string, options: { limit?: number } = {}):
   }
 }
 
-function toRecord(input: AuditInput): AuditRecord {
-  const [command, ...args] = input.argv ?? [input.name];
+function toRecord(call: ToolCallRecord, context: AuditContext): AuditRecord {
+  const [command, ...args] = call.argv ?? [call.name];
   return {
-    time: (input.time ?? new Date()).toISOString(),
-    provider: input.provider,
-    model: input.model,
-    chat: input.chat,
-    call: redact(input.call),
-    command: redact(command ?? input.name),
+    time: (context.time ?? new Date()).toISOString(),
+    provider: context.provider,
+    model: context.model,
+    chat: context.chat,
+    call: redact(call.callId),
+    command: redact(command ?? call.name),
     args: args.map(redact),
-    decision: input.decision,
-    exit: input.exitCode,
-    durationMs: Math.round(input.durationMs),
-    bytes: Buffer.byteLength(input.stdout),
-    stdoutSha256: createHash('sha256').update(input.stdout).digest('hex'),
-    ...(input.reason !== undefined ? { reason: redact(input.reason) } : {}),
+    decision: call.decision,
+    exit: call.exitCode,
+    durationMs: Math.round(call.durationMs),
+    bytes: Buffer.byteLength(call.stdout),
+    stdoutSha256: createHash('sha256').update(call.stdout).digest('hex'),
+    ...(call.reason !== undefined ? { reason: redact(call.reason) } : {}),
   };
 }
 

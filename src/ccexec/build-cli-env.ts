@@ -1,12 +1,12 @@
 import { isSecretName } from '../core/redact.js';
 
 /**
- * What the ChainlessChain CLI needs from the environment, and nothing else (seed §3.1.3, T12). The
- * parent process holds model API keys and the console token; a read-only query must never see them.
+ * What the ChainlessChain CLI needs from the environment, and nothing else. The parent process holds
+ * model API keys and the console token; a read-only query must never see them.
  *
  * Kept: the basics a Node program needs (`PATH`, `HOME`, `USER`, `LOGNAME`, `LANG`, `LC_*`, `TZ`,
  * `TMPDIR`), where the CLI keeps its data (`XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `CC_PROJECT_ROOT`,
- * `CHAINLESSCHAIN_HOME`), and the Termux layout the seed's Android build relies on (`PREFIX`,
+ * `CHAINLESSCHAIN_HOME`), and the Termux layout the ChainlessChain Android app runs it in (`PREFIX`,
  * `LD_LIBRARY_PATH`, `NODE_PATH`).
  *
  * Left out on purpose: `NODE_OPTIONS` — it can preload arbitrary code (`--require`, `--import`) and a
@@ -33,7 +33,10 @@ export const CLI_ENV_ALLOW: readonly string[] = [
 /** Variables matching this are kept like the list above (`LC_ALL`, `LC_CTYPE`, …). */
 const LOCALE = /^LC_[A-Z_]+$/;
 
-/** The seed's T12 prefixes: the twelve providers' key families and the ChainlessChain UI server. */
+/**
+ * Prefixes never passed on: the API-key families of the twelve model providers, and `CC_UI_` (the
+ * host and token of the ChainlessChain UI server, which a read-only query has no use for).
+ */
 export const SECRET_PREFIXES: readonly string[] = [
   'OPENAI_',
   'ANTHROPIC_',
@@ -57,9 +60,9 @@ const SECRET_SUFFIX = /(_API_KEY|_TOKEN|_SECRET)$/i;
 const FORCED: Readonly<Record<string, string>> = { NO_COLOR: '1', FORCE_COLOR: '0' };
 
 /**
- * True when a variable must never reach the CLI, whatever the allowlist says: a T12 prefix, a name
- * ending `_API_KEY` / `_TOKEN` / `_SECRET`, or any name `isSecretName` recognises (password,
- * credential, private key …). Case-insensitive.
+ * True when a variable must never reach the CLI, whatever the allowlist says: a `SECRET_PREFIXES`
+ * prefix, a name ending `_API_KEY` / `_TOKEN` / `_SECRET`, or any name `isSecretName` recognises
+ * (password, credential, private key …). Case-insensitive.
  */
 export function isSecretEnvName(name: string): boolean {
   const upper = name.toUpperCase();

@@ -3,7 +3,7 @@ import { callTurn, scriptedProvider, textTurn, type ScriptedTurn } from '../../t
 import { createChatSession, type ChatSessionDeps } from './chat-session.js';
 import { GateError } from './gate-error.js';
 import { buildCcExecTool } from './tool-descriptor.js';
-import type { ExecFn } from './tool-dispatcher.js';
+import type { ExecFn } from './exec-service.js';
 
 function session(turns: ScriptedTurn[], overrides: Partial<ChatSessionDeps> = {}) {
   const provider = scriptedProvider(turns);

@@ -5,7 +5,7 @@ import { GateError } from './gate-error.js';
 import { loopMessages } from './loop-messages.js';
 import type { ChatMessage, ModelProvider, ToolSpec } from './providers/canonical.js';
 import { createTokenWatchdog } from './token-watchdog.js';
-import type { ExecFn } from './tool-dispatcher.js';
+import type { ExecFn } from './exec-service.js';
 import { runToolLoop, type CliAvailability, type ToolCallRecord, type ToolLoopResult } from './tool-loop.js';
 
 /** Options of one question: cancel it with `signal`, watch it with `onEvent`. */
@@ -18,9 +18,9 @@ export interface ChatRunOptions {
 export type ChatRunResult = Omit<ToolLoopResult, 'messages'>;
 
 /**
- * One conversation with one model: keeps its history, answers one question at a time (seed T13:
- * a second `run` while one is running is rejected with `CCEXEC_BUSY`), and can cancel the running
- * question. Built by `createGateway().newChat()`.
+ * One conversation with one model: keeps its history, answers one question at a time (a second
+ * `run` while one is running is rejected with `CCEXEC_BUSY`, so two CLI runs of one chat never
+ * overlap), and can cancel the running question. Built by `createGateway().newChat()`.
  */
 export interface ChatSession {
   readonly id: string;

@@ -1,9 +1,10 @@
 import type { ToolOutcome } from './tool-dispatcher.js';
 
 /**
- * The seed's chat states (§4.4, T1–T6) as one typed event stream: what the web page, the terminal chat
- * and the `/cc` card render while a question is answered. Names are the seed's; none assumes a command
- * namespace, so `hub …` or `fs …` commands render the same way (§0.4).
+ * The chat states as one typed event stream: what the web page, the terminal chat and the `/cc` card
+ * render while a question is answered, so the several seconds of two model passes and a CLI run never
+ * look like a hang. No state assumes a command namespace, so a future `hub …` or `fs …` command
+ * renders the same way.
  *
  * Order within one run: `THINKING`, then per tool round `TOOL_CALLED` → `TOOL_RUNNING` → `TOOL_DONE`
  * (no `TOOL_RUNNING` for a call that did not run: refused, duplicate, skipped) and `FINALIZING` for the
@@ -60,7 +61,7 @@ export type ChatEvent =
         readonly durationMs: number;
         /** The first 6 lines of stdout (or of stderr when stdout is empty), for the collapsed card. */
         readonly preview: string;
-        /** Everything the CLI printed, for the card's "expand" (no 4 KB limit, seed §4.4). */
+        /** Everything the CLI printed, for the card's "expand" (not cut at 4 KB as the model's view is). */
         readonly stdout: string;
         readonly stderr: string;
         /** Why it did not run (denied, invalid, skipped) or ended abnormally; absent on a normal run. */
@@ -79,7 +80,7 @@ export type ChatEvent =
 /** Receives a run's events as they happen; it must not throw (a throw is caught and ignored). */
 export type ChatEventListener = (event: ChatEvent) => void;
 
-/** Lines in a card's collapsed preview (seed §4.4 T4). */
+/** Lines of stdout a card shows in its collapsed preview on TOOL_DONE. */
 export const PREVIEW_LINES = 6;
 
 /** True for the event that ends a run. */

@@ -13,9 +13,9 @@ import type { CliAvailability } from './tool-loop.js';
 import { cliStatusMessage, type CliStatus } from './version-gate.js';
 
 /**
- * Whether the `cc_exec` tool is offered in a chat, and why not, in the user's language (the chat
- * header's badge, seed §4.5): the CLI's state, or `no-tools-for-model` when the chosen provider is
- * plain chat.
+ * Whether the `cc_exec` tool is offered in a chat, and why not, in the user's language (the badge in
+ * the chat's header, so the user knows before asking): the CLI's state, or `no-tools-for-model` when
+ * the chosen provider is plain chat.
  */
 export type ToolAvailability =
   | { readonly status: 'available'; readonly version: string; readonly reason: string }
@@ -192,19 +192,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
         onToolCall: (record, session) =>
           audit
-            .append({
-              provider: provider.id,
-              model: provider.model,
-              chat: session.id,
-              call: record.callId,
-              name: record.name,
-              argv: record.argv,
-              decision: record.decision,
-              exitCode: record.exitCode,
-              durationMs: record.durationMs,
-              stdout: record.stdout,
-              ...(record.reason !== undefined ? { reason: record.reason } : {}),
-            })
+            .append(record, { provider: provider.id, model: provider.model, chat: session.id })
             .catch((err: unknown) =>
               logger.warn('could not append to the cc_exec audit log', {
                 file: audit.file,

@@ -11,6 +11,7 @@ import {
   type FakeCliHome,
 } from '../../test/fakes/fake-chainlesschain/fake-cli.js';
 import { createExecService, type ExecServiceOptions } from './exec-service.js';
+import { parseToolCall } from './parse-tool-call.js';
 import { dispatchToolCall } from './tool-dispatcher.js';
 
 const FAKE_SWITCHES = [
@@ -157,7 +158,7 @@ describe('exec service against the fake CLI', () => {
     expect(bytes).toBeGreaterThanOrEqual(200_000);
     expect(r.stdoutTruncated).toBe(false);
     const tool = await dispatchToolCall(
-      { name: 'cc_exec', arguments: { command: 'note', subargs: ['list'] } },
+      parseToolCall({ id: 'call_1', name: 'cc_exec', arguments: { command: 'note', subargs: ['list'] } }),
       { exec: async () => r },
     );
     expect(tool.stdout).toBe(r.stdout);

@@ -3,15 +3,40 @@ import path from 'node:path';
 import { runProcess, type RunResult } from '../process/run-process.js';
 import { buildCliEnv } from './build-cli-env.js';
 import { stripCliLogs } from './strip-cli-logs.js';
-import type { ExecOutcome } from './tool-dispatcher.js';
 import { checkCliVersion, MIN_CC_VERSION, type CliStatus } from './version-gate.js';
 
-/** SIGTERM to the CLI's group, this long, then SIGKILL to the group (seed T16, E7). */
+/**
+ * SIGTERM to the CLI's group, this long, then SIGKILL to the group. The whole group, because the CLI
+ * may start children of its own that a kill of the direct child would leave behind.
+ */
 export const EXEC_KILL_GRACE_MS = 200;
 /** Per-stream cap kept in memory for the UI's full view; the model only ever sees 4 KB of it. */
 export const EXEC_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 /** `--version` loads nothing else (≈90 ms); anything slower than this is a broken install. */
 const VERSION_TIMEOUT_MS = 10_000;
+
+/**
+ * What the exec service reports for one run of the CLI. It never rejects for a process failure; a
+ * spawn failure sets `spawnErrorCode` (`ENOENT`, `EACCES`, …) and a kill leaves `exitCode` null.
+ */
+export interface ExecOutcome {
+  /** The CLI's exit code; null when it did not exit by itself (killed, timed out, cancelled, never started). */
+  readonly exitCode: number | null;
+  readonly signal?: string | null;
+  readonly timedOut?: boolean;
+  readonly cancelled?: boolean;
+  readonly durationMs: number;
+  /** Everything captured (up to the runner's cap), with the CLI's `[AppConfig]`/`[DatabaseManager]` log lines already stripped. */
+  readonly stdout: string;
+  readonly stderr: string;
+  /** True when the runner's output cap cut the stream. */
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  readonly spawnErrorCode?: string;
+}
+
+/** Runs `argv` (command words + args, without the CLI prefix): `ExecService.exec`, or a stand-in. */
+export type ExecFn = (argv: string[], signal?: AbortSignal) => Promise<ExecOutcome>;
 
 /** How to run the ChainlessChain CLI: from config `[ccexec]` plus the process environment. */
 export interface ExecServiceOptions {
@@ -43,9 +68,9 @@ export interface ExecService {
 }
 
 /**
- * Builds the exec service over the project's process runner (seed §3.1.2, OQ-2: argv, never a
- * shell; never `cc` from PATH — README item 4 — the prefix comes from config). The environment is
- * computed once with `buildCliEnv`.
+ * Builds the exec service over the project's process runner: an argv array, never a shell, so no
+ * argument is ever interpreted; the CLI prefix comes from config and is never `cc` looked up on PATH
+ * (on Linux and macOS that is the C compiler). The environment is computed once with `buildCliEnv`.
  *
  * @example
  *   const svc = createExecService({ cli: ['chainlesschain'], cwd: home, timeoutMs: 30_000, env: process.env });
@@ -91,7 +116,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   };
 }
 
-/** The runner's result in the dispatcher's terms, log lines stripped before anyone reads stdout. */
+/** The runner's result as an `ExecOutcome`, log lines stripped before anyone reads stdout. */
 function toOutcome(r: RunResult): ExecOutcome & { stdoutBytes: number } {
   return {
     exitCode: r.reason === 'spawn-error' ? null : r.exitCode,
@@ -109,9 +134,9 @@ function toOutcome(r: RunResult): ExecOutcome & { stdoutBytes: number } {
 }
 
 /**
- * The seed's bootstrap checks (T7) as checks of the configured prefix: a missing working directory
- * is a broken setup; a missing absolute program or script entry (`/x/bin/chainlesschain.js`) means
- * the CLI is not installed where the config says.
+ * Install checks of the configured prefix, before `--version` runs, so the user gets a clear message
+ * instead of a spawn error: a missing working directory is a broken setup; a missing absolute program
+ * or script entry (`/x/bin/chainlesschain.js`) means the CLI is not installed where the config says.
  */
 function checkInstall(cli: readonly string[], cwd: string): CliStatus | undefined {
   try {

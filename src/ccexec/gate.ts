@@ -10,7 +10,8 @@ import {
 
 /**
  * The cc_exec gate: the real line of defence between a model's tool call and the ChainlessChain CLI
- * (seed §4.2, trap T6). A pure function of `(command, subargs)`: it allows only what the allowlist data
+ * (the tool's description only asks the model to behave; the argv runner, with no shell, is the last
+ * backstop). A pure function of `(command, subargs)`: it allows only what the allowlist data
  * describes and denies everything else, with a short English reason the model can act on.
  *
  * Rules (all fail closed):
@@ -18,10 +19,10 @@ import {
  *   (`nоte` with Cyrillic о) and fullwidth letters never match. Subcommand words come first in `subargs`.
  * - `subargs` is an array of at most `MAX_SUBARGS` strings; a string (or anything else) is denied.
  * - Every argument is non-empty, at most `MAX_ARG_LENGTH` long, has no leading/trailing whitespace and
- *   no forbidden character: the seed's `; & | $ \` < > \n \r U+FFFD`, plus every Unicode control (Cc,
- *   incl. NUL and tab), format (Cf: zero-width, BiDi, tag characters), surrogate (Cs), private-use (Co)
- *   and line/paragraph separator (Zl, Zp) character. `$OPENAI_API_KEY` is therefore denied; nothing is
- *   ever expanded here (there is no shell downstream either).
+ *   no forbidden character: the shell metacharacters `; & | $ \` < > \n \r`, U+FFFD, and every Unicode
+ *   control (Cc, incl. NUL and tab), format (Cf: zero-width, BiDi, tag characters), surrogate (Cs),
+ *   private-use (Co) and line/paragraph separator (Zl, Zp) character. `$OPENAI_API_KEY` is therefore
+ *   denied; nothing is ever expanded here (there is no shell downstream either).
  * - Flags: `--name value`, `--name=value`, and the short alias split form `-n 5`. Attached short
  *   values (`-n5`, `-n=5`) are denied. A flag may appear once (repeats are denied, even with equal
  *   values, and `-n` + `--limit` count as the same flag). `bool` flags take no value (`--json=true` is

@@ -2,7 +2,7 @@ import { defineMessages } from '../core/i18n.js';
 
 /**
  * The gateway's texts, zh and en: the notes the loop puts into the conversation for the model
- * (system prompt, one-call rule, duplicate call, limit reached — seed T10/T11) and the lines a user
+ * (system prompt, one-call rule, duplicate call, limit reached) and the lines a user
  * sees (notices, errors). Model-facing texts follow the user's language so the answer does too.
  */
 export const loopMessages = defineMessages({

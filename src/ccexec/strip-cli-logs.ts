@@ -1,4 +1,8 @@
-/** A stdout line the CLI prints whenever it opens its database (shared/reference/chainlesschain-cli.md). */
+/**
+ * A log line the real CLI (0.165.x) prints to stdout whenever it opens its database, `--json` or not:
+ * `[AppConfig] Configuration loaded`, `[DatabaseManager] Database initialized: <path>`, … A search for
+ * the first `[` cannot skip them, since they start with `[` themselves.
+ */
 const LOG_LINE = /^\[(AppConfig|DatabaseManager)\] /;
 
 /**

@@ -9,9 +9,9 @@ function countTokens(text: string, options: { disallowedSpecial: Set<string> }):
 }
 import type { ChatMessage, ToolSpec } from './providers/canonical.js';
 
-/** Trim when the estimate passes this share of the model's context window (seed T15). */
+/** Trim when the estimate passes this share of the model's context window, leaving room for the answer. */
 export const TRIM_THRESHOLD = 0.7;
-/** Messages of earlier turns kept when trimming (seed T15: system + the last 4 + the current turn). */
+/** Messages of earlier turns kept when trimming (besides the system messages and the whole current turn). */
 export const KEEP_RECENT = 4;
 /** The o200k count is a heuristic for every provider; this margin covers tokenizer differences. */
 export const ESTIMATE_MARGIN = 1.1;
@@ -32,10 +32,11 @@ export interface FitResult {
 }
 
 /**
- * The loop's context watchdog (seed T15c). Estimates a request's input tokens with gpt-tokenizer
- * (×1.1 margin), learns a correction factor from each response's `usage.inputTokens`, and when the
- * estimate passes 70% of `contextLimit` keeps only the leading system messages, the last 4 messages
- * of earlier turns and the whole current turn — then, if that is still too much, system + current turn.
+ * The loop's context watchdog, so a small-context model is not overrun by history. Estimates a
+ * request's input tokens with gpt-tokenizer (×1.1 margin), learns a correction factor from each
+ * response's `usage.inputTokens`, and when the estimate passes 70% of `contextLimit` keeps only the
+ * leading system messages, the last 4 messages of earlier turns and the whole current turn — then, if
+ * that is still too much, system + current turn.
  */
 export interface TokenWatchdog {
   /** Corrected, margined estimate for sending `messages` with `tools`. */

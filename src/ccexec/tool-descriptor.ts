@@ -33,7 +33,8 @@ export type CcExecParametersSchema = {
 };
 
 /**
- * The canonical, provider-neutral `cc_exec` tool (seed §4.1): `{ name, description, parameters }`.
+ * The canonical, provider-neutral `cc_exec` tool: `{ name, description, parameters }`. One generic tool
+ * rather than one per command: cheaper in tokens on every request, and easier for the model to pick.
  * Each provider converts it to its wire shape (OpenAI `function`, Anthropic `input_schema`).
  */
 export interface CcExecToolDescriptor {
@@ -43,7 +44,7 @@ export interface CcExecToolDescriptor {
 }
 
 /**
- * Builds the `cc_exec` tool from the allowlist data (seed §0.4, §4.2): the `command` enum is the
+ * Builds the `cc_exec` tool from the allowlist data: the `command` enum is the
  * top-level command names and the description lists every runnable command path with its real flags,
  * ranges and injected defaults — generated, never hand-written, so adding a `CmdSpec` (say
  * `hub wechat search`) changes the tool with no prompt edits.

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { dispatchToolCall, type ExecFn, type ExecOutcome } from './tool-dispatcher.js';
+import type { ExecFn, ExecOutcome } from './exec-service.js';
+import { parseToolCall } from './parse-tool-call.js';
+import { dispatchToolCall } from './tool-dispatcher.js';
 
 function outcome(partial: Partial<ExecOutcome> = {}): ExecOutcome {
   return {
@@ -20,7 +22,7 @@ function spyExec(result: ExecOutcome | Error = outcome()) {
   });
 }
 
-const call = (args: unknown, name = 'cc_exec') => ({ name, arguments: args });
+const call = (args: unknown, name = 'cc_exec') => parseToolCall({ id: 'call_1', name, arguments: args });
 
 describe('dispatchToolCall: routing and arguments', () => {
   it('answers an unknown tool with 127 and runs nothing', async () => {
@@ -48,7 +50,7 @@ describe('dispatchToolCall: routing and arguments', () => {
     });
   });
 
-  it('runs a JSON-string call the same way (T9)', async () => {
+  it('runs a JSON-string call the same way (OpenAI sends arguments as a string)', async () => {
     const exec = spyExec();
     const result = await dispatchToolCall(call('{"command":"search","subargs":["RAG"]}'), { exec });
     expect(exec.mock.calls[0]?.[0]).toEqual(['search', 'RAG', '--top-k', '5']);
@@ -148,7 +150,7 @@ describe('dispatchToolCall: gate denials', () => {
 });
 
 describe('dispatchToolCall: execution outcomes', () => {
-  it('formats the §4.3 result text', async () => {
+  it('formats the plain-text tool result', async () => {
     const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), {
       exec: spyExec(outcome({ stdout: 'ok\n', stderr: '- Probing...\n', durationMs: 234 })),
     });
@@ -164,7 +166,7 @@ describe('dispatchToolCall: execution outcomes', () => {
     expect(result.content).toBe('exitCode=0\nduration=12ms\nstdout (truncated to 4KB if needed):\nok');
   });
 
-  it('passes a non-zero CLI exit through unchanged (T4)', async () => {
+  it('passes a non-zero CLI exit through unchanged (not found is exit 1, not a failure)', async () => {
     const exec = spyExec(outcome({ exitCode: 1, stdout: '', stderr: '✖ Note not found: zzzz\n' }));
     const result = await dispatchToolCall(call({ command: 'note', subargs: ['show', 'zzzz'] }), { exec });
     expect(result).toMatchObject({ decision: 'allowed', exitCode: 1, stderr: '✖ Note not found: zzzz\n' });

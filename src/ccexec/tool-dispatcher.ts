@@ -1,43 +1,17 @@
 import { redact } from '../core/redact.js';
 import { applyDefaults } from './apply-defaults.js';
+import type { ExecFn, ExecOutcome } from './exec-service.js';
 import { gate, quoteForReason } from './gate.js';
+import type { ParsedToolCall } from './parse-tool-call.js';
 import { CC_EXEC_TOOL_NAME } from './tool-descriptor.js';
 import { truncateForModel } from './truncate-for-model.js';
 
 /**
- * What the exec service reports for one run of the CLI. It never rejects for a process failure; a
- * spawn failure sets `spawnErrorCode` (`ENOENT`, `EACCES`, …) and a kill leaves `exitCode` null.
- */
-export interface ExecOutcome {
-  /** The CLI's exit code; null when it did not exit by itself (killed, timed out, cancelled, never started). */
-  readonly exitCode: number | null;
-  readonly signal?: string | null;
-  readonly timedOut?: boolean;
-  readonly cancelled?: boolean;
-  readonly durationMs: number;
-  /** Everything captured (up to the runner's cap), with the CLI's `[AppConfig]`/`[DatabaseManager]` log lines already stripped. */
-  readonly stdout: string;
-  readonly stderr: string;
-  /** True when the runner's output cap cut the stream. */
-  readonly stdoutTruncated: boolean;
-  readonly stderrTruncated: boolean;
-  readonly spawnErrorCode?: string;
-}
-
-/** Runs `argv` (command words + args, without the CLI prefix). Supplied by the exec service. */
-export type ExecFn = (argv: string[], signal?: AbortSignal) => Promise<ExecOutcome>;
-
-/** One tool call as the provider layer delivers it; `arguments` is an object or a JSON string (T9). */
-export interface ToolCallInput {
-  readonly name: string;
-  readonly arguments: unknown;
-}
-
-/**
- * The dispatcher's answer for one tool call: what happened, the §4.3 text for the model (`content`)
- * and the full output for the UI.
- * - `allowed`: the CLI ran (or failed to start: exit -1); a non-zero CLI exit is passed through (T4).
- * - `denied`: the gate refused; nothing ran; exit 126 and the reason (seed OQ-6).
+ * The dispatcher's answer for one tool call: what happened, the plain-text tool result for the model
+ * (`content`) and the full output for the UI.
+ * - `allowed`: the CLI ran (or failed to start: exit -1); a non-zero CLI exit is passed through as is.
+ * - `denied`: the gate refused; nothing ran; exit 126, and stderr says "command not allowed in
+ *   read-only mode: <reason>" so the model can paraphrase it.
  * - `invalid`: the arguments could not be read as `{command, subargs}`; exit 64.
  * - `unknown-tool`: a tool other than `cc_exec`; exit 127.
  *
@@ -51,7 +25,10 @@ export interface ToolOutcome {
   readonly reason?: string;
   readonly exitCode: number;
   readonly durationMs: number;
-  /** `exitCode=…\nduration=…ms\nstdout (truncated to 4KB if needed):\n…\n\nstderr:\n…` (seed §4.3). */
+  /**
+   * `exitCode=…\nduration=…ms\nstdout (truncated to 4KB if needed):\n…\n\nstderr:\n…`: plain text, not
+   * JSON, so the model reads the CLI's output as output rather than as metadata.
+   */
   readonly content: string;
   /** Full stdout for the UI's expand view. */
   readonly stdout: string;
@@ -72,28 +49,29 @@ export const EXIT_EXEC_FAILED = -1;
 const STDERR_MODEL_BYTES = 1024;
 
 /**
- * Routes one model tool call: name check → safe argument parsing → gate → `applyDefaults` → exec.
- * Never rejects and never runs anything the gate did not allow; every refusal comes back as a fake
- * tool result so the model can explain it instead of the chat failing (seed §3, §4.3, OQ-6, T4, T9).
+ * Routes one model tool call, already read by `parseToolCall`: name check → argument shape → gate →
+ * `applyDefaults` → exec. Never rejects and never runs anything the gate did not allow; every refusal
+ * comes back as a fake tool result (the exit code and the reason in stderr) so the model can explain it
+ * instead of the chat failing. A non-zero exit of the CLI itself is not a failure (an empty `skill list`
+ * or `note show` of an unknown id exit 1): it is passed through for the model to judge.
  *
  * @example
- *   await dispatchToolCall({ name: 'cc_exec', arguments: '{"command":"note","subargs":["list"]}' }, { exec })
+ *   await dispatchToolCall(parseToolCall({ id: 'c1', name: 'cc_exec', arguments: '{"command":"note","subargs":["list"]}' }), { exec })
  *   // exec called with ['note', 'list', '--limit', '20']; { decision: 'allowed', exitCode: 0, content: 'exitCode=0\n…' }
  */
-export async function dispatchToolCall(call: ToolCallInput, deps: DispatchDeps): Promise<ToolOutcome> {
+export async function dispatchToolCall(call: ParsedToolCall, deps: DispatchDeps): Promise<ToolOutcome> {
   if (call.name !== CC_EXEC_TOOL_NAME) {
     const name = typeof call.name === 'string' ? quoteForReason(call.name) : String(typeof call.name);
     return refusal('unknown-tool', EXIT_UNKNOWN_TOOL, `unknown tool ${name}; the only tool is ${CC_EXEC_TOOL_NAME}`);
   }
-  const args = readArguments(call.arguments);
-  if (typeof args === 'string') return refusal('invalid', EXIT_MALFORMED, args, 'malformed arguments');
+  const request = call.request;
+  if (!request.ok) return refusal('invalid', EXIT_MALFORMED, request.reason, 'malformed arguments');
 
-  const decision = gate(args.command, args.subargs);
+  const decision = gate(request.command, request.subargs);
   if (!decision.allow) {
-    const requested = requestedArgv(args.command, args.subargs);
     return {
       ...refusal('denied', EXIT_DENIED, decision.reason, 'command not allowed in read-only mode'),
-      ...(requested ? { argv: requested } : {}),
+      ...(call.argv ? { argv: [...call.argv] } : {}),
     };
   }
 
@@ -132,54 +110,6 @@ export async function dispatchToolCall(call: ToolCallInput, deps: DispatchDeps):
   };
 }
 
-/** Own-keys-only reading of `{command, subargs}`; returns a reason string when the shape is wrong. */
-function readArguments(raw: unknown): { command: string; subargs: unknown } | string {
-  let value: unknown = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return 'arguments are not valid JSON';
-    }
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    return 'arguments must be a JSON object with command and subargs';
-  try {
-    for (const key of Reflect.ownKeys(value)) {
-      if (key !== 'command' && key !== 'subargs') {
-        return `unexpected field ${typeof key === 'string' ? quoteForReason(key) : 'symbol'}; only command and subargs are allowed`;
-      }
-    }
-    const command = ownValue(value, 'command');
-    const subargs = ownValue(value, 'subargs');
-    if (command === MISSING) return 'missing field command';
-    if (subargs === MISSING) return 'missing field subargs';
-    if (typeof command !== 'string') return 'command must be a string';
-    return { command, subargs };
-  } catch {
-    return 'arguments could not be read';
-  }
-}
-
-const MISSING = Symbol('missing');
-
-/** `[command, ...subargs]` of a denied call for the audit and the UI card, when subargs is readable strings. */
-function requestedArgv(command: string, subargs: unknown): string[] | undefined {
-  try {
-    return Array.isArray(subargs) && subargs.every((a) => typeof a === 'string')
-      ? [command, ...(subargs as string[])]
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The value of an own data property, or MISSING; accessors are treated as missing (never invoked). */
-function ownValue(object: object, key: string): unknown {
-  const descriptor = Object.getOwnPropertyDescriptor(object, key);
-  return descriptor && 'value' in descriptor ? descriptor.value : MISSING;
-}
-
 function whyNoExitCode(exec: ExecOutcome): string {
   if (exec.cancelled) return 'cancelled';
   if (exec.timedOut) return `timed out after ${exec.durationMs}ms`;
@@ -213,7 +143,10 @@ function execFailure(argv: string[], reason: string, stderr: string, durationMs:
   };
 }
 
-/** The §4.3 plain-text tool result; stdout cut at 4 KB and stderr at 1 KB for the model. */
+/**
+ * The plain-text tool result: exit code and duration first, then stdout cut at 4 KB and stderr at
+ * 1 KB, so a large output cannot flood the model's context; the UI keeps the full output.
+ */
 function formatContent(
   exitCode: number,
   durationMs: number,

@@ -13,8 +13,8 @@ import { plainChatGuardMessage } from './providers/plain-chat-guard.js';
 import { ProviderError } from './providers/provider-error.js';
 import { createTokenWatchdog } from './token-watchdog.js';
 import { buildCcExecTool } from './tool-descriptor.js';
-import type { ExecFn, ExecOutcome } from './tool-dispatcher.js';
-import { dedupKey, MAX_TOOL_ROUNDS, runToolLoop, type ToolCallRecord, type ToolLoopOptions } from './tool-loop.js';
+import type { ExecFn, ExecOutcome } from './exec-service.js';
+import { MAX_TOOL_ROUNDS, runToolLoop, type ToolCallRecord, type ToolLoopOptions } from './tool-loop.js';
 
 const zh = loopMessages('zh');
 const tool = buildCcExecTool();
@@ -73,7 +73,7 @@ describe('runToolLoop: answers and tool rounds', () => {
     expect(h.provider.requests[0]?.messages[0]).toEqual({ role: 'system', content: zh('systemPrompt', { max: 3 }) });
   });
 
-  it('runs one call and feeds its §4.3 result back, with the seed states in order', async () => {
+  it('runs one call and feeds its plain-text result back, with the chat states in order', async () => {
     const h = harness([
       callTurn([{ id: 'c1', args: noteList }], '我帮你查一下…'),
       textTurn('你最近有 1 条笔记：网关设计。'),
@@ -182,7 +182,7 @@ describe('runToolLoop: answers and tool rounds', () => {
     expect(r.messages.some((m) => m.role === 'system')).toBe(false);
   });
 
-  it('E9 shape: the same search three times runs the CLI once and then answers in text', async () => {
+  it('the same search three times runs the CLI once and then answers in text', async () => {
     const search = { command: 'search', subargs: ['RAG'] };
     const h = harness([
       callTurn([{ id: 'c1', args: search }]),
@@ -367,20 +367,5 @@ describe('runToolLoop: cancel and failure', () => {
     expect(r.state).toBe('FAILED');
     expect(r.error?.code).toBe('CCEXEC_INTERNAL');
     expect(r.error?.message).not.toContain('sk-abcdefghijklmnop');
-  });
-});
-
-describe('dedupKey', () => {
-  it('is the same for reordered keys and different for different values', () => {
-    expect(dedupKey({ name: 'cc_exec', arguments: '{"a":1,"b":{"y":2,"x":1}}' })).toBe(
-      dedupKey({ name: 'cc_exec', arguments: '{"b":{"x":1,"y":2},"a":1}' }),
-    );
-    expect(dedupKey({ name: 'cc_exec', arguments: '{"a":1}' })).not.toBe(
-      dedupKey({ name: 'cc_exec', arguments: '{"a":2}' }),
-    );
-    expect(dedupKey({ name: 'cc_exec', arguments: '{"a":1}' })).not.toBe(
-      dedupKey({ name: 'other', arguments: '{"a":1}' }),
-    );
-    expect(dedupKey({ name: 'cc_exec', arguments: '{bad' })).toBe(dedupKey({ name: 'cc_exec', arguments: '{bad' }));
   });
 });

@@ -14,16 +14,24 @@ import { loopMessages } from './loop-messages.js';
 import type { ChatMessage, ModelProvider, ProviderEvent, ToolCall, ToolSpec } from './providers/canonical.js';
 import { plainChatGuardMessage } from './providers/plain-chat-guard.js';
 import { ProviderError } from './providers/provider-error.js';
+import type { ExecFn } from './exec-service.js';
+import { parseToolCall, type ParsedToolCall } from './parse-tool-call.js';
 import type { TokenWatchdog } from './token-watchdog.js';
-import { dispatchToolCall, EXIT_DENIED, type ExecFn, type ToolOutcome } from './tool-dispatcher.js';
+import { dispatchToolCall, EXIT_DENIED, type ToolOutcome } from './tool-dispatcher.js';
 
-/** Tool rounds per question (seed T11, v0.2: 3). */
+/**
+ * Tool rounds per question. Three, so a lookup in two steps (search, then show the note found) fits
+ * with one to spare, while a model that keeps calling cannot loop for ever.
+ */
 export const MAX_TOOL_ROUNDS = 3;
 
 /** Whether `cc_exec` may be offered at all, and if not why (CLI missing, too old, broken). */
 export type CliAvailability = { readonly available: true } | { readonly available: false; readonly reason: string };
 
-/** One tool call as the audit log records it; `stdout` is hashed there, never stored. */
+/**
+ * One tool call as the loop reports it (`onToolCall`), for the audit log: what was asked, what was
+ * decided and what came back. The audit log hashes `stdout`, never stores it.
+ */
 export interface ToolCallRecord {
   readonly callId: string;
   readonly name: string;
@@ -76,15 +84,17 @@ export interface ToolLoopResult {
 class Cancelled extends Error {}
 
 /**
- * Answers one question (seed §3, §4.4, §4.5, T10, T11, T15): streams the model, runs its `cc_exec`
- * calls through the dispatcher and feeds the results back, and emits the seed's states.
+ * Answers one question: streams the model, runs its `cc_exec` calls through the dispatcher, feeds the
+ * results back, and emits the chat states (`chat-states.ts`) as it goes.
  *
- * Rules: at most `MAX_TOOL_ROUNDS` rounds; only the first call of a turn runs (the others get a note
- * result and a `skipped` card with exit 126, "not run"); an identical call (name + canonical JSON of its arguments) returns the earlier result
- * without running again; at the limit a note asks the model to answer with what it has and tools are
- * no longer offered; before each request the watchdog may trim older turns. A provider without tools
- * gets plain chat with the anti-hallucination guard. Never rejects: failures end in FAILED, an abort
- * of `signal` at any stage in CANCELLED (the running CLI's group is killed by the exec service).
+ * Rules: each call the model makes is read once (`parseToolCall`) as soon as its turn ends; at most
+ * `MAX_TOOL_ROUNDS` rounds; calls run one at a time, so only the first call of a turn runs (the others
+ * get a note result and a `skipped` card with exit 126, "not run"); an identical call (same dedup key)
+ * returns the earlier result without running again; at the limit a note asks the model to answer with
+ * what it has and tools are no longer offered; before each request the watchdog may trim older turns.
+ * A provider without tools gets plain chat with the anti-hallucination guard. Never rejects: failures
+ * end in FAILED, an abort of `signal` at any stage in CANCELLED (the exec service kills the running
+ * CLI's group).
  */
 export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult> {
   const t = loopMessages(opts.lang);
@@ -162,8 +172,8 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       }
 
       rounds++;
-      const [first, ...extra] = reply.calls as [ToolCall, ...ToolCall[]];
       turn.push({ role: 'assistant', content: reply.text, toolCalls: reply.calls });
+      const [first, ...extra] = reply.calls.map(parseToolCall) as [ParsedToolCall, ...ParsedToolCall[]];
       toolCalls++;
       const outcome = await runCall(first, rounds);
       turn.push({
@@ -176,24 +186,29 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       checkAbort();
       for (const call of extra) {
         toolCalls++;
-        const argv = readArgv(call);
-        emit({ type: 'TOOL_CALLED', callId: call.id, commandLine: display(call, argv), argv, round: rounds });
+        const ref = { callId: call.id, commandLine: display(call, call.argv), argv: call.argv, round: rounds };
+        const reason = t('oneCallPerTurn');
+        emit({ type: 'TOOL_CALLED', ...ref });
         emit({
           type: 'TOOL_DONE',
-          callId: call.id,
-          commandLine: display(call, argv),
-          argv,
-          round: rounds,
+          ...ref,
           decision: 'skipped',
           exitCode: EXIT_DENIED,
           durationMs: 0,
           preview: '',
           stdout: '',
           stderr: '',
-          reason: t('oneCallPerTurn'),
+          reason,
         });
-        await record(call, argv, 'skipped', EXIT_DENIED, 0, '', t('oneCallPerTurn'));
-        turn.push({ role: 'tool', toolCallId: call.id, name: call.name, content: t('oneCallPerTurn'), isError: true });
+        await record(call, {
+          argv: call.argv,
+          decision: 'skipped',
+          exitCode: EXIT_DENIED,
+          durationMs: 0,
+          stdout: '',
+          reason,
+        });
+        turn.push({ role: 'tool', toolCallId: call.id, name: call.name, content: reason, isError: true });
       }
       if (extra.length > 0) notice('extra-calls-skipped', t('noticeExtraCalls', { n: reply.calls.length }));
       if (rounds >= max && toolsOn) {
@@ -218,12 +233,10 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
   }
 
   /** Runs (or replays) the first call of a turn and emits its card states. */
-  async function runCall(call: ToolCall, round: number): Promise<ToolOutcome> {
-    const argv = readArgv(call);
-    const ref = { callId: call.id, commandLine: display(call, argv), argv, round };
+  async function runCall(call: ParsedToolCall, round: number): Promise<ToolOutcome> {
+    const ref = { callId: call.id, commandLine: display(call, call.argv), argv: call.argv, round };
     emit({ type: 'TOOL_CALLED', ...ref });
-    const key = dedupKey(call);
-    const earlier = seen.get(key);
+    const earlier = seen.get(call.dedupKey);
     if (earlier) {
       const content = `${t('duplicateCall')}\n${earlier.content}`;
       emit({
@@ -237,7 +250,13 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
         stderr: earlier.stderr,
         reason: t('duplicateCall'),
       });
-      await record(call, argv, 'duplicate', earlier.exitCode, 0, earlier.stdout);
+      await record(call, {
+        argv: call.argv,
+        decision: 'duplicate',
+        exitCode: earlier.exitCode,
+        durationMs: 0,
+        stdout: earlier.stdout,
+      });
       return { ...earlier, content };
     }
     // TOOL_RUNNING when the CLI really starts, with the argv that runs (defaults applied); a refused
@@ -253,11 +272,8 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       });
       return opts.exec(runArgv, signal);
     };
-    const outcome = await dispatchToolCall(
-      { name: call.name, arguments: call.arguments },
-      { exec, ...(opts.signal ? { signal: opts.signal } : {}) },
-    );
-    const ranArgv = outcome.argv ?? argv;
+    const outcome = await dispatchToolCall(call, { exec, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const ranArgv = outcome.argv ?? call.argv;
     const doneRef = { ...ref, argv: ranArgv, commandLine: display(call, ranArgv) };
     emit({
       type: 'TOOL_DONE',
@@ -270,30 +286,26 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       stderr: outcome.stderr,
       ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
     });
-    await record(call, ranArgv, outcome.decision, outcome.exitCode, outcome.durationMs, outcome.stdout, outcome.reason);
-    seen.set(key, outcome);
+    await record(call, { ...outcome, argv: ranArgv });
+    seen.set(call.dedupKey, outcome);
     return outcome;
   }
 
+  /** Reports the call to `onToolCall`: who asked (from the parsed call) and what happened. */
   async function record(
-    call: ToolCall,
-    argv: readonly string[] | null,
-    decision: ToolCallDecision,
-    exitCode: number,
-    durationMs: number,
-    stdout: string,
-    reason?: string,
+    call: ParsedToolCall,
+    result: Pick<ToolCallRecord, 'argv' | 'decision' | 'exitCode' | 'durationMs' | 'stdout' | 'reason'>,
   ): Promise<void> {
     try {
       await opts.onToolCall?.({
         callId: call.id,
         name: call.name,
-        argv,
-        decision,
-        exitCode,
-        durationMs,
-        stdout,
-        ...(reason !== undefined ? { reason } : {}),
+        argv: result.argv,
+        decision: result.decision,
+        exitCode: result.exitCode,
+        durationMs: result.durationMs,
+        stdout: result.stdout,
+        ...(result.reason !== undefined ? { reason: result.reason } : {}),
       });
     } catch {
       // Auditing must not break the chat; the gateway logs its own failures.
@@ -325,49 +337,15 @@ async function streamTurn(
   return { text, calls, ...(inputTokens !== undefined ? { inputTokens } : {}) };
 }
 
-/** A refusal or an exec failure is flagged to the model as an error; a CLI's own non-zero exit is not (T4). */
+/**
+ * A refusal or an exec failure is flagged to the model as an error; a CLI's own non-zero exit is not
+ * (the CLI exits 1 for an empty `skill list`, for instance), so the model judges it from the output.
+ */
 function isFailure(outcome: ToolOutcome): boolean {
   return outcome.decision !== 'allowed' || outcome.exitCode === -1;
 }
 
-/** `[command, ...subargs]` when the arguments are readable strings; never throws. */
-function readArgv(call: ToolCall): string[] | null {
-  try {
-    const value: unknown = JSON.parse(call.arguments);
-    if (value === null || typeof value !== 'object') return null;
-    const command: unknown = Object.getOwnPropertyDescriptor(value, 'command')?.value;
-    const subargs: unknown = Object.getOwnPropertyDescriptor(value, 'subargs')?.value;
-    if (typeof command !== 'string' || !Array.isArray(subargs) || !subargs.every((a) => typeof a === 'string'))
-      return null;
-    return [command, ...(subargs as string[])];
-  } catch {
-    return null;
-  }
-}
-
-function display(call: ToolCall, argv: readonly string[] | null): string {
-  return argv ? commandLineOf(argv) : `${call.name} ${call.arguments.slice(0, 120)}`;
-}
-
-/** name + canonical JSON of the arguments (object keys sorted, recursively); raw text when unparsable. */
-export function dedupKey(call: Pick<ToolCall, 'name' | 'arguments'>): string {
-  try {
-    return `${call.name}\u0000${JSON.stringify(canonical(JSON.parse(call.arguments)))}`;
-  } catch {
-    return `${call.name}\u0000\u0001${call.arguments}`;
-  }
-}
-
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort())
-    Object.defineProperty(out, key, {
-      value: canonical((value as Record<string, unknown>)[key]),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  return out;
+/** The card's command line: `cc` + argv when readable, else the tool name and the raw arguments. */
+function display(call: ParsedToolCall, argv: readonly string[] | null): string {
+  return argv ? commandLineOf(argv) : `${call.name} ${call.text.slice(0, 120)}`;
 }

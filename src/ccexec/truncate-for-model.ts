@@ -1,4 +1,7 @@
-/** The seed's model-facing stdout budget (§4.3, v0.2: 4 KB; the full output stays available to the UI). */
+/**
+ * What the model sees of a command's stdout: 4 KB. More would cost thousands of tokens per call over
+ * several rounds; the full output stays available to the UI.
+ */
 export const MODEL_STDOUT_BYTES = 4096;
 
 /** The result of `truncateForModel`: the text to show the model and whether anything was cut. */
@@ -14,7 +17,7 @@ export interface TruncatedText {
 /**
  * Cuts `text` to at most `maxBytes` UTF-8 bytes for the model, never splitting a character, and
  * appends `\n… [TRUNCATED, total=N bytes, M lines]` when it cut — so a chatty command cannot blow
- * the context window (seed §4.3, T15) and the model knows the view is partial.
+ * the context window and the model knows the view is partial.
  *
  * @example
  *   truncateForModel('a'.repeat(5000)).text.endsWith('… [TRUNCATED, total=5000 bytes, 1 lines]') // true

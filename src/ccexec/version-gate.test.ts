@@ -25,7 +25,7 @@ describe('compareSemver', () => {
     expect(compareSemver(a, b)).toBe(expected);
   });
 
-  it('orders pre-releases as semver 2.0 §11 does', () => {
+  it('orders pre-releases as Semantic Versioning 2.0 does', () => {
     const chain = [
       '1.0.0-alpha',
       '1.0.0-alpha.1',
@@ -82,7 +82,7 @@ describe('checkCliVersion', () => {
     ['exactly the minimum', { exitCode: 0, stdout: '0.165.0\n' }, { status: 'available', version: '0.165.0' }],
     ['a newer major with v prefix', { exitCode: 0, stdout: 'v1.0.0\n' }, { status: 'available', version: '1.0.0' }],
     [
-      'the seed device version',
+      'the 0.162.x CLI some Android devices ship',
       { exitCode: 0, stdout: '0.162.2\n' },
       { status: 'cli-too-old', version: '0.162.2', min: '0.165.0' },
     ],

@@ -4,9 +4,9 @@ import { GateError } from './gate-error.js';
 import { quoteForReason } from './gate.js';
 
 /**
- * Oldest ChainlessChain CLI the gateway offers `cc_exec` for. The seed (§4.2) says 0.162.0, the version
- * of its test device; but the allowlist follows the interface verified on the 0.165.x line (README item 3,
- * shared/reference/chainlesschain-cli.md), so the floor is 0.165.0: an older CLI may lack flags we allow.
+ * Oldest ChainlessChain CLI the gateway offers `cc_exec` for: 0.165.0. The allowlist was checked
+ * against the real CLI of the 0.165.x line (0.165.7), so an older CLI (0.162.x ships on some Android
+ * devices) may lack flags the gate allows.
  */
 export const MIN_CC_VERSION = '0.165.0';
 
@@ -43,9 +43,10 @@ export function parseSemver(text: string): SemVer | null {
 }
 
 /**
- * Semantic-version precedence (semver 2.0 §11): -1, 0 or 1. A pre-release sorts before its release
- * (`0.165.7-beta.1` < `0.165.7`); numeric identifiers compare as numbers and sort before alphanumeric
- * ones. Throws `GateError` for a string that is not a version — callers pass checked values.
+ * Semantic-version precedence, as Semantic Versioning 2.0 defines it: -1, 0 or 1. A pre-release sorts
+ * before its release (`0.165.7-beta.1` < `0.165.7`); numeric identifiers compare as numbers and sort
+ * before alphanumeric ones. Throws `GateError` for a string that is not a version — callers pass
+ * checked values.
  */
 export function compareSemver(a: SemVer | string, b: SemVer | string): -1 | 0 | 1 {
   const x = toSemVer(a);
@@ -84,7 +85,8 @@ export function parseCliVersion(stdout: string): string | null {
 /**
  * Runs `--version` once and classifies the CLI, failing closed: a missing binary is `cli-not-found`,
  * anything unexpected (non-zero exit, killed, unreadable output, a throw) is `cli-broken`, and an
- * older version is `cli-too-old` — in every case but `available` the tool is not offered (seed §4.2).
+ * older version is `cli-too-old` — in every case but `available` the tool is not offered to the model,
+ * and the chat says why.
  */
 export async function checkCliVersion(runVersion: RunVersion, min: string = MIN_CC_VERSION): Promise<CliStatus> {
   let result: Awaited<ReturnType<RunVersion>>;

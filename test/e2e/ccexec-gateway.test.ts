@@ -1,6 +1,8 @@
-// The seed's E2E scenarios E1–E9 (§8.3), automated: the real `openai` / `@anthropic-ai/sdk` clients
-// against scripted SSE servers on 127.0.0.1, the fake ChainlessChain CLI in a temp HOME, all through
-// createGateway — the same entry point the web console, the terminal chat and `/cc` use.
+// Nine end-to-end scenarios of the cc_exec chat (E1–E9: list, search, skills, status, a refused
+// delete, plain chat, cancel, a two-step lookup, a repeated call), automated: the real `openai` /
+// `@anthropic-ai/sdk` clients against scripted SSE servers on 127.0.0.1, the fake ChainlessChain CLI
+// in a temp HOME, all through createGateway — the same entry point the web console, the terminal chat
+// and `/cc` use.
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -79,7 +81,7 @@ describe('E1–E9 through createGateway with the fake OpenAI server and the fake
     expect(card?.preview.split('\n')[0]).toBe('Notes (3):');
     expect(card?.stdout).toContain('RAG 检索增强笔记');
     expect(result.answer).toBe('你最近的笔记：Gateway design、RAG 检索增强笔记、购物清单。');
-    // The model saw the §4.3 result, CJK intact, without the CLI's log lines or the home directory.
+    // The model saw the plain-text tool result, CJK intact, without the CLI's log lines or the home directory.
     const toolMsg = openaiMessages(h, 1).messages.find((m) => m.role === 'tool');
     expect(toolMsg?.tool_call_id).toBe('call_e1');
     expect(String(toolMsg?.content)).toMatch(

@@ -1,9 +1,9 @@
 /**
- * The gate's hostile corpus (shared/reference/llm-providers.md, "A starter corpus of hostile tool
- * arguments") as model tool calls: the raw `arguments` string a model would stream, and what must
- * happen — refused (exit 126 denied by the gate, 64 unreadable arguments, 127 not our tool) or run
- * with the hostile text as one inert literal argument. `PWN` is replaced by a marker file path that
- * must never come to exist.
+ * The gate's hostile corpus (option injection, shell metacharacters, homoglyphs, invisible characters,
+ * non-canonical numbers, oversize or malformed arguments) as model tool calls: the raw `arguments`
+ * string a model would stream, and what must happen — refused (exit 126 denied by the gate, 64
+ * unreadable arguments, 127 not our tool) or run with the hostile text as one inert literal argument.
+ * `PWN` is replaced by a marker file path that must never come to exist.
  */
 export interface HostileCall {
   name: string;

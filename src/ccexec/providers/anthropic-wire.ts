@@ -8,9 +8,10 @@ import type {
 import type { ChatMessage, FinishReason, ProviderEvent, ToolCall, ToolSpec } from './canonical.js';
 
 /**
- * Pure conversions between the canonical chat types and the Anthropic Messages API (seed §4.5;
- * reference `llm-providers.md`). No I/O here: the provider feeds SDK events into
- * `AnthropicStreamDecoder`.
+ * Pure conversions between the canonical chat types and the Anthropic Messages API: tools go out as
+ * `{name, description, input_schema}`, a tool result goes back inside a **user** message as a
+ * `tool_result` block, and streamed `input_json_delta` pieces are joined into one call. No I/O here:
+ * the provider feeds SDK events into `AnthropicStreamDecoder`.
  */
 
 /** `max_tokens` is mandatory in the Messages API; a chat answer over cc output fits well within it. */

@@ -1,5 +1,5 @@
 /**
- * Provider-neutral chat types of the cc_exec gateway (seed §4.5, "protocol normalisation").
+ * Provider-neutral chat types of the cc_exec gateway.
  *
  * The tool loop speaks only these types; each provider converts them to its wire format in pure
  * functions (`openai-wire.ts`, `anthropic-wire.ts`) and turns its stream back into `ProviderEvent`s.
@@ -55,7 +55,7 @@ export type ProviderEvent =
   | { type: 'finish'; reason: FinishReason };
 
 /**
- * The ModelProvider seam (ARCHITECTURE.md): one configured model behind one wire protocol.
+ * The ModelProvider seam: one configured model behind one wire protocol.
  *
  * `stream` sends the whole conversation and yields the answer as `ProviderEvent`s. `tools` are sent
  * only when `supportsTools` is true (a plain-chat provider ignores them; the loop then prepends

@@ -174,7 +174,7 @@ describe('createProvider', () => {
 });
 
 describe('knownProviderPresets', () => {
-  it('lists the seed’s twelve providers; only OpenAI, Anthropic and Doubao call tools by default', () => {
+  it('lists the twelve well-known providers; only OpenAI, Anthropic and Doubao call tools by default', () => {
     expect(Object.keys(knownProviderPresets).sort()).toEqual([
       'anthropic',
       'custom',

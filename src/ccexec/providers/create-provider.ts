@@ -8,7 +8,7 @@ import { ProviderError } from './provider-error.js';
 type Kind = CcexecProviderConfig['kind'];
 
 /**
- * What cc-linker knows about one of the seed's twelve providers, so that a config table named after
+ * What cc-linker knows about one of the twelve well-known providers, so that a config table named after
  * it needs only `model` (and the key in the environment):
  *
  * ```toml
@@ -17,8 +17,9 @@ type Kind = CcexecProviderConfig['kind'];
  * model = "deepseek-chat"     # base_url and api_key_env = "DEEPSEEK_API_KEY" come from the preset
  * ```
  *
- * `tools` follows the seed (OQ-4): OpenAI, Doubao and Anthropic call tools; the other nine start as
- * plain chat with the anti-hallucination guard until the user turns `tools = true` on. `apiKeyEnv`
+ * `tools`: OpenAI, Doubao and Anthropic call tools (their tool calling is implemented and tested);
+ * the other nine start as plain chat with the anti-hallucination guard until the user turns
+ * `tools = true` on. `apiKeyEnv`
  * empty means the server needs no key (a local Ollama).
  */
 export type ProviderPreset = {
@@ -31,7 +32,7 @@ export type ProviderPreset = {
   aliases: readonly string[];
 };
 
-/** The seed's twelve providers (the ChainlessChain app's list), keyed by the table name that selects them. */
+/** The twelve providers of the ChainlessChain app's own model list, keyed by the table name that selects them. */
 export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
   openai: {
     label: 'OpenAI',

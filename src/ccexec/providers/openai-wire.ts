@@ -8,8 +8,10 @@ import type { ChatMessage, FinishReason, ProviderEvent, ToolCall, ToolSpec } fro
 
 /**
  * Pure conversions between the canonical chat types and OpenAI Chat Completions, shared by OpenAI,
- * Doubao (Volcengine Ark) and every OpenAI-compatible endpoint (seed §4.5; reference
- * `llm-providers.md`). No I/O here: the provider feeds SDK chunks into `OpenAIStreamDecoder`.
+ * Doubao (Volcengine Ark) and every OpenAI-compatible endpoint: tools go out as `{type:'function',
+ * function:{…}}`, a tool result goes back as a `tool` message, and streamed `tool_calls` fragments are
+ * joined by index into whole calls. No I/O here: the provider feeds SDK chunks into
+ * `OpenAIStreamDecoder`.
  */
 
 /**
@@ -83,8 +85,8 @@ type Slot = { index: number | undefined; id: string; name: string; args: string 
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
 /**
- * Rebuilds whole tool calls from streamed `delta.tool_calls` fragments, tolerant of what real servers
- * send (reference "be tolerant"):
+ * Rebuilds whole tool calls from streamed `delta.tool_calls` fragments, tolerant of everything real
+ * OpenAI-compatible servers are known to send:
  * - fragments keyed by `index`, arguments arriving piecewise (OpenAI, doubao-1.5+);
  * - the whole call in one fragment (older Doubao);
  * - a fragment without `index`: it continues the call with its `id`, else the latest call;

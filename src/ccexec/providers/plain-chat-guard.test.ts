@@ -3,7 +3,7 @@ import type { ChatMessage } from './canonical.js';
 import { plainChatGuardMessage, withPlainChatGuard } from './plain-chat-guard.js';
 
 describe('plainChatGuardMessage', () => {
-  it('is the seed’s system message in zh by default, with an en version', () => {
+  it('is the anti-hallucination system message in zh by default, with an en version', () => {
     expect(plainChatGuardMessage()).toEqual({
       role: 'system',
       content:

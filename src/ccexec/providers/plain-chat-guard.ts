@@ -2,8 +2,9 @@ import type { Language } from '../../core/i18n.js';
 import type { ChatMessage } from './canonical.js';
 
 /**
- * The seed's anti-hallucination rule (§4.5, fix C3): a model that may not call tools would otherwise
- * invent "your notes" out of thin air. The zh text is the seed's own wording.
+ * The anti-hallucination guard: a model that may not call tools would otherwise invent "your notes"
+ * out of thin air, so it is told to send the user to a model that can, and never to make data up.
+ * The zh text is the wording the ChainlessChain app uses.
  */
 const GUARD: Record<Language, string> = {
   zh: '本模型不支持工具调用，遇到需要查询本地数据的请求（笔记/skill/状态等），请明确告知用户切换到 OpenAI/Doubao/Anthropic 模型，不要凭空捏造答案。',

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A faithful fake of the ChainlessChain CLI (`chainlesschain`, 0.165.7) for the cc_exec gateway's tests,
-// built from shared/reference/chainlesschain-cli.md and the CLI's own command sources: the read-only
+// built from the real CLI's behaviour and its own command sources: the read-only
 // commands with their real flags and output shapes (human and --json), the [AppConfig]/[DatabaseManager]
 // stdout log lines of every command that opens the database, commander-style errors (stderr, exit 1),
 // the empty-result texts, and a few write commands that really write — so a test can prove the gate

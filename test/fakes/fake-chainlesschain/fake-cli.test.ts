@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripCliLogs } from '../../../src/ccexec/strip-cli-logs.js';
 import { createFakeCliHome, SAMPLE_DATA, type FakeCliHome } from './fake-cli.js';
 
-// The fake must behave like the reference (shared/reference/chainlesschain-cli.md), or the gateway's
-// tests prove nothing about the real CLI.
+// The fake must behave like the real CLI 0.165.x (flags, output, log lines, exit codes), or the
+// gateway's tests prove nothing about it.
 let fake: FakeCliHome;
 let empty: FakeCliHome;
 beforeAll(() => {

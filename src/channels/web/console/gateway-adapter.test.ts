@@ -72,19 +72,18 @@ describe('consoleGatewayFrom', () => {
   it('reads the audit history newest first', async () => {
     const log = createAuditLog(paths.auditFile);
     for (const [i, cmd] of ['note', 'search', 'skill'].entries()) {
-      await log.append({
-        provider: 'openai',
-        model: 'm',
-        chat: 'c',
-        call: `k${i}`,
-        name: 'cc_exec',
-        argv: [cmd, 'list'],
-        decision: 'allowed',
-        exitCode: 0,
-        durationMs: i,
-        stdout: 'x',
-        time: new Date(Date.UTC(2026, 0, 1, 0, i)),
-      });
+      await log.append(
+        {
+          callId: `k${i}`,
+          name: 'cc_exec',
+          argv: [cmd, 'list'],
+          decision: 'allowed',
+          exitCode: 0,
+          durationMs: i,
+          stdout: 'x',
+        },
+        { provider: 'openai', model: 'm', chat: 'c', time: new Date(Date.UTC(2026, 0, 1, 0, i)) },
+      );
     }
     const gw = consoleGatewayFrom(
       createGateway({ config: defaultConfig(), paths, env: {}, lang: 'en', logger: silentLogger }),
