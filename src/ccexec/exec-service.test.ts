@@ -244,7 +244,8 @@ describe('exec service against the fake CLI', () => {
     const svc = createExecService({
       cli: fake.cli,
       cwd: fake.home,
-      timeoutMs: 300,
+      // Long enough for the fake CLI to start and write its pid on a loaded machine; it sleeps 20 s.
+      timeoutMs: 2000,
       env: { ...fake.env, FAKE_CC_SLOW_MS: '20000', FAKE_CC_PID_FILE: pidFile },
       envAllow: FAKE_SWITCHES,
     });
