@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, onTestFailed } from 'vitest';
-import type { Runtime } from '../../src/bridge/runtime.js';
+import type { Runtime } from '../../src/bridge/runtime/runtime.js';
 import { assembleRuntime } from '../../src/cli/start/assemble-runtime.js';
 import type { Config } from '../../src/core/config-schema.js';
 import { defaultConfig } from '../../src/core/default-config.js';

@@ -8,10 +8,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RegistrySessionDirectory, registryViewOf } from '../../src/bridge/registry-session-directory.js';
+import { RegistrySessionDirectory, registryViewOf } from '../../src/bridge/runtime/registry-session-directory.js';
 import type { CardAction } from '../../src/bridge/reply-model.js';
-import { openRuntime, type Runtime } from '../../src/bridge/runtime.js';
-import { UserMapping } from '../../src/bridge/user-mapping.js';
+import { openRuntime, type Runtime } from '../../src/bridge/runtime/runtime.js';
+import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
 import { createGateway } from '../../src/ccexec/create-gateway.js';
 import { createFeishuChannel } from '../../src/channels/feishu/feishu-channel.js';
 import { createConsoleSessions } from '../../src/channels/web/console-sessions.js';

@@ -1,6 +1,6 @@
 import type { ActionResult } from '../channel.js';
 import { bridgeMessages } from '../bridge-messages.js';
-import { checkWorkingDirectory } from '../dir-safety.js';
+import { checkWorkingDirectory } from './dir-safety.js';
 import { tildify } from '../../core/tildify.js';
 import type { CardAction } from '../reply-model.js';
 import type { CommandContext } from './command-context.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { bridgeMessages } from '../bridge-messages.js';
-import { checkWorkingDirectory } from '../dir-safety.js';
+import { checkWorkingDirectory } from './dir-safety.js';
 import { tildify } from '../../core/tildify.js';
 import type { CardButton, CardSection, Reply } from '../reply-model.js';
 import { textReply } from '../reply-model.js';

@@ -1,7 +1,7 @@
 import { bridgeMessages } from '../bridge-messages.js';
 import type { CardSection } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
-import { defaultModelOf } from '../user-mapping.js';
+import { defaultModelOf } from '../mapping/user-mapping.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';
 import { modelChoices, resolveModel } from './model-catalog.js';
 

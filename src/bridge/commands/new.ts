@@ -1,8 +1,8 @@
 import { bridgeMessages } from '../bridge-messages.js';
-import { checkWorkingDirectory } from '../dir-safety.js';
+import { checkWorkingDirectory } from './dir-safety.js';
 import { tildify } from '../../core/tildify.js';
 import { textReply } from '../reply-model.js';
-import { defaultModelOf } from '../user-mapping.js';
+import { defaultModelOf } from '../mapping/user-mapping.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';
 import { dirPolicy } from './dir-policy.js';
 import { resolveModel } from './model-catalog.js';

@@ -1,7 +1,7 @@
 import { statusOf } from '../../sessions/registry-schema.js';
 import { sessionsMessages } from '../../sessions/sessions-messages.js';
 import { bridgeMessages } from '../bridge-messages.js';
-import type { ListRef } from '../command-parser.js';
+import type { ListRef } from './command-parser.js';
 import type { CardSection } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
 import { shellQuote } from '../../core/shell-quote.js';

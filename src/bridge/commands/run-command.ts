@@ -1,6 +1,6 @@
 import type { ActionResult } from '../channel.js';
 import { bridgeMessages, type BridgeMessageKey } from '../bridge-messages.js';
-import type { ChatCommand, UsageCommand } from '../command-parser.js';
+import type { ChatCommand, UsageCommand } from './command-parser.js';
 import type { CardAction } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
 import { handleBrowseDirAction, handleSelectDirAction, handleSwitchAction } from './card-actions.js';

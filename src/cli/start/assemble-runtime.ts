@@ -1,8 +1,8 @@
 import { consoleGatewayFrom } from '../../channels/web/gateway-adapter.js';
 import { createConsoleSessions } from '../../channels/web/console-sessions.js';
 import { startWebConsole, type WebConsole } from '../../channels/web/web-server.js';
-import { RegistrySessionDirectory, registryViewOf } from '../../bridge/registry-session-directory.js';
-import { openRuntime, type Runtime } from '../../bridge/runtime.js';
+import { RegistrySessionDirectory, registryViewOf } from '../../bridge/runtime/registry-session-directory.js';
+import { openRuntime, type Runtime } from '../../bridge/runtime/runtime.js';
 import { createGateway } from '../../ccexec/create-gateway.js';
 import { createEngine } from '../../claude/create-engine.js';
 import { listModels } from '../../claude/list-models.js';

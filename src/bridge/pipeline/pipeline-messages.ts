@@ -1,4 +1,4 @@
-import { defineMessages } from '../core/i18n.js';
+import { defineMessages } from '../../core/i18n.js';
 
 /** Texts the message pipeline itself shows (zh default, en). Command texts live in bridge-messages.ts. */
 export const pipelineMessages = defineMessages({

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreError } from '../store/store-error.js';
+import { StoreError } from '../../store/store-error.js';
 import { UserMapping, type ClaimOutcome } from './user-mapping.js';
 
 const U = 'ou_owner';

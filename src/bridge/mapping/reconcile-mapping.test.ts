@@ -2,10 +2,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../core/logger.js';
+import { silentLogger } from '../../core/logger.js';
 import { reconcileMapping, type RegistryView } from './reconcile-mapping.js';
-import type { SpoolRecord } from './spool-record.js';
-import { Spool } from './spool.js';
+import type { SpoolRecord } from '../spool/spool-record.js';
+import { Spool } from '../spool/spool.js';
 import { UserMapping } from './user-mapping.js';
 
 let dir: string;

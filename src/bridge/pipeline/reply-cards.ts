@@ -1,7 +1,7 @@
-import type { EngineResult } from '../claude/engine-types.js';
-import type { Language } from '../core/i18n.js';
+import type { EngineResult } from '../../claude/engine-types.js';
+import type { Language } from '../../core/i18n.js';
 import { pipelineMessages } from './pipeline-messages.js';
-import type { CardReply } from './reply-model.js';
+import type { CardReply } from '../reply-model.js';
 
 /** The footer under a finished answer: cost, duration, turns. */
 export function resultFooter(

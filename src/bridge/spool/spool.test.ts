@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bridgeHarness, type BridgeHarness } from '../../test/fakes/bridge-harness.js';
+import { bridgeHarness, type BridgeHarness } from '../../../test/fakes/bridge-harness.js';
 
 let h: BridgeHarness;
 afterEach(async () => {

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { expandHome } from '../core/expand-home.js';
-import type { Language } from '../core/i18n.js';
-import { isInside } from '../core/path-inside.js';
-import { tildify } from '../core/tildify.js';
-import { bridgeMessages } from './bridge-messages.js';
+import { expandHome } from '../../core/expand-home.js';
+import type { Language } from '../../core/i18n.js';
+import { isInside } from '../../core/path-inside.js';
+import { tildify } from '../../core/tildify.js';
+import { bridgeMessages } from '../bridge-messages.js';
 
 /** Why a working directory was refused. */
 export type DirRefusalCode = 'not-found' | 'not-directory' | 'outside-allowed' | 'denied' | 'invalid';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { VersionedDoc } from '../store/versioned-doc.js';
+import { VersionedDoc } from '../../store/versioned-doc.js';
 
 /**
  * What one chat user is talking to (seed §2.1.2): an existing Claude Code session, a directory

@@ -1,21 +1,21 @@
 import path from 'node:path';
-import type { ClaudeEngine } from '../claude/engine-types.js';
-import type { Config } from '../core/config-schema.js';
-import type { Language } from '../core/i18n.js';
-import type { Logger } from '../core/logger.js';
-import type { Paths } from '../core/paths.js';
-import { acquireOwnerLock, type OwnerLock } from '../store/owner-lock.js';
-import { Bridge, type OwnerPolicy } from './bridge.js';
-import type { Channel } from './channel.js';
-import type { SessionDirectory } from './commands/command-context.js';
-import { ListSnapshots } from './list-snapshot.js';
-import type { SessionHooks } from './process-message.js';
-import { reconcileMapping, type RegistryView } from './reconcile-mapping.js';
-import { recoverSpool } from './recover-spool.js';
-import type { Reply } from './reply-model.js';
-import { applyRetention } from './retention.js';
-import { Spool } from './spool.js';
-import { UserMapping } from './user-mapping.js';
+import type { ClaudeEngine } from '../../claude/engine-types.js';
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import type { Logger } from '../../core/logger.js';
+import type { Paths } from '../../core/paths.js';
+import { acquireOwnerLock, type OwnerLock } from '../../store/owner-lock.js';
+import { Bridge, type OwnerPolicy } from '../bridge.js';
+import type { Channel } from '../channel.js';
+import type { SessionDirectory } from '../commands/command-context.js';
+import { ListSnapshots } from '../commands/list-snapshot.js';
+import type { SessionHooks } from '../pipeline/process-message.js';
+import { reconcileMapping, type RegistryView } from '../mapping/reconcile-mapping.js';
+import { recoverSpool } from '../spool/recover-spool.js';
+import type { Reply } from '../reply-model.js';
+import { applyRetention } from '../spool/retention.js';
+import { Spool } from '../spool/spool.js';
+import { UserMapping } from '../mapping/user-mapping.js';
 
 export interface RuntimeOptions {
   config: Config;

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bridgeHarness, type BridgeHarness } from '../../test/fakes/bridge-harness.js';
-import type { ReplyStream } from './channel.js';
-import type { SpoolRecord, SpoolState } from './spool-record.js';
-import { Spool } from './spool.js';
+import { bridgeHarness, type BridgeHarness } from '../../../test/fakes/bridge-harness.js';
+import type { ReplyStream } from '../channel.js';
+import type { SpoolRecord, SpoolState } from '../spool/spool-record.js';
+import { Spool } from '../spool/spool.js';
 
 /** A spool whose disk is full for the next `failOutcomeWrites` writes of a record that carries an outcome. */
 class FullDiskSpool extends Spool {

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../core/config-schema.js';
+import type { Config } from '../../core/config-schema.js';
 
 /** What `applyRetention` removed, per directory. */
 export type RetentionReport = Record<string, number>;

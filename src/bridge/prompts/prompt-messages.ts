@@ -1,4 +1,4 @@
-import { defineMessages } from '../core/i18n.js';
+import { defineMessages } from '../../core/i18n.js';
 
 /** Texts of permission and question cards (zh default, en). */
 export const promptMessages = defineMessages({

@@ -1,9 +1,9 @@
-import type { Paths } from '../core/paths.js';
-import { readRegistry, registryStamp } from '../sessions/read-registry.js';
-import type { Registry } from '../sessions/registry-schema.js';
-import { searchSessions } from '../sessions/search-sessions.js';
-import type { SessionDirectory, SessionView } from './commands/command-context.js';
-import type { RegistryView } from './reconcile-mapping.js';
+import type { Paths } from '../../core/paths.js';
+import { readRegistry, registryStamp } from '../../sessions/read-registry.js';
+import type { Registry } from '../../sessions/registry-schema.js';
+import { searchSessions } from '../../sessions/search-sessions.js';
+import type { SessionDirectory, SessionView } from '../commands/command-context.js';
+import type { RegistryView } from '../mapping/reconcile-mapping.js';
 
 type RegistryFiles = Pick<Paths, 'registryFile' | 'registryBackupDir' | 'locksDir'>;
 

@@ -1,6 +1,6 @@
-import type { EngineResult } from '../claude/engine-types.js';
-import type { InboundMessage } from './inbound-message.js';
-import type { Reply } from './reply-model.js';
+import type { EngineResult } from '../../claude/engine-types.js';
+import type { InboundMessage } from '../inbound-message.js';
+import type { Reply } from '../reply-model.js';
 
 /**
  * Where a message goes, fixed when it is accepted (seed §2.1.2 "target snapshot"). Processing

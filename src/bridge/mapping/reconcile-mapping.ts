@@ -1,5 +1,5 @@
-import type { Logger } from '../core/logger.js';
-import type { Spool } from './spool.js';
+import type { Logger } from '../../core/logger.js';
+import type { Spool } from '../spool/spool.js';
 import type { UserMapping } from './user-mapping.js';
 
 /** What the reconciler needs to know about sessions (wired to the registry by the runtime). */

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../core/default-config.js';
+import { defaultConfig } from '../../core/default-config.js';
 import { applyRetention } from './retention.js';
 
 let dir: string;

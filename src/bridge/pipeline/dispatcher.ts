@@ -1,5 +1,5 @@
-import type { Logger } from '../core/logger.js';
-import type { SpoolRecord } from './spool-record.js';
+import type { Logger } from '../../core/logger.js';
+import type { SpoolRecord } from '../spool/spool-record.js';
 
 /** The serial key of a record: one run at a time per session and per user's new-session slot. */
 export function serialKeyOf(record: SpoolRecord): string {

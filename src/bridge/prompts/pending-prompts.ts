@@ -4,11 +4,11 @@ import type {
   PermissionHandler,
   PermissionRequest,
   QuestionRequest,
-} from '../claude/engine-types.js';
-import type { Language } from '../core/i18n.js';
-import type { ActionResult } from './channel.js';
+} from '../../claude/engine-types.js';
+import type { Language } from '../../core/i18n.js';
+import type { ActionResult } from '../channel.js';
 import { promptMessages } from './prompt-messages.js';
-import type { CardAction, CardReply } from './reply-model.js';
+import type { CardAction, CardReply } from '../reply-model.js';
 
 /** How a prompt card reaches the user; bound per message by the dispatcher. */
 export interface PromptSender {

@@ -1,18 +1,18 @@
-import type { ClaudeEngine, EngineEvent } from '../claude/engine-types.js';
-import { isAppError } from '../core/app-error.js';
-import type { Language } from '../core/i18n.js';
-import type { Logger } from '../core/logger.js';
-import type { Channel, ReplyStream, StreamState } from './channel.js';
-import { bridgeMessages } from './bridge-messages.js';
+import type { ClaudeEngine, EngineEvent } from '../../claude/engine-types.js';
+import { isAppError } from '../../core/app-error.js';
+import type { Language } from '../../core/i18n.js';
+import type { Logger } from '../../core/logger.js';
+import type { Channel, ReplyStream, StreamState } from '../channel.js';
+import { bridgeMessages } from '../bridge-messages.js';
 import { Deliveries } from './deliveries.js';
-import type { ReplyTarget } from './inbound-message.js';
-import type { PendingPrompts } from './pending-prompts.js';
+import type { ReplyTarget } from '../inbound-message.js';
+import type { PendingPrompts } from '../prompts/pending-prompts.js';
 import { pipelineMessages } from './pipeline-messages.js';
 import { completeCard, errorCard } from './reply-cards.js';
-import type { CardReply, Reply } from './reply-model.js';
+import type { CardReply, Reply } from '../reply-model.js';
 import { splitText } from './split-text.js';
-import type { RunOutcome, SpoolRecord } from './spool-record.js';
-import type { Spool } from './spool.js';
+import type { RunOutcome, SpoolRecord } from '../spool/spool-record.js';
+import type { Spool } from '../spool/spool.js';
 
 /** Registry side effects of runs, wired by the runtime (kept optional so tests can omit them). */
 export interface SessionHooks {

@@ -1,4 +1,4 @@
-import { VersionedDoc } from '../store/versioned-doc.js';
+import { VersionedDoc } from '../../store/versioned-doc.js';
 
 /** One user's latest numbered list: the session ids in display order (index 1 = first). */
 export interface ListSnapshotEntry {

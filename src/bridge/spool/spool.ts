@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import { renameDurable } from '../store/durable-rename.js';
-import { ensurePrivateDir } from '../store/private-dir.js';
-import { parseJsonText } from '../store/read-json-file.js';
+import { writeFileAtomic } from '../../store/atomic-write.js';
+import { renameDurable } from '../../store/durable-rename.js';
+import { ensurePrivateDir } from '../../store/private-dir.js';
+import { parseJsonText } from '../../store/read-json-file.js';
 import { messageFileName } from './message-key.js';
 import { SPOOL_STATES, type SpoolRecord, type SpoolState } from './spool-record.js';
 
