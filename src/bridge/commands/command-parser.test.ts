@@ -77,6 +77,16 @@ const cases: Array<[string, ChatCommand | null]> = [
   ['/search', { name: 'usage', command: 'search', problem: 'missing-argument' }],
   ['/cc 我有哪些笔记', { name: 'cc', question: '我有哪些笔记' }],
   ['/cc', { name: 'usage', command: 'cc', problem: 'missing-argument' }],
+  // typed answers to a permission prompt
+  ['/allow', { name: 'answer', decision: 'allow', index: 1 }],
+  ['/allow 2', { name: 'answer', decision: 'allow', index: 2 }],
+  ['  /DENY   3 ', { name: 'answer', decision: 'deny', index: 3 }],
+  ['/always', { name: 'answer', decision: 'always', index: 1 }],
+  ['／allow\u30002', { name: 'answer', decision: 'allow', index: 2 }],
+  ['/allow 0', { name: 'answer', decision: 'allow', index: 0 }],
+  ['/allow 1234', { name: 'unknown', raw: '/allow 1234' }],
+  ['/deny all', { name: 'unknown', raw: '/deny all' }],
+  ['/allow 2 please', { name: 'unknown', raw: '/allow 2 please' }],
   // unknown
   ['/foo', { name: 'unknown', raw: '/foo' }],
   ['/foo bar baz', { name: 'unknown', raw: '/foo bar baz' }],

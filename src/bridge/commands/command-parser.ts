@@ -1,7 +1,8 @@
 /**
- * Turns one chat message into a chat command (seed §2.3.1–2.3.2). Pure: no I/O, no config — the
- * handlers apply `default_cwd`, directory safety and list snapshots. Channel-neutral, so Feishu and
- * the web console parse exactly alike.
+ * Turns one chat message into a chat command. Pure: no I/O, no config — the handlers apply
+ * `default_cwd`, directory safety and list snapshots. Channel-neutral, so Feishu and the web console
+ * parse exactly alike. `accept()` parses each message once and stores the result with it; the
+ * dispatcher runs the command later, in the user's arrival order.
  *
  * Rules:
  * - Only text whose first non-blank character is `/` (or the full-width `／` a Chinese IME types)
@@ -15,8 +16,11 @@
  *   everything is the cwd.
  * - `/switch` and `/resume`: one to three digits are a list-snapshot index; anything else (including
  *   a longer all-digit string, which can only be a UUID prefix such as `81234567`) is a UUID prefix,
- *   lower-cased. The seed says "pure digits = index"; a /list page never numbers past a few hundred,
- *   while an 8-digit all-numeric id prefix is a real case, so this is the safer reading.
+ *   lower-cased. A /list page never numbers past a few hundred, while an 8-digit all-numeric id
+ *   prefix is a real case, so "digits = index" holds only up to three digits.
+ * - `/allow`, `/deny`, `/always` answer a waiting permission prompt by text: an optional one to
+ *   three digit index (1 = the oldest prompt, the default). Anything else after the word means the
+ *   text is not an answer, and it reads as an unknown command.
  * - Missing or malformed arguments give the `usage` variant naming the command, never a guess.
  */
 export type ChatCommand =
@@ -31,12 +35,17 @@ export type ChatCommand =
   | { name: 'model'; arg?: { index: number } | { alias: string } | { clear: true } }
   | { name: 'search'; keyword: string }
   | { name: 'cc'; question: string }
+  /** A typed answer to the user's `index`-th waiting permission prompt (1 = the oldest). */
+  | { name: 'answer'; decision: PromptDecision; index: number }
   | { name: 'unknown'; raw: string }
   /** A known command with missing or malformed arguments; the reply shows that command's usage. */
   | { name: 'usage'; command: UsageCommand; problem: UsageProblem };
 
 /** A session reference: a number from the last `/list`, or the start of a session UUID. */
 export type ListRef = { index: number } | { prefix: string };
+
+/** How a permission prompt can be answered (the same three choices as its buttons). */
+export type PromptDecision = 'allow' | 'deny' | 'always';
 
 /** Commands that can be given wrong arguments. */
 export type UsageCommand = 'new' | 'switch' | 'resume' | 'model' | 'search' | 'cc';
@@ -56,11 +65,15 @@ const NAMES: Record<string, ChatCommand['name']> = {
   model: 'model',
   search: 'search',
   cc: 'cc',
+  allow: 'answer',
+  deny: 'answer',
+  always: 'answer',
 };
 
 /** Ordinary, full-width and no-break spaces all separate words in chat text. */
 const SPACE = /[\s\u00a0\u3000]+/;
-const MAX_INDEX_DIGITS = 3;
+/** A list or prompt index: one to three digits. */
+const INDEX = /^\d{1,3}$/;
 
 /**
  * Parses a chat message. Returns `null` for plain text (to be routed to Claude by the target
@@ -104,14 +117,18 @@ export function parseChatCommand(text: string): ChatCommand | null {
       return rest ? { name: 'search', keyword: rest } : usage('search', 'missing-argument');
     case 'cc':
       return rest ? { name: 'cc', question: rest } : usage('cc', 'missing-argument');
+    case 'answer':
+      if (rest !== '' && !INDEX.test(rest)) break;
+      return { name: 'answer', decision: word.toLowerCase() as PromptDecision, index: rest ? Number(rest) : 1 };
     default:
-      return { name: 'unknown', raw: trimmed.trim() };
+      break;
   }
+  return { name: 'unknown', raw: trimmed.trim() };
 }
 
 /** `1`…`999` → index; anything else → lower-cased UUID prefix. */
 export function parseRef(token: string): ListRef {
-  if (/^\d+$/.test(token) && token.length <= MAX_INDEX_DIGITS) return { index: Number(token) };
+  if (INDEX.test(token)) return { index: Number(token) };
   return { prefix: token.toLowerCase() };
 }
 
@@ -155,7 +172,7 @@ function parseModel(rest: string): ChatCommand {
   if (!first) return { name: 'model' };
   if (first.toLowerCase() === '--clear') return { name: 'model', arg: { clear: true } };
   if (first.startsWith('--')) return usage('model', 'unknown-option');
-  if (/^\d+$/.test(first) && first.length <= MAX_INDEX_DIGITS) return { name: 'model', arg: { index: Number(first) } };
+  if (INDEX.test(first)) return { name: 'model', arg: { index: Number(first) } };
   return { name: 'model', arg: { alias: first } };
 }
 

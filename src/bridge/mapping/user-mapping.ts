@@ -46,7 +46,7 @@ export interface UserMappingData {
 }
 
 /**
- * Where one plain text goes, decided once at enqueue time (the target snapshot's source).
+ * Where one plain text goes, decided once when the dispatcher routes it (the target snapshot's source).
  * `mappingVersion` is the document version the decision was made at (for logs and the snapshot).
  */
 export type ClaimOutcome =
@@ -68,7 +68,7 @@ export const USER_MAPPING_SCHEMA = 1;
  *
  * @example
  *   const mapping = new UserMapping(paths.userMappingFile);
- *   const outcome = await mapping.claimForMessage(openId, messageId); // at accept() time
+ *   const outcome = await mapping.claimForMessage(openId, messageId); // when the message is routed
  *   // … Claude returned a session id:
  *   await mapping.completeClaim(openId, messageId, sessionId, cwd);
  */
@@ -100,9 +100,9 @@ export class UserMapping {
   }
 
   /**
-   * Atomic (CAS) routing of one plain text at enqueue time. A `pending_new_session` slot is taken
-   * by exactly one message id, even across processes; the same message id asking again (a
-   * re-push, a retry after a crash) gets `new` again without a write.
+   * Atomic (CAS) routing of one plain text, when the dispatcher routes it. A `pending_new_session`
+   * slot is taken by exactly one message id, even across processes; the same message id asking
+   * again (routed again after a crash, a retry) gets `new` again without a write.
    */
   async claimForMessage(userId: string, messageId: string): Promise<ClaimOutcome> {
     let outcome: ClaimOutcome = { kind: 'none' };

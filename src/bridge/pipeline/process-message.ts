@@ -11,7 +11,7 @@ import { pipelineMessages } from './pipeline-messages.js';
 import { completeCard, errorCard } from './reply-cards.js';
 import type { CardReply, Reply } from '../reply-model.js';
 import { splitText } from './split-text.js';
-import type { RunOutcome, SpoolRecord } from '../spool/spool-record.js';
+import type { RoutedRecord, RunOutcome, SpoolRecord } from '../spool/spool-record.js';
 import type { Spool } from '../spool/spool.js';
 
 /** Registry side effects of runs, wired by the runtime (kept optional so tests can omit them). */
@@ -72,7 +72,7 @@ export function replyTargetOf(record: SpoolRecord): ReplyTarget {
  * Returns whether the message ended as a success (`done/`) or a failure reply (`failed/`).
  */
 export async function processMessage(
-  record: SpoolRecord,
+  record: RoutedRecord,
   deps: PipelineDeps,
   signal: AbortSignal,
 ): Promise<'done' | 'failed'> {
@@ -96,7 +96,7 @@ export async function processMessage(
 }
 
 async function produce(
-  record: SpoolRecord,
+  record: RoutedRecord,
   deps: PipelineDeps,
   signal: AbortSignal,
 ): Promise<{ outcome: RunOutcome; stream?: ReplyStream }> {
@@ -145,7 +145,7 @@ async function openStreamFor(record: SpoolRecord, deps: PipelineDeps): Promise<R
 }
 
 async function runEngine(
-  record: SpoolRecord,
+  record: RoutedRecord,
   deps: PipelineDeps,
   signal: AbortSignal,
 ): Promise<{ outcome: RunOutcome; stream?: ReplyStream }> {
@@ -285,7 +285,7 @@ export function buildPrompt(record: SpoolRecord): string {
 }
 
 async function deliver(
-  record: SpoolRecord,
+  record: RoutedRecord,
   outcome: RunOutcome,
   deps: PipelineDeps,
   openStream?: ReplyStream,

@@ -10,7 +10,7 @@ type RegistryFiles = Pick<Paths, 'registryFile' | 'registryBackupDir' | 'locksDi
 /**
  * The bridge's read-only views of the session registry (`SessionDirectory` for chat commands,
  * `RegistryView` for the reconciler). The registry is re-read only when the file changed — the
- * engine and the periodic sync write it — so `/list` and `/switch` stay cheap at accept time.
+ * engine and the periodic sync write it — so `/list` and `/switch` stay cheap when the dispatcher routes them.
  */
 export class RegistrySessionDirectory implements SessionDirectory {
   private cached: { stamp: string | null; registry: Registry } | null = null;

@@ -1,17 +1,20 @@
 import type { EngineResult } from '../../claude/engine-types.js';
+import type { ChatCommand } from '../commands/command-parser.js';
 import type { InboundMessage } from '../inbound-message.js';
 import type { Reply } from '../reply-model.js';
 
 /**
- * Where a message goes, fixed when it is accepted (seed §2.1.2 "target snapshot"). Processing
- * never reads the live user mapping, so a `/switch` only affects messages that arrive after it.
+ * Where a message goes (its "target snapshot"), fixed once when the dispatcher routes the message
+ * — one user's messages in arrival order — and written into the record before anything runs.
+ * Processing never reads the live user mapping, so a `/switch` only affects the messages that
+ * arrived after it.
  */
 export type TargetSnapshot =
   /** Continue an existing Claude Code session. */
   | { kind: 'session'; sessionId: string; cwd: string; model?: string }
   /** Create a new session in `cwd`; this message holds the claim on the user's pending slot. */
   | { kind: 'new'; cwd: string; model?: string }
-  /** The answer is already known at accept time (commands, "新会话正在创建…", guidance). */
+  /** The answer is already known once routed (commands, "新会话正在创建…", guidance). */
   | { kind: 'reply'; reply: Reply }
   /** Ask the cc_exec gateway (`/cc <question>`). */
   | { kind: 'ccexec'; question: string };
@@ -20,11 +23,17 @@ export type TargetSnapshot =
 export interface SpoolRecord {
   schema: 1;
   message: InboundMessage;
-  target: TargetSnapshot;
+  /** The chat command the text is, parsed once by `accept()`; absent for plain text. */
+  command?: ChatCommand;
+  /** Absent until the dispatcher routed the message (see `TargetSnapshot`). */
+  target?: TargetSnapshot;
   /** The prompt to run (plain text, or the part after `--` of `/new`). */
   prompt?: string;
   acceptedAt: string;
-  /** Monotonic order of acceptance within one owner run; ties broken by acceptedAt. */
+  /**
+   * Arrival order: counted up by `accept()`, continued across restarts from the highest `seq` in
+   * `pending/` (what a start re-queues), so it orders every record still to be routed or run.
+   */
   seq: number;
   attempts: number;
   /** A new session's id as soon as Claude reports it, so a re-run resumes instead of creating another. */
@@ -33,6 +42,14 @@ export interface SpoolRecord {
   outcome?: RunOutcome;
   /** Why the message ended in `failed/`. */
   failure?: { code: string; message: string; at: string };
+}
+
+/** A record the dispatcher has routed: what the run phase works on. */
+export type RoutedRecord = SpoolRecord & { target: TargetSnapshot };
+
+/** Whether a record has been routed (its target is fixed and persisted). */
+export function isRouted(record: SpoolRecord): record is RoutedRecord {
+  return record.target !== undefined;
 }
 
 /** The finished result of processing, ready for delivery. */

@@ -31,3 +31,21 @@ describe('Spool.enqueue: a message is accepted whole or not at all', () => {
     expect(await h.spool.count('done')).toBe(1);
   });
 });
+
+describe('Spool.list: arrival order', () => {
+  it('orders by the accept sequence even when the clock jumped back between two messages', async () => {
+    h = await bridgeHarness();
+    await h.bridge.stop(0);
+    const at = (iso: string, n: number, text: string) => ({
+      schema: 1 as const,
+      message: h.msg(text),
+      acceptedAt: iso,
+      seq: n,
+      attempts: 0,
+    });
+    await h.spool.enqueue(at('2026-05-05T10:00:05.000Z', 1, '/switch bbbb'));
+    await h.spool.enqueue(at('2026-05-05T10:00:01.000Z', 2, 'after the switch'));
+    const { records } = await h.spool.list('pending');
+    expect(records.map((r) => r.message.text)).toEqual(['/switch bbbb', 'after the switch']);
+  });
+});

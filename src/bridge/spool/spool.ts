@@ -92,8 +92,10 @@ export class Spool {
   }
 
   /**
-   * All records in a state, oldest first. Unreadable files are reported in `broken` (with their
-   * path) instead of stopping the caller.
+   * All records in a state, in arrival order: by `seq`, which `accept()` counts up and a start
+   * continues from the highest one in `pending/` (the wall clock may jump back; `acceptedAt` only
+   * breaks ties). Unreadable files are reported in `broken` (with their path) instead of stopping
+   * the caller.
    */
   async list(state: SpoolState): Promise<{ records: SpoolRecord[]; broken: string[] }> {
     const dir = path.join(this.dir, state);
@@ -114,7 +116,7 @@ export class Spool {
         broken.push(file);
       }
     }
-    records.sort((a, b) => (a.acceptedAt === b.acceptedAt ? a.seq - b.seq : a.acceptedAt < b.acceptedAt ? -1 : 1));
+    records.sort((a, b) => a.seq - b.seq || (a.acceptedAt < b.acceptedAt ? -1 : a.acceptedAt > b.acceptedAt ? 1 : 0));
     return { records, broken };
   }
 
