@@ -11,7 +11,7 @@ import type { ListSnapshots } from './commands/list-snapshot.js';
 import { runCardAction, runChatCommand } from './commands/run-command.js';
 import type { InboundMessage } from './inbound-message.js';
 import type { UserMapping } from './mapping/user-mapping.js';
-import { Deliveries } from './pipeline/deliveries.js';
+import { Deliveries } from './spool/deliveries.js';
 import { Dispatcher } from './pipeline/dispatcher.js';
 import type { SessionHooks } from './pipeline/process-message.js';
 import { routeRecord, type RouteDeps } from './pipeline/route-record.js';

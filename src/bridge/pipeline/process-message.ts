@@ -4,7 +4,7 @@ import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import type { Channel, ReplyStream, StreamState } from '../channel.js';
 import { bridgeMessages } from '../bridge-messages.js';
-import { Deliveries } from './deliveries.js';
+import { Deliveries } from '../spool/deliveries.js';
 import type { ReplyTarget } from '../inbound-message.js';
 import type { PendingPrompts } from '../prompts/pending-prompts.js';
 import { pipelineMessages } from './pipeline-messages.js';

@@ -1,5 +1,5 @@
 import type { Logger } from '../../core/logger.js';
-import type { Deliveries } from '../pipeline/deliveries.js';
+import type { Deliveries } from './deliveries.js';
 import type { Spool } from './spool.js';
 
 export interface SpoolRecovery {

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { parseJsonText } from '../../store/read-json-file.js';
-import { deliveryUuid } from '../spool/message-key.js';
-import type { Spool } from '../spool/spool.js';
+import { deliveryUuid } from './message-key.js';
+import type { Spool } from './spool.js';
 
 /** One outbound piece of a reply (seed §4.6.6): chunk 0 is usually the streamed card. */
 export interface DeliveryChunk {
