@@ -2,7 +2,7 @@ import type { InboundMessage, ReplyTarget } from './inbound-message.js';
 import type { CardAction, Reply } from './reply-model.js';
 
 /**
- * The seam through which a chat platform plugs into the bridge (ARCHITECTURE.md "Channel").
+ * The seam through which a chat platform plugs into the bridge (see docs/design.md#seams).
  * Feishu and the web console are two implementations; a third platform is one more folder of the
  * same shape.
  */

@@ -26,7 +26,7 @@ export async function handleSwitchAction(
 
 /**
  * A `select_dir` button of the /listDir card: re-checks the directory (a click may be forged or
- * stale), then makes it the pending new-session directory (seed §2.3.2.6) and replaces the card
+ * stale), then makes it the pending new-session directory and replaces the card
  * with the confirmation.
  */
 export async function handleSelectDirAction(

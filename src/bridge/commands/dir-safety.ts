@@ -25,7 +25,7 @@ export interface DirSafetyOptions {
 
 /**
  * Decides whether a directory a chat user named may become a Claude Code working directory
- * (seed §9.7, issue 4 part 7). Claude gets full tool access in that directory, so this is the
+ * (see docs/design.md#security-rules). Claude gets full tool access in that directory, so this is the
  * fence around what a chat message can reach.
  *
  * Steps: trim, expand `~`, `path.resolve` (which folds `..`), then `fs.realpath` so symlinks are
@@ -35,7 +35,7 @@ export interface DirSafetyOptions {
  * Denied-root rule: a denied root always refuses itself. It also refuses everything inside it,
  * EXCEPT when it is `/`, the home directory, or an ancestor of an allowed root — those only refuse
  * themselves. Why: the defaults deny `~` and `/` while allowing `~/Git`; read as "nothing under
- * home" they would refuse every allowed directory, so the seed can only mean "not the whole disk or
+ * home" they would refuse every allowed directory, so they can only mean "not the whole disk or
  * the whole home as a project". `~/Downloads`, `~/Desktop` and any other denied root refuse their
  * whole subtree. Denied roots are compared both as written (resolved) and as real paths.
  *

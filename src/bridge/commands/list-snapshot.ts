@@ -16,7 +16,7 @@ export type SnapshotMiss = 'none' | 'expired' | 'out-of-range';
 
 /**
  * The numbers of the latest `/list` (or `/search`) per user, so `/switch 1` and `/resume 1` mean
- * what the user saw (seed §2.3.2, §9.7): only the most recent list counts, and it expires after
+ * what the user saw: only the most recent list counts, and it expires after
  * `queue.list_snapshot_ttl_minutes` so an old number cannot hit the wrong session. Persisted (a
  * `VersionedDoc`), so a restart keeps it.
  *

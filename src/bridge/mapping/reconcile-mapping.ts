@@ -23,14 +23,17 @@ export interface MappingRepairReport {
 }
 
 /**
- * The mapping half of the reconciler (seed §3.2.6 and its three deterministic recovery rules):
+ * The mapping half of the reconciler (see docs/design.md#recovery), run at start and every few
+ * minutes. Its rules are deterministic, and it never guesses:
  * - a claim whose run learned its session id is completed; a claim whose message is no longer
  *   queued or running (gone, or failed before a session existed) is rolled back to
- *   `pending_new_session` so the user can retry; a claim whose message is still in progress is kept;
+ *   `pending_new_session` so the user can retry; a claim whose message is still in progress
+ *   (queued, even if not yet routed, or running) is kept;
  * - a mapping that points at a session the registry does not know becomes `pending_new_session`
  *   in the same directory;
- * - rule 1: exactly one recent chat-created session the mapping missed, and the user has no active
- *   target → map it; rule 2: more than one candidate → leave it and let the user `/list` + `/switch`.
+ * - exactly one recent chat-created session (still provisioning or degraded) the mapping missed,
+ *   and the user has no active target → map it; more than one candidate → leave them and let the
+ *   user `/list` + `/switch`.
  */
 export async function reconcileMapping(input: {
   mapping: UserMapping;

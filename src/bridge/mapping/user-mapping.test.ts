@@ -161,7 +161,7 @@ describe('UserMapping state machine', () => {
     expect((await mapping.read()).ownerOpenId).toBe('ou_a');
   });
 
-  it('writes the versioned envelope with the seed data shape, 0600', async () => {
+  it('writes the versioned envelope with the documented data shape, 0600', async () => {
     await mapping.setPendingNew(U, { cwd: '/w/a' });
     const disk = JSON.parse(await fs.readFile(file, 'utf8'));
     expect(disk).toMatchObject({

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { VersionedDoc } from '../../store/versioned-doc.js';
 
 /**
- * What one chat user is talking to (seed §2.1.2): an existing Claude Code session, a directory
+ * What one chat user is talking to: an existing Claude Code session, a directory
  * waiting for its first message (`pending_new_session`, a one-shot slot), or that slot already
  * claimed by one queued message whose Claude run has no session id yet.
  *
@@ -63,8 +63,9 @@ export const USER_MAPPING_SCHEMA = 1;
 
 /**
  * The user → target mapping, shared by the bot, the reconciler and CLI commands through a
- * compare-and-swap document, so two racing messages can never both create a new session
- * (issue 4 part 2). Every change gets a fresh `casToken` on the entry it touches.
+ * compare-and-swap document, so two racing messages can never both create a new session (the
+ * pending slot is claimed by one message id). Every change gets a fresh `casToken` on the entry
+ * it touches.
  *
  * @example
  *   const mapping = new UserMapping(paths.userMappingFile);

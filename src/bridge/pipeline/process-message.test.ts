@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 describe('processMessage: the outcome is on disk before the answer is shown', () => {
-  // Found by `npm run chaos` (seed 1): the write that persists the outcome failed (spool disk
+  // Found by `npm run chaos`: the write that persists the outcome failed (spool disk
   // full), the retry delivered the in-memory outcome without persisting it, the bridge was
   // SIGKILLed, and the restart ran Claude again for an answer the user already had.
   it('persists the outcome again on the retry after a failed write, before delivering', async () => {

@@ -273,7 +273,12 @@ function imagePaths(record: SpoolRecord): string[] {
   return record.message.images.map((i) => i.localPath).filter((p): p is string => typeof p === 'string');
 }
 
-/** The prompt Claude sees: image references first (seed §2.3.2.5 format), then the user's text. */
+/**
+ * The prompt Claude sees: one line per downloaded image naming its local file
+ * (`[用户发送了第1张图片: <path>]`), a line asking Claude to look at them (Claude Code opens the files
+ * with its own tools), then the user's text. Fixed wording, whatever the user's language: Claude
+ * reads it, the user never sees it.
+ */
 export function buildPrompt(record: SpoolRecord): string {
   const text = record.prompt ?? record.message.text;
   const images = imagePaths(record);

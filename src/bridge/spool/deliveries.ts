@@ -4,7 +4,7 @@ import { parseJsonText } from '../../store/read-json-file.js';
 import { deliveryUuid } from './message-key.js';
 import type { Spool } from './spool.js';
 
-/** One outbound piece of a reply (seed §4.6.6): chunk 0 is usually the streamed card. */
+/** One outbound piece of a reply: chunk 0 is usually the streamed card, the rest text that did not fit in it. */
 export interface DeliveryChunk {
   index: number;
   /** `sending`: the request was made (the platform may or may not have it); `sent`: confirmed. */

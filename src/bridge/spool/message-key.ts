@@ -11,8 +11,8 @@ export function messageFileName(messageId: string): string {
 
 /**
  * The idempotency key of one outbound chunk: a valid UUID string (36 chars, within Feishu's 50)
- * derived deterministically from the message id and chunk index (seed: sha256(message_id + ":" +
- * chunk_index)), so every retry of the same chunk — even after a restart — reuses the same key.
+ * made from sha256(`<message id>:<chunk index>`), so every retry of the same chunk — even after a
+ * restart — reuses the same key and the platform shows the chunk once.
  */
 export function deliveryUuid(messageId: string, chunk: number | string): string {
   const h = createHash('sha256').update(`${messageId}:${chunk}`).digest('hex');

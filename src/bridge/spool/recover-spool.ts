@@ -11,13 +11,16 @@ export interface SpoolRecovery {
 }
 
 /**
- * The spool half of the startup reconciler (seed §3.2.6, §9.6). Runs under the owner lock before
- * the dispatcher starts:
+ * The spool half of the startup reconciler (see docs/design.md#recovery). Runs under the owner
+ * lock before the dispatcher starts; a message the user already got an answer to is never answered
+ * or run again:
  * - `replied/` → `done/` (or `failed/` for an error reply): the user already has the answer;
- * - `processing/` with a delivery receipt `sent` → finalized the same way, never re-run or re-sent
- *   (recovery rule 3);
+ * - `processing/` whose delivery record says `sent` → finalized the same way, even though the
+ *   final move never happened: Claude is not run again and nothing is sent again;
  * - any other `processing/` → `pending/`; its persisted outcome (if any) means delivery resumes at
  *   the first unsent chunk without running Claude again.
+ * `pending/` is left as it is: a record there that was never routed is routed once by the
+ * dispatcher after the start, in arrival order.
  */
 export async function recoverSpool(spool: Spool, deliveries: Deliveries, logger: Logger): Promise<SpoolRecovery> {
   const result: SpoolRecovery = { requeued: 0, finalized: 0, broken: [] };

@@ -34,7 +34,7 @@ async function prune(dir: string, maxAgeMs: number, maxFiles: number, now: numbe
 }
 
 /**
- * Spool retention (seed §3.2.3): `done/` 24 h and at most 1000 files, `failed/` 7 days and at
+ * Spool retention: `done/` 24 h and at most 1000 files, `failed/` 7 days and at
  * most 200, `receipts/` and `deliveries/` 7 days — time first, then oldest-first down to the cap.
  * Run at start and hourly. `pending/`, `processing/` and `replied/` are never touched.
  */

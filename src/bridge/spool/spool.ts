@@ -8,7 +8,7 @@ import { messageFileName } from './message-key.js';
 import { SPOOL_STATES, type SpoolRecord, type SpoolState } from './spool-record.js';
 
 /**
- * The durable message queue on disk (seed §3.2.3). A message lives as one JSON file in exactly one
+ * The durable message queue on disk (see docs/design.md#spool-states-and-delivery). A message lives as one JSON file in exactly one
  * state directory (`pending/ processing/ replied/ done/ failed/`); moves are atomic renames, so after
  * a crash the directory a file is in *is* its state. `receipts/` remembers every accepted message id
  * (the de-duplication source of truth across restarts) and `deliveries/` records outbound chunks.
