@@ -80,6 +80,38 @@ describe('Bridge: accept() persists, the dispatcher runs commands in arrival ord
   });
 });
 
+describe('Bridge: a routing step that fails', () => {
+  it('is retried and holds the later messages back, so their order holds', async () => {
+    h = await bridgeHarness();
+    await twoSessions();
+    const claim = h.mapping.claimForMessage.bind(h.mapping);
+    let failures = 2;
+    h.mapping.claimForMessage = async (...args) => {
+      if (failures-- > 0) throw new Error('mapping locked by another process');
+      return claim(...args);
+    };
+    for (const text of ['to A', '/switch bbbb', 'to B']) await h.bridge.accept(h.msg(text));
+    await h.bridge.whenIdle();
+    expect(sessionByPrompt(h)).toEqual({ 'to A': A, 'to B': B });
+  });
+
+  it('is answered with the error after the last attempt and lands in failed/', async () => {
+    h = await bridgeHarness();
+    await twoSessions();
+    const { AppError } = await import('../core/app-error.js');
+    h.mapping.claimForMessage = async () => {
+      throw new AppError('STORE_CORRUPT', 'user-mapping.json 已损坏');
+    };
+    await h.bridge.accept(h.msg('to A'));
+    await h.bridge.accept(h.msg('/help'));
+    await h.bridge.whenIdle();
+    expect(h.engine.requests).toHaveLength(0);
+    expect(h.channel.transcript().filter((t) => t.includes('user-mapping.json 已损坏'))).toHaveLength(1);
+    expect(await h.spool.count('failed')).toBe(1);
+    expect(await h.spool.count('done')).toBe(1);
+  });
+});
+
 describe('Bridge: permission answers typed as text', () => {
   it('/allow 2 answers the second waiting prompt, through the command parser', async () => {
     h = await bridgeHarness();
