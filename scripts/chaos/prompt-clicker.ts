@@ -1,4 +1,4 @@
-import { promptMessages } from '../../src/bridge/prompt-messages.js';
+import { promptMessages } from '../../src/bridge/prompts/prompt-messages.js';
 import type { FakeFeishu, SentMessage } from '../../test/fakes/fake-feishu/fake-feishu-server.js';
 import { sleep } from './bridge-process.js';
 import type { ChaosFaults } from './faults.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { deliveryUuid } from '../../src/bridge/message-key.js';
-import { pipelineMessages } from '../../src/bridge/pipeline-messages.js';
-import { promptMessages } from '../../src/bridge/prompt-messages.js';
+import { deliveryUuid } from '../../src/bridge/spool/message-key.js';
+import { pipelineMessages } from '../../src/bridge/pipeline/pipeline-messages.js';
+import { promptMessages } from '../../src/bridge/prompts/prompt-messages.js';
 import { feishuMessages } from '../../src/channels/feishu/feishu-messages.js';
 import type { FakeFeishu, SentMessage } from '../../test/fakes/fake-feishu/fake-feishu-server.js';
 import type { ChaosMessage } from './feishu-user.js';

@@ -3,8 +3,8 @@ import { defineMessages } from '../core/i18n.js';
 const s = (v: string | number | undefined): string => (v === undefined ? '' : String(v));
 
 /**
- * Every user-facing sentence of the bridge (commands, refusals, notices), zh (default, the seed's
- * wording where it gives one) and en. Channels render these inside the reply model; nothing in
+ * Every user-facing sentence of the bridge (commands, refusals, notices), zh (the default, and the
+ * wording users of the original bot know) and en. Channels render these inside the reply model; nothing in
  * `bridge/` builds user text outside this catalog.
  *
  * @example

@@ -149,7 +149,7 @@ describe('Bridge: exactly once', () => {
     const before = h.channel.messages.length;
     await h.restart();
     // The reconciler's spool half would have moved it back; do what it does.
-    const { recoverSpool } = await import('./recover-spool.js');
+    const { recoverSpool } = await import('./spool/recover-spool.js');
     const { silentLogger } = await import('../core/logger.js');
     await h.bridge.stop(0);
     await recoverSpool(h.spool, h.bridge.deliveries, silentLogger);

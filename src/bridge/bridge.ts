@@ -3,25 +3,30 @@ import type { Config } from '../core/config-schema.js';
 import type { Language } from '../core/i18n.js';
 import type { Logger } from '../core/logger.js';
 import type { Paths } from '../core/paths.js';
-import type { AcceptResult, ActionResult, BridgeInbound, Channel } from './channel.js';
-import { parseChatCommand } from './command-parser.js';
 import { bridgeMessages } from './bridge-messages.js';
-import type { CommandContext, SessionDirectory, BridgeStatus } from './commands/command-context.js';
-import { runChatCommand, runCardAction } from './commands/run-command.js';
-import { Deliveries } from './deliveries.js';
-import { Dispatcher } from './dispatcher.js';
+import type { AcceptResult, ActionResult, BridgeInbound, Channel } from './channel.js';
+import type { BridgeStatus, CommandContext, SessionDirectory } from './commands/command-context.js';
+import { parseChatCommand } from './commands/command-parser.js';
+import type { ListSnapshots } from './commands/list-snapshot.js';
+import { runCardAction, runChatCommand } from './commands/run-command.js';
 import type { InboundMessage } from './inbound-message.js';
-import type { ListSnapshots } from './list-snapshot.js';
-import { deliveryUuid } from './message-key.js';
-import { PendingPrompts } from './pending-prompts.js';
-import { processMessage, replyTargetOf, ShutdownAbort, type SessionHooks } from './process-message.js';
+import type { UserMapping } from './mapping/user-mapping.js';
+import { Deliveries } from './spool/deliveries.js';
+import { Dispatcher } from './pipeline/dispatcher.js';
+import type { SessionHooks } from './pipeline/process-message.js';
+import { routeRecord, type RouteDeps } from './pipeline/route-record.js';
+import { runRecord, type RunDeps } from './pipeline/run-record.js';
+import { PendingPrompts } from './prompts/pending-prompts.js';
 import type { CardAction, Reply } from './reply-model.js';
 import { textReply } from './reply-model.js';
-import type { SpoolRecord, TargetSnapshot } from './spool-record.js';
-import type { Spool } from './spool.js';
-import type { UserMapping } from './user-mapping.js';
+import { deliveryUuid } from './spool/message-key.js';
+import type { SpoolRecord } from './spool/spool-record.js';
+import type { Spool } from './spool/spool.js';
 
-/** The longest text message accepted (seed §9.7). */
+/**
+ * The longest text message accepted: a chat message is a prompt, not a file transfer, and the
+ * limit keeps one message from filling the spool or Claude's context.
+ */
 export const MAX_MESSAGE_CHARS = 10_000;
 
 /**
@@ -46,16 +51,18 @@ export interface BridgeOptions {
   ccexec?: (question: string, userId: string, signal: AbortSignal) => Promise<Reply>;
   models?: () => Promise<Array<{ alias: string; model: string }>>;
   now?: () => Date;
-  /** Retry delay after a delivery failure (channel down); doubles per attempt. */
+  /** Retry delay after a failed routing or delivery step (mapping locked, channel down); doubles per attempt. */
   retryBaseMs?: number;
   maxAttempts?: number;
   heartbeatMs?: number;
 }
 
 /**
- * The channel-neutral message pipeline (seed §3.2.3): `accept()` persists a message and its target
- * snapshot within milliseconds; the dispatcher runs it under the global limit and the per-session
- * serial key; the outcome is persisted before delivery; every chunk is delivered once.
+ * The channel-neutral message pipeline (see docs/design.md#a-messages-path): `accept()` validates
+ * a message, parses its command and persists both within milliseconds — it runs nothing; the
+ * dispatcher routes each user's messages in arrival order (runs the command, or fixes the target
+ * from the user mapping, and persists the target), then runs them under the global limit and the
+ * per-session serial key; the outcome is persisted before delivery; every chunk is delivered once.
  */
 export class Bridge implements BridgeInbound {
   readonly prompts: PendingPrompts;
@@ -77,7 +84,8 @@ export class Bridge implements BridgeInbound {
     this.dispatcher = new Dispatcher({
       concurrency: o.config.queue.worker_concurrency,
       logger: o.logger,
-      run: (r, s) => this.runRecord(r, s),
+      route: (r, signal) => routeRecord(r, this.routeDeps(), signal),
+      run: (r, signal) => runRecord(r, this.runDeps(), signal),
     });
   }
 
@@ -103,7 +111,10 @@ export class Bridge implements BridgeInbound {
     };
   }
 
-  /** Loads `pending/` (after the reconciler moved `processing/` back) and starts dispatching. */
+  /**
+   * Loads `pending/` (after the reconciler moved `processing/` back) and starts dispatching, in
+   * arrival order: records accepted but not yet routed are routed now, once each.
+   */
   async start(): Promise<void> {
     await this.o.spool.init();
     const { records, broken } = await this.o.spool.list('pending');
@@ -164,8 +175,9 @@ export class Bridge implements BridgeInbound {
       this.seen.add(message.id);
       return { status: 'duplicate' };
     }
+    const command = parseChatCommand(message.text);
     const standing = await this.o.ownerPolicy(message.channel, message.userId);
-    if (standing === 'unbound' && parseChatCommand(message.text)?.name === 'whoami') {
+    if (standing === 'unbound' && command?.name === 'whoami') {
       const notice = this.t('whoami', { userId: message.userId });
       void this.notify(message, notice, 'whoami');
       return { status: 'refused', reason: 'not-owner', notice };
@@ -194,25 +206,11 @@ export class Bridge implements BridgeInbound {
       return { status: 'refused', reason: 'overloaded', notice };
     }
 
-    const answer = /^\/(allow|deny|always)(?:\s+(\d{1,3}))?\s*$/i.exec(message.text.trim());
-    if (answer) {
-      const result = this.prompts.resolveByIndex(
-        message.userId,
-        Number(answer[2] ?? '1'),
-        (answer[1] as string).toLowerCase() as 'allow' | 'deny' | 'always',
-      );
-      await this.o.spool.writeReceipt(message.id, message.channel, this.now().toISOString());
-      this.seen.add(message.id);
-      void this.notify(message, result.toast?.text ?? '', 'prompt-answer');
-      return { status: 'accepted' };
-    }
-    const { target, prompt } = await this.targetFor(message);
     this.seq += 1;
     const record: SpoolRecord = {
       schema: 1,
       message,
-      target,
-      ...(prompt !== undefined ? { prompt } : {}),
+      ...(command ? { command } : {}),
       acceptedAt: this.now().toISOString(),
       seq: this.seq,
       attempts: 0,
@@ -223,10 +221,14 @@ export class Bridge implements BridgeInbound {
     return { status: 'accepted' };
   }
 
-  private commandContext(message: InboundMessage): CommandContext {
+  /**
+   * What a command may use, as `userId` and for the message `messageId`. `/status` runs while its
+   * own message is in `pending/`; that one is left out of the count the user sees.
+   */
+  private commandContext(userId: string, messageId: string, queued = false): CommandContext {
     return {
-      userId: message.userId,
-      messageId: message.id,
+      userId,
+      messageId,
       lang: this.o.lang,
       now: this.now(),
       config: this.o.config,
@@ -234,48 +236,15 @@ export class Bridge implements BridgeInbound {
       mapping: this.o.mapping,
       listSnapshots: this.o.listSnapshots,
       sessions: this.o.sessions,
-      status: () => this.status(),
+      status: async () => {
+        const s = await this.status();
+        return queued ? { ...s, pending: Math.max(0, s.pending - 1) } : s;
+      },
+      prompts: this.prompts,
       models:
         this.o.models ??
         (async () => Object.entries(this.o.config.claude.models).map(([alias, model]) => ({ alias, model }))),
     };
-  }
-
-  /**
-   * Fixes the target snapshot at accept time. Commands that change the mapping (`/new`,
-   * `/switch`, `/model`, …) are applied here, in arrival order, so a message sent after
-   * `/switch` goes to the new session and one sent before it to the old one.
-   */
-  private async targetFor(message: InboundMessage): Promise<{ target: TargetSnapshot; prompt?: string }> {
-    const command = parseChatCommand(message.text);
-    if (command) {
-      if (command.name === 'cc' && this.o.ccexec) return { target: { kind: 'ccexec', question: command.question } };
-      const outcome = await runChatCommand(command, this.commandContext(message));
-      if (outcome.run)
-        return {
-          target: { kind: 'new', cwd: outcome.run.cwd, ...(outcome.run.model ? { model: outcome.run.model } : {}) },
-          prompt: outcome.run.prompt,
-        };
-      return { target: { kind: 'reply', reply: outcome.reply } };
-    }
-    const claim = await this.o.mapping.claimForMessage(message.userId, message.id);
-    switch (claim.kind) {
-      case 'session':
-        return {
-          target: {
-            kind: 'session',
-            sessionId: claim.sessionId,
-            cwd: claim.cwd,
-            ...(claim.model ? { model: claim.model } : {}),
-          },
-        };
-      case 'new':
-        return { target: { kind: 'new', cwd: claim.cwd, ...(claim.model ? { model: claim.model } : {}) } };
-      case 'creating':
-        return { target: { kind: 'reply', reply: textReply(this.t('newSessionCreating')) } };
-      default:
-        return { target: { kind: 'reply', reply: textReply(this.t('noTarget')) } };
-    }
   }
 
   async handleAction(input: {
@@ -288,82 +257,25 @@ export class Bridge implements BridgeInbound {
       return { toast: { type: 'error', text: this.t('notOwner') } };
     const a = input.action;
     if (a.type === 'permission' || a.type === 'question') return this.prompts.resolve(input.userId, a);
-    const ctx = this.commandContext({
-      id: `action:${input.messageId ?? ''}`,
-      channel: input.channel,
-      platformMessageId: input.messageId ?? '',
-      userId: input.userId,
-      chatId: '',
-      chatType: 'p2p',
-      text: '',
-      images: [],
-      receivedAt: this.now().toISOString(),
-    });
+    const ctx = this.commandContext(input.userId, `action:${input.messageId ?? ''}`);
     return runCardAction(a, ctx);
   }
 
-  /** The error boundary around one record: state moves, retries of delivery failures, failed/. */
-  private async runRecord(record: SpoolRecord, signal: AbortSignal): Promise<void> {
-    const id = record.message.id;
-    const spool = this.o.spool;
-    const maxAttempts = this.o.maxAttempts ?? 5;
-    try {
-      await spool.move(id, 'pending', 'processing');
-    } catch (err) {
-      this.o.logger.error('could not move message to processing', { err, messageId: id });
-      return;
-    }
-    for (;;) {
-      try {
-        const channel = this.channel(record.message.channel);
-        if (channel.prepare && record.outcome === undefined && record.attempts === 0)
-          record.message = await channel.prepare(record.message);
-        const end = await processMessage(record, this.pipelineDeps(), signal);
-        if (end === 'failed') {
-          record.failure = {
-            code: record.outcome?.kind === 'error' ? record.outcome.code : 'FAILED',
-            message: 'replied with an error',
-            at: this.now().toISOString(),
-          };
-          await spool.write('processing', record);
-        }
-        await spool.move(id, 'processing', 'replied');
-        await spool.move(id, 'replied', end);
-        return;
-      } catch (err) {
-        if (err instanceof ShutdownAbort || signal.aborted) return; // stays in processing/ for the restart
-        record.attempts += 1;
-        this.o.logger.warn('message processing failed; will retry', { err, messageId: id, attempt: record.attempts });
-        if (record.attempts >= maxAttempts) {
-          record.failure = {
-            code: 'DELIVERY_FAILED',
-            message: err instanceof Error ? err.message : String(err),
-            at: this.now().toISOString(),
-          };
-          await spool.write('processing', record).catch(() => undefined);
-          await spool.move(id, 'processing', 'failed').catch(() => undefined);
-          this.o.logger.error('message failed permanently', { messageId: id });
-          return;
-        }
-        await spool.write('processing', record).catch(() => undefined);
-        const delay = (this.o.retryBaseMs ?? 1000) * 2 ** (record.attempts - 1);
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, delay);
-          signal.addEventListener(
-            'abort',
-            () => {
-              clearTimeout(timer);
-              resolve();
-            },
-            { once: true },
-          );
-        });
-        if (signal.aborted) return;
-      }
-    }
+  private routeDeps(): RouteDeps {
+    return {
+      spool: this.o.spool,
+      mapping: this.o.mapping,
+      runCommand: (command, record) =>
+        runChatCommand(command, this.commandContext(record.message.userId, record.message.id, true)),
+      hasCcexec: this.o.ccexec !== undefined,
+      lang: this.o.lang,
+      logger: this.o.logger,
+      retryBaseMs: this.o.retryBaseMs ?? 1000,
+      maxAttempts: this.o.maxAttempts ?? 5,
+    };
   }
 
-  private pipelineDeps() {
+  private runDeps(): RunDeps {
     return {
       spool: this.o.spool,
       deliveries: this.deliveries,
@@ -377,8 +289,9 @@ export class Bridge implements BridgeInbound {
       logger: this.o.logger,
       showThinking: this.o.config.stream.show_thinking,
       heartbeatMs: this.o.heartbeatMs ?? 2000,
+      now: this.now,
+      retryBaseMs: this.o.retryBaseMs ?? 1000,
+      maxAttempts: this.o.maxAttempts ?? 5,
     };
   }
 }
-
-export { replyTargetOf };

@@ -2,7 +2,7 @@ import type { InboundMessage, ReplyTarget } from './inbound-message.js';
 import type { CardAction, Reply } from './reply-model.js';
 
 /**
- * The seam through which a chat platform plugs into the bridge (ARCHITECTURE.md "Channel").
+ * The seam through which a chat platform plugs into the bridge (see docs/design.md#seams).
  * Feishu and the web console are two implementations; a third platform is one more folder of the
  * same shape.
  */
@@ -27,7 +27,10 @@ export interface ChannelStatus {
 
 /** What the bridge offers a channel: persist a message, or handle a button click. */
 export interface BridgeInbound {
-  /** Validates, de-duplicates, fixes the target snapshot and persists; returns within milliseconds. */
+  /**
+   * Validates, de-duplicates and persists the message with its parsed command; returns within
+   * milliseconds. It runs nothing: commands run later, in the dispatcher, in arrival order.
+   */
   accept(message: InboundMessage): Promise<AcceptResult>;
   /** A button click. Only the owner's click on a still-pending prompt changes anything. */
   handleAction(input: {

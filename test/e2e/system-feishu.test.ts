@@ -1,4 +1,4 @@
-// Full-system end-to-end tests (issue 5, Tests): `assembleRuntime` — what `cc-linker start` runs —
+// Full-system end-to-end tests (issue 5, Tests): `assembleDaemon` — what `cc-linker start` runs —
 // with the REAL Feishu SDK against the in-repo fake Feishu server and the REAL bundled Claude Code
 // binary against the in-repo fake Anthropic API. Every assertion is on what the user would see
 // (the fake Feishu server's records) or on what Claude was asked (the fake Anthropic's records).
@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { bridgeMessages } from '../../src/bridge/bridge-messages.js';
-import { Spool } from '../../src/bridge/spool.js';
-import { UserMapping } from '../../src/bridge/user-mapping.js';
+import { Spool } from '../../src/bridge/spool/spool.js';
+import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
 import { PermissionStore } from '../../src/claude/permission-store.js';
 import { startFakeAnthropic } from '../fakes/fake-anthropic/fake-anthropic-server.js';
 import { encodeProjectDir } from '../fakes/fake-anthropic/claude-sandbox.js';

@@ -1,4 +1,4 @@
-// The whole system under test, assembled exactly as `cc-linker start` does (assembleRuntime): the
+// The whole system under test, assembled exactly as `cc-linker start` does (assembleDaemon): the
 // real Feishu SDK against the fake Feishu server, the real bundled Claude Code binary against the
 // fake Anthropic API, the real bridge, spool, registry and mapping — all in one throw-away root.
 // Shared by system-feishu.test.ts and web-system.test.ts (the crash test's child process gets the
@@ -9,8 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, onTestFailed } from 'vitest';
-import type { Runtime } from '../../src/bridge/runtime.js';
-import { assembleRuntime } from '../../src/cli/start/assemble-runtime.js';
+import { assembleDaemon, type Daemon } from '../../src/cli/start/assemble-daemon.js';
 import type { Config } from '../../src/core/config-schema.js';
 import { defaultConfig } from '../../src/core/default-config.js';
 import { createLogger } from '../../src/core/logger.js';
@@ -176,7 +175,7 @@ export interface System {
   fake: FakeFeishu;
   sys: SystemRoot;
   config: Config;
-  runtime: Runtime;
+  runtime: Daemon;
   logFile: string;
   /** Pushes a text message as `openId` (default: the owner); resolves once acked. */
   send(
@@ -213,10 +212,10 @@ export async function startSystem(
   config.sdk.permission_mode = 'default';
   opts.tweak?.(config);
   const logFile = path.join(sys.root, 'cc-linker.log');
-  let assembledRuntime: Runtime | undefined;
+  let assembledRuntime: Daemon | undefined;
   try {
     await opts.prepare?.(sys);
-    const assembled = await assembleRuntime({
+    const assembled = await assembleDaemon({
       config,
       paths: sys.paths,
       lang: 'en',
@@ -224,7 +223,7 @@ export async function startSystem(
       env: sys.env,
       feishu: true,
     });
-    assembledRuntime = assembled.runtime;
+    assembledRuntime = assembled;
     expect(assembled.feishu).toBe('connected');
     await fake.waitForConnection();
   } catch (err) {

@@ -1,4 +1,4 @@
-// Browser test of the whole system (issue 7, Tests): `assembleRuntime` — what `cc-linker start`
+// Browser test of the whole system (issue 7, Tests): `assembleDaemon` — what `cc-linker start`
 // runs — with the web console on a random port and Feishu off, the REAL bundled Claude Code binary
 // against the fake Anthropic API, and Debian's chromium driven by playwright-core. A session is
 // created from the page, left, found again in the sessions list, continued, and a tool call in it is
@@ -7,9 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import type { Runtime } from '../../src/bridge/runtime.js';
-import { UserMapping } from '../../src/bridge/user-mapping.js';
-import { assembleRuntime } from '../../src/cli/start/assemble-runtime.js';
+import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
+import { assembleDaemon, type Daemon } from '../../src/cli/start/assemble-daemon.js';
 import { WEB_USER_ID } from '../../src/channels/web/web-channel.js';
 import type { WebConsole } from '../../src/channels/web/start-web-console.js';
 import { createLogger } from '../../src/core/logger.js';
@@ -22,7 +21,7 @@ import { ARTIFACTS, CHROMIUM, HAS_CHROMIUM } from './web-harness.js';
 describe.skipIf(!HAS_CHROMIUM || !CLAUDE_BIN)('web console over the whole system (chromium, real Claude Code)', () => {
   let anth: FakeAnthropic;
   let sys: SystemRoot;
-  let runtime: Runtime;
+  let runtime: Daemon;
   let web: WebConsole;
   let browser: Browser;
   let logFile: string;
@@ -34,7 +33,7 @@ describe.skipIf(!HAS_CHROMIUM || !CLAUDE_BIN)('web console over the whole system
     // Ask for every tool call not on the allow list (the default `acceptEdits` lets `touch` through).
     config.sdk.permission_mode = 'default';
     logFile = path.join(sys.root, 'cc-linker.log');
-    const assembled = await assembleRuntime({
+    const assembled = await assembleDaemon({
       config,
       paths: sys.paths,
       lang: 'en',
@@ -43,7 +42,7 @@ describe.skipIf(!HAS_CHROMIUM || !CLAUDE_BIN)('web console over the whole system
       feishu: false,
       webPort: 0,
     });
-    runtime = assembled.runtime;
+    runtime = assembled;
     expect(assembled.feishu).toBe('disabled');
     web = assembled.web as WebConsole;
     expect(web).not.toBeNull();

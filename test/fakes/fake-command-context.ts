@@ -2,8 +2,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { BridgeStatus, CommandContext } from '../../src/bridge/commands/command-context.js';
-import { ListSnapshots } from '../../src/bridge/list-snapshot.js';
-import { UserMapping } from '../../src/bridge/user-mapping.js';
+import { ListSnapshots } from '../../src/bridge/commands/list-snapshot.js';
+import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
+import { PendingPrompts } from '../../src/bridge/prompts/pending-prompts.js';
 import { defaultConfig } from '../../src/core/default-config.js';
 import { resolvePaths } from '../../src/core/paths.js';
 import { FakeSessionDirectory } from './fake-session-directory.js';
@@ -56,6 +57,7 @@ export async function commandFixture(overrides: Partial<CommandContext> = {}): P
     }),
     sessions,
     status: async () => status,
+    prompts: new PendingPrompts({ timeoutMs: config.sdk.timeout_ms, lang: 'zh' }),
     models: async () => [],
     ...overrides,
   };

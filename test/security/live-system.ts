@@ -1,6 +1,6 @@
 /**
  * The assembled system in-process, for the owner, path and hostile-corpus checks: the real bridge
- * runtime (`openRuntime`, its real owner policy), the real Feishu channel over the official SDK
+ * runtime (`BridgeRuntime` under the owner lock, its real owner policy), the real Feishu channel over the official SDK
  * against the in-repo fake Feishu server, the real cc_exec gateway (fake OpenAI server + fake
  * ChainlessChain CLI) wired to `/cc` exactly as `cc-linker start` wires it, the real web console,
  * the real registry — and a scripted `FakeEngine` in place of Claude Code.
@@ -8,10 +8,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RegistrySessionDirectory, registryViewOf } from '../../src/bridge/registry-session-directory.js';
+import { RegistrySessionDirectory, registryViewOf } from '../../src/bridge/runtime/registry-session-directory.js';
 import type { CardAction } from '../../src/bridge/reply-model.js';
-import { openRuntime, type Runtime } from '../../src/bridge/runtime.js';
-import { UserMapping } from '../../src/bridge/user-mapping.js';
+import { BridgeRuntime } from '../../src/bridge/runtime/bridge-runtime.js';
+import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
 import { createGateway } from '../../src/ccexec/create-gateway.js';
 import { createFeishuChannel } from '../../src/channels/feishu/feishu-channel.js';
 import { createConsoleSessions } from '../../src/channels/web/console/console-sessions.js';
@@ -23,6 +23,7 @@ import { defaultConfig } from '../../src/core/default-config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { resolvePaths, type Paths } from '../../src/core/paths.js';
 import { upsertSession } from '../../src/sessions/registry.js';
+import { acquireOwnerLock } from '../../src/store/owner-lock.js';
 import { FAKE_CC_ENV_ALLOW, HARNESS_KEYS } from '../fakes/fake-chainlesschain/gateway-harness.js';
 import { createFakeCliHome, SAMPLE_DATA, type FakeCliHome } from '../fakes/fake-chainlesschain/fake-cli.js';
 import { FakeEngine } from '../fakes/fake-engine.js';
@@ -46,7 +47,7 @@ export interface LiveSystem {
   outside: string;
   paths: Paths;
   config: Config;
-  runtime: Runtime;
+  runtime: BridgeRuntime;
   engine: FakeEngine;
   feishu: FakeFeishu;
   openai: FakeOpenAIServer;
@@ -155,17 +156,19 @@ export async function startLiveSystem(opts: LiveOptions = {}): Promise<LiveSyste
     runtimeDir: paths.runtimeDir,
     retryPolicy: { baseDelayMs: 20, maxDelayMs: 200 },
   });
-  const runtime = await openRuntime({
+  const lock = await acquireOwnerLock(paths.ownerLockFile);
+  const runtime = new BridgeRuntime({
     config,
     paths,
     lang: 'zh',
     logger: silentLogger,
     engine,
-    channels: [channel],
     sessions: directory,
     registry: registryViewOf(directory),
+    trustedChannels: ['web'],
     ccexec: ccexecForBridge(gateway, 'zh'),
   });
+  runtime.addChannel(channel);
   let web: WebConsole | null = null;
   if (opts.web) {
     config.web.token = 'live-console-token-0123456789abcdef';
@@ -263,6 +266,7 @@ export async function startLiveSystem(opts: LiveOptions = {}): Promise<LiveSyste
     async close() {
       await web?.close().catch(() => undefined);
       await runtime.stop(1000).catch(() => undefined);
+      await lock.release();
       await feishu.close();
       await openai.close();
       cli.cleanup();

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeMessages } from '../../src/bridge/bridge-messages.js';
-import { promptMessages } from '../../src/bridge/prompt-messages.js';
+import { promptMessages } from '../../src/bridge/prompts/prompt-messages.js';
 import type { CardAction } from '../../src/bridge/reply-model.js';
 import type { PermissionDecision } from '../../src/claude/engine-types.js';
 import { fileMessageEvent, imageMessageEvent, postMessageEvent } from '../fakes/fake-feishu/fake-feishu-server.js';

@@ -1,6 +1,6 @@
 import type { ActionResult } from '../channel.js';
 import { bridgeMessages } from '../bridge-messages.js';
-import { checkWorkingDirectory } from '../dir-safety.js';
+import { checkWorkingDirectory } from './dir-safety.js';
 import { tildify } from '../../core/tildify.js';
 import type { CardAction } from '../reply-model.js';
 import type { CommandContext } from './command-context.js';
@@ -26,7 +26,7 @@ export async function handleSwitchAction(
 
 /**
  * A `select_dir` button of the /listDir card: re-checks the directory (a click may be forged or
- * stale), then makes it the pending new-session directory (seed §2.3.2.6) and replaces the card
+ * stale), then makes it the pending new-session directory and replaces the card
  * with the confirmation.
  */
 export async function handleSelectDirAction(

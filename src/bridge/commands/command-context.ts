@@ -2,9 +2,10 @@ import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Paths } from '../../core/paths.js';
 import type { SessionEntry } from '../../sessions/registry-schema.js';
-import type { ListSnapshots } from '../list-snapshot.js';
+import type { PendingPrompts } from '../prompts/pending-prompts.js';
+import type { ListSnapshots } from './list-snapshot.js';
 import type { Reply } from '../reply-model.js';
-import type { UserMapping } from '../user-mapping.js';
+import type { UserMapping } from '../mapping/user-mapping.js';
 
 /** A registry session together with its uuid (the registry's key) — what the commands show. */
 export type SessionView = SessionEntry & { uuid: string };
@@ -57,6 +58,8 @@ export interface CommandContext {
   listSnapshots: ListSnapshots;
   sessions: SessionDirectory;
   status: () => Promise<BridgeStatus>;
+  /** The permission prompts waiting for the user, for the typed answers (`/allow 2`). */
+  prompts: Pick<PendingPrompts, 'resolveByIndex'>;
   /** Discovered model aliases (config `claude.models` is merged in by the commands). */
   models: () => Promise<Array<{ alias: string; model: string }>>;
 }

@@ -1,4 +1,4 @@
-import type { DirSafetyOptions } from '../dir-safety.js';
+import type { DirSafetyOptions } from './dir-safety.js';
 import type { CommandContext } from './command-context.js';
 
 /**

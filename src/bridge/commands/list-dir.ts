@@ -1,14 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { bridgeMessages } from '../bridge-messages.js';
-import { checkWorkingDirectory } from '../dir-safety.js';
+import { checkWorkingDirectory } from './dir-safety.js';
 import { tildify } from '../../core/tildify.js';
 import type { CardButton, CardSection, Reply } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';
 import { dirPolicy } from './dir-policy.js';
 
-/** Subdirectories one card shows (seed §2.3.2.6). */
+/** Subdirectories one card shows: enough to choose from, few enough to fit one chat card. */
 export const LIST_DIR_LIMIT = 15;
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
@@ -22,7 +22,7 @@ export async function handleListDir(
 }
 
 /**
- * The directory browser (seed §2.3.2.6). Without `input` it starts from the user's current
+ * The directory browser. Without `input` it starts from the user's current
  * directory: the active session's, else the pending entry's, else `feishu_bot.default_cwd`, else
  * the first allowed root — the first of these that passes the safety check. A relative `input`
  * is taken relative to that start. Shows ⬆️ parent (when the parent is allowed), "use this

@@ -47,7 +47,7 @@ beforeEach(async () => {
 afterEach(() => f.cleanup());
 
 describe('/list', () => {
-  it('renders the seed layout, newest first, with a switch button per session and the hint (zh)', async () => {
+  it('renders the documented layout, newest first, with a switch button per session and the hint (zh)', async () => {
     const { reply } = await handleList({ name: 'list', args: '' }, f.ctx);
     const card = reply as CardReply;
     expect(card).toMatchObject({ kind: 'card', title: '📋 我的会话（共 3 个）', status: 'info' });

@@ -9,7 +9,7 @@ export const LIST_PAGE_SIZE = 20;
 
 /**
  * `/list [page]`: the user's sessions, most recently active first, numbered, with a switch button
- * each (seed §2.3.2). The numbers are saved as the user's list snapshot, so `/switch 3` means
+ * each. The numbers are saved as the user's list snapshot, so `/switch 3` means
  * the third entry shown; page 2 numbers 21–40 and its snapshot covers 1–40.
  */
 export async function handleList(cmd: { name: 'list'; args: string }, ctx: CommandContext): Promise<CommandOutcome> {

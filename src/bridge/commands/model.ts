@@ -1,12 +1,12 @@
 import { bridgeMessages } from '../bridge-messages.js';
 import type { CardSection } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
-import { defaultModelOf } from '../user-mapping.js';
+import { defaultModelOf } from '../mapping/user-mapping.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';
 import { modelChoices, resolveModel } from './model-catalog.js';
 
 /**
- * `/model [n|alias|--clear]` (seed §3.2.1 "Provider 管理"): without an argument shows the user's
+ * `/model [n|alias|--clear]`: without an argument shows the user's
  * default model and the numbered choices; with one sets (or clears) the default kept on the
  * user's mapping entry, used for new sessions and later messages.
  */

@@ -1,20 +1,21 @@
 import { bridgeMessages } from '../bridge-messages.js';
-import { checkWorkingDirectory } from '../dir-safety.js';
+import { checkWorkingDirectory } from './dir-safety.js';
 import { tildify } from '../../core/tildify.js';
 import { textReply } from '../reply-model.js';
-import { defaultModelOf } from '../user-mapping.js';
+import { defaultModelOf } from '../mapping/user-mapping.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';
 import { dirPolicy } from './dir-policy.js';
 import { resolveModel } from './model-catalog.js';
 
 /**
- * `/new [cwd] [--model <alias>] [-- prompt]` (seed §2.3.2, §9.1):
+ * `/new [cwd] [--model <alias>] [-- prompt]` (see docs/design.md#commands-and-targets):
  * - cwd: the argument, else `feishu_bot.default_cwd`, else guidance (nothing is created);
  * - the directory must pass the safety check; its real path is what Claude runs in;
  * - no prompt → the mapping becomes `pending_new_session` ("请继续发送第一条消息"): no Claude
  *   process, no cost, no bootstrap prompt;
- * - a prompt → this message claims the new-session slot in one CAS and the outcome carries `run`,
- *   which the dispatcher executes under the `new:<open_id>` key.
+ * - a prompt → this message claims the new-session slot in one CAS (under its own id, so a re-run
+ *   after a crash claims nothing new) and the outcome carries `run`, which the dispatcher executes
+ *   under the `new:<open_id>` key.
  * `--model` takes an alias (or a model id / Claude Code alias); without it the user's default stays.
  */
 export async function handleNew(

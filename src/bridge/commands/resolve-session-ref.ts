@@ -1,5 +1,5 @@
 import { bridgeMessages } from '../bridge-messages.js';
-import type { ListRef } from '../command-parser.js';
+import type { ListRef } from './command-parser.js';
 import type { Reply } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
 import type { CommandContext, SessionView } from './command-context.js';

@@ -1,7 +1,7 @@
 import { statusOf } from '../../sessions/registry-schema.js';
 import { sessionsMessages } from '../../sessions/sessions-messages.js';
 import { bridgeMessages } from '../bridge-messages.js';
-import type { ListRef } from '../command-parser.js';
+import type { ListRef } from './command-parser.js';
 import type { CardSection } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
 import { shellQuote } from '../../core/shell-quote.js';
@@ -11,7 +11,7 @@ import { shortId, titleOf } from './session-format.js';
 
 /**
  * `/resume <n|prefix>`: safe advice for continuing the session in a terminal, with the same status
- * rules as `cc-linker resume` (seed §2.2.3): active/archived → the commands to run;
+ * rules as `cc-linker resume`: active/archived → the commands to run;
  * provisioning/degraded → repair first (never a bare `claude --resume` that may fail obscurely);
  * corrupted → refused. It changes nothing: the chat keeps its current target.
  */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commandFixture, type CommandFixture } from '../../../test/fakes/fake-command-context.js';
 import { fakeSession } from '../../../test/fakes/fake-session-directory.js';
-import { parseChatCommand } from '../command-parser.js';
+import { parseChatCommand } from './command-parser.js';
 import type { CardReply } from '../reply-model.js';
 import { runCardAction, runChatCommand } from './run-command.js';
 

@@ -1,8 +1,9 @@
 import type { ActionResult } from '../channel.js';
 import { bridgeMessages, type BridgeMessageKey } from '../bridge-messages.js';
-import type { ChatCommand, UsageCommand } from '../command-parser.js';
+import type { ChatCommand, UsageCommand } from './command-parser.js';
 import type { CardAction } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
+import { handleAnswer } from './answer.js';
 import { handleBrowseDirAction, handleSelectDirAction, handleSwitchAction } from './card-actions.js';
 import { handleCc } from './cc.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';
@@ -59,6 +60,8 @@ export async function runChatCommand(cmd: ChatCommand, ctx: CommandContext): Pro
       return handleSearch(cmd, ctx);
     case 'cc':
       return handleCc(cmd, ctx);
+    case 'answer':
+      return handleAnswer(cmd, ctx);
     case 'usage': {
       const detail =
         cmd.problem === 'missing-model-alias'

@@ -15,7 +15,7 @@ export {
 } from '../../sessions/format-session.js';
 
 /**
- * One numbered entry in the seed's layout (§2.3.2), as a plain section (titles are user text and
+ * One numbered entry of `/list` and `/search`, as a plain section (titles are user text and
  * must be escaped by the channel):
  *
  *     1. Improve README and create acceptance guide

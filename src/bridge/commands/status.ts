@@ -1,6 +1,6 @@
 import { bridgeMessages } from '../bridge-messages.js';
 import { tildify } from '../../core/tildify.js';
-import { defaultModelOf, type MappingEntry } from '../user-mapping.js';
+import { defaultModelOf, type MappingEntry } from '../mapping/user-mapping.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';
 import { shortId, titleOf } from './session-format.js';
 

@@ -1,7 +1,7 @@
 import { statusOf } from '../../sessions/registry-schema.js';
 import { bridgeMessages } from '../bridge-messages.js';
-import type { ListRef } from '../command-parser.js';
-import { checkWorkingDirectory } from '../dir-safety.js';
+import type { ListRef } from './command-parser.js';
+import { checkWorkingDirectory } from './dir-safety.js';
 import { tildify } from '../../core/tildify.js';
 import { textReply, type Reply } from '../reply-model.js';
 import type { CommandContext, CommandOutcome, SessionView } from './command-context.js';

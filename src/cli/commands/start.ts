@@ -11,9 +11,10 @@ interface StartOptions {
 }
 
 /**
- * `cc-linker start`: the main job. Owner lock → reconcile → dispatcher → channels (the local web
- * console always, Feishu when credentials are configured), in the foreground with a clean
- * SIGINT/SIGTERM shutdown; `--daemon` runs the same in the background with a PID file.
+ * `cc-linker start`: the main job. `assembleDaemon` builds and starts everything (owner lock →
+ * reconcile → dispatcher → channels: the local web console always, Feishu when credentials are
+ * configured); this runs it in the foreground with a clean SIGINT/SIGTERM shutdown; `--daemon`
+ * runs the same in the background with a PID file.
  */
 export const startCommand: CommandSpec = {
   name: 'start',
@@ -29,7 +30,7 @@ export const startCommand: CommandSpec = {
     if (opts.daemon) return startDaemon(ctx.paths.runtimeDir, logFile, t, ctx.out, ctx.env);
 
     const { createLogger } = await import('../../core/logger.js');
-    const { assembleRuntime, hasFeishuCredentials } = await import('../start/assemble-runtime.js');
+    const { assembleDaemon, hasFeishuCredentials } = await import('../start/assemble-daemon.js');
     const { writePidFile, removePidFile } = await import('../start/pid-file.js');
     const { readRegistry } = await import('../../sessions/read-registry.js');
     const logger = createLogger({
@@ -42,7 +43,7 @@ export const startCommand: CommandSpec = {
     if (!opts.feishu) ctx.out.print(t('feishuDisabled'));
     else if (!hasFeishuCredentials(ctx.config)) ctx.out.print(t('noFeishu'));
     const port = opts.port !== undefined ? Number.parseInt(opts.port, 10) : undefined;
-    const assembled = await assembleRuntime({
+    const daemon = await assembleDaemon({
       config: ctx.config,
       paths: ctx.paths,
       lang: ctx.lang,
@@ -52,21 +53,21 @@ export const startCommand: CommandSpec = {
       ...(port !== undefined && Number.isInteger(port) ? { webPort: port } : {}),
     });
     await writePidFile(ctx.paths.pidFile);
-    if (assembled.feishu === 'connected') ctx.out.print(t('feishuConnected'));
+    if (daemon.feishu === 'connected') ctx.out.print(t('feishuConnected'));
     // In the daemon, stdout is the log file: the token stays out of it (the parent shows the full URL once).
     const { redact } = await import('../../core/redact.js');
-    const url = assembled.web && (ctx.env.CC_LINKER_DAEMON_READY ? redact(assembled.web.url) : assembled.web.url);
+    const url = daemon.web && (ctx.env.CC_LINKER_DAEMON_READY ? redact(daemon.web.url) : daemon.web.url);
     ctx.out.print(url ? t('web', { url }) : t('webDisabled'));
     const registry = await readRegistry(ctx.paths).catch(() => null);
     ctx.out.print(t('registry', { n: registry ? Object.keys(registry.registry.sessions).length : 0 }));
     if (ctx.env.CC_LINKER_DAEMON_READY)
       fs.writeFileSync(
         ctx.env.CC_LINKER_DAEMON_READY,
-        JSON.stringify({ pid: process.pid, url: assembled.web?.url ?? null }),
+        JSON.stringify({ pid: process.pid, url: daemon.web?.url ?? null }),
         { mode: 0o600 },
       );
     ctx.out.print(t('ctrlC'));
-    logger.info('cc-linker started', { pid: process.pid, feishu: assembled.feishu, web: Boolean(assembled.web) });
+    logger.info('cc-linker started', { pid: process.pid, feishu: daemon.feishu, web: Boolean(daemon.web) });
 
     await new Promise<void>((resolve) => {
       let stopping = false;
@@ -79,8 +80,7 @@ export const startCommand: CommandSpec = {
         ctx.out.progress(t('stopping'));
         logger.info('stopping', { signal });
         void (async () => {
-          await assembled.runtime.stop(30_000).catch((err) => logger.error('stop failed', { err }));
-          await assembled.web?.close().catch(() => undefined);
+          await daemon.stop(30_000).catch((err) => logger.error('stop failed', { err }));
           await removePidFile(ctx.paths.pidFile);
           ctx.out.progress(t('stopped'));
           resolve();

@@ -1,4 +1,4 @@
-import { checkWorkingDirectory } from '../../bridge/dir-safety.js';
+import { checkWorkingDirectory } from '../../bridge/commands/dir-safety.js';
 import { SETUP_USAGE_EXIT } from './setup-error.js';
 import { resolveDirectory, SETUP_ENV, type SetupFlags } from './setup-answers.js';
 import type { SetupSession } from './setup-session.js';

@@ -11,7 +11,7 @@ const t = defineMessages({
 
 /**
  * `/cc <question>` for the bridge: one gateway chat per question, answered with one card that lists
- * each tool call (command, exit, duration) and then the model's answer (issue 6 part 9).
+ * each tool call (command, exit, duration) and then the model's answer.
  */
 export function ccexecForBridge(
   gateway: Gateway,

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BridgeInbound } from '../../../bridge/channel.js';
 import type { BridgeStatus } from '../../../bridge/commands/command-context.js';
-import { checkWorkingDirectory, type DirSafetyOptions } from '../../../bridge/dir-safety.js';
+import { checkWorkingDirectory, type DirSafetyOptions } from '../../../bridge/commands/dir-safety.js';
 import type { Config } from '../../../core/config-schema.js';
 import type { Language } from '../../../core/i18n.js';
 import { HttpError, MAX_JSON_BODY, readBody, sendJson } from '../http/http-io.js';

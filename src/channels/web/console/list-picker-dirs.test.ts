@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DirSafetyOptions } from '../../../bridge/dir-safety.js';
+import type { DirSafetyOptions } from '../../../bridge/commands/dir-safety.js';
 import { listPickerDirs } from './list-picker-dirs.js';
 
 describe('listPickerDirs', () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { checkWorkingDirectory, type DirSafetyOptions } from '../../../bridge/dir-safety.js';
+import { checkWorkingDirectory, type DirSafetyOptions } from '../../../bridge/commands/dir-safety.js';
 import { expandHome } from '../../../core/expand-home.js';
 import { tildify } from '../../../core/tildify.js';
 

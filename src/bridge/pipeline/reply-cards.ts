@@ -1,0 +1,56 @@
+import type { EngineResult } from '../../claude/engine-types.js';
+import type { Language } from '../../core/i18n.js';
+import { pipelineMessages } from './pipeline-messages.js';
+import type { CardReply } from '../reply-model.js';
+
+/** The footer under a finished answer: cost, duration, turns. */
+export function resultFooter(
+  result: Pick<EngineResult, 'costUsd' | 'durationMs' | 'numTurns'>,
+  lang: Language,
+): string {
+  const t = pipelineMessages(lang);
+  const parts: string[] = [];
+  if (result.costUsd !== null) parts.push(`💰 $${result.costUsd.toFixed(4)}`);
+  parts.push(`⏱ ${(result.durationMs / 1000).toFixed(1)}s`);
+  parts.push(`🔄 ${t('turns', { n: result.numTurns })}`);
+  return parts.join(' · ');
+}
+
+/** The final card of a successful run: thinking (optional, quoted), the answer, a footer. */
+export function completeCard(input: {
+  text: string;
+  thinking: string;
+  showThinking: boolean;
+  result: Pick<EngineResult, 'costUsd' | 'durationMs' | 'numTurns' | 'permissionDenials'>;
+  lang: Language;
+}): CardReply {
+  const t = pipelineMessages(input.lang);
+  const sections: CardReply['sections'] = [];
+  if (input.showThinking && input.thinking.trim().length > 0)
+    sections.push({ type: 'quote', text: input.thinking.trim() });
+  sections.push(
+    input.text.trim().length > 0 ? { type: 'answer', text: input.text } : { type: 'plain', text: t('emptyAnswer') },
+  );
+  if (input.result.permissionDenials.length > 0) {
+    sections.push({
+      type: 'markdown',
+      text: t('denials', { tools: [...new Set(input.result.permissionDenials.map((d) => d.toolName))].join(', ') }),
+    });
+  }
+  return {
+    kind: 'card',
+    title: t('completeTitle'),
+    status: 'complete',
+    sections,
+    footer: resultFooter(input.result, input.lang),
+  };
+}
+
+/** The card shown when a run or a step failed: what happened and what to do. */
+export function errorCard(message: string, lang: Language, partialText = ''): CardReply {
+  const t = pipelineMessages(lang);
+  const sections: CardReply['sections'] = [];
+  if (partialText.trim().length > 0) sections.push({ type: 'answer', text: partialText }, { type: 'divider' });
+  sections.push({ type: 'markdown', text: `❌ ${message}` });
+  return { kind: 'card', title: t('errorTitle'), status: 'error', sections };
+}

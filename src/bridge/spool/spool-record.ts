@@ -1,0 +1,68 @@
+import type { EngineResult } from '../../claude/engine-types.js';
+import type { ChatCommand } from '../commands/command-parser.js';
+import type { InboundMessage } from '../inbound-message.js';
+import type { Reply } from '../reply-model.js';
+
+/**
+ * Where a message goes (its "target snapshot"), fixed once when the dispatcher routes the message
+ * — one user's messages in arrival order — and written into the record before anything runs.
+ * Processing never reads the live user mapping, so a `/switch` only affects the messages that
+ * arrived after it.
+ */
+export type TargetSnapshot =
+  /** Continue an existing Claude Code session. */
+  | { kind: 'session'; sessionId: string; cwd: string; model?: string }
+  /** Create a new session in `cwd`; this message holds the claim on the user's pending slot. */
+  | { kind: 'new'; cwd: string; model?: string }
+  /** The answer is already known once routed (commands, "新会话正在创建…", guidance). */
+  | { kind: 'reply'; reply: Reply }
+  /** Ask the cc_exec gateway (`/cc <question>`). */
+  | { kind: 'ccexec'; question: string };
+
+/** The durable record of one message, as stored in exactly one spool state directory. */
+export interface SpoolRecord {
+  schema: 1;
+  message: InboundMessage;
+  /** The chat command the text is, parsed once by `accept()`; absent for plain text. */
+  command?: ChatCommand;
+  /** Absent until the dispatcher routed the message (see `TargetSnapshot`). */
+  target?: TargetSnapshot;
+  /** The prompt to run (plain text, or the part after `--` of `/new`). */
+  prompt?: string;
+  acceptedAt: string;
+  /**
+   * Arrival order: counted up by `accept()`, continued across restarts from the highest `seq` in
+   * `pending/` (what a start re-queues), so it orders every record still to be routed or run.
+   */
+  seq: number;
+  attempts: number;
+  /** A new session's id as soon as Claude reports it, so a re-run resumes instead of creating another. */
+  sessionId?: string;
+  /** Persisted once the run finished and before any chunk is sent: a restart never re-runs Claude. */
+  outcome?: RunOutcome;
+  /** Why the message ended in `failed/`. */
+  failure?: { code: string; message: string; at: string };
+}
+
+/** A record the dispatcher has routed: what the run phase works on. */
+export type RoutedRecord = SpoolRecord & { target: TargetSnapshot };
+
+/** Whether a record has been routed (its target is fixed and persisted). */
+export function isRouted(record: SpoolRecord): record is RoutedRecord {
+  return record.target !== undefined;
+}
+
+/** The finished result of processing, ready for delivery. */
+export type RunOutcome =
+  | {
+      kind: 'engine';
+      result: Omit<EngineResult, 'permissionDenials'> & { permissionDenials: number };
+      reply: Reply & { kind: 'card' };
+      fullText: string;
+    }
+  | { kind: 'reply'; reply: Reply }
+  | { kind: 'error'; code: string; reply: Reply };
+
+/** The spool's state directories, in lifecycle order. */
+export const SPOOL_STATES = ['pending', 'processing', 'replied', 'done', 'failed'] as const;
+export type SpoolState = (typeof SPOOL_STATES)[number];

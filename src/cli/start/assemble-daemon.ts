@@ -1,0 +1,163 @@
+import type { Bridge } from '../../bridge/bridge.js';
+import type { Channel } from '../../bridge/channel.js';
+import { BridgeRuntime } from '../../bridge/runtime/bridge-runtime.js';
+import { RegistrySessionDirectory, registryViewOf } from '../../bridge/runtime/registry-session-directory.js';
+import { createGateway } from '../../ccexec/create-gateway.js';
+import { createConsoleSessions } from '../../channels/web/console/console-sessions.js';
+import { consoleGatewayFrom } from '../../channels/web/console/gateway-adapter.js';
+import { startWebConsole, type WebConsole } from '../../channels/web/start-web-console.js';
+import { createEngine } from '../../claude/create-engine.js';
+import { listModels } from '../../claude/list-models.js';
+import { createRegistrySessionRecorder } from '../../claude/registry-session-recorder.js';
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import type { Logger } from '../../core/logger.js';
+import type { Paths } from '../../core/paths.js';
+import { createChildTracker, killLeftovers } from '../../process/child-tracker.js';
+import { syncRegistry } from '../../sessions/sync-registry.js';
+import { acquireOwnerLock } from '../../store/owner-lock.js';
+import { ccexecForBridge } from './ccexec-for-bridge.js';
+
+export interface DaemonOptions {
+  config: Config;
+  paths: Paths;
+  lang: Language;
+  logger: Logger;
+  env: NodeJS.ProcessEnv;
+  /** Start the Feishu channel (when credentials exist). */
+  feishu: boolean;
+  /** Overrides `web.port` (tests: 0). */
+  webPort?: number;
+}
+
+/** The running daemon, as `cc-linker start` holds it. */
+export interface Daemon {
+  bridge: Bridge;
+  web: WebConsole | null;
+  feishu: 'connected' | 'disabled' | 'no-credentials';
+  /** Stops intake, waits ≤ `graceMs` for running messages, closes the console, releases the owner lock. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** The channel whose users the console's token already authenticated (always the owner). */
+const WEB_CHANNEL = 'web';
+
+/** True when both Feishu credentials are configured (file or environment). */
+export function hasFeishuCredentials(config: Config): boolean {
+  return config.feishu_bot.app_id !== '' && config.feishu_bot.app_secret !== '';
+}
+
+/**
+ * The one place the whole daemon is put together and started, in this order:
+ * 1. the owner lock (one `cc-linker start` per home: the single writer of the spool, the user
+ *    mapping and the registry) — before anything else;
+ * 2. the parts: the Claude engine (with the registry recorder and the child tracker), the cc_exec
+ *    gateway (for `/cc` and the console), the bridge runtime, the Feishu channel (when wanted and
+ *    configured) and the web console (when enabled);
+ * 3. process groups a crashed predecessor left behind are killed;
+ * 4. the bridge runtime starts: spool recovery, session sync and mapping repair, retention, the
+ *    dispatcher, then the channels; the background sync runs from then on.
+ * A failure on the way undoes what was started. `stop()` undoes it all in reverse order.
+ */
+export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
+  const { config, paths, lang, logger, env } = o;
+  const lock = await acquireOwnerLock(paths.ownerLockFile);
+  if (lock.tookOverStale) logger.warn('took over a stale owner lock left by a crashed process');
+  let runtime: BridgeRuntime | undefined;
+  let web: WebConsole | null = null;
+  try {
+    const tracker = createChildTracker(paths.childrenDir, { logger });
+    const engine = createEngine(config, {
+      paths,
+      logger,
+      lang,
+      tracker,
+      env,
+      sessionRecorder: createRegistrySessionRecorder(paths, logger),
+    });
+    const gateway = createGateway({ config, paths, env, lang, logger });
+    const directory = new RegistrySessionDirectory(paths);
+    runtime = new BridgeRuntime({
+      config,
+      paths,
+      lang,
+      logger,
+      engine,
+      sessions: directory,
+      registry: registryViewOf(directory),
+      trustedChannels: [WEB_CHANNEL],
+      ccexec: ccexecForBridge(gateway, lang),
+      models: async () =>
+        listModels(config.claude.models, paths.claudeDir).map((m) => ({ alias: m.alias, model: m.model })),
+      syncSessions: async () => {
+        await syncRegistry({
+          paths,
+          maxFileSize: config.scanner.max_file_size,
+          incremental: config.scanner.incremental,
+        });
+      },
+    });
+    const canFeishu = hasFeishuCredentials(config);
+    if (o.feishu && canFeishu) runtime.addChannel(await feishuChannel(o));
+    if (config.web.enabled) {
+      web = await startWebConsole({
+        config,
+        paths,
+        lang,
+        logger: logger.child('web'),
+        bridge: runtime.bridge,
+        gateway: consoleGatewayFrom(gateway, paths.auditFile),
+        sessions: createConsoleSessions(paths, lang),
+        ...(o.webPort !== undefined ? { port: o.webPort } : {}),
+      });
+      runtime.addChannel(web.channel);
+    }
+    try {
+      const { killed } = await killLeftovers(paths.childrenDir);
+      if (killed.length > 0) logger.warn('killed process groups left by a previous run', { groups: killed.length });
+    } catch (err) {
+      logger.warn('could not kill leftover processes', { err });
+    }
+    await runtime.start();
+    const started = runtime;
+    const webConsole = web;
+    let stopped = false;
+    return {
+      bridge: started.bridge,
+      web: webConsole,
+      feishu: !o.feishu ? 'disabled' : canFeishu ? 'connected' : 'no-credentials',
+      async stop(graceMs = 30_000) {
+        if (stopped) return;
+        stopped = true;
+        try {
+          await started.stop(graceMs);
+        } finally {
+          await webConsole?.close().catch(() => undefined);
+          await lock.release();
+        }
+      },
+    };
+  } catch (err) {
+    await runtime?.stop(0).catch(() => undefined);
+    await web?.close().catch(() => undefined);
+    await lock.release();
+    throw err;
+  }
+}
+
+/** The Feishu channel; the Lark SDK costs ~65 MB of memory, so it is loaded only when the channel runs. */
+async function feishuChannel(o: DaemonOptions): Promise<Channel> {
+  const { config, paths, lang, logger } = o;
+  const { createFeishuChannel } = await import('../../channels/feishu/feishu-channel.js');
+  return createFeishuChannel({
+    appId: config.feishu_bot.app_id,
+    appSecret: config.feishu_bot.app_secret,
+    domain: config.feishu_bot.domain,
+    lang,
+    logger: logger.child('feishu'),
+    imagesDir: paths.imagesDir,
+    images: config.images,
+    stream: config.stream,
+    runtimeDir: paths.runtimeDir,
+  });
+}
