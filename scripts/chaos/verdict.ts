@@ -23,7 +23,7 @@ const ANSWER_TITLE = pipelineMessages('en')('completeTitle');
 const ERROR_TITLE = pipelineMessages('en')('errorTitle');
 const PROMPT_TITLES = [promptMessages('en')('permissionTitle'), promptMessages('en')('questionTitle')];
 /** Tags of the notices the bridge and channel send with `deliveryUuid(id, tag)`. */
-const NOTICE_TAGS = ['refusal', 'too-long', 'overload', 'unsupported', 'prompt-answer', 'whoami'];
+const NOTICE_TAGS = ['refusal', 'too-long', 'overload', 'unsupported', 'whoami'];
 const MAX_CHUNKS = 20;
 export const TOKEN_RE = /\btok[0-9a-z]+\b/gi;
 
