@@ -3,7 +3,7 @@
 // way docs/performance.md says to: every command of every build interleaved in one run, the order
 // rotated every round, judged by medians of per-round ratios (never by two numbers taken apart).
 //
-//   node --import tsx scripts/ab-cold-start.ts --rounds 40 before=/tmp/before/dist/cli/cc-linker.cjs after=dist/cli/cc-linker.js
+//   node --import tsx scripts/ab-cold-start.ts --rounds 40 before=/tmp/before/dist/cli/cc-linker.cjs after=dist/cli/launcher/cc-linker.js
 //
 // Each positional is `<label>=<entry file>` (what the build's `bin` runs). The commands timed are
 // `list`, `--version`, `status` and `init` on a small Claude tree (test/fixtures/claude-tree.ts's case
