@@ -35,7 +35,7 @@ const WARMUP = 3;
 /** The scripted Claude's first words come this long after the run starts (the card is up by then). */
 const FIRST_DELTA_AFTER_MS = 300;
 const RSS_SAMPLES = 6;
-const CLI = path.resolve(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+const CLI = path.resolve(import.meta.dirname, '..', 'dist', 'cli', 'launcher', 'cc-linker.js');
 
 /** High-resolution wall clock shared by the bench and the fake's records. */
 const clock = (): number => performance.timeOrigin + performance.now();

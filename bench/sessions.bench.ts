@@ -6,7 +6,7 @@
 //  3. `cc-linker list` cold start as a ratio to `node -e 0` (median of interleaved rounds' ratios);
 //  4. peak RSS of `init` (/usr/bin/time -f %M, else polling /proc/<pid>/status VmHWM);
 //  and, for reference, `cc-linker --version` (what loading the CLI alone costs).
-// Run: node --import tsx bench/sessions.bench.ts   (needs `npm run build`; runs the `bin`, dist/cli/cc-linker.cjs; CC_LINKER_BENCH_CLI overrides
+// Run: node --import tsx bench/sessions.bench.ts   (needs `npm run build`; runs the `bin`, dist/cli/launcher/cc-linker.js; CC_LINKER_BENCH_CLI overrides
 // the CLI entry, SESSIONS/BENCH_MB the tree size).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,7 +18,7 @@ import { atMost, emitFigure, round } from './report.js';
 const SESSIONS = Number(process.env.SESSIONS ?? 2000);
 const BYTES = Number(process.env.BENCH_MB ?? 512) * 1024 * 1024;
 const CLI = path.resolve(
-  process.env.CC_LINKER_BENCH_CLI ?? path.join(import.meta.dirname, '..', 'dist', 'cli', 'cc-linker.cjs'),
+  process.env.CC_LINKER_BENCH_CLI ?? path.join(import.meta.dirname, '..', 'dist', 'cli', 'launcher', 'cc-linker.js'),
 );
 const node = process.execPath;
 const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const help = spawnSync(node, [CLI, '--help'], { encoding: 'utf8' });
   if (!/\binit\b/.test(help.stdout) || !/\blist\b/.test(help.stdout))
     throw new Error(
-      `${CLI} does not register the session commands (init/list); register them in src/cli/program.ts or set CC_LINKER_BENCH_CLI`,
+      `${CLI} does not register the session commands (init/list); register them in src/cli/launcher/command-loaders.ts or set CC_LINKER_BENCH_CLI`,
     );
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-bench-sessions-'));

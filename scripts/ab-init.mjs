@@ -7,7 +7,9 @@
 //
 // --home is a directory holding a Claude tree in .claude/projects, e.g. the bench's, written by
 //   npx tsx -e "import('./test/fixtures/claude-tree.ts').then((m) => m.writeBenchTree('/tmp/tree/home/.claude', { sessions: 2000, totalBytes: 512 * 2 ** 20 }))"
-// Each build is a `dist` directory (copy `dist` aside after `npm run build`). The tree's
+// Each build is a `dist` directory with a `node_modules` above it (the binary imports commander):
+// copy `dist` aside after `npm run build` into a directory that holds a `node_modules` link, or
+// build in a scratch git worktree. The tree's
 // `.cc-linker` is deleted before every run. Prints the median time of each build, its ratio to
 // `wc -l`, and its ratio to the first build.
 import { spawnSync } from 'node:child_process';
@@ -25,8 +27,15 @@ if (!values.home || positionals.length === 0) {
 }
 const home = path.resolve(values.home);
 const rounds = Number(values.rounds);
-const clis = positionals.map((d) => path.resolve(d, 'cli', 'cc-linker.cjs'));
-for (const cli of clis) if (!fs.existsSync(cli)) throw new Error(`no build at ${cli}`);
+// The binary of each build; `cli/cc-linker.cjs` in builds made before the launcher moved to `cli/launcher/`.
+const clis = positionals.map((d) =>
+  [path.resolve(d, 'cli', 'launcher', 'cc-linker.js'), path.resolve(d, 'cli', 'cc-linker.cjs')].find((f) =>
+    fs.existsSync(f),
+  ),
+);
+clis.forEach((cli, j) => {
+  if (!cli) throw new Error(`no build in ${positionals[j]}`);
+});
 const projects = path.join(home, '.claude', 'projects');
 const files = fs.readdirSync(projects, { withFileTypes: true }).flatMap((d) =>
   d.isDirectory()

@@ -30,7 +30,7 @@ export interface BridgeProcessOptions {
 }
 
 /**
- * The supervisor of the bridge under test: spawns `node dist/cli/main.js start`, SIGKILLs it on
+ * The supervisor of the bridge under test: spawns `node dist/cli/launcher/cc-linker.js start`, SIGKILLs it on
  * demand and restarts it like systemd would, records every life, and notices a bridge that died
  * on its own. All lifecycle operations are serialised.
  */
@@ -115,7 +115,7 @@ export class BridgeProcess {
     const before = this.o.connectionsOpened();
     const child = spawn(
       process.execPath,
-      ['--import', this.o.preload, path.join(this.o.repo, 'dist/cli/main.js'), 'start'],
+      ['--import', this.o.preload, path.join(this.o.repo, 'dist/cli/launcher/cc-linker.js'), 'start'],
       {
         cwd: this.o.repo,
         env: this.o.env,

@@ -1,4 +1,4 @@
-// Preloaded into the bridge by the chaos run (`node --import <this> dist/cli/main.js start`) to
+// Preloaded into the bridge by the chaos run (`node --import <this> dist/cli/launcher/cc-linker.js start`) to
 // simulate a wall-clock jump (NTP step, suspend/resume, a user fixing the date) without any hook
 // in the product. `Date` (new Date(), Date.now()) reads the offset in ms from $CHAOS_CLOCK_FILE,
 // re-read every 200 ms, so the chaos run can jump the clock forward or back in a running bridge.

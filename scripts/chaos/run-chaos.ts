@@ -60,7 +60,7 @@ function newestSource(dir: string): number {
 
 /** Runs `npm run build` when dist is missing or older than any source file. */
 export function ensureBuilt(log: (line: string) => void): void {
-  const main = path.join(REPO, 'dist/cli/main.js');
+  const main = path.join(REPO, 'dist/cli/launcher/cc-linker.js');
   const built = fs.existsSync(main) ? fs.statSync(main).mtimeMs : 0;
   if (built >= newestSource(path.join(REPO, 'src'))) return;
   log('dist is stale: npm run build');

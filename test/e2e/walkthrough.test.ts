@@ -1,5 +1,5 @@
 /**
- * A new user's walk-through (issue 8 part 4), driving the BUILT binary (`dist/cli/cc-linker.cjs`, the package's `bin`)
+ * A new user's walk-through, driving the BUILT binary (`dist/cli/launcher/cc-linker.js`, the package's `bin`)
  * as a user would, on a clean HOME: no `CC_LINKER_HOME` / `CLAUDE_CONFIG_DIR` (so `~/.cc-linker`
  * and `~/.claude` are the defaults under that HOME) and no `claude` on PATH (so the Agent SDK's
  * bundled binary is the one used).
@@ -36,7 +36,7 @@ import {
 import { CLAUDE_BIN, replyFinished, replyTemplate, repliesTo, streamedReply } from './system-harness.js';
 
 const REPO = path.resolve(__dirname, '..', '..');
-const MAIN = path.join(REPO, 'dist', 'cli', 'cc-linker.cjs');
+const MAIN = path.join(REPO, 'dist', 'cli', 'launcher', 'cc-linker.js');
 const SECRET = 'Walk-s3cret-7d41c9e0b2a8f6';
 const OWNER = 'ou_walk';
 const APP_ID = DEFAULT_APP_ID; // cli_0123456789abcdef

@@ -3,10 +3,10 @@
  * process), with an injected environment, clock and captured output — for golden tests.
  */
 import { Command, CommanderError } from 'commander';
-import { setCliRuntime } from '../../src/cli/define-command.js';
-import { memoryOutput } from '../../src/cli/output.js';
-import { loadCommandSpecs, SESSION_COMMANDS } from '../../src/cli/command-loaders.js';
-import { registerSpec } from '../../src/cli/register-spec.js';
+import { setCliRuntime } from '../../src/cli/context/with-context.js';
+import { memoryOutput } from '../../src/cli/context/output.js';
+import { loadCommandSpecs, SESSION_COMMANDS } from '../../src/cli/launcher/command-loaders.js';
+import { registerSpec } from '../../src/cli/launcher/register-spec.js';
 
 export interface CliRun {
   code: number;

@@ -39,7 +39,7 @@ import { createRng, writeSession } from '../fixtures/claude-tree.js';
 import { plantSecrets, secretEnv, type PlantedSecrets } from './secrets.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = path.join(REPO, 'src', 'cli', 'main.ts');
+const MAIN = path.join(REPO, 'src', 'cli', 'launcher', 'cc-linker.ts');
 export const OWNER = 'ou_0wner0000000000000000000000000a';
 export const STRANGER = 'ou_str4nger000000000000000000000b';
 export const APP_ID = 'cli_5ec0de5ec0de5ec0';

@@ -6,9 +6,9 @@ import {
   type GatewayHarness,
 } from '../../../test/fakes/fake-chainlesschain/gateway-harness.js';
 import { openaiTextTurn, openaiToolCallTurn } from '../../../test/fakes/fake-llm/fake-openai-server.js';
-import { setCliRuntime } from '../define-command.js';
-import { memoryOutput } from '../output.js';
-import { registerSpec } from '../register-spec.js';
+import { setCliRuntime } from '../context/with-context.js';
+import { memoryOutput } from '../context/output.js';
+import { registerSpec } from '../launcher/register-spec.js';
 import { askCommand } from './ask.js';
 
 let h: GatewayHarness | undefined;

@@ -1,7 +1,7 @@
 import type { ChatRunResult } from '../../ccexec/chat-session.js';
 import type { Gateway } from '../../ccexec/create-gateway.js';
-import type { CliContext } from '../cli-context.js';
-import type { CommandSpec } from '../command-spec.js';
+import type { CliContext } from '../context/cli-context.js';
+import type { CommandSpec } from './command-spec.js';
 import { chatMessages, createChatPrinter, type RawWrite } from './chat-render.js';
 
 /** `--provider` / `--model` of `ask` and `chat`. */
@@ -17,7 +17,7 @@ export const EXIT_CANCELLED = 130;
 
 /**
  * `cc-linker ask "<question>" [--provider <id>] [--model <name>]` — one question to the cc_exec
- * gateway (issue 6 part 8). The answer goes to stdout, states and tool cards to stderr, so
+ * gateway. The answer goes to stdout, states and tool cards to stderr, so
  * `cc-linker ask "列一下最近的笔记" > answer.txt` captures the answer only. Ctrl-C cancels the
  * question (the running CLI's whole process group is killed) and exits 130.
  */

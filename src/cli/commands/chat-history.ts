@@ -1,5 +1,5 @@
 import type { AuditRecord } from '../../ccexec/audit-log.js';
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import type { ChatCommandOptions } from './ask.js';
 import { chatMessages } from './chat-render.js';
 import { parsePositiveInt } from './option-parsers.js';
@@ -23,7 +23,7 @@ const MARKS: Record<AuditRecord['decision'], string> = {
 
 /**
  * `cc-linker chat history [--limit <n>] [--provider <id>] [--model <name>] [--json]` — what the AI ran
- * (seed §9, the audit log `~/.cc-linker/ccexec/audit.jsonl`): time, provider/model, command, and the
+ * (cc_exec's audit log, `~/.cc-linker/ccexec/audit.jsonl`): time, provider/model, command, and the
  * exit code, duration and output size — or why it did not run. Oldest first, newest last.
  */
 export const chatHistoryCommand: CommandSpec = {

@@ -1,6 +1,6 @@
 import type { ChatEvent } from '../../ccexec/chat-states.js';
 import { defineMessages, type Language } from '../../core/i18n.js';
-import type { Output } from '../output.js';
+import type { Output } from '../context/output.js';
 
 /** Texts of `ask`, `chat` and `chat history`, zh (default) and en. */
 export const chatMessages = defineMessages({

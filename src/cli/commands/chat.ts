@@ -1,6 +1,6 @@
 import readline from 'node:readline';
 import { isAppError } from '../../core/app-error.js';
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { openGateway, targetOf, liveWriter, type ChatCommandOptions } from './ask.js';
 import { chatHistoryCommand } from './chat-history.js';
 import { chatMessages, createChatPrinter } from './chat-render.js';
@@ -15,8 +15,8 @@ export interface ChatReplIo {
 const EXIT_WORDS = new Set(['/exit', '/quit', 'exit', 'quit']);
 
 /**
- * `cc-linker chat [--provider <id>] [--model <name>]` — a REPL over one cc_exec conversation (issue 6
- * part 8), plus `cc-linker chat history`. Each line is a question; the conversation is kept between
+ * `cc-linker chat [--provider <id>] [--model <name>]` — a REPL over one cc_exec conversation,
+ * plus `cc-linker chat history`. Each line is a question; the conversation is kept between
  * questions. Ctrl-C while a question runs cancels it (the running CLI's group is killed) and returns
  * to the prompt; Ctrl-C at the prompt asks for a second one, which quits; `/exit` or end of input quits.
  * Lines typed while an answer runs are queued and answered in order.

@@ -1,8 +1,8 @@
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**
- * `cc-linker clean [--dry-run]` (seed §2.2.8): removes registry entries that cannot be used and
+ * `cc-linker clean [--dry-run]`: removes registry entries that cannot be used and
  * says why — the JSONL file is gone, the session is empty (its empty file is deleted too, or the
  * next scan would bring it back), or the hook announced it and nothing was ever written:
  *

@@ -2,9 +2,9 @@ import { defineMessages } from '../../core/i18n.js';
 
 /**
  * Text of the terminal session commands (init, sync, list, show, search, export, clean, status,
- * resume, repair, hook, doctor), zh (default) and en. Where the design shows an output (§2.2) the
- * zh text is that output verbatim — including the lines the design writes in English (init, sync,
- * status).
+ * resume, repair, hook, doctor), zh (default) and en. The golden tests (test/e2e/golden/sessions/)
+ * hold every output, including the lines that stay in English in zh (init, sync, status): change a
+ * text only together with its golden.
  */
 export const commandMessages = defineMessages({
   zh: {

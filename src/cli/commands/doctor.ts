@@ -1,5 +1,5 @@
-import type { CliContext } from '../cli-context.js';
-import type { CommandSpec } from '../command-spec.js';
+import type { CliContext } from '../context/cli-context.js';
+import type { CommandSpec } from './command-spec.js';
 import { redact } from '../../core/redact.js';
 import { commandMessages } from './command-messages.js';
 

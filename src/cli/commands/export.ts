@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 interface ExportOptions {
@@ -8,8 +8,8 @@ interface ExportOptions {
 }
 
 /**
- * `cc-linker export <id> --format markdown|json|text [--output <file>] [--thinking]` (seed
- * §2.2.7): the session's messages in order, tool calls and results summarised, thinking only when
+ * `cc-linker export <id> --format markdown|json|text [--output <file>] [--thinking]`:
+ * the session's messages in order, tool calls and results summarised, thinking only when
  * asked. With `--output` the file is written atomically (0600) and the two status lines go to
  * stdout; without it the export itself goes to stdout and the status lines to stderr, so it pipes.
  */

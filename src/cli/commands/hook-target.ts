@@ -1,5 +1,5 @@
 import type { HookTarget } from '../../sessions/claude-hook.js';
-import type { CliContext } from '../cli-context.js';
+import type { CliContext } from '../context/cli-context.js';
 
 /**
  * The hook target of this install: Claude's settings file, our backup dir, and — when cc-linker

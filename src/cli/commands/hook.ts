@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**

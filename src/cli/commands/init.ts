@@ -1,9 +1,9 @@
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { tildify } from '../../core/tildify.js';
 import { commandMessages } from './command-messages.js';
 
 /**
- * `cc-linker init` (seed §2.2.1): creates `~/.cc-linker/registry.json` and registers every Claude
+ * `cc-linker init`: creates `~/.cc-linker/registry.json` and registers every Claude
  * Code session found on disk, rescanning all files (the cache is rebuilt). Feishu-origin metadata is
  * carried over from an existing registry and `user-mapping.json`. Refused while `start` runs.
  */

@@ -1,6 +1,6 @@
 import type { ListEntry } from '../../sessions/list-index.js';
 import type { Registry, SessionEntry } from '../../sessions/registry-schema.js';
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { commandMessages } from './command-messages.js';
 import { parsePositiveInt } from './option-parsers.js';
 
@@ -15,7 +15,7 @@ interface ListOptions {
 const STATUSES = ['provisioning', 'active', 'archived', 'degraded', 'corrupted'];
 
 /**
- * `cc-linker list` (seed §2.2.2): sessions, most recently active first, in the design's layout:
+ * `cc-linker list`: sessions, most recently active first, in this layout:
  *
  *     📋 我的会话（共 8 个）
  *

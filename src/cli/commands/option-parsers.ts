@@ -1,4 +1,4 @@
-import { OptionValueError } from '../command-spec.js';
+import { OptionValueError } from './command-spec.js';
 
 /** Option parser for `--limit <n>` style options. */
 export function parsePositiveInt(value: string): number {

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermissionStore } from '../../claude/permission-store.js';
-import { setCliRuntime } from '../define-command.js';
-import { memoryOutput } from '../output.js';
-import { registerSpec } from '../register-spec.js';
+import { setCliRuntime } from '../context/with-context.js';
+import { memoryOutput } from '../context/output.js';
+import { registerSpec } from '../launcher/register-spec.js';
 import { permissionsCommand } from './permissions.js';
 
 let tmp: string;

@@ -1,5 +1,5 @@
 import { defineMessages } from '../../core/i18n.js';
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 
 const messages = defineMessages({
   zh: {

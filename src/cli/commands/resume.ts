@@ -1,9 +1,9 @@
-import type { CliContext } from '../cli-context.js';
-import type { CommandSpec } from '../command-spec.js';
+import type { CliContext } from '../context/cli-context.js';
+import type { CommandSpec } from './command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**
- * `cc-linker resume <id> [--exec]` (seed §2.2.3) with the design's status rules:
+ * `cc-linker resume <id> [--exec]`, by the session's status:
  * - active / archived: print `cd <cwd> && claude --resume <uuid>`;
  * - provisioning / degraded: first look for the session file; when found (and `start` is not
  *   running) the registry is repaired, then as above; when not, a one-line error says why and

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRng, fakeUuid, writeSession } from '../../../test/fixtures/claude-tree.js';
-import { loadCliContext } from '../cli-context.js';
-import { memoryOutput } from '../output.js';
+import { loadCliContext } from '../context/cli-context.js';
+import { memoryOutput } from '../context/output.js';
 import { runSync } from './run-sync.js';
 
 describe('runSync progress bar', () => {

@@ -1,4 +1,4 @@
-import type { CliContext } from '../cli-context.js';
+import type { CliContext } from '../context/cli-context.js';
 import { printWarnings } from '../format/print-warnings.js';
 import { createProgressBar } from '../format/progress-bar.js';
 import type { ScanProgress } from '../../sessions/scan-claude-projects.js';

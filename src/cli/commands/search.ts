@@ -1,9 +1,9 @@
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { commandMessages } from './command-messages.js';
 import { parsePositiveInt } from './option-parsers.js';
 
 /**
- * `cc-linker search <query>` (seed §2.2.6): case-insensitive search of titles, previews, project
+ * `cc-linker search <query>`: case-insensitive search of titles, previews, project
  * names and directories; `--content` also streams every session file and searches the message
  * text (prompts and replies). Newest first; `--limit <n>` shows only the first n (the count says
  * how many matched). Output:

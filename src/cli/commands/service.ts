@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { serviceUnit } from '../start/service-unit.js';
 import { startMessages } from '../start/start-messages.js';
 
@@ -9,7 +9,7 @@ const unit = (env: NodeJS.ProcessEnv, userHome: string) =>
   serviceUnit({
     platform: process.platform,
     node: process.execPath,
-    cli: fileURLToPath(new URL('../main.js', import.meta.url)),
+    cli: fileURLToPath(new URL('../launcher/cc-linker.js', import.meta.url)),
     home: userHome,
     ...(env.CC_LINKER_HOME ? { ccLinkerHome: env.CC_LINKER_HOME } : {}),
   });

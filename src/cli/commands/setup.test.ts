@@ -6,9 +6,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeFeishuServer, type FakeFeishu } from '../../../test/fakes/fake-feishu/fake-feishu-server.js';
 import { loadConfig } from '../../core/config.js';
 import { resolvePaths } from '../../core/paths.js';
-import { setCliRuntime } from '../define-command.js';
-import { memoryOutput } from '../output.js';
-import { registerSpec } from '../register-spec.js';
+import { setCliRuntime } from '../context/with-context.js';
+import { memoryOutput } from '../context/output.js';
+import { registerSpec } from '../launcher/register-spec.js';
 import { setupCommand } from './setup.js';
 
 const APP_ID = 'cli_0123456789abcdef';

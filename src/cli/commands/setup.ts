@@ -1,5 +1,5 @@
 import { redact } from '../../core/redact.js';
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import type { SetupFlags } from '../setup/setup-answers.js';
 
 /** The parsed options: `SetupFlags`, except that the two switches are absent when not given. */
@@ -7,11 +7,10 @@ type SetupOptions = Omit<SetupFlags, 'yes' | 'skipFeishu'> & Partial<Pick<SetupF
 
 /**
  * `cc-linker setup`: writes `~/.cc-linker/config.toml` — Feishu/Lark app id and secret (checked
- * against the token endpoint), owner, default working directory and allowed roots (seed §5.2,
- * §5.3; issue 5 part 6). On a terminal with no answer flags it is a wizard; any answer can be
+ * against the token endpoint), owner, default working directory and allowed roots. On a terminal with no answer flags it is a wizard; any answer can be
  * given as a flag or `CC_LINKER_*` variable instead, and without a terminal (or with `--yes`)
- * it never asks: a required answer that is missing stops it with one line naming the flag
- * (issue 8 part 4). Expected failures print `✖ <reason>` in the language chosen during setup and
+ * it never asks: a required answer that is missing stops it with one line naming the flag.
+ * Expected failures print `✖ <reason>` in the language chosen during setup and
  * exit 1 (2 for a missing or invalid answer, 130 for Ctrl+C); nothing is written then.
  */
 export const setupCommand: CommandSpec = {

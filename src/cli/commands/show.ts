@@ -1,8 +1,8 @@
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**
- * `cc-linker show <id-prefix>` (seed §2.2.4): one session's details. An ambiguous prefix is an
+ * `cc-linker show <id-prefix>`: one session's details. An ambiguous prefix is an
  * error listing the candidates. `--json` prints the registry entry.
  */
 export const showCommand: CommandSpec = {

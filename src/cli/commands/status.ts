@@ -1,8 +1,8 @@
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**
- * `cc-linker status` (seed §2.2.10): the registry (file, last change, counts by origin and status)
+ * `cc-linker status`: the registry (file, last change, counts by origin and status)
  * and whether the Claude Code hook is installed. Read-only; works while `start` runs. A registry
  * that does not exist yet is reported, not an error.
  */

@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { readLivePid } from '../start/pid-file.js';
 import { startMessages } from '../start/start-messages.js';
 import { isProcessAlive } from '../../store/process-start-time.js';

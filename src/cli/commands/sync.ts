@@ -1,8 +1,8 @@
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from './command-spec.js';
 import { commandMessages } from './command-messages.js';
 
 /**
- * `cc-linker sync` (seed §2.2.5): incremental rescan — only files whose size or mtime changed are
+ * `cc-linker sync`: incremental rescan — only files whose size or mtime changed are
  * read — plus the hook's discovery events; the registry is rewritten only when something changed.
  * Refused while `start` runs.
  */

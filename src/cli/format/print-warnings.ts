@@ -1,6 +1,6 @@
 import type { Language } from '../../core/i18n.js';
 import { formatScanWarning, type ScanWarning } from '../../sessions/scan-warning.js';
-import type { Output } from '../output.js';
+import type { Output } from '../context/output.js';
 import { commandMessages } from '../commands/command-messages.js';
 
 /** Prints scanner/registry warnings on stderr, one line each, at most `max` of them. */

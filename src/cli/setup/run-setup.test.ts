@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeFeishuServer, type FakeFeishu } from '../../../test/fakes/fake-feishu/fake-feishu-server.js';
 import { loadConfig } from '../../core/config.js';
 import { resolvePaths } from '../../core/paths.js';
-import { memoryOutput } from '../output.js';
+import { memoryOutput } from '../context/output.js';
 import { runSetup } from './run-setup.js';
 import type { SetupFlags } from './setup-answers.js';
 import { SetupError } from './setup-error.js';

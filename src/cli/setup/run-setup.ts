@@ -7,7 +7,7 @@ import type { Paths } from '../../core/paths.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { ensurePrivateDir } from '../../store/private-dir.js';
 import { tildify } from '../../core/tildify.js';
-import type { Output } from '../output.js';
+import type { Output } from '../context/output.js';
 import { askDirectories, type DirectoryAnswers } from './ask-directories.js';
 import { askFeishu, checkFeishuAnswers, type FeishuAnswers } from './ask-feishu.js';
 import { renderConfigToml } from './render-config-toml.js';

@@ -1,5 +1,5 @@
 import type { Language, Translator } from '../../core/i18n.js';
-import type { Output } from '../output.js';
+import type { Output } from '../context/output.js';
 import { Prompter, type PromptIo } from './prompter.js';
 import { SETUP_USAGE_EXIT, SetupError } from './setup-error.js';
 import { setupMessages, type SetupMessageKey } from './setup-messages.js';

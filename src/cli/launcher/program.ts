@@ -6,9 +6,12 @@ import { registerSpec } from './register-spec.js';
 const VERSION_FLAGS = new Set(['-V', '--version']);
 
 /**
- * Builds the `cc-linker` commander program for `argv`. When `argv` names a command, only that
- * command's module is loaded (`cc-linker list` must start fast, issue 2); `--version` loads none;
- * anything else (`--help`, `help`, a typo commander should correct) loads them all.
+ * Builds the `cc-linker` commander program for `argv` (`process.argv`: node, script, words…).
+ * Which command modules are loaded is the only thing decided before commander parses: when the
+ * first word is a command's name, only that command's module (a cold `cc-linker list` loads no
+ * other command); for `-V`/`--version` none; for anything else (`--help`, `help list`, a typo
+ * commander should correct) all of them. Commander then reads the whole line, so help, usage
+ * errors and suggestions are always its own.
  */
 export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command();

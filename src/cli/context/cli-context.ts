@@ -1,9 +1,9 @@
-import type { Config } from '../core/config-schema.js';
-import type { Language } from '../core/i18n.js';
-import { createLogger, type Logger } from '../core/logger.js';
-import { loadConfig } from '../core/config.js';
-import { ConfigError } from '../core/config-error.js';
-import { resolvePaths, type Paths } from '../core/paths.js';
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import { createLogger, type Logger } from '../../core/logger.js';
+import { loadConfig } from '../../core/config.js';
+import { ConfigError } from '../../core/config-error.js';
+import { resolvePaths, type Paths } from '../../core/paths.js';
 import type { Output } from './output.js';
 
 /** Everything a command needs, resolved once: where things live, the config, the language, output. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stdoutWriter } from './stdout-writer.js';
 
-const TSX = path.join(__dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs');
+const TSX = path.join(__dirname, '..', '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs');
 const TEXTS_JS = "['✅ Registry created: ~/.cc-linker/registry.json\\n', '为什么 🎉\\n', 'x'.repeat(200000) + '\\n']";
 const TEXTS = ['✅ Registry created: ~/.cc-linker/registry.json\n', '为什么 🎉\n', `${'x'.repeat(200_000)}\n`];
 

@@ -1,8 +1,7 @@
-import { isAppError } from '../core/app-error.js';
-import type { Language } from '../core/i18n.js';
-import { redact } from '../core/redact.js';
+import { isAppError } from '../../core/app-error.js';
+import type { Language } from '../../core/i18n.js';
+import { redact } from '../../core/redact.js';
 import { loadCliContext, type CliContext } from './cli-context.js';
-import type { CommandSpec } from './command-spec.js';
 import { processOutput, type Output } from './output.js';
 
 /** Overrides for running commands in-process (tests): environment, output sink and clock. */
@@ -63,10 +62,4 @@ export function withContext<A extends unknown[]>(
       setExit(70);
     }
   };
-}
-
-/** Runs a command's action (positionals, then options) under `withContext`. */
-export async function runAction(spec: CommandSpec, values: unknown[]): Promise<void> {
-  if (!spec.action) throw new Error(`${spec.name} has no action`);
-  await withContext(spec.action, { survivesBadConfig: spec.survivesBadConfig })(...values);
 }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const TSX = path.join(__dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs');
+const TSX = path.join(__dirname, '..', '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs');
 const OUTPUT = path.join(__dirname, 'output.ts');
 
 /** Runs `stderrIsTTY()` in a child whose fd 2 is `stderr`; prints the answer and whether `process.stderr` was made. */
