@@ -1,8 +1,8 @@
 import type { CliContext } from '../cli-context.js';
 import { printWarnings } from '../format/print-warnings.js';
 import { createProgressBar } from '../format/progress-bar.js';
-import type { ScanProgress } from '../../sessions/scan-claude-projects.js';
-import type { SyncResult } from '../../sessions/sync-registry.js';
+import type { ScanProgress } from '../../sessions/scan/scan-claude-projects.js';
+import type { SyncResult } from '../../sessions/registry/sync-registry.js';
 
 /** A scan this big gets a progress bar on an interactive terminal. */
 const BAR_MIN_FILES = 50;
@@ -16,7 +16,7 @@ const BAR_MIN_BYTES = 20 * 1024 * 1024;
 export async function runSync(ctx: CliContext, opts: { action: string; incremental: boolean }): Promise<SyncResult> {
   const [{ assertNoLiveOwner }, { syncRegistry }] = await Promise.all([
     import('../../store/owner-lock.js'),
-    import('../../sessions/sync-registry.js'),
+    import('../../sessions/registry/sync-registry.js'),
   ]);
   await assertNoLiveOwner(ctx.paths.ownerLockFile, opts.action);
   let bar: ReturnType<typeof createProgressBar> | null = null;

@@ -12,7 +12,7 @@ import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import type { Paths } from '../../core/paths.js';
 import { createChildTracker, killLeftovers } from '../../process/child-tracker.js';
-import { syncRegistry } from '../../sessions/sync-registry.js';
+import { syncRegistry } from '../../sessions/registry/sync-registry.js';
 import { ccexecForBridge } from './ccexec-for-bridge.js';
 
 export interface AssembleOptions {
