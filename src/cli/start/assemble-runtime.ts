@@ -13,6 +13,7 @@ import type { Logger } from '../../core/logger.js';
 import type { Paths } from '../../core/paths.js';
 import { createChildTracker, killLeftovers } from '../../process/child-tracker.js';
 import { syncRegistry } from '../../sessions/registry/sync-registry.js';
+import { readMappedSessions } from '../../bridge/mapping/read-mapped-sessions.js';
 import { ccexecForBridge } from './ccexec-for-bridge.js';
 
 export interface AssembleOptions {
@@ -88,7 +89,12 @@ export async function assembleRuntime(o: AssembleOptions): Promise<Assembled> {
     models: async () =>
       listModels(config.claude.models, paths.claudeDir).map((m) => ({ alias: m.alias, model: m.model })),
     syncSessions: async () => {
-      await syncRegistry({ paths, maxFileSize: config.scanner.max_file_size, incremental: config.scanner.incremental });
+      await syncRegistry({
+        paths,
+        maxFileSize: config.scanner.max_file_size,
+        incremental: config.scanner.incremental,
+        readMapping: () => readMappedSessions(paths.userMappingFile),
+      });
     },
     killLeftovers: async () => {
       const r = await killLeftovers(paths.childrenDir);

@@ -3,16 +3,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePaths, type Paths } from '../../core/paths.js';
 import { writeCaseTree } from '../../../test/fixtures/claude-case-tree.js';
 import { writeSession, createRng } from '../../../test/fixtures/claude-tree.js';
 import { readRegistry, writeRegistry } from './registry.js';
 import type { SessionEntry } from './registry-schema.js';
 import { writeSessionEventSync } from '../hook/session-events.js';
+import type { MappedSession } from './mapped-session.js';
 import { syncRegistry } from './sync-registry.js';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
+/** What the bridge's user mapping says (the sync receives it from its caller; the bridge reads the file). */
+let mapped: MappedSession[] = [];
+const readMapping = async () => ({ sessions: mapped, warnings: [] });
 const MAX = 100 * 1024 * 1024;
 let root: string;
 
@@ -20,6 +24,9 @@ beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-sync-'));
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+afterEach(() => {
+  mapped = [];
+});
 
 function freshPaths(): Paths {
   const dir = fs.mkdtempSync(path.join(root, 'p-'));
@@ -43,7 +50,7 @@ describe('scan → registry → rescan (property, real files)', () => {
         async (enrichments, incremental) => {
           const paths = freshPaths();
           writeCaseTree(paths.claudeDir, NOW);
-          await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental: false });
+          await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW, incremental: false });
           const first = (await readRegistry(paths)).registry;
           const ids = Object.keys(first.sessions);
           const enriched = structuredClone(first);
@@ -58,10 +65,10 @@ describe('scan → registry → rescan (property, real files)', () => {
             if (e.extra) s.x_future = { n: i };
           });
           await writeRegistry(paths, enriched);
-          await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental });
+          await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW, incremental });
           const second = (await readRegistry(paths)).registry;
           expect(second.sessions).toEqual(enriched.sessions);
-          await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental: !incremental });
+          await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW, incremental: !incremental });
           expect((await readRegistry(paths)).registry.sessions).toEqual(enriched.sessions);
         },
       ),
@@ -99,7 +106,7 @@ describe('syncRegistry', () => {
       source: 'startup',
       time: NOW.toISOString(),
     });
-    const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    const r = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
     expect(r.events).toBe(2);
     const reg = (await readRegistry(paths)).registry;
     expect(reg.sessions[w.id]).toMatchObject({
@@ -114,20 +121,20 @@ describe('syncRegistry', () => {
     });
     expect(fs.readdirSync(paths.sessionEventsDir)).toEqual([]);
     // the outside file stays registered on later syncs (its path is rescanned, not declared missing)
-    await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
     expect((await readRegistry(paths)).registry.sessions[w.id]?.status).toBe('active');
   });
 
   it('re-reads only changed files', async () => {
     const paths = freshPaths();
     const tree = writeCaseTree(paths.claudeDir, NOW);
-    const first = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    const first = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
     expect(first.scan.cached).toBe(0);
     fs.appendFileSync(
       tree.sessions.basic.file,
       `${JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: 'one more' }, uuid: 'u', timestamp: NOW.toISOString(), cwd: '/tmp/cc-fixture/basic' })}\n`,
     );
-    const second = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    const second = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
     expect(second.scan.read).toBe(3); // basic + the two uncacheable odd entries (x.jsonl dir, dangling link)
     const reg = (await readRegistry(paths)).registry;
     expect(reg.sessions[tree.sessions.basic.id]).toMatchObject({ message_count: 6, last_user_preview: 'one more' });
@@ -155,9 +162,9 @@ describe('syncRegistry', () => {
       },
       createRng(5),
     );
-    const first = await syncRegistry({ paths, maxFileSize: 2000, now: NOW, incremental: false });
+    const first = await syncRegistry({ paths, readMapping, maxFileSize: 2000, now: NOW, incremental: false });
     expect(first.warnings).toContainEqual({ code: 'too_large', file: big.file, detail: fs.statSync(big.file).size });
-    const quiet = await syncRegistry({ paths, maxFileSize: 2000, now: NOW });
+    const quiet = await syncRegistry({ paths, readMapping, maxFileSize: 2000, now: NOW });
     expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0 });
     expect(quiet.warnings).toEqual([]);
   });
@@ -181,7 +188,7 @@ describe('syncRegistry', () => {
       const link = path.join(paths.claudeProjectsDir, '-w-fifo', 'abcdef01-0000-4000-8000-0000000000c3.jsonl');
       fs.symlinkSync(fifo, link);
       for (const incremental of [false, true, true]) {
-        const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW, incremental });
+        const r = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW, incremental });
         expect(r.stats.scanned).toBe(1);
         if (r.scan.read > 0)
           expect(r.warnings).toEqual(
@@ -197,33 +204,33 @@ describe('syncRegistry', () => {
   it('answers an unchanged sync from the sync state, but notices age, mapping and registry changes', async () => {
     const paths = freshPaths();
     const tree = writeCaseTree(paths.claudeDir, NOW);
-    await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
     const stamp = fs.statSync(paths.registryFile).mtimeMs;
-    const quiet = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    const quiet = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
     expect(quiet.stats.total).toBe(14);
     expect(fs.statSync(paths.registryFile).mtimeMs).toBe(stamp);
     // 31 days later the active sessions turn archived although no file changed
     const later = new Date(NOW.getTime() + 31 * 86_400_000);
-    await syncRegistry({ paths, maxFileSize: MAX, now: later });
+    await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: later });
     expect((await readRegistry(paths)).registry.sessions[tree.sessions.basic.id]?.status).toBe('archived');
-    // a mapping change is merged although no session file changed
+    // a mapping change (a new stamp of the mapping file) is merged although no session file changed
+    const cjk = tree.sessions.cjk;
     fs.writeFileSync(
       paths.userMappingFile,
       JSON.stringify({
         version: 1,
-        entries: {
-          ou_x: { type: 'session', sessionUuid: tree.sessions.cjk.id, cwd: tree.sessions.cjk.cwd, origin: 'feishu' },
-        },
+        entries: { ou_x: { type: 'session', sessionUuid: cjk.id, cwd: cjk.cwd, origin: 'feishu' } },
       }),
     );
-    const mapped = await syncRegistry({ paths, maxFileSize: MAX, now: later });
-    expect(mapped.stats.feishu).toBe(1);
+    mapped = [{ sessionId: cjk.id, openId: 'ou_x', origin: 'feishu', cwd: cjk.cwd, provider: null, createdAt: null }];
+    const withMapping = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: later });
+    expect(withMapping.stats.feishu).toBe(1);
     expect((await readRegistry(paths)).registry.sessions[tree.sessions.cjk.id]?.origin).toBe('feishu');
     // another writer changed the registry: the next sync merges again instead of trusting the state
     const reg = JSON.parse(fs.readFileSync(paths.registryFile, 'utf8'));
     delete reg.sessions[tree.sessions.basic.id];
     fs.writeFileSync(paths.registryFile, JSON.stringify(reg));
-    await syncRegistry({ paths, maxFileSize: MAX, now: later });
+    await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: later });
     expect((await readRegistry(paths)).registry.sessions[tree.sessions.basic.id]).toBeDefined();
   });
 
@@ -250,25 +257,25 @@ describe('syncRegistry', () => {
       },
       createRng(3),
     );
-    await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
     // Spoil the summaries line: an unchanged sync must not need it.
     const [header] = fs.readFileSync(paths.scanCacheFile, 'utf8').split('\n');
     fs.writeFileSync(paths.scanCacheFile, `${header}\n{"spoilt`);
-    const quiet = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    const quiet = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
     expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0 });
     // A changed file is seen; with the summaries unusable, both files are read again.
     fs.appendFileSync(
       a.file,
       `${JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: 'and a third' }, uuid: 'u3', timestamp: NOW.toISOString(), cwd: '/w/quick' })}\n`,
     );
-    const changed = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    const changed = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
     expect(changed.scan.read).toBe(2);
     expect((await readRegistry(paths)).registry.sessions['abcdef01-0000-4000-8000-00000000000a']).toMatchObject({
       last_user_preview: 'and a third',
     });
     // A removed file is seen too.
     fs.rmSync(a.file);
-    const removed = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    const removed = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
     expect(removed.scan.files).toBe(1);
     expect(removed.scan.read).toBe(0);
   });
@@ -284,7 +291,7 @@ describe('syncRegistry', () => {
       createRng(5),
     );
     for (let i = 0; i < 2; i += 1) {
-      const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+      const r = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
       expect(r.warnings.filter((w) => w.code === 'duplicate_session')).toHaveLength(1);
       expect(r.stats.total).toBe(1);
     }
@@ -293,12 +300,12 @@ describe('syncRegistry', () => {
   it('treats a torn or empty sync state (it is written without fsync) as none: one full sync', async () => {
     const paths = freshPaths();
     const tree = writeCaseTree(paths.claudeDir, NOW);
-    await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+    await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
     const before = (await readRegistry(paths)).registry.sessions;
     const stateFile = paths.scanCacheFile.replace(/\.json$/, '.sync.json');
     for (const torn of ['', '{"registryStamp":"', 'null', '{"stats":{}}']) {
       fs.writeFileSync(stateFile, torn);
-      const r = await syncRegistry({ paths, maxFileSize: MAX, now: NOW });
+      const r = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
       expect(r.stats.total).toBe(14);
       expect((await readRegistry(paths)).registry.sessions).toEqual(before);
       expect(JSON.parse(fs.readFileSync(stateFile, 'utf8'))).toMatchObject({ extraFiles: [] });

@@ -15,7 +15,7 @@ import {
 } from '../scan/scan-claude-projects.js';
 import type { ScanWarning } from '../scan/scan-warning.js';
 import { readSessionEvents, removeSessionEvents, type SessionEventsRead } from '../hook/session-events.js';
-import { readMappedSessions } from './mapped-session.js';
+import type { MappedSessions } from './mapped-session.js';
 
 /** Options of `syncRegistry`. */
 export interface SyncOptions {
@@ -32,6 +32,12 @@ export interface SyncOptions {
   >;
   /** `scanner.max_file_size`. */
   maxFileSize: number;
+  /**
+   * Reads the bridge's user mapping (`paths.userMappingFile`, which the bridge owns:
+   * `readMappedSessions` in bridge/mapping/). Called only when the registry is merged again — a
+   * sync that finds nothing changed (the mapping file included) does not read it.
+   */
+  readMapping: () => Promise<MappedSessions>;
   /** `scanner.incremental` (default true); `init` passes false to rescan everything. */
   incremental?: boolean;
   now?: Date;
@@ -62,7 +68,11 @@ export interface SyncResult {
  * Callers that are not the runtime owner must check `assertNoLiveOwner` first (the CLI does).
  *
  * @example
- *   const r = await syncRegistry({ paths, maxFileSize: config.scanner.max_file_size });
+ *   const r = await syncRegistry({
+ *     paths,
+ *     maxFileSize: config.scanner.max_file_size,
+ *     readMapping: () => readMappedSessions(paths.userMappingFile),
+ *   });
  *   out.print(`Found ${r.stats.scanned} Claude sessions`);
  */
 export async function syncRegistry(opts: SyncOptions): Promise<SyncResult> {
@@ -148,7 +158,7 @@ async function slowSync(
           onProgress: opts.onProgress,
           signal: opts.signal,
         });
-  const mapping = await readMappedSessions(paths.userMappingFile);
+  const mapping = await opts.readMapping();
   const mappingStamp = await registryStamp(paths.userMappingFile);
   const result = await modifyRegistry(
     paths,
