@@ -90,6 +90,8 @@ describe('scan cache', () => {
       `${JSON.stringify({ scannerVersion: 1, maxFileSize: MAX, entries: {} })}`,
       '{"format":3,"scannerVersion":1,"maxFileSize":1000,"files":["/x"],"sizes":[1],"mtimes":[]}\n[]\n',
       '{"format":2,"scannerVersion":1,"maxFileSize":1000,"files":["/x"],"sizes":[1],"mtimes":[1]}\n{"/x":{"session":null,"skipped":"too_large","warnings":[]}}\n',
+      // written by an older scanner, whose summaries may be wrong (a file spelled with spaces)
+      `{"format":3,"scannerVersion":1,"maxFileSize":${MAX},"files":["/x"],"sizes":[1],"mtimes":[1]}\n["too_large"]\n`,
     ]) {
       fs.writeFileSync(file, text);
       expect(readScanCacheStamps(file, MAX)).toBeNull();

@@ -6,8 +6,10 @@ import { blankSession, type ScannedSession } from './scanned-session.js';
 /**
  * Bump when the scanner's output changes meaning (new field, different counting), so every cache
  * written by an older scanner is ignored instead of serving stale summaries.
+ * 2: every line is read as JSON (a file in another spelling was "0 messages"; an over-long line
+ * is no longer judged from its ends).
  */
-export const SCANNER_VERSION = 1;
+export const SCANNER_VERSION = 2;
 
 /** One file's last scan, valid while the file keeps this size and mtime. */
 export interface ScanCacheEntry {
