@@ -1,8 +1,10 @@
-// The session scanner and the CLI, measured against baselines taken in the same run on a generated
-// ~/.claude tree (test/fixtures/claude-tree.ts, ≥ 2,000 sessions, ≥ 500 MB, deleted afterwards):
-//  1. full `cc-linker init` (cold scan cache, warm page cache) as a ratio to `wc -l` over the same files
-//     (median of the ratios of interleaved pairs);
-//  2. `cc-linker sync` with nothing changed, median wall time;
+// The session scanner and the CLI, measured against baselines taken in the same run on two generated
+// ~/.claude trees (test/fixtures/claude-bench-trees.ts, deleted afterwards): the "bench" tree
+// (≥ 2,000 sessions, ≥ 500 MB, most bytes in large tool results) and the "mixed" tree (as many
+// sessions, most lines short — prompts, answers, bookkeeping — with large tool results now and then):
+//  1. full `cc-linker init` (cold scan cache, warm page cache) as a ratio to `wc -l` over the same
+//     files (median of the ratios of interleaved pairs), on each tree;
+//  2. `cc-linker sync` with nothing changed, median wall time (bench tree);
 //  3. `cc-linker list` cold start as a ratio to `node -e 0` (median of interleaved rounds' ratios);
 //  4. peak RSS of `init` (/usr/bin/time -f %M, else polling /proc/<pid>/status VmHWM);
 //  and, for reference, `cc-linker --version` (what loading the CLI alone costs).
@@ -12,7 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeBenchTree } from '../test/fixtures/claude-tree.js';
+import { writeBenchTree, writeMixedTree, type WrittenTree } from '../test/fixtures/claude-bench-trees.js';
 import { atMost, emitFigure, round } from './report.js';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 2000);
@@ -22,8 +24,10 @@ const CLI = path.resolve(
 );
 const node = process.execPath;
 const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
-/** Interleaved `wc -l` / `init` pairs (each init ≈ 0.35 s on the default tree); the machine's noise needs more than 9. */
+/** Interleaved `wc -l` / `init` pairs on the bench tree; the machine's noise needs more than 9. */
 const INIT_RUNS = 16;
+/** The same on the mixed tree, whose `init` takes a few times longer. */
+const MIXED_INIT_RUNS = 9;
 /** Interleaved `node -e 0` / `--version` / `list` rounds. */
 const LIST_RUNS = 15;
 
@@ -70,6 +74,59 @@ async function timed(
   return { ms, rssKb, code, stderr };
 }
 
+/** Writes a tree with `write`, saying how long it took. */
+function generate(name: string, write: () => WrittenTree): WrittenTree {
+  const t0 = performance.now();
+  const tree = write();
+  process.stderr.write(
+    `${name} tree: ${tree.files.length} sessions, ${(tree.bytes / 1024 / 1024).toFixed(0)} MB, ${tree.lines} lines in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+  );
+  return tree;
+}
+
+/**
+ * Full `init` (on a fresh CC_LINKER_HOME) against `wc -l` over the same files, in `pairs`
+ * interleaved pairs judged by the median of the per-pair ratios: a slow phase of the machine then
+ * slows both sides of a pair instead of skewing one median. The order alternates (wc first, then
+ * init first): on this machine whichever command runs first in a round was ≈ 2.5 % slower, which a
+ * fixed order would charge to one side every time.
+ */
+async function initAgainstWc(
+  files: string[],
+  env: NodeJS.ProcessEnv,
+  pairs: number,
+): Promise<{ wc: number; init: number; ratio: number; rssKb: number; pairs: number }> {
+  // Let the kernel write the new tree back first (its writeback would otherwise run during the
+  // first pairs), warm the page cache for both contestants, then interleave runs.
+  spawnSync('sync', [], { stdio: 'ignore' });
+  spawnSync('wc', ['-l', ...files], { stdio: 'ignore' });
+  const wcRuns: number[] = [];
+  const initRuns: { ms: number; rssKb: number | null }[] = [];
+  const runWc = async () => wcRuns.push((await timed(['wc', '-l', ...files], env)).ms);
+  const runInit = async () => {
+    fs.rmSync(env.CC_LINKER_HOME as string, { recursive: true, force: true });
+    const r = await timed([node, CLI, 'init'], env);
+    if (r.code !== 0) throw new Error(`init failed (${r.code}): ${r.stderr}`);
+    initRuns.push(r);
+  };
+  for (let i = 0; i < pairs; i += 1) {
+    if (i % 2 === 0) {
+      await runWc();
+      await runInit();
+    } else {
+      await runInit();
+      await runWc();
+    }
+  }
+  return {
+    wc: median(wcRuns),
+    init: median(initRuns.map((r) => r.ms)),
+    ratio: median(initRuns.map((r, i) => r.ms / (wcRuns[i] as number))),
+    rssKb: Math.max(...initRuns.map((r) => r.rssKb ?? 0)),
+    pairs,
+  };
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(CLI)) throw new Error(`CLI not built: ${CLI} (run npm run build)`);
   const help = spawnSync(node, [CLI, '--help'], { encoding: 'utf8' });
@@ -89,38 +146,23 @@ async function main(): Promise<void> {
       CLAUDE_CONFIG_DIR: claudeDir,
       LANG: 'C',
     };
-    const g0 = performance.now();
-    const { files, bytes } = writeBenchTree(claudeDir, { sessions: SESSIONS, totalBytes: BYTES });
-    process.stderr.write(
-      `generated ${files.length} sessions, ${(bytes / 1024 / 1024).toFixed(0)} MB in ${((performance.now() - g0) / 1000).toFixed(1)} s\n`,
+    const { files, bytes } = generate('bench', () =>
+      writeBenchTree(claudeDir, { sessions: SESSIONS, totalBytes: BYTES }),
     );
+    const bench = await initAgainstWc(files, env, INIT_RUNS);
+    const mixedHome = path.join(tmp, 'mixed');
+    const mixedClaude = path.join(mixedHome, '.claude');
+    const mixedEnv: NodeJS.ProcessEnv = {
+      ...env,
+      HOME: mixedHome,
+      CC_LINKER_HOME: path.join(mixedHome, '.cc-linker'),
+      CLAUDE_CONFIG_DIR: mixedClaude,
+    };
+    const mixedTree = generate('mixed', () => writeMixedTree(mixedClaude, { sessions: SESSIONS }));
+    const mixed = await initAgainstWc(mixedTree.files, mixedEnv, MIXED_INIT_RUNS);
+    fs.rmSync(mixedHome, { recursive: true, force: true });
+    const { wc, init, ratio: initRatio, rssKb: rss } = bench;
 
-    // Let the kernel write the new tree back first (its writeback would otherwise run during the
-    // first pairs), warm the page cache for both contestants, then interleave runs.
-    spawnSync('sync', [], { stdio: 'ignore' });
-    spawnSync('wc', ['-l', ...files], { stdio: 'ignore' });
-    const wcRuns: number[] = [];
-    const initRuns: { ms: number; rssKb: number | null }[] = [];
-    // Interleaved pairs, judged by the median of the per-pair ratios: a slow phase of the machine
-    // then slows both sides of a pair instead of skewing one median. The order alternates (wc
-    // first, then init first): on this machine whichever command runs first in a round was ≈ 2.5 %
-    // slower, which a fixed order would charge to one side every time.
-    for (let i = 0; i < INIT_RUNS; i += 1) {
-      const runWc = async () => wcRuns.push((await timed(['wc', '-l', ...files], env)).ms);
-      const runInit = async () => {
-        fs.rmSync(path.join(home, '.cc-linker'), { recursive: true, force: true });
-        const r = await timed([node, CLI, 'init'], env);
-        if (r.code !== 0) throw new Error(`init failed (${r.code}): ${r.stderr}`);
-        initRuns.push(r);
-      };
-      if (i % 2 === 0) {
-        await runWc();
-        await runInit();
-      } else {
-        await runInit();
-        await runWc();
-      }
-    }
     const syncRuns: number[] = [];
     await timed([node, CLI, 'sync'], env);
     for (let i = 0; i < 7; i += 1) {
@@ -139,10 +181,6 @@ async function main(): Promise<void> {
       listRuns.push(r.ms);
     }
 
-    const wc = median(wcRuns);
-    const init = median(initRuns.map((r) => r.ms));
-    const initRatio = median(initRuns.map((r, i) => r.ms / (wcRuns[i] as number)));
-    const rss = Math.max(...initRuns.map((r) => r.rssKb ?? 0));
     const sync = median(syncRuns);
     const list = median(listRuns);
     const bare = median(nodeRuns);
@@ -163,6 +201,14 @@ async function main(): Promise<void> {
         `${initRatio.toFixed(2)}x (${init.toFixed(0)} ms)`,
         '≤ 2.0x',
         `wc -l ${wc.toFixed(0)} ms`,
+      ),
+    );
+    console.log(
+      row(
+        `full \`init\` / \`wc -l\`, mixed tree (${mixedTree.lines} lines)`,
+        `${mixed.ratio.toFixed(2)}x (${mixed.init.toFixed(0)} ms)`,
+        '-',
+        `wc -l ${mixed.wc.toFixed(0)} ms`,
       ),
     );
     console.log(row('`sync`, nothing changed', `${sync.toFixed(0)} ms`, '≤ 150 ms', `node -e 0 ${bare.toFixed(0)} ms`));
@@ -198,7 +244,17 @@ async function main(): Promise<void> {
       goal: '≤ 2.0×',
       baseline: `wc -l: ${wc.toFixed(0)} ms`,
       met: atMost(initRatio, 2),
-      note: `median of ${initRuns.length} interleaved pairs' ratios; init ${init.toFixed(0)} ms`,
+      note: `median of ${bench.pairs} interleaved pairs' ratios; init ${init.toFixed(0)} ms`,
+    });
+    const mixedName = `${mixedTree.files.length} sessions, ${(mixedTree.bytes / 1024 / 1024).toFixed(0)} MB, ${mixedTree.lines} lines`;
+    emitFigure({
+      figure: `full \`init\` / \`wc -l\` on the mixed tree (${mixedName})`,
+      value: round(mixed.ratio),
+      unit: '×',
+      goal: null,
+      baseline: `wc -l: ${mixed.wc.toFixed(0)} ms`,
+      met: null,
+      note: `median of ${mixed.pairs} interleaved pairs' ratios; init ${mixed.init.toFixed(0)} ms, peak RSS ${(mixed.rssKb / 1024).toFixed(0)} MB`,
     });
     emitFigure({
       figure: `\`sync\` with nothing changed (${tree})`,

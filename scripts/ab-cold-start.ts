@@ -6,7 +6,7 @@
 //   node --import tsx scripts/ab-cold-start.ts --rounds 40 before=/tmp/before/dist/cli/cc-linker.cjs after=dist/cli/launcher/cc-linker.js
 //
 // Each positional is `<label>=<entry file>` (what the build's `bin` runs). The commands timed are
-// `list`, `--version`, `status` and `init` on a small Claude tree (test/fixtures/claude-tree.ts's case
+// `list`, `--version`, `status` and `init` on a small Claude tree (test/fixtures/claude-case-tree.ts's case
 // tree, 14 sessions), each build with its own `~/.cc-linker` made by one `init` before the rounds.
 // Prints, for wall time and for CPU time (user + system), per command and build: the median, the
 // median ratio to `node -e 0`, and for every build after the first its median ratio to the first.
@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeCaseTree } from '../test/fixtures/claude-tree.js';
+import { writeCaseTree } from '../test/fixtures/claude-case-tree.js';
 
 const { values, positionals } = parseArgs({
   options: { rounds: { type: 'string', default: '40' } },

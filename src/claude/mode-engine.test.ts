@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../core/default-config.js';
 import { silentLogger } from '../core/logger.js';
 import { resolvePaths } from '../core/paths.js';
-import { encodeProjectDir } from '../sessions/scan-jsonl.js';
+import { encodeProjectDir } from '../sessions/scan/project-dir.js';
 import type { EngineEvent, EngineResult } from './engine-types.js';
 import {
   defaultOriginOf,

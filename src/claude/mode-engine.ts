@@ -6,7 +6,7 @@ import type { Language } from '../core/i18n.js';
 import type { Logger } from '../core/logger.js';
 import type { Paths } from '../core/paths.js';
 import type { ChildTracker } from '../process/child-tracker.js';
-import { encodeProjectDir } from '../sessions/scan-jsonl.js';
+import { encodeProjectDir } from '../sessions/scan/project-dir.js';
 import { ActivityWatchdog } from './activity-watchdog.js';
 import { EngineError, failureDetail } from './engine-error.js';
 import type {
@@ -19,7 +19,7 @@ import type {
   PermissionHandler,
 } from './engine-types.js';
 import type { PermissionPolicy, RuleSet } from './permission-policy.js';
-import { preview } from '../sessions/preview.js';
+import { preview } from '../sessions/scan/preview.js';
 import { resolveJsonlPath, type SessionOrigin, type SessionRecorder } from './session-recorder.js';
 import type { Release, Semaphore, SessionLocks } from './session-lock.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger.js';
 import { resolvePaths, type Paths } from '../core/paths.js';
-import { readRegistry } from '../sessions/registry.js';
+import { readRegistry } from '../sessions/registry/registry.js';
 import { createRegistrySessionRecorder } from './registry-session-recorder.js';
 
 let root: string;

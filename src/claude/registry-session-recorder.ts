@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Logger } from '../core/logger.js';
-import { upsertSession, updateSession, type RegistryPaths } from '../sessions/registry.js';
+import { upsertSession, updateSession, type RegistryPaths } from '../sessions/registry/registry.js';
 import { SessionsError } from '../sessions/sessions-error.js';
-import { preview } from '../sessions/preview.js';
+import { preview } from '../sessions/scan/preview.js';
 import { type SessionRecorder } from './session-recorder.js';
 
 /** Registry preview limits (registry-schema.ts). */

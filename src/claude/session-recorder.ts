@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { locateSessionFile } from '../sessions/locate-session-file.js';
-import { encodeProjectDir } from '../sessions/scan-jsonl.js';
+import { locateSessionFile } from '../sessions/scan/locate-session-file.js';
+import { encodeProjectDir } from '../sessions/scan/project-dir.js';
 
 /** Where a run came from, as the registry records it. */
 export type SessionOrigin = 'feishu' | 'web' | 'cli';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readSessionEvents } from './session-events.js';
+import { readSessionEvents } from './hook/session-events.js';
 import { recordSessionStart } from './session-start-hook.js';
 
 let tmp: string;

@@ -3,7 +3,8 @@
  * The script Claude Code runs at SessionStart (installed by `cc-linker hook install`). It reads
  * the hook's JSON from stdin (`session_id`, `transcript_path`, `cwd`, `source`, …) and writes one
  * discovery event into `~/.cc-linker/runtime/session-events/` — nothing else: the registry is
- * merged later by the running bot or an offline `sync` (seed §3.2.5).
+ * merged later by the running bot or an offline `sync`: while `cc-linker start` runs it is the only
+ * writer of the registry, and a hook never writes it.
  *
  * It must never get in Claude's way: it prints nothing (a SessionStart hook's stdout becomes
  * model context), always exits 0, and gives up reading stdin after 2 s. The build also bundles it
@@ -11,7 +12,7 @@
  * it starts without the ES-module loader (≈ 58 → 34 ms a session start; `node -e 0` is ≈ 31 ms).
  */
 import { resolvePaths } from '../core/paths.js';
-import { writeSessionEventSync, type DiscoveryEvent } from './session-events.js';
+import { writeSessionEventSync, type DiscoveryEvent } from './hook/session-events.js';
 
 /** Turns the hook's stdin into an event and writes it; returns the event file, or null when there was nothing usable. */
 export function recordSessionStart(stdinText: string, env: NodeJS.ProcessEnv, now: Date = new Date()): string | null {

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermissionStore } from '../../src/claude/permission-store.js';
-import { readRegistry } from '../../src/sessions/registry.js';
-import { encodeProjectDir } from '../../src/sessions/scan-jsonl.js';
+import { readRegistry } from '../../src/sessions/registry/registry.js';
+import { encodeProjectDir } from '../../src/sessions/scan/project-dir.js';
 import {
   allGroupsGone,
   CLAUDE_BIN,

@@ -12,7 +12,7 @@ import type {
   QuestionRequest,
 } from '../../src/claude/engine-types.js';
 import { PermissionStore } from '../../src/claude/permission-store.js';
-import { readRegistry } from '../../src/sessions/registry.js';
+import { readRegistry } from '../../src/sessions/registry/registry.js';
 import {
   allGroupsGone,
   CLAUDE_BIN,

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { processStartTime } from '../../src/store/process-start-time.js';
-import { writeCaseTree } from '../fixtures/claude-tree.js';
+import { writeCaseTree } from '../fixtures/claude-case-tree.js';
 import { runSessionCli, type CliRun } from '../helpers/run-session-cli.js';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');

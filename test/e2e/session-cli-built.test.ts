@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCaseTree } from '../fixtures/claude-tree.js';
+import { writeCaseTree } from '../fixtures/claude-case-tree.js';
 
 const MAIN = path.resolve(__dirname, '..', '..', 'dist', 'cli', 'launcher', 'cc-linker.js');
 const help = fs.existsSync(MAIN)
@@ -86,39 +86,6 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
     expect(found.status).toBe(0);
     expect((JSON.parse(found.stdout) as unknown[]).length).toBeGreaterThan(0);
   });
-
-  it('without WebAssembly (node --jitless) init registers the same sessions with the JavaScript probe', () => {
-    const listAfterInit = (nodeFlags: string[], home: string) => {
-      const e = { ...env, CC_LINKER_HOME: path.join(tmp, home) };
-      const init = spawnSync(process.execPath, [...nodeFlags, MAIN, 'init'], {
-        env: e,
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      expect(init.status, init.stderr).toBe(0);
-      return spawnSync(process.execPath, [MAIN, 'list', '--json', '--limit', '100'], {
-        env: e,
-        encoding: 'utf8',
-        timeout: 30_000,
-      }).stdout;
-    };
-    const withWasm = listAfterInit([], 'with-wasm');
-    expect(JSON.parse(withWasm)).toHaveLength(14);
-    expect(listAfterInit(['--jitless'], 'jitless')).toBe(withWasm);
-    // doctor says which probe the scanner uses
-    const scanner = (nodeFlags: string[]) => {
-      const r = spawnSync(process.execPath, [...nodeFlags, MAIN, 'doctor', '--json'], {
-        env,
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      return (JSON.parse(r.stdout) as { checks: { name: string; level: string }[] }).checks.find(
-        (c) => c.name === 'scanner',
-      )?.level;
-    };
-    expect(scanner([])).toBe('ok');
-    expect(scanner(['--jitless'])).toBe('warn');
-  }, 120_000);
 
   it('init, sync and list start without loading node:crypto (≈ 3 ms of every start)', () => {
     // node:child_process is not checked: commander, which parses every command line, requires it

@@ -1,13 +1,14 @@
 /**
  * Golden tests of every terminal session command, human and --json output, zh and en, run
- * in-process against a generated ~/.claude tree (test/fixtures/claude-tree.ts) with a fixed clock.
+ * in-process against a generated ~/.claude tree (test/fixtures/claude-case-tree.ts) with a fixed clock.
  * Goldens live in test/e2e/golden/sessions/; temp paths are replaced by <TMP>.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caseId, createRng, writeCaseTree, writeSession, type CaseTree } from '../fixtures/claude-tree.js';
+import { caseId, writeCaseTree, type CaseTree } from '../fixtures/claude-case-tree.js';
+import { createRng, writeSession } from '../fixtures/claude-tree.js';
 import { normalize, runSessionCli, type CliRun } from '../helpers/run-session-cli.js';
 
 process.env.TZ = 'UTC';

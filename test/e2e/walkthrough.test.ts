@@ -339,7 +339,6 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
           '✅ 目录可写: ~/.cc-linker',
           '✅ 目录可写: ~/.cc-linker/runtime',
           '⚠️  Claude 会话目录不存在: ~/.claude/projects（还没有用过 Claude Code？）',
-          '✅ 会话扫描: WebAssembly 探针',
           '⚠️  飞书凭据: 未配置（仅可使用终端命令与本地控制台）',
           '⚠️  Claude Code SessionStart hook: 未安装（可选：运行 cc-linker hook install 后，Claude Code 每次新开会话都会通知 cc-linker）',
         ]);

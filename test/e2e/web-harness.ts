@@ -8,7 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { Channel } from '../../src/bridge/channel.js';
 import { createGateway } from '../../src/ccexec/create-gateway.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { upsertSession } from '../../src/sessions/registry.js';
+import { upsertSession } from '../../src/sessions/registry/registry.js';
 import { consoleGatewayFrom } from '../../src/channels/web/console/gateway-adapter.js';
 import { createConsoleSessions } from '../../src/channels/web/console/console-sessions.js';
 import { WEB_USER_ID } from '../../src/channels/web/web-channel.js';

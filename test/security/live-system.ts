@@ -22,7 +22,7 @@ import type { Config } from '../../src/core/config-schema.js';
 import { defaultConfig } from '../../src/core/default-config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { resolvePaths, type Paths } from '../../src/core/paths.js';
-import { upsertSession } from '../../src/sessions/registry.js';
+import { upsertSession } from '../../src/sessions/registry/registry.js';
 import { acquireOwnerLock } from '../../src/store/owner-lock.js';
 import { FAKE_CC_ENV_ALLOW, HARNESS_KEYS } from '../fakes/fake-chainlesschain/gateway-harness.js';
 import { createFakeCliHome, SAMPLE_DATA, type FakeCliHome } from '../fakes/fake-chainlesschain/fake-cli.js';

@@ -1,7 +1,7 @@
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Paths } from '../../core/paths.js';
-import type { SessionEntry } from '../../sessions/registry-schema.js';
+import type { SessionEntry } from '../../sessions/registry/registry-schema.js';
 import type { PendingPrompts } from '../prompts/pending-prompts.js';
 import type { ListSnapshots } from './list-snapshot.js';
 import type { Reply } from '../reply-model.js';

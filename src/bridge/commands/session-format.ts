@@ -1,5 +1,11 @@
 import type { Language } from '../../core/i18n.js';
-import { formatRelativeTime, projectOf, sessionLabel, shortId, titleOf } from '../../sessions/format-session.js';
+import {
+  formatRelativeTime,
+  projectOf,
+  sessionLabel,
+  shortId,
+  titleOf,
+} from '../../sessions/present/format-session.js';
 import { sessionsMessages } from '../../sessions/sessions-messages.js';
 import type { CardButton, CardSection } from '../reply-model.js';
 import { bridgeMessages } from '../bridge-messages.js';
@@ -12,7 +18,7 @@ export {
   sessionLabel,
   shortId,
   titleOf,
-} from '../../sessions/format-session.js';
+} from '../../sessions/present/format-session.js';
 
 /**
  * One numbered entry of `/list` and `/search`, as a plain section (titles are user text and

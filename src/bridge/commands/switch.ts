@@ -1,4 +1,4 @@
-import { statusOf } from '../../sessions/registry-schema.js';
+import { statusOf } from '../../sessions/registry/registry-schema.js';
 import { bridgeMessages } from '../bridge-messages.js';
 import type { ListRef } from './command-parser.js';
 import { checkWorkingDirectory } from './dir-safety.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolvePaths, type Paths } from '../../core/paths.js';
-import { upsertSession } from '../../sessions/registry.js';
+import { upsertSession } from '../../sessions/registry/registry.js';
 import { RegistrySessionDirectory, registryViewOf } from './registry-session-directory.js';
 
 let dir: string;

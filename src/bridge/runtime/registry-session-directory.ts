@@ -1,7 +1,7 @@
 import type { Paths } from '../../core/paths.js';
-import { readRegistry, registryStamp } from '../../sessions/read-registry.js';
-import type { Registry } from '../../sessions/registry-schema.js';
-import { searchSessions } from '../../sessions/search-sessions.js';
+import { readRegistry, registryStamp } from '../../sessions/registry/read-registry.js';
+import type { Registry } from '../../sessions/registry/registry-schema.js';
+import { searchSessions } from '../../sessions/present/search-sessions.js';
 import type { SessionDirectory, SessionView } from '../commands/command-context.js';
 import type { RegistryView } from '../mapping/reconcile-mapping.js';
 

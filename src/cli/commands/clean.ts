@@ -21,9 +21,9 @@ export const cleanCommand: CommandSpec = {
   ],
   action: async (ctx, opts: { dryRun?: boolean; json?: boolean }) => {
     const [{ requireRegistry }, clean, fmt, { assertNoLiveOwner }, { printWarnings }] = await Promise.all([
-      import('../../sessions/read-registry.js'),
-      import('../../sessions/plan-clean.js'),
-      import('../../sessions/format-session.js'),
+      import('../../sessions/registry/read-registry.js'),
+      import('../../sessions/registry/plan-clean.js'),
+      import('../../sessions/present/format-session.js'),
       import('../../store/owner-lock.js'),
       import('../format/print-warnings.js'),
     ]);

@@ -90,8 +90,6 @@ export const commandMessages = defineMessages({
     doctorNotWritable: '目录不可写: {dir}（{reason}）',
     doctorProjects: 'Claude 会话目录: {dir}',
     doctorProjectsMissing: 'Claude 会话目录不存在: {dir}（还没有用过 Claude Code？）',
-    doctorScannerWasm: '会话扫描: WebAssembly 探针',
-    doctorScannerJs: '会话扫描: 此环境无法运行 WebAssembly，改用 JavaScript 探针（结果相同，init/sync 较慢）',
     doctorFeishu: '飞书凭据: 已配置 app_id 与 app_secret',
     doctorFeishuMissing: '飞书凭据: 未配置（仅可使用终端命令与本地控制台）',
     doctorHook_installed: 'Claude Code SessionStart hook: 已安装',
@@ -184,9 +182,6 @@ export const commandMessages = defineMessages({
     doctorNotWritable: 'Not writable: {dir} ({reason})',
     doctorProjects: 'Claude sessions: {dir}',
     doctorProjectsMissing: 'Claude sessions directory does not exist: {dir} (Claude Code not used yet?)',
-    doctorScannerWasm: 'Session scanner: WebAssembly probe',
-    doctorScannerJs:
-      'Session scanner: WebAssembly cannot run here, using the JavaScript probe (same results; init and sync are slower)',
     doctorFeishu: 'Feishu credentials: app_id and app_secret are set',
     doctorFeishuMissing: 'Feishu credentials: not set (terminal commands and the local console only)',
     doctorHook_installed: 'Claude Code SessionStart hook: installed',

@@ -17,8 +17,7 @@ const ICON = { ok: '✅', warn: '⚠️ ', fail: '❌' } as const;
  * `cc-linker doctor`: checks what cc-linker needs — the config (a config that cannot be loaded is a
  * failed check, and the other checks run on the defaults),
  * Node's version, a `claude` binary and its version, writable state directories, Claude's session
- * directory, whether the scanner's WebAssembly probe runs here, Feishu credentials (present or not;
- * never printed), and the hook. Exits 1 when a
+ * directory, Feishu credentials (present or not; never printed), and the hook. Exits 1 when a
  * check fails; warnings do not fail.
  */
 export const doctorCommand: CommandSpec = {
@@ -61,12 +60,11 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
     import('node:path'),
     import('../../process/run-process.js'),
     import('../../claude/find-claude-binary.js'),
-    import('../../sessions/claude-hook.js'),
+    import('../../sessions/hook/claude-hook.js'),
     import('./hook-target.js'),
     import('../../core/tildify.js'),
     import('../../store/private-dir.js'),
   ]);
-  const { WasmLineProbe } = await import('../../sessions/wasm-line-probe.js');
   const t = commandMessages(ctx.lang);
   const home = ctx.paths.userHome;
   const show = (p: string) => tildify(p, home);
@@ -144,14 +142,6 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
     fs.existsSync(projects)
       ? { name: 'projects', level: 'ok', text: t('doctorProjects', { dir: show(projects) }) }
       : { name: 'projects', level: 'warn', text: t('doctorProjectsMissing', { dir: show(projects) }) },
-  );
-
-  // The compiled probe is a speed-up only: without it (`node --jitless`, a CPU without SIMD) every
-  // line goes to the JavaScript probe, with the same results.
-  checks.push(
-    WasmLineProbe.shared()
-      ? { name: 'scanner', level: 'ok', text: t('doctorScannerWasm') }
-      : { name: 'scanner', level: 'warn', text: t('doctorScannerJs') },
   );
 
   const feishu = Boolean(ctx.config.feishu_bot.app_id && ctx.config.feishu_bot.app_secret);

@@ -1,4 +1,4 @@
-import type { HookTarget } from '../../sessions/claude-hook.js';
+import type { HookTarget } from '../../sessions/hook/claude-hook.js';
 import type { CliContext } from '../context/cli-context.js';
 
 /**

@@ -17,7 +17,7 @@ export const hookCommand: CommandSpec = {
       action: async (ctx) => {
         const [fs, { installHook, defaultHookScript }, { hookTargetFor }] = await Promise.all([
           import('node:fs'),
-          import('../../sessions/claude-hook.js'),
+          import('../../sessions/hook/claude-hook.js'),
           import('./hook-target.js'),
         ]);
         const t = commandMessages(ctx.lang);
@@ -34,7 +34,7 @@ export const hookCommand: CommandSpec = {
       description: 'Remove the SessionStart hook from Claude Code settings',
       action: async (ctx) => {
         const [{ uninstallHook }, { hookTargetFor }] = await Promise.all([
-          import('../../sessions/claude-hook.js'),
+          import('../../sessions/hook/claude-hook.js'),
           import('./hook-target.js'),
         ]);
         const t = commandMessages(ctx.lang);
@@ -49,7 +49,7 @@ export const hookCommand: CommandSpec = {
       options: [{ flags: '--json', description: 'print the status as JSON' }],
       action: async (ctx, opts: { json?: boolean }) => {
         const [{ hookStatus }, { hookTargetFor }] = await Promise.all([
-          import('../../sessions/claude-hook.js'),
+          import('../../sessions/hook/claude-hook.js'),
           import('./hook-target.js'),
         ]);
         const t = commandMessages(ctx.lang);

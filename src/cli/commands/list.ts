@@ -1,5 +1,5 @@
-import type { ListEntry } from '../../sessions/list-index.js';
-import type { Registry, SessionEntry } from '../../sessions/registry-schema.js';
+import type { ListEntry } from '../../sessions/registry/list-index.js';
+import type { Registry, SessionEntry } from '../../sessions/registry/registry-schema.js';
 import type { CommandSpec } from './command-spec.js';
 import { commandMessages } from './command-messages.js';
 import { parsePositiveInt } from './option-parsers.js';
@@ -41,14 +41,21 @@ export const listCommand: CommandSpec = {
     { flags: '--json', description: 'print the sessions as JSON' },
   ],
   action: async (ctx, opts: ListOptions) => {
-    const [{ requireRegistry }, { readListIndex, writeListIndex }, fmt, { sessionJson }, { printWarnings }] =
-      await Promise.all([
-        import('../../sessions/read-registry.js'),
-        import('../../sessions/list-index.js'),
-        import('../../sessions/format-session.js'),
-        import('../format/session-json.js'),
-        import('../format/print-warnings.js'),
-      ]);
+    const [
+      { requireRegistry },
+      { readListIndex, writeListIndex },
+      { newestFirst },
+      fmt,
+      { sessionJson },
+      { printWarnings },
+    ] = await Promise.all([
+      import('../../sessions/registry/read-registry.js'),
+      import('../../sessions/registry/list-index.js'),
+      import('../../sessions/registry/newest-first.js'),
+      import('../../sessions/present/format-session.js'),
+      import('../format/session-json.js'),
+      import('../format/print-warnings.js'),
+    ]);
     // The human listing comes from the small list index when it matches the registry (without a
     // filter, only its first `limit` rows are read: they are newest first); --json prints whole
     // entries, so it (and any doubt about the index) reads the registry itself.
@@ -76,7 +83,7 @@ export const listCommand: CommandSpec = {
           (entry.project_name ?? '').toLowerCase().includes(project) ||
           entry.cwd.toLowerCase().includes(project),
       );
-    const shown = fmt.newestFirst(all, opts.limit);
+    const shown = newestFirst(all, opts.limit);
     const total = indexed && !filtered ? indexed.total : all.length;
     if (opts.json && full) {
       const registry = full;

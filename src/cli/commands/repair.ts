@@ -14,11 +14,11 @@ export const repairCommand: CommandSpec = {
   action: async (ctx, idPrefix: string, opts: { json?: boolean }) => {
     const [{ repairSession }, { assertNoLiveOwner }, { requireRegistry }, { sessionJson }, { shortId }] =
       await Promise.all([
-        import('../../sessions/repair-session.js'),
+        import('../../sessions/registry/repair-session.js'),
         import('../../store/owner-lock.js'),
-        import('../../sessions/read-registry.js'),
+        import('../../sessions/registry/read-registry.js'),
         import('../format/session-json.js'),
-        import('../../sessions/format-session.js'),
+        import('../../sessions/present/format-session.js'),
       ]);
     await assertNoLiveOwner(ctx.paths.ownerLockFile, 'cc-linker repair');
     await requireRegistry(ctx.paths);

@@ -29,14 +29,14 @@ export const resumeCommand: CommandSpec = {
       fmt,
       { printWarnings },
     ] = await Promise.all([
-      import('../../sessions/read-registry.js'),
-      import('../../sessions/resolve-session.js'),
-      import('../../sessions/locate-session-file.js'),
-      import('../../sessions/repair-session.js'),
+      import('../../sessions/registry/read-registry.js'),
+      import('../../sessions/registry/resolve-session.js'),
+      import('../../sessions/scan/locate-session-file.js'),
+      import('../../sessions/registry/repair-session.js'),
       import('../../sessions/sessions-error.js'),
       import('../../store/owner-lock.js'),
       import('../../core/shell-quote.js'),
-      import('../../sessions/format-session.js'),
+      import('../../sessions/present/format-session.js'),
       import('../format/print-warnings.js'),
     ]);
     const t = commandMessages(ctx.lang);

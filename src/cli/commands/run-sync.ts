@@ -1,8 +1,8 @@
 import type { CliContext } from '../context/cli-context.js';
 import { printWarnings } from '../format/print-warnings.js';
 import { createProgressBar } from '../format/progress-bar.js';
-import type { ScanProgress } from '../../sessions/scan-claude-projects.js';
-import type { SyncResult } from '../../sessions/sync-registry.js';
+import type { ScanProgress } from '../../sessions/scan/scan-claude-projects.js';
+import type { SyncResult } from '../../sessions/registry/sync-registry.js';
 
 /** A scan this big gets a progress bar on an interactive terminal. */
 const BAR_MIN_FILES = 50;
@@ -14,15 +14,17 @@ const BAR_MIN_BYTES = 20 * 1024 * 1024;
  * a big scan). Heavy modules are imported here, inside the action, to keep the CLI's start fast.
  */
 export async function runSync(ctx: CliContext, opts: { action: string; incremental: boolean }): Promise<SyncResult> {
-  const [{ assertNoLiveOwner }, { syncRegistry }] = await Promise.all([
+  const [{ assertNoLiveOwner }, { syncRegistry }, { readMappedSessions }] = await Promise.all([
     import('../../store/owner-lock.js'),
-    import('../../sessions/sync-registry.js'),
+    import('../../sessions/registry/sync-registry.js'),
+    import('../../bridge/mapping/read-mapped-sessions.js'),
   ]);
   await assertNoLiveOwner(ctx.paths.ownerLockFile, opts.action);
   let bar: ReturnType<typeof createProgressBar> | null = null;
   const result = await syncRegistry({
     paths: ctx.paths,
     maxFileSize: ctx.config.scanner.max_file_size,
+    readMapping: () => readMappedSessions(ctx.paths.userMappingFile),
     incremental: opts.incremental && ctx.config.scanner.incremental,
     now: ctx.now(),
     // Off a terminal there is no bar to draw: no callback per file at all.

@@ -27,9 +27,9 @@ export const searchCommand: CommandSpec = {
   ],
   action: async (ctx, query: string, opts: { content?: boolean; json?: boolean; limit?: number }) => {
     const [{ requireRegistry }, search, fmt, { sessionJson }, { printWarnings }] = await Promise.all([
-      import('../../sessions/read-registry.js'),
-      import('../../sessions/search-sessions.js'),
-      import('../../sessions/format-session.js'),
+      import('../../sessions/registry/read-registry.js'),
+      import('../../sessions/present/search-sessions.js'),
+      import('../../sessions/present/format-session.js'),
       import('../format/session-json.js'),
       import('../format/print-warnings.js'),
     ]);

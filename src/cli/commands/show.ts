@@ -13,9 +13,9 @@ export const showCommand: CommandSpec = {
   action: async (ctx, idPrefix: string, opts: { json?: boolean }) => {
     const [{ requireRegistry }, { resolveSession }, fmt, { sessionJson }, { padLabel }, { printWarnings }] =
       await Promise.all([
-        import('../../sessions/read-registry.js'),
-        import('../../sessions/resolve-session.js'),
-        import('../../sessions/format-session.js'),
+        import('../../sessions/registry/read-registry.js'),
+        import('../../sessions/registry/resolve-session.js'),
+        import('../../sessions/present/format-session.js'),
         import('../format/session-json.js'),
         import('../format/display-width.js'),
         import('../format/print-warnings.js'),

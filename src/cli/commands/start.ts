@@ -32,7 +32,7 @@ export const startCommand: CommandSpec = {
     const { createLogger } = await import('../../core/logger.js');
     const { assembleDaemon, hasFeishuCredentials } = await import('../start/assemble-daemon.js');
     const { writePidFile, removePidFile } = await import('../start/pid-file.js');
-    const { readRegistry } = await import('../../sessions/read-registry.js');
+    const { readRegistry } = await import('../../sessions/registry/read-registry.js');
     const logger = createLogger({
       level: ctx.config.general.log_level,
       sink: ctx.config.general.log_path

@@ -14,9 +14,9 @@ export const statusCommand: CommandSpec = {
     const [fs, { readRegistry }, { hookStatus }, fmt, { tildify }, { printWarnings }, { hookTargetFor }] =
       await Promise.all([
         import('node:fs'),
-        import('../../sessions/read-registry.js'),
-        import('../../sessions/claude-hook.js'),
-        import('../../sessions/format-session.js'),
+        import('../../sessions/registry/read-registry.js'),
+        import('../../sessions/hook/claude-hook.js'),
+        import('../../sessions/present/format-session.js'),
         import('../../core/tildify.js'),
         import('../format/print-warnings.js'),
         import('./hook-target.js'),

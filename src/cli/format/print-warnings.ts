@@ -1,5 +1,5 @@
 import type { Language } from '../../core/i18n.js';
-import { formatScanWarning, type ScanWarning } from '../../sessions/scan-warning.js';
+import { formatScanWarning, type ScanWarning } from '../../sessions/scan/scan-warning.js';
 import type { Output } from '../context/output.js';
 import { commandMessages } from '../commands/command-messages.js';
 

@@ -1,5 +1,5 @@
-import type { ScanProgress } from '../../sessions/scan-claude-projects.js';
-import { formatBytes } from '../../sessions/scan-warning.js';
+import type { ScanProgress } from '../../sessions/scan/scan-claude-projects.js';
+import { formatBytes } from '../../sessions/scan/scan-warning.js';
 
 /** A one-line progress bar redrawn in place (`\r`), for interactive terminals only. */
 export interface ProgressBar {

@@ -1,4 +1,4 @@
-import type { SessionEntry } from '../../sessions/registry-schema.js';
+import type { SessionEntry } from '../../sessions/registry/registry-schema.js';
 
 /** The `--json` shape of one session: the registry entry with its id first. */
 export function sessionJson(id: string, entry: SessionEntry): Record<string, unknown> {

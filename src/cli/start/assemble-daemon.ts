@@ -14,7 +14,8 @@ import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import type { Paths } from '../../core/paths.js';
 import { createChildTracker, killLeftovers } from '../../process/child-tracker.js';
-import { syncRegistry } from '../../sessions/sync-registry.js';
+import { readMappedSessions } from '../../bridge/mapping/read-mapped-sessions.js';
+import { syncRegistry } from '../../sessions/registry/sync-registry.js';
 import { acquireOwnerLock } from '../../store/owner-lock.js';
 import { ccexecForBridge } from './ccexec-for-bridge.js';
 
@@ -94,6 +95,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
           paths,
           maxFileSize: config.scanner.max_file_size,
           incremental: config.scanner.incremental,
+          readMapping: () => readMappedSessions(paths.userMappingFile),
         });
       },
     });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePaths, type Paths } from '../../../core/paths.js';
-import { upsertSession } from '../../../sessions/registry.js';
+import { upsertSession } from '../../../sessions/registry/registry.js';
 import { createRng, encodeCwd, writeSession } from '../../../../test/fixtures/claude-tree.js';
 import { createConsoleSessions } from './console-sessions.js';
 

@@ -2,12 +2,12 @@ import path from 'node:path';
 import type { Language } from '../../../core/i18n.js';
 import type { Paths } from '../../../core/paths.js';
 import { tildify } from '../../../core/tildify.js';
-import { readTranscript } from '../../../sessions/export-session.js';
-import { projectOf, titleOf } from '../../../sessions/format-session.js';
+import { readTranscript } from '../../../sessions/present/export-session.js';
+import { projectOf, titleOf } from '../../../sessions/present/format-session.js';
 import { isInside } from '../../../core/path-inside.js';
-import { statusOf, type SessionEntry } from '../../../sessions/registry-schema.js';
-import { readRegistry } from '../../../sessions/registry.js';
-import { searchSessions } from '../../../sessions/search-sessions.js';
+import { statusOf, type SessionEntry } from '../../../sessions/registry/registry-schema.js';
+import { readRegistry } from '../../../sessions/registry/registry.js';
+import { searchSessions } from '../../../sessions/present/search-sessions.js';
 
 /** Filters of the sessions page (all optional; `q` searches title, previews, project and cwd). */
 export interface SessionFilter {
