@@ -1,5 +1,6 @@
-// Lint rules that enforce the rooms' import boundaries (docs/design.md, "Rooms"):
-// arrows point one way between rooms, and each platform SDK is imported only inside its own folder.
+// Lint rules that enforce the rooms' import boundaries (docs/design.md, "Rooms"): arrows point one
+// way between rooms and between the folders inside a room, and each platform SDK is imported only
+// inside its own folder. Each folder's README says the same in words.
 import tseslint from 'typescript-eslint';
 
 const SDKS = {
@@ -8,35 +9,69 @@ const SDKS = {
   openai: 'openai',
   anthropic: '@anthropic-ai/sdk',
 };
+const ALL_SDKS = Object.values(SDKS);
+const ROOMS = ['core', 'store', 'process', 'sessions', 'claude', 'bridge', 'channels', 'ccexec', 'cli'];
 
-/** Builds a no-restricted-imports rule from forbidden rooms and SDKs. */
-function forbid({ rooms = [], sdks = [] }) {
+/**
+ * What each room may import (besides itself and Node built-ins), and which SDKs it owns. A room
+ * not listed under `may` is forbidden. `channels/*` name their sibling channel as a room too.
+ */
+const ROOM_RULES = {
+  core: { may: [] },
+  store: { may: ['core'] },
+  process: { may: ['core'] },
+  sessions: { may: ['core', 'store'] },
+  claude: { may: ['core', 'store', 'process', 'sessions'], sdks: [SDKS.agent] },
+  bridge: { may: ['core', 'store', 'sessions', 'claude'] },
+  'channels/feishu': { may: ['core', 'bridge', 'channels'], forbid: ['web'], sdks: [SDKS.lark] },
+  'channels/web': { may: ['core', 'store', 'sessions', 'bridge', 'ccexec', 'channels'], forbid: ['feishu'] },
+  ccexec: { may: ['core', 'process'] },
+  'ccexec/providers': { may: ['core', 'ccexec'], sdks: [SDKS.openai, SDKS.anthropic] },
+  cli: { may: ROOMS },
+};
+
+/** `no-restricted-imports` patterns for folders (as written in an import) and their message. */
+const folders = (names, message) => names.map((name) => ({ group: [`**/${name}/*`, `**/${name}`], message }));
+
+/** The rule for `room`, plus the folder-level patterns of a subfolder. */
+function rule(room, extra = []) {
+  const { may, forbid = [], sdks = [] } = ROOM_RULES[room];
+  const own = room.split('/')[0];
+  const rooms = ROOMS.filter((r) => r !== own && !may.includes(r)).concat(forbid);
+  const banned = ALL_SDKS.filter((s) => !sdks.includes(s));
   return [
     'error',
     {
-      paths: sdks.map((name) => ({
+      paths: banned.map((name) => ({
         name,
         message: 'Platform SDKs are imported only inside their own folder (docs/design.md, "Rooms").',
       })),
       patterns: [
-        ...sdks.map((name) => ({
+        ...banned.map((name) => ({
           group: [`${name}/*`],
           message: 'Platform SDKs are imported only inside their own folder.',
         })),
-        ...rooms.map((room) => ({
-          group: [`**/${room}/*`, `**/${room}`],
-          message: `This room may not import from ${room}/ (docs/design.md, "Rooms": arrows point one way).`,
-        })),
+        ...folders(rooms, `This room may not import from there (docs/design.md, "Rooms": arrows point one way).`),
+        ...extra,
       ],
     },
   ];
 }
 
-const ALL_SDKS = Object.values(SDKS);
-const except = (...keep) => ALL_SDKS.filter((s) => !keep.includes(s));
+/** One config entry: `files` get `room`'s rule plus `extra` (a later entry replaces an earlier one's rule). */
+const boundary = (files, room, extra, ignores) => ({
+  files,
+  ...(ignores ? { ignores } : {}),
+  rules: { 'no-restricted-imports': rule(room, extra) },
+});
+
+/** Tests may cross a room's inner folders (an end-to-end check of one folder through another). */
+const TESTS = ['src/**/*.test.ts'];
+
+const inside = (room, names) => folders(names, `Inside ${room}/, folders import one way (see its README).`);
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'src/channels/web/ui/dist/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -44,83 +79,67 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
-  {
-    files: ['src/core/**'],
-    rules: {
-      'no-restricted-imports': forbid({
-        rooms: ['store', 'process', 'sessions', 'claude', 'bridge', 'channels', 'ccexec', 'cli'],
-        sdks: ALL_SDKS,
-      }),
-    },
-  },
-  {
-    files: ['src/store/**'],
-    rules: {
-      'no-restricted-imports': forbid({
-        rooms: ['process', 'sessions', 'claude', 'bridge', 'channels', 'ccexec', 'cli'],
-        sdks: ALL_SDKS,
-      }),
-    },
-  },
-  {
-    files: ['src/process/**'],
-    rules: {
-      'no-restricted-imports': forbid({
-        rooms: ['store', 'sessions', 'claude', 'bridge', 'channels', 'ccexec', 'cli'],
-        sdks: ALL_SDKS,
-      }),
-    },
-  },
-  {
-    files: ['src/sessions/**'],
-    rules: {
-      'no-restricted-imports': forbid({
-        rooms: ['process', 'claude', 'bridge', 'channels', 'ccexec', 'cli'],
-        sdks: ALL_SDKS,
-      }),
-    },
-  },
-  {
-    files: ['src/claude/**'],
-    rules: {
-      'no-restricted-imports': forbid({ rooms: ['bridge', 'channels', 'ccexec', 'cli'], sdks: except(SDKS.agent) }),
-    },
-  },
-  {
-    files: ['src/bridge/**'],
-    rules: { 'no-restricted-imports': forbid({ rooms: ['channels', 'ccexec', 'cli'], sdks: ALL_SDKS }) },
-  },
-  {
-    files: ['src/channels/feishu/**'],
-    rules: {
-      'no-restricted-imports': forbid({
-        rooms: ['web', 'ccexec', 'cli', 'process', 'claude'],
-        sdks: except(SDKS.lark),
-      }),
-    },
-  },
-  {
-    files: ['src/channels/web/**'],
-    rules: { 'no-restricted-imports': forbid({ rooms: ['feishu', 'cli'], sdks: ALL_SDKS }) },
-  },
-  {
-    files: ['src/ccexec/**'],
-    ignores: ['src/ccexec/providers/**'],
-    rules: {
-      'no-restricted-imports': forbid({
-        rooms: ['store', 'sessions', 'claude', 'bridge', 'channels', 'cli'],
-        sdks: ALL_SDKS,
-      }),
-    },
-  },
-  {
-    files: ['src/ccexec/providers/**'],
-    rules: {
-      'no-restricted-imports': forbid({
-        rooms: ['store', 'sessions', 'claude', 'bridge', 'channels', 'cli'],
-        sdks: except(SDKS.openai, SDKS.anthropic),
-      }),
-    },
-  },
-  { files: ['src/cli/**'], rules: { 'no-restricted-imports': forbid({ sdks: ALL_SDKS }) } },
+  ...['core', 'store', 'process', 'claude', 'ccexec', 'cli'].map((room) => boundary([`src/${room}/**`], room)),
+
+  // sessions/: scan ← hook ← registry ← present.
+  boundary(['src/sessions/**'], 'sessions'),
+  boundary(['src/sessions/scan/**'], 'sessions', inside('sessions', ['hook', 'registry', 'present']), TESTS),
+  boundary(['src/sessions/hook/**'], 'sessions', inside('sessions', ['registry', 'present']), TESTS),
+  boundary(['src/sessions/registry/**'], 'sessions', inside('sessions', ['present']), TESTS),
+
+  // bridge/: nothing but runtime/ imports runtime/; spool, mapping and prompts stay below the pipeline.
+  boundary(['src/bridge/**'], 'bridge', inside('bridge', ['runtime']), ['src/bridge/runtime/**']),
+  boundary(['src/bridge/runtime/**'], 'bridge'),
+  boundary(['src/bridge/spool/**'], 'bridge', inside('bridge', ['runtime', 'pipeline', 'mapping', 'prompts'])),
+  boundary(['src/bridge/mapping/**'], 'bridge', inside('bridge', ['runtime', 'pipeline', 'commands', 'prompts'])),
+  boundary(
+    ['src/bridge/prompts/**'],
+    'bridge',
+    inside('bridge', ['runtime', 'pipeline', 'spool', 'mapping', 'commands']),
+  ),
+  boundary(['src/bridge/commands/**'], 'bridge', inside('bridge', ['runtime', 'pipeline', 'spool'])),
+  boundary(['src/bridge/pipeline/**'], 'bridge', [
+    ...inside('bridge', ['runtime']),
+    { group: ['../bridge.js'], message: 'The pipeline does not import the Bridge that drives it.' },
+  ]),
+
+  // channels/: feishu and web never import each other; inside web, http/ knows nothing of the rest.
+  boundary(['src/channels/feishu/**'], 'channels/feishu'),
+  boundary(['src/channels/web/**'], 'channels/web'),
+  boundary(['src/channels/web/http/**'], 'channels/web', [
+    ...folders(['bridge', 'sessions', 'ccexec', 'console'], 'http/ imports only core/ and store/.'),
+    { regex: '^\\.\\./[^./][^/]*$', message: 'http/ may not import the channel files of channels/web/.' },
+  ]),
+  boundary(
+    ['src/channels/web/*.ts'],
+    'channels/web',
+    folders(['sessions', 'ccexec', 'console'], 'The web channel files do not import the console.'),
+    ['src/channels/web/start-web-console.ts', 'src/channels/web/*.test.ts'],
+  ),
+  boundary(['src/channels/web/console/**'], 'channels/web', [
+    { regex: 'start-web-console', message: 'console/ may not import the console assembly.' },
+  ]),
+
+  // ccexec/providers/: one model behind one wire protocol; the loop depends on providers, not the reverse.
+  boundary(['src/ccexec/providers/**'], 'ccexec/providers', [
+    { regex: '^\\.\\./(?!\\.\\./)', message: 'providers/ import only core/ and each other.' },
+  ]),
+
+  // cli/: context/ is what every action runs with (core only); commands never see commander or the launcher.
+  boundary(['src/cli/context/**'], 'cli', [
+    ...folders(
+      ROOMS.filter((r) => r !== 'core' && r !== 'cli'),
+      'cli/context/ imports only core/.',
+    ),
+    { group: ['commander'], message: 'Only the launcher uses commander.' },
+  ]),
+  boundary(
+    ['src/cli/commands/**', 'src/cli/setup/**', 'src/cli/format/**'],
+    'cli',
+    [
+      ...folders(['launcher'], 'Commands are data; the launcher registers them.'),
+      { group: ['commander'], message: 'Only the launcher uses commander.' },
+    ],
+    ['src/cli/**/*.test.ts'],
+  ),
 );
