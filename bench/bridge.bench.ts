@@ -1,4 +1,4 @@
-// The durable pipeline's costs (issue 4), with the REAL Bridge (spool with fsync on, user mapping,
+// The durable pipeline's costs, with the REAL Bridge (spool with fsync on, user mapping,
 // dispatcher, deliveries) over a temp home, a zero-latency fake engine and the in-memory fake channel:
 //  1. accept() latency, N messages one after another, and N messages from 50 concurrent senders
 //     (goal p99 ≤ 100 ms: Feishu re-pushes an event not acked within 3 s). The dispatcher runs

@@ -1,4 +1,4 @@
-// The Feishu channel's costs (issue 5), with the REAL Feishu channel (official SDK: WSClient,
+// The Feishu channel's costs, with the REAL Feishu channel (official SDK: WSClient,
 // EventDispatcher, Client) + the REAL Bridge (spool with fsync) + a scripted engine, against the
 // in-repo fake Feishu server on 127.0.0.1 (fully offline):
 //  1. event → first card: from `pushEvent` (the frame leaves the fake) to the reply carrying the

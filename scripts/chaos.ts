@@ -1,5 +1,5 @@
 /**
- * `npm run chaos` (issue 8 part 1): the real `cc-linker start` under a seeded randomized mix of
+ * `npm run chaos`: the real `cc-linker start` under a seeded randomized mix of
  * user messages and faults — bridge and Claude SIGKILLs, Feishu 429 / 5xx / timeouts / resets /
  * dropped long connections, re-pushed events, a full spool disk, clock jumps — then a report of
  * lost, duplicated and misanswered messages and leftover processes. Exits 1 when a goal is missed.

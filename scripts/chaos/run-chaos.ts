@@ -113,7 +113,7 @@ function schedule(rng: Rng, n: number, count: number): Set<number> {
 }
 
 /**
- * One chaos run (issue 8 part 1): the real `cc-linker start` process against the fake Feishu
+ * One chaos run: the real `cc-linker start` process against the fake Feishu
  * server (and, for `engine: real`, the bundled Claude Code against the fake Anthropic API), a
  * seeded randomized mix of user messages and faults, then quiescence, a clean stop and the
  * verdict. Never throws for a finding — findings are in the report.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
- * Crash tests (issue 4): the pipeline runs in a child process that SIGKILLs itself at a chosen step
+ * Crash tests: the pipeline runs in a child process that SIGKILLs itself at a chosen step
  * boundary; it is restarted (re-accepting every message, as Feishu re-pushes) until it finishes.
  * Then: every message got exactly one reply per chunk (counted by idempotency key), nothing was lost,
  * and Claude never ran again for a message whose reply had started to be delivered.

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ChaosReport } from '../../scripts/chaos/run-chaos.js';
 
 /**
- * `npm run chaos` in miniature (issue 8 part 1): the real `cc-linker start` process with the fast
+ * `npm run chaos` in miniature: the real `cc-linker start` process with the fast
  * fake engine, a fixed seed and a tiny budget — 20 messages, 3 SIGKILLs of the bridge plus the
  * other faults — and the same goals as the full run: nothing lost, nothing answered twice, no
  * process left behind. The full run and its figures are in docs/chaos.md.

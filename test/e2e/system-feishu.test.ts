@@ -1,4 +1,4 @@
-// Full-system end-to-end tests (issue 5, Tests): `assembleDaemon` — what `cc-linker start` runs —
+// Full-system end-to-end tests: `assembleDaemon` — what `cc-linker start` runs —
 // with the REAL Feishu SDK against the in-repo fake Feishu server and the REAL bundled Claude Code
 // binary against the in-repo fake Anthropic API. Every assertion is on what the user would see
 // (the fake Feishu server's records) or on what Claude was asked (the fake Anthropic's records).

@@ -1,4 +1,4 @@
-// Browser test of the whole system (issue 7, Tests): `assembleDaemon` — what `cc-linker start`
+// Browser test of the whole system: `assembleDaemon` — what `cc-linker start`
 // runs — with the web console on a random port and Feishu off, the REAL bundled Claude Code binary
 // against the fake Anthropic API, and Debian's chromium driven by playwright-core. A session is
 // created from the page, left, found again in the sessions list, continued, and a tool call in it is

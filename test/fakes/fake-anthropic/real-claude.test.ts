@@ -1,5 +1,5 @@
 // The REAL Claude Code binary (bundled by the Agent SDK) against the in-repo fake API, fully offline.
-// These pin down the CLI behaviour the engine relies on (shared/reference/claude-code.md).
+// These pin down the CLI behaviour the engine relies on (the result line, permission denials and the resume behaviour of the real binary).
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
