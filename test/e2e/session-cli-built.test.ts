@@ -36,6 +36,26 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe.skipIf(!registered)('built CLI: session commands', () => {
+  it('service status tells an installed definition from one another version wrote', () => {
+    expect(run('service', 'status').status).toBe(1);
+    expect(run('service', 'install').status).toBe(0);
+    const current = run('service', 'status');
+    expect(current.status, current.stdout).toBe(0);
+    const unitFile = /(\/\S+?\.(?:service|plist))/.exec(current.stdout)?.[1] as string;
+    if (process.platform !== 'linux') return;
+    expect(fs.readFileSync(unitFile, 'utf8')).toContain(`${MAIN} start`);
+    // A unit written before the launcher moved pointed at dist/cli/main.js, which no longer exists.
+    fs.writeFileSync(
+      unitFile,
+      fs.readFileSync(unitFile, 'utf8').replace(MAIN, MAIN.replace(/launcher\/cc-linker\.js$/, 'main.js')),
+    );
+    const stale = run('service', 'status');
+    expect(stale.status).toBe(1);
+    expect(stale.stdout).toMatch(/service install/);
+    expect(run('service', 'install').status).toBe(0);
+    expect(run('service', 'status').status).toBe(0);
+  });
+
   it('init, list --json, show: results on stdout, warnings on stderr', () => {
     const init = run('init');
     expect(init.status).toBe(0);

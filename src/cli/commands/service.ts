@@ -50,16 +50,22 @@ export const serviceCommand: CommandSpec = {
     },
     {
       name: 'status',
-      description: 'Say whether the service definition is installed',
+      description: 'Say whether the service definition is installed and current',
       action: async (ctx) => {
         const t = startMessages(ctx.lang);
         const u = unit(ctx.env, ctx.paths.userHome);
-        const exists = await fs.access(u.file).then(
-          () => true,
-          () => false,
-        );
-        ctx.out.print(exists ? t('serviceInstalled', { file: u.file }) : t('serviceMissing', { file: u.file }));
-        return exists ? 0 : 1;
+        const installed = await fs.readFile(u.file, 'utf8').catch(() => null);
+        if (installed === null) {
+          ctx.out.print(t('serviceMissing', { file: u.file }));
+          return 1;
+        }
+        // A definition written by another version may start a binary that no longer exists.
+        if (installed !== u.content) {
+          ctx.out.print(t('serviceOutdated', { file: u.file }));
+          return 1;
+        }
+        ctx.out.print(t('serviceInstalled', { file: u.file }));
+        return 0;
       },
     },
   ],

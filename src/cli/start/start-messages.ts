@@ -25,6 +25,7 @@ export const startMessages = defineMessages({
     serviceRemoved: '✅ 已删除 {file}',
     serviceMissing: '未安装服务（{file} 不存在）。',
     serviceInstalled: '已安装：{file}',
+    serviceOutdated: '{file} 不是当前版本写的服务定义（可能指向已不存在的程序）：请重新运行 cc-linker service install',
   },
   en: {
     starting: '🚀 Starting cc-linker…',
@@ -49,5 +50,7 @@ export const startMessages = defineMessages({
     serviceRemoved: '✅ Removed {file}',
     serviceMissing: 'No service installed ({file} does not exist).',
     serviceInstalled: 'Installed: {file}',
+    serviceOutdated:
+      '{file} was written by another version (it may start a program that no longer exists): run cc-linker service install again',
   },
 });
