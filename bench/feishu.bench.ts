@@ -54,7 +54,7 @@ class ScriptedEngine implements ClaudeEngine {
   readonly firstDeltaAt = new Map<string, number>();
 
   async send(request: EngineRequest, options: EngineSendOptions = {}): Promise<EngineResult> {
-    const sessionId = request.sessionId ?? randomUUID();
+    const sessionId = request.sessionId ?? request.newSessionId ?? randomUUID();
     options.onEvent?.({ type: 'session', sessionId });
     await sleep(FIRST_DELTA_AFTER_MS);
     if (request.prompt.includes('busy')) {

@@ -4,12 +4,14 @@
 // sessions, most lines short — prompts, answers, bookkeeping — with large tool results now and then):
 //  1. full `cc-linker init` (cold scan cache, warm page cache) as a ratio to `wc -l` over the same
 //     files (median of the ratios of interleaved pairs), on each tree;
-//  2. `cc-linker sync` with nothing changed, median wall time (bench tree);
+//  2. `cc-linker sync` with nothing changed, median wall time as a ratio to `node -e 0` (bench tree);
 //  3. `cc-linker list` cold start as a ratio to `node -e 0` (median of interleaved rounds' ratios);
 //  4. peak RSS of `init` (/usr/bin/time -f %M, else polling /proc/<pid>/status VmHWM);
 //  and, for reference, `cc-linker --version` (what loading the CLI alone costs).
-// Run: node --import tsx bench/sessions.bench.ts   (needs `npm run build`; runs the `bin`, dist/cli/launcher/cc-linker.js; CC_LINKER_BENCH_CLI overrides
-// the CLI entry, SESSIONS/BENCH_MB the tree size).
+// Run: node --import tsx bench/sessions.bench.ts (needs `npm run build`; runs the `bin`,
+// dist/cli/launcher/cc-linker.js; CC_LINKER_BENCH_CLI overrides the CLI entry, SESSIONS/BENCH_MB the
+// tree size). Goals: `sync` ≤ 3× and `list` ≤ 2.5× `node -e 0` (what a user meets every day), peak
+// RSS ≤ 150 MB; a full `init` runs once, so it is reported without a goal.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -199,7 +201,7 @@ async function main(): Promise<void> {
       row(
         'full `init` / `wc -l`',
         `${initRatio.toFixed(2)}x (${init.toFixed(0)} ms)`,
-        '≤ 2.0x',
+        '- (runs once)',
         `wc -l ${wc.toFixed(0)} ms`,
       ),
     );
@@ -211,7 +213,15 @@ async function main(): Promise<void> {
         `wc -l ${mixed.wc.toFixed(0)} ms`,
       ),
     );
-    console.log(row('`sync`, nothing changed', `${sync.toFixed(0)} ms`, '≤ 150 ms', `node -e 0 ${bare.toFixed(0)} ms`));
+    const syncRatio = sync / bare;
+    console.log(
+      row(
+        '`sync`, nothing changed / `node -e 0`',
+        `${syncRatio.toFixed(2)}x (${sync.toFixed(0)} ms)`,
+        '≤ 3.0x',
+        `node -e 0 ${bare.toFixed(0)} ms`,
+      ),
+    );
     console.log(
       row(
         '`list` cold start / `node -e 0`',
@@ -241,9 +251,10 @@ async function main(): Promise<void> {
       figure: `full \`init\` / \`wc -l\` over the same files (${tree})`,
       value: round(initRatio),
       unit: '×',
-      goal: '≤ 2.0×',
+      // A full init runs once, at install; day to day `sync` reads only what changed.
+      goal: null,
       baseline: `wc -l: ${wc.toFixed(0)} ms`,
-      met: atMost(initRatio, 2),
+      met: null,
       note: `median of ${bench.pairs} interleaved pairs' ratios; init ${init.toFixed(0)} ms`,
     });
     const mixedName = `${mixedTree.files.length} sessions, ${(mixedTree.bytes / 1024 / 1024).toFixed(0)} MB, ${mixedTree.lines} lines`;
@@ -257,13 +268,13 @@ async function main(): Promise<void> {
       note: `median of ${mixed.pairs} interleaved pairs' ratios; init ${mixed.init.toFixed(0)} ms, peak RSS ${(mixed.rssKb / 1024).toFixed(0)} MB`,
     });
     emitFigure({
-      figure: `\`sync\` with nothing changed (${tree})`,
-      value: round(sync),
-      unit: 'ms',
-      goal: '≤ 150 ms',
+      figure: `\`sync\` with nothing changed / \`node -e 0\` (${tree})`,
+      value: round(sync / bare),
+      unit: '×',
+      goal: '≤ 3.0×',
       baseline: `node -e 0: ${bare.toFixed(0)} ms`,
-      met: atMost(sync, 150),
-      note: `median of ${syncRuns.length}`,
+      met: atMost(sync / bare, 3),
+      note: `sync ${sync.toFixed(0)} ms, median of ${syncRuns.length}`,
     });
     emitFigure({
       figure: '`cc-linker list` cold start / `node -e 0`',

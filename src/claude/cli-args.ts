@@ -18,7 +18,7 @@ export interface CliArgsOptions {
  * The argv (after the binary) of one non-interactive Claude Code run:
  * - json: `-p --output-format json`;
  * - stream-json: `--print --output-format stream-json --verbose [--include-partial-messages]`;
- * - then `--resume <id>` (absent for a new session) and `--model <m>`;
+ * - then `--resume=<id>` (or `--session-id=<id>` for a new session whose id the caller chose) and `--model <m>`;
  * - then the variadic lists: `--add-dir <dir…>` (the folders of attached images, so Claude may
  *   read them), `--permission-mode`, `--allowedTools <rule…>`, `--disallowedTools <rule…>`.
  *
@@ -28,7 +28,7 @@ export interface CliArgsOptions {
  * not be. A prompt starting with `-` is therefore never mistaken for a flag.
  *
  * @example buildCliArgs({ prompt: 'hi', cwd: '/x', sessionId: 'abc' }, { format: 'json', partial: false, permissionMode: 'default', rules: { allowed: ['Read'], disallowed: [] } })
- *   // ['-p', '--output-format', 'json', '--resume', 'abc', '--permission-mode', 'default', '--allowedTools', 'Read']
+ *   // ['-p', '--output-format', 'json', '--resume=abc', '--permission-mode', 'default', '--allowedTools', 'Read']
  */
 export function buildCliArgs(request: EngineRequest, options: CliArgsOptions): string[] {
   const args =
@@ -36,7 +36,10 @@ export function buildCliArgs(request: EngineRequest, options: CliArgsOptions): s
       ? ['-p', '--output-format', 'json']
       : ['--print', '--output-format', 'stream-json', '--verbose'];
   if (options.format === 'stream-json' && options.partial) args.push('--include-partial-messages');
-  if (request.sessionId) args.push('--resume', request.sessionId);
+  // One argument each: `--resume` takes an optional value, so an id that looks like a flag
+  // given as the next argument would be read as one.
+  if (request.sessionId) args.push(`--resume=${request.sessionId}`);
+  else if (request.newSessionId) args.push(`--session-id=${request.newSessionId}`);
   if (request.model) args.push('--model', request.model);
   const imageDirs = imageDirectories(request.imagePaths);
   if (imageDirs.length > 0) args.push('--add-dir', ...imageDirs);

@@ -100,13 +100,24 @@ describe.each(['json', 'stream-json'] as const)('%s mode with a fake claude', (m
     expect(names.filter((n) => n.startsWith('CC_LINKER_'))).toEqual([]);
   });
 
-  it('resumes with --resume and reports isNewSession false', async () => {
+  it('resumes with --resume=<id> (one argument) and reports isNewSession false', async () => {
     const id = '0f0e0d0c-0b0a-4999-8888-777766665555';
     const r = await engine(mode).send({ prompt: 'again', cwd: fx.cwd, sessionId: id });
     expect(r.sessionId).toBe(id);
     expect(r.isNewSession).toBe(false);
-    const argv = fx.calls()[0]?.argv ?? [];
-    expect(argv[argv.indexOf('--resume') + 1]).toBe(id);
+    expect(fx.calls()[0]?.argv).toContain(`--resume=${id}`);
+  });
+
+  it('creates a new session with the id the caller chose, and resumes it once its file exists', async () => {
+    const id = '1a2b3c4d-0000-4000-8000-00000000abcd';
+    const first = await engine(mode).send({ prompt: 'hi', cwd: fx.cwd, newSessionId: id });
+    expect(first).toMatchObject({ sessionId: id, isNewSession: true });
+    expect(fx.calls()[0]?.argv).toContain(`--session-id=${id}`);
+    // The same request again (a re-run after a crash): the file is there now, so it is resumed.
+    const again = await engine(mode).send({ prompt: 'hi', cwd: fx.cwd, newSessionId: id });
+    expect(again).toMatchObject({ sessionId: id, isNewSession: false });
+    expect(fx.calls()[1]?.argv).toContain(`--resume=${id}`);
+    expect(fx.calls()[1]?.argv.some((a) => a.startsWith('--session-id'))).toBe(false);
   });
 
   it('an unknown session on resume is SESSION_NOT_FOUND with a /switch hint', async () => {

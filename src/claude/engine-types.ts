@@ -14,6 +14,12 @@ export interface EngineRequest {
   cwd: string;
   /** Resume this session; absent = start a new session. */
   sessionId?: string;
+  /**
+   * For a new session: the id it gets (`--session-id`), chosen and saved by the caller before the
+   * run, so a crash at any moment cannot lose which session the run created. If a session file
+   * with this id already exists (an earlier attempt got that far), the engine resumes it instead.
+   */
+  newSessionId?: string;
   /** Model id or alias resolved by the caller (`--model`). */
   model?: string;
   /** Local image files referenced by the prompt. */

@@ -104,6 +104,18 @@ function checkCwd(cwd: string, home: string, lang: Language): string {
 }
 
 /**
+ * A new session whose id the caller chose is resumed instead when its file already exists: an
+ * earlier attempt (cut short by a crash or a restart) created it, and `--session-id` would refuse
+ * an id in use. Everything else is passed through.
+ */
+function plannedOrResumed(request: EngineRequest, projectDir: string): EngineRequest {
+  const planned = request.newSessionId;
+  if (request.sessionId || !planned || !fs.existsSync(path.join(projectDir, `${planned}.jsonl`))) return request;
+  const { newSessionId: _planned, ...rest } = request;
+  return { ...rest, sessionId: planned };
+}
+
+/**
  * Newest modification time (ms) of the session files of a project directory — the idle watchdog's
  * extra evidence that a silent run is still working (Claude appends to its JSONL as it goes).
  */
@@ -154,16 +166,18 @@ export class ModeEngine implements ClaudeEngine {
     private readonly deps: EngineDeps,
   ) {}
 
-  async send(request: EngineRequest, options: EngineSendOptions = {}): Promise<EngineResult> {
+  async send(input: EngineRequest, options: EngineSendOptions = {}): Promise<EngineResult> {
     const { deps } = this;
     const { lang, config } = deps;
     const startedAt = performance.now();
     // Characters as users count them (code points): an emoji is one, not two UTF-16 units.
-    const length = request.prompt.length > MAX_PROMPT_CHARS ? [...request.prompt].length : request.prompt.length;
+    const length = input.prompt.length > MAX_PROMPT_CHARS ? [...input.prompt].length : input.prompt.length;
     if (length > MAX_PROMPT_CHARS)
       throw new EngineError('MESSAGE_TOO_LONG', { length, limit: MAX_PROMPT_CHARS }, { lang });
-    const cwd = checkCwd(request.cwd, deps.paths.userHome, lang);
+    const cwd = checkCwd(input.cwd, deps.paths.userHome, lang);
     if (options.signal?.aborted) throw new EngineError('CANCELLED', {}, { lang });
+    const projectDir = path.join(deps.paths.claudeProjectsDir, encodeProjectDir(cwd));
+    const request = plannedOrResumed(input, projectDir);
 
     const releases: Release[] = [];
     const stop = new AbortController();
@@ -177,7 +191,7 @@ export class ModeEngine implements ClaudeEngine {
     let watchdog: ActivityWatchdog | undefined;
     let hardTimer: NodeJS.Timeout | undefined;
     let recording: Promise<void> = Promise.resolve();
-    let sessionId = request.sessionId;
+    let sessionId = request.sessionId ?? request.newSessionId;
     let model = request.model;
     const isNew = !request.sessionId;
 
@@ -194,7 +208,6 @@ export class ModeEngine implements ClaudeEngine {
       options.signal?.addEventListener('abort', onExternalAbort, { once: true });
       if (options.signal?.aborted) stopWith('cancelled');
 
-      const projectDir = path.join(deps.paths.claudeProjectsDir, encodeProjectDir(cwd));
       watchdog = new ActivityWatchdog(
         config.runtime.stale_timeout_ms,
         () => stopWith('idle'),

@@ -100,6 +100,7 @@ async function runSdk(ctx: RunContext, deps: EngineDeps): Promise<EngineResult> 
     }),
     stderr: (text) => stderr.push(text),
     ...(ctx.request.sessionId ? { resume: ctx.request.sessionId } : {}),
+    ...(!ctx.request.sessionId && ctx.request.newSessionId ? { sessionId: ctx.request.newSessionId } : {}),
     ...(ctx.request.model ? { model: ctx.request.model } : {}),
     ...(ctx.request.imagePaths?.length ? { additionalDirectories: imageDirectories(ctx.request.imagePaths) } : {}),
   };

@@ -24,7 +24,7 @@ export class FakeEngine implements ClaudeEngine {
 
   async send(request: EngineRequest, options: EngineSendOptions = {}): Promise<EngineResult> {
     this.requests.push(request);
-    const sessionId = request.sessionId ?? randomUUID();
+    const sessionId = request.sessionId ?? request.newSessionId ?? randomUUID();
     if (!request.sessionId) this.created.push(sessionId);
     if (this.beforeSession) await this.beforeSession;
     options.onEvent?.({ type: 'session', sessionId });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ClaudeEngine, EngineEvent } from '../../claude/engine-types.js';
 import { isAppError } from '../../core/app-error.js';
 import type { Language } from '../../core/i18n.js';
@@ -153,6 +154,13 @@ async function runEngine(
   const target = record.target;
   if (target.kind !== 'session' && target.kind !== 'new') throw new Error('runEngine: not an engine target');
   const msg = record.message;
+  const resumeId = target.kind === 'session' ? target.sessionId : record.sessionId;
+  const isNew = target.kind === 'new' && !record.sessionId;
+  if (isNew && !record.plannedSessionId) {
+    // Saved before Claude starts, so no crash can make a re-run create a second session.
+    record.plannedSessionId = randomUUID();
+    await deps.spool.write('processing', record);
+  }
   const stream = await openStreamFor(record, deps);
   const state: StreamState = { phase: 'processing', text: '', thinking: '', toolCount: 0, elapsedMs: 0 };
   const started = Date.now();
@@ -161,8 +169,6 @@ async function runEngine(
     stream.update({ ...state });
   }, deps.heartbeatMs);
   heartbeat.unref?.();
-  const resumeId = target.kind === 'session' ? target.sessionId : record.sessionId;
-  const isNew = target.kind === 'new' && !record.sessionId;
   let createdReported = false;
   const onSessionId = async (sessionId: string, model?: string) => {
     if (!isNew || createdReported) return;
@@ -221,7 +227,7 @@ async function runEngine(
       {
         prompt,
         cwd: target.cwd,
-        ...(resumeId ? { sessionId: resumeId } : {}),
+        ...(resumeId ? { sessionId: resumeId } : { newSessionId: record.plannedSessionId }),
         ...(target.model ? { model: target.model } : {}),
         userId: msg.userId,
         ...(imagePaths(record).length ? { imagePaths: imagePaths(record) } : {}),

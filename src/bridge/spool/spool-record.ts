@@ -38,6 +38,11 @@ export interface SpoolRecord {
   attempts: number;
   /** A new session's id as soon as Claude reports it, so a re-run resumes instead of creating another. */
   sessionId?: string;
+  /**
+   * The id a new session is created with, chosen and saved before Claude starts: a re-run after a
+   * crash passes the same id, and the engine resumes the session if the first attempt created it.
+   */
+  plannedSessionId?: string;
   /** Persisted once the run finished and before any chunk is sent: a restart never re-runs Claude. */
   outcome?: RunOutcome;
   /** Why the message ended in `failed/`. */

@@ -24,7 +24,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const argv = process.argv.slice(2);
+// `--name value` or `--name=value`, as the real CLI's parser takes them.
 const flag = (name) => {
+  const joined = argv.find((a) => a.startsWith(`${name}=`));
+  if (joined) return joined.slice(name.length + 1);
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
 };
@@ -40,7 +43,7 @@ if (process.env.FAKE_CLAUDE_RECORD) {
 }
 
 const out = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);
-const sessionId = resume ?? randomUUID();
+const sessionId = resume ?? flag('--session-id') ?? randomUUID();
 const stream = format === 'stream-json';
 
 if (resume && resume.startsWith('dead')) {
