@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { sessionEntry } from '../../../test/fixtures/session-entry.js';
 import { formatRelativeTime, sessionLabel, truncate } from './format-session.js';
 import type { SessionEntry } from '../registry/registry-schema.js';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
 const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
-const entry = (over: Partial<SessionEntry>): SessionEntry => ({
-  origin: 'cli',
-  cwd: '/w',
-  project_name: 'w',
-  jsonl_path: null,
-  project_dir: null,
-  created_at: ago(0),
-  last_active: ago(0),
-  title: null,
-  message_count: 0,
-  last_message_preview: '',
-  ...over,
-});
+const entry = (over: Partial<SessionEntry>): SessionEntry => sessionEntry(ago(0), over);
 
 describe('format-session', () => {
   it.each([

@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { sessionEntry } from '../../../test/fixtures/session-entry.js';
 import fc from 'fast-check';
 import { newestFirst, sortByLastActive } from './newest-first.js';
 import type { SessionEntry } from './registry-schema.js';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
 const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
-const entry = (over: Partial<SessionEntry>): SessionEntry => ({
-  origin: 'cli',
-  cwd: '/w',
-  project_name: 'w',
-  jsonl_path: null,
-  project_dir: null,
-  created_at: ago(0),
-  last_active: ago(0),
-  title: null,
-  message_count: 0,
-  last_message_preview: '',
-  ...over,
-});
+const entry = (over: Partial<SessionEntry>): SessionEntry => sessionEntry(ago(0), over);
 
 describe('newest-first order', () => {
   it('sorts most recent first with stable ties', () => {
