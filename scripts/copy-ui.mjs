@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Copies the web console's static UI (src/channels/web/ui/**) next to the compiled server
 // (dist/channels/web/ui/), which loads it from `./ui/` relative to itself. tsc does not copy
-// non-TypeScript files, so `npm run build` runs this after `tsc`. Test files are skipped.
+// non-TypeScript files, so `npm run build` runs this after `tsc`. Test files and READMEs are skipped.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,7 @@ const copy = (src, dst) => {
     const s = path.join(src, entry.name);
     const d = path.join(dst, entry.name);
     if (entry.isDirectory()) copy(s, d);
-    else if (entry.isFile() && !/\.test\.[cm]?[jt]s$/.test(entry.name)) {
+    else if (entry.isFile() && !/\.test\.[cm]?[jt]s$/.test(entry.name) && !entry.name.endsWith('.md')) {
       fs.copyFileSync(s, d);
       files += 1;
       bytes += fs.statSync(s).size;
