@@ -33,9 +33,12 @@ describe('web console server: limits', () => {
 
   it('closes connections that do not finish their request headers within the headers timeout', async () => {
     const timeout = 300;
-    t = await startTestConsole({ limits: { headersTimeoutMs: timeout } });
+    t = await startTestConsole({ limits: { headersTimeoutMs: timeout, requestTimeoutMs: timeout } });
     const port = t.web.port;
     const host = `Host: 127.0.0.1:${port}\r\n`;
+    // An event stream is a finished request: no timeout ends it.
+    const stream = await openStream(port, await loginCookie(port, t.token));
+    streams.push(stream);
     const slow = await Promise.all([
       rawSocket(port),
       rawSocket(port, 'GET / HT'),
@@ -59,6 +62,8 @@ describe('web console server: limits', () => {
     }
     for (const s of [...slow, trickle]) expect(s.received()).not.toMatch(/^HTTP\/1\.1 200/);
     expect((await request(port, '/', { headers: { Authorization: `Bearer ${t.token}` } })).status).toBe(200);
+    await say('still open', 'limits-0');
+    await stream.waitFor('still open');
   });
 
   it('refuses a login its event stream past the cap (429) while its open streams keep receiving events', async () => {

@@ -44,9 +44,11 @@ export class ConsoleAuth {
   /** Notices a new token in the token file: from then on only it counts, and every login has ended. */
   async refresh(): Promise<void> {
     if (!(await this.token.refresh())) return;
-    await this.logins.reset(tokenTag(this.token.value));
+    // The logins end in memory at once; only then is the (empty) store written, which may fail.
+    const written = this.logins.reset(tokenTag(this.token.value));
     for (const key of [...this.open.keys()]) this.cut(key, null);
     this.logger.info('console token changed: every login has ended');
+    await written;
   }
 
   /** Whether a candidate is the console token. */

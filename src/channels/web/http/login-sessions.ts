@@ -142,11 +142,11 @@ export class LoginSessions {
     if (this.logins.delete(key)) await this.save();
   }
 
-  /** Ends every login: the token is now the one tagged `tag`. */
-  async reset(tag: string): Promise<void> {
+  /** Ends every login (in memory before this returns): the token is now the one tagged `tag`. */
+  reset(tag: string): Promise<void> {
     this.tag = tag;
     this.logins.clear();
-    await this.save();
+    return this.save();
   }
 
   private alive(login: Login, now: number): boolean {
