@@ -111,6 +111,7 @@ describe.skipIf(!HAS_CHROMIUM)('web console: token auth in the browser (chromium
     const { context, page } = await h.page({ locale: 'en-US' });
     const [cookie] = await context.cookies();
     expect(cookie).toBeDefined();
+    await page.click('#tab-status');
     expect(await page.locator('#logout').textContent()).toBe('Log out');
     await page.click('#logout');
     await page.locator('#token').waitFor();
