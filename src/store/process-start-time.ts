@@ -22,7 +22,8 @@ export function processStartTime(pid: number): string | null {
       .execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
-        env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
+        // ps needs only PATH and the C locale (a parseable date); no other variable of ours reaches it.
+        env: { PATH: process.env.PATH ?? '/bin:/usr/bin', LC_ALL: 'C', LANG: 'C' },
         timeout: 5_000,
       })
       .trim();
