@@ -100,7 +100,10 @@ describe('WebOutbox', () => {
 
   it('throws for an update of an unknown message', async () => {
     const a = await open();
-    await expect(a.update('wm_missing', card('x'))).rejects.toMatchObject({ code: 'WEB_UNKNOWN_MESSAGE' });
+    await expect(a.update('wm_missing', card('x'))).rejects.toMatchObject({
+      code: 'WEB_UNKNOWN_MESSAGE',
+      message: expect.stringContaining('wm_missing'),
+    });
     await a.close();
   });
 

@@ -11,12 +11,13 @@ export type WebErrorCode =
   | 'WEB_TOKEN_IN_CONFIG'
   | 'WEB_UNKNOWN_MESSAGE';
 
-const KEYS: Record<Exclude<WebErrorCode, 'WEB_UNKNOWN_MESSAGE'>, HttpMessageKey> = {
+const KEYS: Record<WebErrorCode, HttpMessageKey> = {
   WEB_BIND_REFUSED: 'bindRefused',
   WEB_PORT_IN_USE: 'portInUse',
   WEB_LISTEN_FAILED: 'listenFailed',
   WEB_TOKEN_UNREADABLE: 'tokenUnreadable',
   WEB_TOKEN_IN_CONFIG: 'tokenInConfig',
+  WEB_UNKNOWN_MESSAGE: 'unknownMessage',
 };
 
 /**
@@ -46,6 +47,5 @@ export class WebError extends AppError {
 }
 
 function render(code: WebErrorCode, params: Record<string, string | number>, lang: Language): string {
-  if (code === 'WEB_UNKNOWN_MESSAGE') return `unknown web message ${String(params.messageId ?? '')}`;
   return httpMessages(lang)(KEYS[code], params);
 }
