@@ -205,7 +205,7 @@ describe('session commands (golden, zh)', () => {
     expect((await cli(['sync'])).code).toBe(0);
     const outFile = path.join(tmp, 'claude-ran.txt');
     await expectGolden('resume-exec', ['resume', 'c0ffee00', '--exec'], 3, { FAKE_CLAUDE_OUT: outFile });
-    expect(fs.readFileSync(outFile, 'utf8').trim()).toBe(`${proj} --resume ${w.id}`);
+    expect(fs.readFileSync(outFile, 'utf8').trim()).toBe(`${proj} --resume=${w.id}`); // one argument
     await expectGolden('resume-exec-no-cwd', ['resume', caseId('cjk').slice(0, 8), '--exec'], 1);
   });
 
