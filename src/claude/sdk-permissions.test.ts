@@ -233,18 +233,23 @@ describe('createCanUseTool', () => {
       ],
     };
     const denied = { behavior: 'deny', message: 'The answer was not one of the options the question offered; denied' };
-    for (const answers of [
+    const forged: Record<string, string>[] = [
       { 'Which color?': 'green' }, // not offered
       { 'Which color?': 'L' }, // a label of another question
       { 'Which colour?': 'red' }, // not a question that was asked
       { 'Which color?': 'red', 'Which size?': 'XL' },
       { 'Which color?': 'red, blue' }, // several labels for a single-select question
       {},
-    ]) {
+    ];
+    for (const answers of forged) {
       const h = harness(async () => ({ behavior: 'allow' }), { question: async () => ({ answers }) });
       expect(await h.canUseTool('AskUserQuestion', input, opts()), JSON.stringify(answers)).toEqual(denied);
     }
-    for (const answers of [{ 'Which color?': 'red' }, { 'Which color?': 'blue', 'Which size?': 'S, L' }]) {
+    const offered: Record<string, string>[] = [
+      { 'Which color?': 'red' },
+      { 'Which color?': 'blue', 'Which size?': 'S, L' },
+    ];
+    for (const answers of offered) {
       const h = harness(async () => ({ behavior: 'deny' }), { question: async () => ({ answers }) });
       expect(await h.canUseTool('AskUserQuestion', input, opts())).toEqual({
         behavior: 'allow',
