@@ -101,8 +101,9 @@ async function startDaemon(
   out: { print(s: string): void; progress(s: string): void },
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  fs.mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
-  fs.mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
+  const { makePrivateDirSync } = await import('../../core/private-dir.js');
+  makePrivateDirSync(runtimeDir);
+  makePrivateDirSync(path.dirname(logFile), { leaveExisting: true }); // `general.log_path` may name the user's own directory
   const ready = path.join(runtimeDir, `daemon-ready-${process.pid}.json`);
   fs.rmSync(ready, { force: true });
   const log = fs.openSync(logFile, 'a', 0o600);
