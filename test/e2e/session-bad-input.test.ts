@@ -88,6 +88,34 @@ describe('session files whose name is not a session id', () => {
     expect(en.stderr).toContain(`Skipped ${files[0]}: its name is not a Claude Code session id (a UUID)`);
   });
 
+  it('init, sync (read again or answered from the cache) and doctor say how many files were skipped', async () => {
+    for (const id of HOSTILE) write(id);
+    write(VALID);
+    const skipped = `跳过 ${HOSTILE.length} 个 .jsonl 文件：名字不是 Claude Code 的会话 ID（UUID），不会列出，也不能恢复`;
+    const init = await cli(['init']);
+    expect(init.stdout).toContain(skipped);
+    expect(JSON.parse((await cli(['init', '--json'])).stdout).skipped_not_session_ids).toBe(HOSTILE.length);
+    const quiet = await cli(['sync']); // nothing changed: the file warnings are not repeated, the count is
+    expect(quiet.stdout).toContain(skipped);
+    expect(quiet.stderr).not.toContain('--dangerously-skip-permissions');
+    write('still-not-a-uuid');
+    const changed = await cli(['sync', '--json']);
+    expect(JSON.parse(changed.stdout).skipped_not_session_ids).toBe(HOSTILE.length + 1);
+    const doctor = await cli(['doctor']);
+    expect(doctor.stdout).toContain(
+      `⚠️  ~/.claude/projects 中有 ${HOSTILE.length + 1} 个 .jsonl 文件的名字不是会话 ID（UUID），已跳过：不会列出，也不能恢复`,
+    );
+    const checks = JSON.parse((await cli(['doctor', '--json'])).stdout).checks as Array<{
+      level: string;
+      text: string;
+    }>;
+    expect(checks.filter((c) => c.text.includes('不是会话 ID')).map((c) => c.level)).toEqual(['warn']);
+    fs.writeFileSync(path.join(ccHome, 'config.toml'), '[general]\nlanguage = "en"\n', { mode: 0o600 });
+    expect((await cli(['sync'])).stdout).toContain(
+      `Skipped ${HOSTILE.length + 1} .jsonl files whose name is not a Claude Code session id (a UUID)`,
+    );
+  });
+
   it('an entry an older version registered is refused by resume and dropped at the next sync', async () => {
     const hostile = write('--dangerously-skip-permissions');
     write(VALID);

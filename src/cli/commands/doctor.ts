@@ -147,6 +147,14 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
       ? { name: 'projects', level: 'ok', text: t('doctorProjects', { dir: show(projects) }) }
       : { name: 'projects', level: 'warn', text: t('doctorProjectsMissing', { dir: show(projects) }) },
   );
+  const { filesNotNamedBySessionId } = await import('../../sessions/scan/scan-claude-projects.js');
+  const notIds = filesNotNamedBySessionId(projects).length;
+  if (notIds > 0)
+    checks.push({
+      name: 'projects',
+      level: 'warn',
+      text: t('doctorProjectsSkipped', { dir: show(projects), n: notIds }),
+    });
 
   const feishu = Boolean(ctx.config.feishu_bot.app_id && ctx.config.feishu_bot.app_secret);
   checks.push({

@@ -166,7 +166,7 @@ describe('syncRegistry', () => {
     const first = await syncRegistry({ paths, readMapping, maxFileSize: 2000, now: NOW, incremental: false });
     expect(first.warnings).toContainEqual({ code: 'too_large', file: big.file, detail: fs.statSync(big.file).size });
     const quiet = await syncRegistry({ paths, readMapping, maxFileSize: 2000, now: NOW });
-    expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0 });
+    expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0, notSessionIds: 0 });
     expect(quiet.warnings).toEqual([]);
   });
 
@@ -263,7 +263,7 @@ describe('syncRegistry', () => {
     const [header] = fs.readFileSync(paths.scanCacheFile, 'utf8').split('\n');
     fs.writeFileSync(paths.scanCacheFile, `${header}\n{"spoilt`);
     const quiet = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
-    expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0 });
+    expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0, notSessionIds: 0 });
     // A changed file is seen; with the summaries unusable, both files are read again.
     fs.appendFileSync(
       a.file,

@@ -43,7 +43,8 @@ export interface ProjectsScan {
   /** Project directories that could not be listed. */
   unlistedDirs: string[];
   warnings: ScanWarning[];
-  stats: { files: number; read: number; cached: number; bytesRead: number };
+  /** `notSessionIds`: files skipped because their name is not a session id (read or cached). */
+  stats: { files: number; read: number; cached: number; bytesRead: number; notSessionIds: number };
   /** False when every session file was unchanged since the cached scan (none added, changed or removed). */
   changed: boolean;
   /**
@@ -158,9 +159,11 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
 
   const byId = new Map<string, ScannedSession>();
   const unscannedIds: string[] = [];
+  let notSessionIds = 0;
   for (const file of files) {
     const r = results.get(file);
     if (!r) continue;
+    if (r.skipped === 'not_a_session_id') notSessionIds += 1;
     if (r.warnings.length > 0 && !fromCache.has(file)) warnings.push(...r.warnings); // an unchanged file's warnings were shown when it was read
     const tooLargeId = r.skipped === 'too_large' ? sessionIdOfFile(file) : null;
     if (tooLargeId) unscannedIds.push(tooLargeId);
@@ -181,7 +184,7 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
     unscannedIds,
     unlistedDirs,
     warnings,
-    stats: { files: files.length, read: toRead.length, cached, bytesRead },
+    stats: { files: files.length, read: toRead.length, cached, bytesRead, notSessionIds },
     changed: dirty || unlistedDirs.length > 0,
     cacheWritten,
   };
@@ -217,7 +220,19 @@ export function unchangedSinceLastScan(opts: {
   }
   // A session id in two directories is warned about on every scan: leave that to the full scan.
   if (ids.size !== sorted.length) return null;
-  return { files: files.length, read: 0, cached: files.length, bytesRead: 0 };
+  const notSessionIds = sorted.filter((file) => sessionIdOfFile(file) === null && stats.get(file)?.isFile()).length;
+  return { files: files.length, read: 0, cached: files.length, bytesRead: 0, notSessionIds };
+}
+
+/**
+ * The `*.jsonl` files under `<projectsDir>/*\/` that the scan skips because their name is not a
+ * session id (`agent-*.jsonl` sub-agent transcripts aside; like the scan, only regular files, a
+ * symlink followed), for `doctor` to count. Lists and stats, never reads.
+ */
+export function filesNotNamedBySessionId(projectsDir: string): string[] {
+  return listSessionFiles(projectsDir, [], []).filter(
+    (file) => sessionIdOfFile(file) === null && statQuietly(file)?.isFile() === true,
+  );
 }
 
 /** The session files (`listSessionFiles` plus `extraFiles`) and, with `stat`, the stats of those that could be stat'ed. */
