@@ -27,6 +27,14 @@ export const startCommand: CommandSpec = {
   action: async (ctx, opts: StartOptions) => {
     const t = startMessages(ctx.lang);
     const logFile = ctx.config.general.log_path || ctx.paths.defaultLogFile;
+    // A hand-written config.toml others can read: said once, on the terminal that starts us (the
+    // daemon's own copy of this line would only reach its log).
+    if (!ctx.env.CC_LINKER_DAEMON_READY) {
+      const { configFileExposure } = await import('../../core/config-file-mode.js');
+      const { tildify } = await import('../../core/tildify.js');
+      const exposed = configFileExposure(ctx.paths.configFile, tildify(ctx.paths.configFile, ctx.paths.userHome));
+      if (exposed) ctx.out.progress(`⚠️  ${exposed.text[ctx.lang]}`);
+    }
     if (opts.daemon) return startDaemon(ctx.paths.runtimeDir, logFile, t, ctx.out, ctx.env);
 
     const { createLogger } = await import('../../core/logger.js');
