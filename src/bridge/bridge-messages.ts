@@ -87,6 +87,7 @@ export const bridgeMessages = defineMessages({
     resumeRepairFirst: '该会话状态为「{status}」，建议先修复再恢复，不要直接执行 claude --resume：',
     resumeRepairReason: '原因：{reason}',
     resumeCorrupted: '会话 {id} 已损坏，无法恢复。请 /switch 到其他会话或 /new 创建新会话。',
+    resumeNotAnId: '{id} 不是 Claude Code 的会话 ID（UUID），无法在终端恢复；下次同步会把它从会话列表中移除。',
     resumeBusyNote: '提示：在终端继续该会话时，请避免同时在这里向它发送消息。',
     // ── /new ──
     newNoCwd: '请指定新会话目录，例如 /new ~/Git/项目 -- 问题；也可以在配置中设置 feishu_bot.default_cwd。',
@@ -225,6 +226,8 @@ export const bridgeMessages = defineMessages({
     resumeRepairReason: 'Reason: {reason}',
     resumeCorrupted:
       'Session {id} is corrupted and cannot be resumed. /switch to another session or /new to start one.',
+    resumeNotAnId:
+      '{id} is not a Claude Code session id (a UUID) and cannot be resumed in a terminal; the next sync removes it from the list.',
     resumeBusyNote: 'Note: while you continue it in a terminal, avoid sending it messages from here at the same time.',
     newNoCwd:
       'Name the directory of the new session, e.g. /new ~/Git/project -- question, or set feishu_bot.default_cwd in the config.',

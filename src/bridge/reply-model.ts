@@ -41,11 +41,13 @@ export interface CardButton {
 
 /**
  * What a button does. `nonce` binds a click to one pending prompt, so a replayed, forged or stale
- * click changes nothing.
+ * click changes nothing. A question's `answer` is an option's label and `question` the index of
+ * the question it answers (0 when absent); the prompt accepts only a label it showed for that
+ * question.
  */
 export type CardAction =
   | { type: 'permission'; requestId: string; nonce: string; decision: 'allow' | 'deny' | 'always' }
-  | { type: 'question'; requestId: string; nonce: string; answer: string }
+  | { type: 'question'; requestId: string; nonce: string; answer: string; question?: number }
   | { type: 'switch'; sessionId: string }
   | { type: 'select_dir'; path: string }
   | { type: 'browse_dir'; path: string }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir } from '../core/private-dir.js';
 import { redact } from '../core/redact.js';
 import type { ToolCallDecision } from './chat-states.js';
 import type { ToolCallRecord } from './tool-loop.js';
@@ -61,8 +62,7 @@ export function createAuditLog(file: string): AuditLog {
     async append(call, context) {
       const line = `${JSON.stringify(toRecord(call, context))}\n`;
       const dir = path.dirname(file);
-      await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
-      if (((await fs.promises.stat(dir)).mode & 0o777) !== 0o700) await fs.promises.chmod(dir, 0o700);
+      await makePrivateDir(dir);
       // O_NOFOLLOW: a symlink planted at the audit path is refused, never written through.
       const handle = await fs.promises.open(
         file,

@@ -39,6 +39,7 @@ export const engineMessages = defineMessages({
     deny_timeout: '用户在 {seconds} 秒内未响应权限请求，已自动拒绝',
     deny_no_handler: '当前渠道无法进行交互式审批，已拒绝',
     deny_question_cancelled: '用户没有回答这个问题',
+    deny_question_not_offered: '回答不是问题给出的选项之一，已拒绝',
   },
   en: {
     SESSION_NOT_FOUND:
@@ -62,5 +63,6 @@ export const engineMessages = defineMessages({
     deny_timeout: 'The user did not answer the permission request within {seconds} s; denied automatically',
     deny_no_handler: 'This channel cannot approve tools interactively; denied',
     deny_question_cancelled: 'The user did not answer the question',
+    deny_question_not_offered: 'The answer was not one of the options the question offered; denied',
   },
 });

@@ -225,6 +225,39 @@ describe('createCanUseTool', () => {
     expect(h.asked).toEqual([]);
   });
 
+  it('an answer that is not an option of its question is denied, never passed to Claude', async () => {
+    const input = {
+      questions: [
+        { question: 'Which color?', options: [{ label: 'red' }, { label: 'blue' }] },
+        { question: 'Which size?', multiSelect: true, options: [{ label: 'S' }, { label: 'L' }] },
+      ],
+    };
+    const denied = { behavior: 'deny', message: 'The answer was not one of the options the question offered; denied' };
+    const forged: Record<string, string>[] = [
+      { 'Which color?': 'green' }, // not offered
+      { 'Which color?': 'L' }, // a label of another question
+      { 'Which colour?': 'red' }, // not a question that was asked
+      { 'Which color?': 'red', 'Which size?': 'XL' },
+      { 'Which color?': 'red, blue' }, // several labels for a single-select question
+      {},
+    ];
+    for (const answers of forged) {
+      const h = harness(async () => ({ behavior: 'allow' }), { question: async () => ({ answers }) });
+      expect(await h.canUseTool('AskUserQuestion', input, opts()), JSON.stringify(answers)).toEqual(denied);
+    }
+    const offered: Record<string, string>[] = [
+      { 'Which color?': 'red' },
+      { 'Which color?': 'blue', 'Which size?': 'S, L' },
+    ];
+    for (const answers of offered) {
+      const h = harness(async () => ({ behavior: 'deny' }), { question: async () => ({ answers }) });
+      expect(await h.canUseTool('AskUserQuestion', input, opts())).toEqual({
+        behavior: 'allow',
+        updatedInput: { ...input, answers },
+      });
+    }
+  });
+
   it('a cancelled question is denied', async () => {
     const h = harness(async () => ({ behavior: 'allow' }), { question: async () => ({ cancelled: true }) });
     expect(await h.canUseTool('AskUserQuestion', { questions: [] }, opts())).toEqual({

@@ -41,7 +41,8 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
  * The Agent SDK's `canUseTool` for one run, in this order:
  * 1. `claude.disallowed_tools` → deny;
  * 2. `AskUserQuestion` → a `question` event and `handler.askQuestion`; the answers go back as
- *    `updatedInput.answers` (keyed by question text), a cancel or timeout denies;
+ *    `updatedInput.answers` (keyed by question text) when each is an option the question offered
+ *    (`answersOffered`); anything else, a cancel or a timeout denies;
  * 3. `claude.allowed_tools` or a persisted / just-accepted "always allow" rule → allow;
  * 4. otherwise a `permission_request` event and `handler.requestPermission`; `always: true`
  *    persists the chosen rule (`decision.rule`, else the prompt's first `addRules` suggestion) in
@@ -68,6 +69,8 @@ export function createCanUseTool(c: CanUseToolContext): CanUseTool {
         return { behavior: 'deny', message: t('deny_timeout', { seconds: Math.ceil(c.timeoutMs / 1000) }) };
       if (answer.kind !== 'value' || 'cancelled' in answer.value)
         return { behavior: 'deny', message: t('deny_question_cancelled') };
+      if (!answersOffered(request, answer.value.answers))
+        return { behavior: 'deny', message: t('deny_question_not_offered') };
       return { behavior: 'allow', updatedInput: { ...input, answers: answer.value.answers } };
     }
 
@@ -150,6 +153,24 @@ async function waitForUser<T>(
     clearTimeout(timer);
     c.resume();
   }
+}
+
+/**
+ * True when there is an answer and every answer is keyed by a question of the request and is one
+ * of that question's option labels — for a multi-select question, each of its `, `-separated
+ * labels. The channels offer no free-text answer, so any other text is not the user's choice.
+ */
+function answersOffered(request: QuestionRequest, answers: Record<string, string>): boolean {
+  const given = Object.entries(answers);
+  return (
+    given.length > 0 &&
+    given.every(([text, answer]) => {
+      const q = request.questions.find((x) => x.question === text);
+      const labels = q?.options.map((o) => o.label) ?? [];
+      if (labels.includes(answer)) return true;
+      return q?.multiSelect === true && answer.split(', ').every((part) => labels.includes(part));
+    })
+  );
 }
 
 /** AskUserQuestion's `questions` input as `QuestionRequest['questions']`, dropping malformed parts. */

@@ -109,6 +109,9 @@ describe('isClaudeProcess / resumesSession', () => {
     expect(resumesSession(['claude', '-r', ID], ID)).toBe(true);
     expect(resumesSession(['claude', `--resume=${ID}`], ID)).toBe(true);
     expect(resumesSession(['claude', '--session-id', ID], ID)).toBe(true);
+    expect(resumesSession(['claude', `--session-id=${ID}`], ID)).toBe(true);
+    expect(resumesSession(['claude', '-p', `--resume=${ID}`, '--output-format', 'json'], ID)).toBe(true);
+    expect(resumesSession(['claude', `--resume=${ID}x`], ID)).toBe(false);
     expect(resumesSession(['claude', '--resume', 'other'], ID)).toBe(false);
     expect(resumesSession(['claude', ID], ID)).toBe(false);
   });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivateDirSync } from './private-dir.js';
 import { redact } from './redact.js';
 
 /** Log levels in increasing severity. */
@@ -27,7 +28,7 @@ interface SinkWriter {
 }
 
 function fileWriter(file: string, maxBytes: number, keep: number): SinkWriter {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  makePrivateDirSync(path.dirname(file), { leaveExisting: true });
   let size = 0;
   try {
     size = fs.statSync(file).size;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../core/logger.js';
+import { makePrivateDirSync } from '../core/private-dir.js';
 import { readProcStat } from '../core/proc-stat.js';
 import { DEFAULT_KILL_GRACE_MS, isGroupAlive, terminateGroup } from './terminate-group.js';
 
@@ -51,7 +52,7 @@ export function createChildTracker(dir: string, options: { logger?: Logger } = {
         recordedAt: new Date().toISOString(),
       };
       try {
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        makePrivateDirSync(dir);
         fs.writeFileSync(file(info.pgid), `${JSON.stringify(record)}\n`, { mode: 0o600 });
       } catch (err) {
         options.logger?.warn('could not record child process group', { pgid: info.pgid, err });

@@ -12,6 +12,7 @@
  * it starts without the ES-module loader (≈ 58 → 34 ms a session start; `node -e 0` is ≈ 31 ms).
  */
 import { resolvePaths } from '../core/paths.js';
+import { tightenPrivateDirSync } from '../core/private-dir.js';
 import { writeSessionEventSync, type DiscoveryEvent } from './hook/session-events.js';
 
 /** Turns the hook's stdin into an event and writes it; returns the event file, or null when there was nothing usable. */
@@ -32,7 +33,9 @@ export function recordSessionStart(stdinText: string, env: NodeJS.ProcessEnv, no
     source: str(input.source),
     time: now.toISOString(),
   };
-  return writeSessionEventSync(resolvePaths(env).sessionEventsDir, event);
+  const paths = resolvePaths(env);
+  tightenPrivateDirSync(paths.home); // a `~/.cc-linker` made by hand (0755): what the hook writes stays private
+  return writeSessionEventSync(paths.sessionEventsDir, event);
 }
 
 async function readStdin(timeoutMs: number): Promise<string> {

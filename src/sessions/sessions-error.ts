@@ -9,6 +9,7 @@ export type SessionsErrorCode =
   | 'SESSION_CORRUPTED'
   | 'SESSION_NOT_READY'
   | 'SESSION_FILE_MISSING'
+  | 'SESSION_NOT_AN_ID'
   | 'REGISTRY_MISSING'
   | 'REGISTRY_UNRECOVERABLE'
   | 'HOOK_SETTINGS_INVALID';
@@ -21,6 +22,7 @@ const EXIT_CODES: Record<SessionsErrorCode, number> = {
   SESSION_CORRUPTED: 1,
   SESSION_NOT_READY: 75, // EX_TEMPFAIL: retry later
   SESSION_FILE_MISSING: 66, // EX_NOINPUT
+  SESSION_NOT_AN_ID: 65, // EX_DATAERR: a registry entry an older version took from a file name
   REGISTRY_MISSING: 66,
   REGISTRY_UNRECOVERABLE: 65, // EX_DATAERR
   HOOK_SETTINGS_INVALID: 65,

@@ -10,6 +10,7 @@ export const sessionsMessages = defineMessages({
     warn_unreadable: '无法读取会话文件 {file}（{detail}），已标记为 corrupted',
     warn_not_a_file: '跳过 {file}：不是普通文件',
     warn_broken_link: '跳过 {file}：符号链接指向的文件不存在',
+    warn_not_a_session_id: '跳过 {file}：名字不是 Claude Code 的会话 ID（UUID），不会列出，也不能恢复',
     warn_not_jsonl: '会话文件 {file} 不是 JSONL（没有一行可解析），已标记为 corrupted',
     warn_invalid_lines: '会话文件 {file} 有 {detail} 行无法解析，已跳过这些行',
     warn_long_lines: '会话文件 {file} 有 {detail} 行过长，已跳过这些行',
@@ -24,6 +25,8 @@ export const sessionsMessages = defineMessages({
     err_SESSION_CORRUPTED: '会话 {id} 已损坏，无法恢复（{reason}），请切换到其他会话或重新创建',
     err_SESSION_NOT_READY: '会话 {id} 仍在创建中（{reason}），请稍后重试或执行 cc-linker repair {id}',
     err_SESSION_FILE_MISSING: '会话 {id} 的 JSONL 文件不存在（{file}），可执行 cc-linker repair {id}',
+    err_SESSION_NOT_AN_ID:
+      '{id} 不是 Claude Code 的会话 ID（UUID），不能恢复；运行 cc-linker sync 会把它从会话列表中移除',
     err_REGISTRY_MISSING: '尚未初始化：找不到 {file}，请先运行 cc-linker init',
     err_REGISTRY_UNRECOVERABLE:
       '{file} 已损坏（{reason}）且没有可用的备份；可删除该文件后运行 cc-linker init 重新扫描（飞书来源信息可能丢失）',
@@ -48,6 +51,8 @@ export const sessionsMessages = defineMessages({
     warn_unreadable: 'Cannot read the session file {file} ({detail}); marked corrupted',
     warn_not_a_file: 'Skipped {file}: not a regular file',
     warn_broken_link: 'Skipped {file}: the symbolic link points to a missing file',
+    warn_not_a_session_id:
+      'Skipped {file}: its name is not a Claude Code session id (a UUID); it is neither listed nor resumable',
     warn_not_jsonl: 'The session file {file} is not JSONL (no line parses); marked corrupted',
     warn_invalid_lines: 'The session file {file} has {detail} unparsable lines; they were skipped',
     warn_long_lines: 'The session file {file} has {detail} over-long lines; they were skipped',
@@ -65,6 +70,8 @@ export const sessionsMessages = defineMessages({
     err_SESSION_NOT_READY:
       'The session {id} is still being created ({reason}); retry later or run cc-linker repair {id}',
     err_SESSION_FILE_MISSING: 'The JSONL file of session {id} does not exist ({file}); try cc-linker repair {id}',
+    err_SESSION_NOT_AN_ID:
+      '{id} is not a Claude Code session id (a UUID) and cannot be resumed; cc-linker sync removes it from the list',
     err_REGISTRY_MISSING: 'Not initialised: {file} does not exist; run cc-linker init first',
     err_REGISTRY_UNRECOVERABLE:
       '{file} is corrupt ({reason}) and no usable backup exists; delete it and run cc-linker init to rescan (Feishu-origin metadata may be lost)',

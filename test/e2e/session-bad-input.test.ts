@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { processStartTime } from '../../src/store/process-start-time.js';
 import { writeCaseTree } from '../fixtures/claude-case-tree.js';
+import { createRng, writeSession } from '../fixtures/claude-tree.js';
 import { runSessionCli, type CliRun } from '../helpers/run-session-cli.js';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
@@ -54,6 +55,101 @@ describe('bad session files', () => {
     const reg = JSON.parse(fs.readFileSync(registryFile, 'utf8'));
     expect(reg.sessions['big-session']).toBeUndefined();
     expect(Object.values(reg.sessions).filter((s) => (s as { status: string }).status === 'corrupted')).toHaveLength(1);
+  });
+});
+
+describe('session files whose name is not a session id', () => {
+  const HOSTILE = ['--dangerously-skip-permissions', '$(touch pwned)', 'not-a-uuid'];
+  const VALID = 'aaaabbbb-0000-4000-8000-00000000c0de';
+  const write = (id: string, cwd = '/tmp/cc-fixture/hostile') =>
+    writeSession(
+      env.CLAUDE_CONFIG_DIR as string,
+      { id, cwd, start: new Date(NOW.getTime() - 60_000), turns: [{ prompt: `hello ${id}`, answer: 'ok' }] },
+      createRng(9),
+    );
+
+  it('are skipped with a warning naming the file, and never listed, at init and at every later sync', async () => {
+    const files = HOSTILE.map((id) => write(id).file);
+    const init = await cli(['init']);
+    expect(init.code).toBe(0);
+    for (const file of files)
+      expect(init.stderr).toContain(`跳过 ${file}：名字不是 Claude Code 的会话 ID（UUID），不会列出，也不能恢复`);
+    for (const args of [['list', '--json', '--limit', '100'], ['sync'], ['list', '--json', '--limit', '100']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      for (const id of HOSTILE) expect(r.stdout, args.join(' ')).not.toContain(id);
+    }
+    const reg = JSON.parse(fs.readFileSync(registryFile, 'utf8'));
+    expect(Object.keys(reg.sessions).filter((id) => HOSTILE.includes(id))).toEqual([]);
+    expect(fs.readFileSync(path.join(ccHome, 'scan-cache.json'), 'utf8')).not.toMatch(/hello --dangerously/);
+    // In English too.
+    fs.writeFileSync(path.join(ccHome, 'config.toml'), '[general]\nlanguage = "en"\n', { mode: 0o600 });
+    const en = await cli(['init']);
+    expect(en.stderr).toContain(`Skipped ${files[0]}: its name is not a Claude Code session id (a UUID)`);
+  });
+
+  it('init, sync (read again or answered from the cache) and doctor say how many files were skipped', async () => {
+    for (const id of HOSTILE) write(id);
+    write(VALID);
+    const skipped = `跳过 ${HOSTILE.length} 个 .jsonl 文件：名字不是 Claude Code 的会话 ID（UUID），不会列出，也不能恢复`;
+    const init = await cli(['init']);
+    expect(init.stdout).toContain(skipped);
+    expect(JSON.parse((await cli(['init', '--json'])).stdout).skipped_not_session_ids).toBe(HOSTILE.length);
+    const quiet = await cli(['sync']); // nothing changed: the file warnings are not repeated, the count is
+    expect(quiet.stdout).toContain(skipped);
+    expect(quiet.stderr).not.toContain('--dangerously-skip-permissions');
+    write('still-not-a-uuid');
+    const changed = await cli(['sync', '--json']);
+    expect(JSON.parse(changed.stdout).skipped_not_session_ids).toBe(HOSTILE.length + 1);
+    const doctor = await cli(['doctor']);
+    expect(doctor.stdout).toContain(
+      `⚠️  ~/.claude/projects 中有 ${HOSTILE.length + 1} 个 .jsonl 文件的名字不是会话 ID（UUID），已跳过：不会列出，也不能恢复`,
+    );
+    const checks = JSON.parse((await cli(['doctor', '--json'])).stdout).checks as Array<{
+      level: string;
+      text: string;
+    }>;
+    expect(checks.filter((c) => c.text.includes('不是会话 ID')).map((c) => c.level)).toEqual(['warn']);
+    fs.writeFileSync(path.join(ccHome, 'config.toml'), '[general]\nlanguage = "en"\n', { mode: 0o600 });
+    expect((await cli(['sync'])).stdout).toContain(
+      `Skipped ${HOSTILE.length + 1} .jsonl files whose name is not a Claude Code session id (a UUID)`,
+    );
+  });
+
+  it('an entry an older version registered is refused by resume and dropped at the next sync', async () => {
+    const hostile = write('--dangerously-skip-permissions');
+    write(VALID);
+    expect((await cli(['init'])).code).toBe(0);
+    const reg = JSON.parse(fs.readFileSync(registryFile, 'utf8'));
+    const entry = { ...reg.sessions[VALID], jsonl_path: hostile.file };
+    reg.sessions['--dangerously-skip-permissions'] = entry;
+    reg.sessions['$(touch pwned)'] = { ...entry, jsonl_path: null, status: 'active' };
+    fs.writeFileSync(registryFile, JSON.stringify(reg));
+    fs.rmSync(path.join(ccHome, 'scan-cache.sync.json'), { force: true }); // as an older version left it: no state of this one
+
+    for (const id of ['--dangerously-skip-permissions', '$(touch pwned)']) {
+      const r = await cli(['resume', '--', id]);
+      expect(r.code, id).toBe(65);
+      oneLineNoStack(r);
+      expect(r.stderr).toContain(`${id} 不是 Claude Code 的会话 ID（UUID），不能恢复`);
+      expect(r.stdout).not.toContain('claude --resume');
+    }
+    const sync = await cli(['sync']);
+    expect(sync.code).toBe(0);
+    expect(sync.stderr).toContain(`跳过 ${hostile.file}：名字不是 Claude Code 的会话 ID`);
+    const after = JSON.parse(fs.readFileSync(registryFile, 'utf8'));
+    expect(Object.keys(after.sessions)).toContain(VALID);
+    expect(Object.keys(after.sessions).filter((id) => !/^[0-9a-f-]{36}$/.test(id))).toEqual([]);
+    expect((await cli(['resume', '--', '--dangerously-skip-permissions'])).code).toBe(1); // not found any more
+  });
+
+  it('the printed resume command quotes a directory with spaces and $(…)', async () => {
+    const cwd = '/tmp/cc fixture/$(touch pwned)';
+    write(VALID, cwd);
+    expect((await cli(['init'])).code).toBe(0);
+    const r = await cli(['resume', VALID.slice(0, 8)]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`cd '${cwd}' && claude --resume ${VALID}`);
   });
 });
 

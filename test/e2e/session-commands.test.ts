@@ -55,7 +55,7 @@ beforeAll(() => {
     '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi\necho "$PWD $*" > "$FAKE_CLAUDE_OUT"\nexit 3\n',
     { mode: 0o755 },
   );
-  fs.writeFileSync(path.join(ccHome, 'config.toml'), `[general]\nclaude_bin = "${fakeClaude}"\n`);
+  fs.writeFileSync(path.join(ccHome, 'config.toml'), `[general]\nclaude_bin = "${fakeClaude}"\n`, { mode: 0o600 });
   const basic = tree.sessions.basic;
   fs.writeFileSync(
     path.join(ccHome, 'user-mapping.json'),
@@ -205,7 +205,7 @@ describe('session commands (golden, zh)', () => {
     expect((await cli(['sync'])).code).toBe(0);
     const outFile = path.join(tmp, 'claude-ran.txt');
     await expectGolden('resume-exec', ['resume', 'c0ffee00', '--exec'], 3, { FAKE_CLAUDE_OUT: outFile });
-    expect(fs.readFileSync(outFile, 'utf8').trim()).toBe(`${proj} --resume ${w.id}`);
+    expect(fs.readFileSync(outFile, 'utf8').trim()).toBe(`${proj} --resume=${w.id}`); // one argument
     await expectGolden('resume-exec-no-cwd', ['resume', caseId('cjk').slice(0, 8), '--exec'], 1);
   });
 
@@ -265,7 +265,7 @@ describe('session commands (golden, zh)', () => {
 
   it('doctor reports a config it cannot use and runs the other checks on the defaults', async () => {
     const configFile = path.join(ccHome, 'config.toml');
-    fs.writeFileSync(configFile, '[general]\nlanguage = 5\n[scanner]\nmax_file_size = "big"\n');
+    fs.writeFileSync(configFile, '[general]\nlanguage = 5\n[scanner]\nmax_file_size = "big"\n', { mode: 0o600 });
     try {
       const r = await expectGolden('doctor-bad-config', ['doctor'], 1);
       expect(r.stdout).toContain('Node.js');

@@ -43,6 +43,20 @@ describe('configured owner (feishu_bot.owner_open_id)', () => {
         decisions.push(d);
         return { text: `decision: ${d.behavior}` };
       }
+      if (req.prompt.startsWith('two questions') && o.permissions && o.signal) {
+        const a = await o.permissions.askQuestion(
+          {
+            id: 'toolu_q_2',
+            questions: [
+              { question: 'Which one?', header: 'Pick', options: [{ label: 'red' }, { label: 'blue' }] },
+              { question: 'Which size?', header: 'Size', options: [{ label: 'small' }, { label: 'large' }] },
+            ],
+          },
+          o.signal,
+        );
+        answers.push(a);
+        return { text: 'both answered' };
+      }
       if (req.prompt.startsWith('ask') && o.permissions && o.signal) {
         const a = await o.permissions.askQuestion(
           {
@@ -210,6 +224,45 @@ describe('configured owner (feishu_bot.owner_open_id)', () => {
       p('expired'),
     );
     expect(answers).toEqual([{ answers: { 'Which one?': 'red' } }]);
+  });
+
+  it('question prompt: an answer not among its options, another question, an index out of range change nothing', async () => {
+    await sys.say(OWNER, 'two questions, please');
+    const mine = () =>
+      sys
+        .buttons()
+        .flatMap((b) => (b.action.type === 'question' && b.action.requestId === 'toolu_q_2' ? [b] : []))
+        .map((b) => ({ messageId: b.messageId, action: b.action as Extract<CardAction, { type: 'question' }> }));
+    await sys.feishu.waitFor(() => mine().length > 0, 10_000);
+    // The card shows the first question, one button per option.
+    expect(mine().map((b) => [b.action.answer, b.action.question])).toEqual([
+      ['red', 0],
+      ['blue', 0],
+    ]);
+    const red = mine()[0] as { messageId: string; action: Extract<CardAction, { type: 'question' }> };
+    const before = answers.length;
+    const open = () => sys.runtime.bridge.prompts.list().filter((q) => q.id === 'toolu_q_2').length;
+    for (const forged of [
+      { ...red.action, answer: 'green' }, // not an option
+      { ...red.action, answer: 'red ' },
+      { ...red.action, answer: 'large' }, // a label of the other question
+      { ...red.action, answer: 'large', question: 1 }, // a question the card does not show
+      { ...red.action, question: 1 },
+      { ...red.action, question: 7 }, // no such question
+    ]) {
+      const r = await sys.click(OWNER, forged, red.messageId);
+      expect(r.toast, JSON.stringify(forged)).toEqual({ type: 'warning', content: p('answerNotOffered') });
+      expect(r.card).toBeUndefined();
+    }
+    // A malformed index is not an action of ours at all.
+    expect((await sys.click(OWNER, { ...red.action, question: -1 }, red.messageId)).toast?.type).toBe('error');
+    expect(answers).toHaveLength(before);
+    expect(open()).toBe(1); // still waiting for a real answer
+
+    expect((await sys.click(OWNER, red.action, red.messageId)).toast?.type).toBe('success');
+    await sys.waitForText(OWNER, /both answered/);
+    expect(answers.slice(before)).toEqual([{ answers: { 'Which one?': 'red' } }]);
+    expect(open()).toBe(0);
   });
 
   it('switch, select_dir, browse_dir and force_send clicks from a stranger change nothing and show nothing', async () => {

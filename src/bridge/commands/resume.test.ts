@@ -66,6 +66,26 @@ describe('/resume', () => {
     });
   });
 
+  it('quotes a directory with spaces and $(…) in the printed command', async () => {
+    f.sessions.sessions.set(A, fakeSession(A, { cwd: '/w/my app/$(touch pwned)' }));
+    const card = (await resume()).reply as CardReply;
+    expect(card.sections[2]).toEqual({
+      type: 'plain',
+      text: `cc-linker resume 8c4b1297\ncd '/w/my app/$(touch pwned)' && claude --resume ${A}`,
+    });
+  });
+
+  it('refuses an id that is not a session id (an older version took it from a file name)', async () => {
+    const hostile = '--dangerously-skip-permissions';
+    f.sessions.sessions.set(hostile, fakeSession(hostile, { cwd: '/w/a' }));
+    const reply = (await handleResume({ name: 'resume', ref: { prefix: '--danger' } }, f.ctx)).reply;
+    expect(reply).toEqual({
+      kind: 'text',
+      text: '--danger 不是 Claude Code 的会话 ID（UUID），无法在终端恢复；下次同步会把它从会话列表中移除。',
+    });
+    expect(JSON.stringify(reply)).not.toContain('claude --resume');
+  });
+
   it('quotes paths for the shell only when needed', () => {
     expect(shellQuote('/a/b-c_d.e')).toBe('/a/b-c_d.e');
     expect(shellQuote("/a/it's here")).toBe(`'/a/it'\\''s here'`);

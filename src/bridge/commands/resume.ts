@@ -4,7 +4,8 @@ import { bridgeMessages } from '../bridge-messages.js';
 import type { ListRef } from './command-parser.js';
 import type { CardSection } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
-import { shellQuote } from '../../core/shell-quote.js';
+import { resumeCommandLine } from '../../sessions/present/resume-command.js';
+import { isSessionId } from '../../sessions/scan/session-id.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';
 import { resolveSessionRef } from './resolve-session-ref.js';
 import { shortId, titleOf } from './session-format.js';
@@ -13,7 +14,9 @@ import { shortId, titleOf } from './session-format.js';
  * `/resume <n|prefix>`: safe advice for continuing the session in a terminal, with the same status
  * rules as `cc-linker resume`: active/archived → the commands to run;
  * provisioning/degraded → repair first (never a bare `claude --resume` that may fail obscurely);
- * corrupted → refused. It changes nothing: the chat keeps its current target.
+ * corrupted, or an id that is not a session id (an older version's entry) → refused. The printed
+ * command quotes the directory and the id for the shell. It changes nothing: the chat keeps its
+ * current target.
  */
 export async function handleResume(
   cmd: { name: 'resume'; ref: ListRef },
@@ -25,6 +28,7 @@ export async function handleResume(
   const s = r.session;
   const id = shortId(s.uuid);
   const status = statusOf(s);
+  if (!isSessionId(s.uuid)) return { reply: textReply(t('resumeNotAnId', { id })) };
   if (status === 'corrupted') return { reply: textReply(t('resumeCorrupted', { id })) };
   const sections: CardSection[] = [{ type: 'plain', text: `${titleOf(s, ctx.lang)}\nID: ${s.uuid}` }];
   if (status === 'provisioning' || status === 'degraded') {
@@ -38,7 +42,7 @@ export async function handleResume(
     sections.push({ type: 'markdown', text: t('resumeReady') });
     sections.push({
       type: 'plain',
-      text: `${t('resumeCliCommand', { id })}\ncd ${shellQuote(s.cwd)} && claude --resume ${s.uuid}`,
+      text: `${t('resumeCliCommand', { id })}\n${resumeCommandLine(s.cwd, s.uuid)}`,
     });
   }
   sections.push({ type: 'markdown', text: t('resumeBusyNote') });

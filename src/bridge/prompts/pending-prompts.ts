@@ -24,6 +24,8 @@ interface Pending {
   summary: string;
   createdAt: number;
   cardMessageId?: string;
+  /** For a question: the option labels shown, per question index (only the questions on the card). */
+  offered?: readonly (readonly string[])[];
   sender: PromptSender;
   settle(value: PermissionDecision | { answers: Record<string, string> } | { cancelled: true }): void;
   /** Builds the card shown once the prompt is settled. */
@@ -77,6 +79,10 @@ export class PendingPrompts {
     if (!p || p.nonce !== action.nonce || p.kind !== action.type)
       return { toast: { type: 'warning', text: t('expired') } };
     if (p.userId !== userId) return { toast: { type: 'error', text: t('notYours') } };
+    // Only a label the card showed for that very question answers it: a forged, stale or foreign
+    // answer changes nothing and the prompt stays open.
+    if (action.type === 'question' && !p.offered?.[action.question ?? 0]?.includes(action.answer))
+      return { toast: { type: 'warning', text: t('answerNotOffered') } };
     this.pending.delete(p.id);
     if (action.type === 'permission') {
       const decision: PermissionDecision =
@@ -228,6 +234,8 @@ export class PendingPrompts {
         kind: 'question' as const,
         summary: first?.question ?? '',
         createdAt: Date.now(),
+        // The card shows the first question, one button per option (no free-text answer).
+        offered: first ? [first.options.map((o) => o.label)] : [],
         sender,
         settledCard: (text: string, status: CardReply['status']) => base(status, text),
       };
@@ -246,7 +254,7 @@ export class PendingPrompts {
         buttons: (first?.options ?? []).map((o) => ({
           label: o.label,
           style: 'default' as const,
-          action: { type: 'question' as const, requestId: id, nonce, answer: o.label },
+          action: { type: 'question' as const, requestId: id, nonce, answer: o.label, question: 0 },
         })),
       };
       sender.send(card, `${keyBase}:question:${id}`).then(

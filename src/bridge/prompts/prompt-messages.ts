@@ -14,6 +14,7 @@ export const promptMessages = defineMessages({
     denied: '已拒绝',
     deniedByUser: '用户拒绝了此操作',
     answered: '已回答',
+    answerNotOffered: '这个回答不在问题给出的选项中，未被接受；请点击卡片上的选项',
     expired: '该请求已失效或已处理',
     notYours: '只有会话主人可以操作',
     unknownAction: '未知操作',
@@ -34,6 +35,8 @@ export const promptMessages = defineMessages({
     denied: 'Denied',
     deniedByUser: 'The user denied this action',
     answered: 'Answered',
+    answerNotOffered:
+      'That answer is not one of the options shown for the question; nothing was answered. Click an option on the card',
     expired: 'This request has expired or was already handled',
     notYours: 'Only the owner of this session can answer',
     unknownAction: 'Unknown action',

@@ -5,6 +5,7 @@ describe('parseCardAction', () => {
   it.each([
     { type: 'permission', requestId: 'r', nonce: 'n', decision: 'always' },
     { type: 'question', requestId: 'r', nonce: 'n', answer: 'B' },
+    { type: 'question', requestId: 'r', nonce: 'n', answer: 'B', question: 2 },
     { type: 'switch', sessionId: 's' },
     { type: 'select_dir', path: '/home/u/p' },
     { type: 'browse_dir', path: '/home/u' },
@@ -26,6 +27,9 @@ describe('parseCardAction', () => {
     ['bad decision', { type: 'permission', requestId: 'r', nonce: 'n', decision: 'sudo' }],
     ['number instead of string', { type: 'switch', sessionId: 7 }],
     ['empty path', { type: 'select_dir', path: '' }],
+    ['question index not a whole number', { type: 'question', requestId: 'r', nonce: 'n', answer: 'B', question: 0.5 }],
+    ['negative question index', { type: 'question', requestId: 'r', nonce: 'n', answer: 'B', question: -1 }],
+    ['question index as text', { type: 'question', requestId: 'r', nonce: 'n', answer: 'B', question: '0' }],
     ['unknown type', { type: 'exec', cmd: 'rm' }],
     ['not an object', 'allow'],
     ['array', [1]],

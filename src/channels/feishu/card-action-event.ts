@@ -47,7 +47,11 @@ export function parseCardAction(value: unknown): CardAction | undefined {
       const requestId = s(v, 'requestId');
       const nonce = s(v, 'nonce');
       const answer = s(v, 'answer');
-      return requestId && nonce && answer ? { type: 'question', requestId, nonce, answer } : undefined;
+      const question = v.question;
+      if (question !== undefined && !(typeof question === 'number' && Number.isSafeInteger(question) && question >= 0))
+        return undefined;
+      if (!requestId || !nonce || !answer) return undefined;
+      return { type: 'question', requestId, nonce, answer, ...(question !== undefined ? { question } : {}) };
     }
     case 'switch': {
       const sessionId = s(v, 'sessionId');

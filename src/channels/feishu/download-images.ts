@@ -7,6 +7,7 @@ import type { InboundImage, InboundMessage } from '../../bridge/inbound-message.
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
+import { makePrivateDir } from '../../core/private-dir.js';
 import { feishuMessages } from './feishu-messages.js';
 
 /** Opens the bytes of image `key` of message `messageId` (`FeishuApi.downloadImage`). */
@@ -64,8 +65,7 @@ function safePart(s: string): string {
 }
 
 async function imagesDirectory(dir: string): Promise<string> {
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  await fs.chmod(dir, 0o700);
+  await makePrivateDir(dir);
   return fs.realpath(dir);
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../core/logger.js';
+import { makePrivateDir } from '../../core/private-dir.js';
 
 /** A CardKit card entity a streamed reply lives in. */
 export interface StreamCardRecord {
@@ -113,7 +114,7 @@ export class StreamCardStore {
 
   private async write(text: string): Promise<void> {
     if (!this.file) return;
-    await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    await makePrivateDir(path.dirname(this.file));
     const tmp = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
     await fs.writeFile(tmp, text, { mode: 0o600, flag: 'wx' });
     try {

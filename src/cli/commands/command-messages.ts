@@ -12,6 +12,7 @@ export const commandMessages = defineMessages({
     initExisting: '✅ Using {file}',
     initScanning: '🔍 Scanning for existing sessions...',
     foundSessions: '   Found {n} Claude sessions from JSONL',
+    skippedNotIds: '   ⚠️  跳过 {n} 个 .jsonl 文件：名字不是 Claude Code 的会话 ID（UUID），不会列出，也不能恢复',
     restoredFeishu: '   Restored {n} Feishu-origin metadata entries',
     initDone: '✅ Registered {n} sessions total',
     syncStart: '🔄 Syncing sessions...',
@@ -90,6 +91,7 @@ export const commandMessages = defineMessages({
     doctorNotWritable: '目录不可写: {dir}（{reason}）',
     doctorProjects: 'Claude 会话目录: {dir}',
     doctorProjectsMissing: 'Claude 会话目录不存在: {dir}（还没有用过 Claude Code？）',
+    doctorProjectsSkipped: '{dir} 中有 {n} 个 .jsonl 文件的名字不是会话 ID（UUID），已跳过：不会列出，也不能恢复',
     doctorFeishu: '飞书凭据: 已配置 app_id 与 app_secret',
     doctorFeishuMissing: '飞书凭据: 未配置（仅可使用终端命令与本地控制台）',
     doctorHook_installed: 'Claude Code SessionStart hook: 已安装',
@@ -104,6 +106,8 @@ export const commandMessages = defineMessages({
     initExisting: '✅ Using {file}',
     initScanning: '🔍 Scanning for existing sessions...',
     foundSessions: '   Found {n} Claude sessions from JSONL',
+    skippedNotIds:
+      "   ⚠️  Skipped {n} .jsonl files whose name is not a Claude Code session id (a UUID): they are not listed and can't be resumed",
     restoredFeishu: '   Restored {n} Feishu-origin metadata entries',
     initDone: '✅ Registered {n} sessions total',
     syncStart: '🔄 Syncing sessions...',
@@ -182,6 +186,8 @@ export const commandMessages = defineMessages({
     doctorNotWritable: 'Not writable: {dir} ({reason})',
     doctorProjects: 'Claude sessions: {dir}',
     doctorProjectsMissing: 'Claude sessions directory does not exist: {dir} (Claude Code not used yet?)',
+    doctorProjectsSkipped:
+      "{n} .jsonl files in {dir} are skipped: their name is not a session id (a UUID), so they are not listed and can't be resumed",
     doctorFeishu: 'Feishu credentials: app_id and app_secret are set',
     doctorFeishuMissing: 'Feishu credentials: not set (terminal commands and the local console only)',
     doctorHook_installed: 'Claude Code SessionStart hook: installed',

@@ -16,6 +16,7 @@ const ICON = { ok: '✅', warn: '⚠️ ', fail: '❌' } as const;
 /**
  * `cc-linker doctor`: checks what cc-linker needs — the config (a config that cannot be loaded is a
  * failed check, and the other checks run on the defaults),
+ * `config.toml` readable or writable by others (a failed check that says `chmod 600 <file>`),
  * Node's version, a `claude` binary and its version, writable state directories, Claude's session
  * directory, Feishu credentials (present or not; never printed), and the hook. Exits 1 when a
  * check fails; warnings do not fail.
@@ -55,6 +56,7 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
     { hookTargetFor },
     { tildify },
     { ensurePrivateDir },
+    { configFileExposure },
   ] = await Promise.all([
     import('node:fs'),
     import('node:path'),
@@ -64,6 +66,7 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
     import('./hook-target.js'),
     import('../../core/tildify.js'),
     import('../../store/private-dir.js'),
+    import('../../core/config-file-mode.js'),
   ]);
   const t = commandMessages(ctx.lang);
   const home = ctx.paths.userHome;
@@ -89,6 +92,10 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
           : t('doctorConfig', { file: show(ctx.paths.configFile) }),
     });
   }
+
+  // The file holds secrets: readable by others is a failed check, with the fix (`chmod 600 …`).
+  const exposed = configFileExposure(ctx.paths.configFile, show(ctx.paths.configFile));
+  if (exposed) checks.push({ name: 'config_mode', level: 'fail', text: exposed.text[ctx.lang] });
 
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const [reqMajor = 0, reqMinor = 0] = REQUIRED_NODE.split('.').map(Number);
@@ -147,6 +154,14 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
       ? { name: 'projects', level: 'ok', text: t('doctorProjects', { dir: show(projects) }) }
       : { name: 'projects', level: 'warn', text: t('doctorProjectsMissing', { dir: show(projects) }) },
   );
+  const { filesNotNamedBySessionId } = await import('../../sessions/scan/scan-claude-projects.js');
+  const notIds = filesNotNamedBySessionId(projects).length;
+  if (notIds > 0)
+    checks.push({
+      name: 'projects',
+      level: 'warn',
+      text: t('doctorProjectsSkipped', { dir: show(projects), n: notIds }),
+    });
 
   const feishu = Boolean(ctx.config.feishu_bot.app_id && ctx.config.feishu_bot.app_secret);
   checks.push({

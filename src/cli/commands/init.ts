@@ -15,7 +15,13 @@ export const initCommand: CommandSpec = {
     const { runSync } = await import('./run-sync.js');
     const r = await runSync(ctx, { action: 'cc-linker init', incremental: false });
     if (opts.json) {
-      ctx.out.json({ registry: ctx.paths.registryFile, created: r.created, ...r.stats, warnings: r.warnings.length });
+      ctx.out.json({
+        registry: ctx.paths.registryFile,
+        created: r.created,
+        ...r.stats,
+        skipped_not_session_ids: r.scan.notSessionIds,
+        warnings: r.warnings.length,
+      });
       return 0;
     }
     const t = commandMessages(ctx.lang);
@@ -23,6 +29,7 @@ export const initCommand: CommandSpec = {
     ctx.out.print(t(r.created ? 'initCreated' : 'initExisting', { file }));
     ctx.out.print(t('initScanning'));
     ctx.out.print(t('foundSessions', { n: r.stats.scanned }));
+    if (r.scan.notSessionIds > 0) ctx.out.print(t('skippedNotIds', { n: r.scan.notSessionIds }));
     ctx.out.print(t('restoredFeishu', { n: r.stats.feishu }));
     ctx.out.print(t('initDone', { n: r.stats.total }));
     return 0;

@@ -8,9 +8,9 @@ import { commandMessages } from './command-messages.js';
  * - provisioning / degraded: first look for the session file; when found (and `start` is not
  *   running) the registry is repaired, then as above; when not, a one-line error says why and
  *   suggests `cc-linker repair`;
- * - corrupted: refused.
- * `--exec` runs `claude --resume <uuid>` in the session's directory with the terminal attached
- * and exits with its exit code.
+ * - corrupted, or an id that is not a session id (an older version's entry): refused.
+ * The directory and the id are quoted for the shell. `--exec` runs `claude --resume=<uuid>` in the
+ * session's directory with the terminal attached and exits with its exit code.
  */
 export const resumeCommand: CommandSpec = {
   name: 'resume',
@@ -25,7 +25,8 @@ export const resumeCommand: CommandSpec = {
       { repairSession },
       { SessionsError },
       { readOwnerLock },
-      { shellQuote },
+      { resumeCommandLine },
+      { isSessionId },
       fmt,
       { printWarnings },
     ] = await Promise.all([
@@ -35,7 +36,8 @@ export const resumeCommand: CommandSpec = {
       import('../../sessions/registry/repair-session.js'),
       import('../../sessions/sessions-error.js'),
       import('../../store/owner-lock.js'),
-      import('../../core/shell-quote.js'),
+      import('../../sessions/present/resume-command.js'),
+      import('../../sessions/scan/session-id.js'),
       import('../../sessions/present/format-session.js'),
       import('../format/print-warnings.js'),
     ]);
@@ -44,6 +46,9 @@ export const resumeCommand: CommandSpec = {
     printWarnings(ctx.out, warnings, ctx.lang);
     const resolved = resolveSession(registry, idPrefix);
     const { id } = resolved;
+    // An entry an older version made from a file's name (`--dangerously-skip-permissions`): never
+    // handed to `claude`, never printed as a command.
+    if (!isSessionId(id)) throw new SessionsError('SESSION_NOT_AN_ID', { id });
     let { entry } = resolved;
     const status = entry.status ?? 'active';
     const short = fmt.shortId(id);
@@ -67,7 +72,7 @@ export const resumeCommand: CommandSpec = {
         ctx.out.progress(t('resumeRepaired', { id: short, status: entry.status ?? 'active' }));
       }
     }
-    const command = `cd ${shellQuote(entry.cwd)} && claude --resume ${id}`;
+    const command = resumeCommandLine(entry.cwd, id);
     ctx.out.print(t('resumeWill', { command }));
     if (!opts.exec) return 0;
     return execClaude(ctx, id, entry.cwd, short);
@@ -94,7 +99,8 @@ async function execClaude(ctx: CliContext, id: string, cwd: string, short: strin
   const bin = findClaudeBinary(ctx.config.general.claude_bin, ctx.env, ctx.paths.userHome);
   if (!bin) throw new AppError('CLAUDE_NOT_FOUND', t('resumeNoClaude'));
   return new Promise<number>((resolve, reject) => {
-    const child = spawn(bin.path, ['--resume', id], { cwd: dir, stdio: 'inherit', env: ctx.env });
+    // One argument: `--resume` takes an optional value, so a separate id could be read as a flag.
+    const child = spawn(bin.path, [`--resume=${id}`], { cwd: dir, stdio: 'inherit', env: ctx.env });
     child.on('error', (err) => reject(new AppError('CLAUDE_NOT_FOUND', t('resumeNoClaude'), { cause: err })));
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
   });

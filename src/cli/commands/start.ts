@@ -27,6 +27,14 @@ export const startCommand: CommandSpec = {
   action: async (ctx, opts: StartOptions) => {
     const t = startMessages(ctx.lang);
     const logFile = ctx.config.general.log_path || ctx.paths.defaultLogFile;
+    // A hand-written config.toml others can read: said once, on the terminal that starts us (the
+    // daemon's own copy of this line would only reach its log).
+    if (!ctx.env.CC_LINKER_DAEMON_READY) {
+      const { configFileExposure } = await import('../../core/config-file-mode.js');
+      const { tildify } = await import('../../core/tildify.js');
+      const exposed = configFileExposure(ctx.paths.configFile, tildify(ctx.paths.configFile, ctx.paths.userHome));
+      if (exposed) ctx.out.progress(`⚠️  ${exposed.text[ctx.lang]}`);
+    }
     if (opts.daemon) return startDaemon(ctx.paths.runtimeDir, logFile, t, ctx.out, ctx.env);
 
     const { createLogger } = await import('../../core/logger.js');
@@ -101,8 +109,9 @@ async function startDaemon(
   out: { print(s: string): void; progress(s: string): void },
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  fs.mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
-  fs.mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
+  const { makePrivateDirSync } = await import('../../core/private-dir.js');
+  makePrivateDirSync(runtimeDir);
+  makePrivateDirSync(path.dirname(logFile), { leaveExisting: true }); // `general.log_path` may name the user's own directory
   const ready = path.join(runtimeDir, `daemon-ready-${process.pid}.json`);
   fs.rmSync(ready, { force: true });
   const log = fs.openSync(logFile, 'a', 0o600);

@@ -20,6 +20,7 @@ export const syncCommand: CommandSpec = {
         ...r.stats,
         read: r.scan.read,
         cached: r.scan.cached,
+        skipped_not_session_ids: r.scan.notSessionIds,
         events: r.events,
         warnings: r.warnings.length,
       });
@@ -28,6 +29,7 @@ export const syncCommand: CommandSpec = {
     const t = commandMessages(ctx.lang);
     ctx.out.print(t('syncStart'));
     ctx.out.print(t('foundSessions', { n: r.stats.scanned }));
+    if (r.scan.notSessionIds > 0) ctx.out.print(t('skippedNotIds', { n: r.scan.notSessionIds }));
     ctx.out.print(t('restoredFeishu', { n: r.stats.feishu }));
     ctx.out.print(t('syncDone', { n: r.stats.total }));
     return 0;

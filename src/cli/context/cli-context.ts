@@ -4,6 +4,7 @@ import { createLogger, type Logger } from '../../core/logger.js';
 import { loadConfig } from '../../core/config.js';
 import { ConfigError } from '../../core/config-error.js';
 import { resolvePaths, type Paths } from '../../core/paths.js';
+import { tightenPrivateDirSync } from '../../core/private-dir.js';
 import type { Output } from './output.js';
 
 /** Everything a command needs, resolved once: where things live, the config, the language, output. */
@@ -30,6 +31,8 @@ export interface CliContext {
  * a fatal config problem throws a `ConfigError`, which `withContext` turns into one line and exit 78
  * — except for a command that `survivesBadConfig`, which gets the defaults and `configError`.
  * The logger writes to stderr at `warn` for terminal commands (the log file is for `start`).
+ * `~/.cc-linker` is tightened to 0700 first when it exists (a user who made it by hand to write
+ * `config.toml` got 0755), so nothing any command writes inside is listable by others.
  */
 export async function loadCliContext(options: {
   env?: NodeJS.ProcessEnv;
@@ -39,6 +42,7 @@ export async function loadCliContext(options: {
 }): Promise<CliContext> {
   const env = options.env ?? process.env;
   const paths = resolvePaths(env);
+  tightenPrivateDirSync(paths.home);
   let loaded: Awaited<ReturnType<typeof loadConfig>>;
   let configError: ConfigError | undefined;
   try {

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePaths, type Paths } from '../../core/paths.js';
 import { writeCaseTree } from '../../../test/fixtures/claude-case-tree.js';
 import { writeSession, createRng } from '../../../test/fixtures/claude-tree.js';
+import { registryStamp } from './read-registry.js';
 import { readRegistry, writeRegistry } from './registry.js';
 import type { SessionEntry } from './registry-schema.js';
 import { writeSessionEventSync } from '../hook/session-events.js';
@@ -165,7 +166,7 @@ describe('syncRegistry', () => {
     const first = await syncRegistry({ paths, readMapping, maxFileSize: 2000, now: NOW, incremental: false });
     expect(first.warnings).toContainEqual({ code: 'too_large', file: big.file, detail: fs.statSync(big.file).size });
     const quiet = await syncRegistry({ paths, readMapping, maxFileSize: 2000, now: NOW });
-    expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0 });
+    expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0, notSessionIds: 0 });
     expect(quiet.warnings).toEqual([]);
   });
 
@@ -262,7 +263,7 @@ describe('syncRegistry', () => {
     const [header] = fs.readFileSync(paths.scanCacheFile, 'utf8').split('\n');
     fs.writeFileSync(paths.scanCacheFile, `${header}\n{"spoilt`);
     const quiet = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
-    expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0 });
+    expect(quiet.scan).toEqual({ files: 2, read: 0, cached: 2, bytesRead: 0, notSessionIds: 0 });
     // A changed file is seen; with the summaries unusable, both files are read again.
     fs.appendFileSync(
       a.file,
@@ -295,6 +296,46 @@ describe('syncRegistry', () => {
       expect(r.warnings.filter((w) => w.code === 'duplicate_session')).toHaveLength(1);
       expect(r.stats.total).toBe(1);
     }
+  });
+
+  it('drops an entry whose id is not a session id at the first sync, whatever an older sync state says', async () => {
+    const paths = freshPaths();
+    const id = 'abcdef01-0000-4000-8000-0000000000e1';
+    writeSession(
+      paths.claudeDir,
+      { id, cwd: '/w/e', start: NOW, turns: [{ prompt: 'hi', answer: 'a' }] },
+      createRng(8),
+    );
+    await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
+    const reg = (await readRegistry(paths)).registry;
+    const entry = reg.sessions[id] as SessionEntry;
+    reg.sessions['--dangerously-skip-permissions'] = { ...entry, jsonl_path: null };
+    reg.sessions['$(touch pwned)'] = { ...entry, jsonl_path: null };
+    await writeRegistry(paths, reg);
+    // The sync state an older version wrote: no format, stamps of the registry as it is now.
+    const stateFile = paths.scanCacheFile.replace(/\.json$/, '.sync.json');
+    const { format: _format, ...older } = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(stateFile, JSON.stringify({ ...older, registryStamp: await registryStamp(paths.registryFile) }));
+    const r = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
+    expect(Object.keys((await readRegistry(paths)).registry.sessions)).toEqual([id]);
+    expect(r.warnings).toEqual(
+      expect.arrayContaining([
+        { code: 'not_a_session_id', file: '--dangerously-skip-permissions' },
+        { code: 'not_a_session_id', file: '$(touch pwned)' },
+      ]),
+    );
+    // Hook events and mapped sessions with such an id add nothing either.
+    writeSessionEventSync(paths.sessionEventsDir, {
+      session_id: '--resume',
+      cwd: '/w/e',
+      transcript_path: null,
+      source: 'startup',
+      time: NOW.toISOString(),
+    });
+    mapped = [{ sessionId: '-p', openId: 'ou_x', origin: 'feishu', cwd: '/w/e', provider: null, createdAt: null }];
+    const again = await syncRegistry({ paths, readMapping, maxFileSize: MAX, now: NOW });
+    expect(again.events).toBe(1);
+    expect(Object.keys((await readRegistry(paths)).registry.sessions)).toEqual([id]);
   });
 
   it('treats a torn or empty sync state (it is written without fsync) as none: one full sync', async () => {

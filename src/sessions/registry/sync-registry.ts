@@ -6,7 +6,7 @@ import { ensurePrivateDirSync } from '../../store/private-dir.js';
 import { mergeRegistry, type MergeStats } from './merge-registry.js';
 import { registryStamp } from './read-registry.js';
 import { modifyRegistry, readRegistry } from './registry.js';
-import { ARCHIVE_AFTER_MS } from './registry-schema.js';
+import { ARCHIVE_AFTER_MS, type Registry } from './registry-schema.js';
 import {
   scanClaudeProjects,
   unchangedSinceLastScan,
@@ -14,6 +14,7 @@ import {
   type ScanProgress,
 } from '../scan/scan-claude-projects.js';
 import type { ScanWarning } from '../scan/scan-warning.js';
+import { isSessionId } from '../scan/session-id.js';
 import { readSessionEvents, removeSessionEvents, type SessionEventsRead } from '../hook/session-events.js';
 import type { MappedSessions } from './mapped-session.js';
 
@@ -163,16 +164,22 @@ async function slowSync(
   const result = await modifyRegistry(
     paths,
     async (current) => {
+      const kept = current.exists ? withSessionIdsOnly(current.registry) : null;
       const merged = mergeRegistry(
-        current.exists ? current.registry : null,
+        kept?.registry ?? null,
         scan,
-        events.events,
-        mapping.sessions,
+        events.events.filter((e) => isSessionId(e.session_id)),
+        mapping.sessions.filter((m) => isSessionId(m.sessionId)),
         now,
       );
       return {
         registry: merged.registry,
-        result: { stats: merged.stats, created: !current.exists, warnings: current.warnings, next: merged.registry },
+        result: {
+          stats: merged.stats,
+          created: !current.exists,
+          warnings: [...current.warnings, ...(kept?.warnings ?? [])],
+          next: merged.registry,
+        },
       };
     },
     { reuse: before },
@@ -181,6 +188,7 @@ async function slowSync(
   await scan.cacheWritten;
   const sessions = Object.values(result.next.sessions);
   await writeSyncState(stateFile, {
+    format: SYNC_STATE_FORMAT,
     registryStamp: await registryStamp(paths.registryFile),
     mappingStamp,
     nextChangeAt: sessions.reduce<number | null>((min, e) => {
@@ -203,17 +211,40 @@ async function slowSync(
 }
 
 /**
+ * The registry without the entries whose key is not a session id, with a warning for each: an
+ * older version made sessions of any `*.jsonl` file name (`--dangerously-skip-permissions`), and
+ * such an id must never be listed or resumed. Hook events and mapped sessions with such an id are
+ * left out of the merge the same way.
+ */
+function withSessionIdsOnly(registry: Registry): { registry: Registry; warnings: ScanWarning[] } {
+  const foreign = Object.keys(registry.sessions).filter((id) => !isSessionId(id));
+  if (foreign.length === 0) return { registry, warnings: [] };
+  const sessions = { ...registry.sessions };
+  const warnings: ScanWarning[] = [];
+  for (const id of foreign) {
+    warnings.push({ code: 'not_a_session_id', file: sessions[id]?.jsonl_path ?? id });
+    delete sessions[id];
+  }
+  return { registry: { ...registry, sessions }, warnings };
+}
+
+/**
  * What the last sync saw, so the next one can tell "nothing changed" without reading the
  * registry: the registry's and the mapping's file identity, when the first active session turns
  * archived, the summary counts, and the session files outside `projects/` to keep watching.
+ * `format` changes when a sync must merge again whatever the stamps say: 2 — registry entries
+ * whose id is not a session id are dropped, so the first sync of this version always merges.
  */
 interface SyncState {
+  format: typeof SYNC_STATE_FORMAT;
   registryStamp: string | null;
   mappingStamp: string | null;
   nextChangeAt: number | null;
   stats: MergeStats;
   extraFiles: string[];
 }
+
+const SYNC_STATE_FORMAT = 2;
 
 /** `scan-cache.sync.json` beside the scan cache. */
 function syncStateFile(scanCacheFile: string): string {
@@ -223,7 +254,13 @@ function syncStateFile(scanCacheFile: string): string {
 async function readSyncState(file: string): Promise<SyncState | null> {
   try {
     const v = JSON.parse(await fs.promises.readFile(file, 'utf8')) as SyncState;
-    return typeof v === 'object' && v !== null && typeof v.stats === 'object' && Array.isArray(v.extraFiles) ? v : null;
+    return typeof v === 'object' &&
+      v !== null &&
+      v.format === SYNC_STATE_FORMAT &&
+      typeof v.stats === 'object' &&
+      Array.isArray(v.extraFiles)
+      ? v
+      : null;
   } catch {
     return null;
   }

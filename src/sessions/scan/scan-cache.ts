@@ -172,7 +172,7 @@ function toRow({ session: s, skipped }: ScanJsonlResult): Row | null {
 
 /** The result a row stands for, or null when it is not a row this version writes. */
 function fromRow(file: string, size: number, mtimeMs: number, row: unknown): ScanJsonlResult | null {
-  if (row === 'too_large' || row === 'not_a_file' || row === 'missing')
+  if (row === 'too_large' || row === 'not_a_file' || row === 'missing' || row === 'not_a_session_id')
     return { session: null, skipped: row, warnings: [] };
   if (!Array.isArray(row) || row.length !== 12) return null;
   const [

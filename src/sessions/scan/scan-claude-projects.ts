@@ -4,6 +4,7 @@ import { emptyScanCache, readScanCache, readScanCacheStamps, writeScanCache, typ
 import { scanJsonlFile, type ScanJsonlResult } from './scan-jsonl.js';
 import type { ScannedSession } from './scanned-session.js';
 import type { ScanWarning } from './scan-warning.js';
+import { sessionIdOfFile } from './session-id.js';
 
 /** Progress of a scan, for the `init` progress bar. Byte totals are the sizes of files to read. */
 export interface ScanProgress {
@@ -42,7 +43,8 @@ export interface ProjectsScan {
   /** Project directories that could not be listed. */
   unlistedDirs: string[];
   warnings: ScanWarning[];
-  stats: { files: number; read: number; cached: number; bytesRead: number };
+  /** `notSessionIds`: files skipped because their name is not a session id (read or cached). */
+  stats: { files: number; read: number; cached: number; bytesRead: number; notSessionIds: number };
   /** False when every session file was unchanged since the cached scan (none added, changed or removed). */
   changed: boolean;
   /**
@@ -62,8 +64,10 @@ interface Candidate {
 /**
  * Walks `<projectsDir>/*\/*.jsonl` (plus `extraFiles`) and summarises every session file, reading
  * only the files whose size or mtime changed since the cached scan. Files named `agent-*.jsonl`
- * are sub-agent transcripts of older CLIs, not sessions, and are ignored. When the same session id
- * appears in two directories, the most recently modified file wins (with a warning).
+ * are sub-agent transcripts of older CLIs, not sessions, and are ignored; any other file whose name
+ * is not a session id is skipped with a warning (and cached as skipped, never as a session). When
+ * the same session id appears in two directories, the most recently modified file wins (with a
+ * warning).
  *
  * @example
  *   const scan = await scanClaudeProjects({ projectsDir: paths.claudeProjectsDir, cacheFile: paths.scanCacheFile, maxFileSize });
@@ -97,7 +101,10 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
       continue;
     }
     const hit = cache.entries[file];
-    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) {
+    // An older scanner made a session of any `*.jsonl`: a cached session of a file whose name is
+    // not a session id is judged again, never served.
+    const usable = hit !== undefined && (hit.result.session === null || sessionIdOfFile(file) !== null);
+    if (hit && usable && hit.size === st.size && hit.mtimeMs === st.mtimeMs) {
       results.set(file, hit.result);
       fromCache.add(file);
       next.entries[file] = hit;
@@ -125,10 +132,11 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
       maxFileSize: opts.maxFileSize,
       signal: opts.signal,
       stat: stats.get(c.file),
+      sessionIdsOnly: true,
     });
     results.set(c.file, result);
-    if (result.session || result.skipped === 'too_large') {
-      const st = result.session ?? (statFirst ? c : statQuietly(c.file)); // a too large file was not read: its size and mtime
+    if (result.session || result.skipped === 'too_large' || result.skipped === 'not_a_session_id') {
+      const st = result.session ?? (statFirst ? c : statQuietly(c.file)); // a skipped file was not read: its size and mtime
       const size = st?.size ?? c.size;
       const mtimeMs = st?.mtimeMs ?? c.mtimeMs;
       // Unreadable files are not cached: fixing permissions does not change their mtime.
@@ -151,11 +159,14 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
 
   const byId = new Map<string, ScannedSession>();
   const unscannedIds: string[] = [];
+  let notSessionIds = 0;
   for (const file of files) {
     const r = results.get(file);
     if (!r) continue;
+    if (r.skipped === 'not_a_session_id') notSessionIds += 1;
     if (r.warnings.length > 0 && !fromCache.has(file)) warnings.push(...r.warnings); // an unchanged file's warnings were shown when it was read
-    if (r.skipped === 'too_large') unscannedIds.push(path.basename(file, '.jsonl'));
+    const tooLargeId = r.skipped === 'too_large' ? sessionIdOfFile(file) : null;
+    if (tooLargeId) unscannedIds.push(tooLargeId);
     const s = r.session;
     if (!s) continue;
     const prev = byId.get(s.sessionId);
@@ -173,7 +184,7 @@ export async function scanClaudeProjects(opts: ScanProjectsOptions): Promise<Pro
     unscannedIds,
     unlistedDirs,
     warnings,
-    stats: { files: files.length, read: toRead.length, cached, bytesRead },
+    stats: { files: files.length, read: toRead.length, cached, bytesRead, notSessionIds },
     changed: dirty || unlistedDirs.length > 0,
     cacheWritten,
   };
@@ -209,7 +220,19 @@ export function unchangedSinceLastScan(opts: {
   }
   // A session id in two directories is warned about on every scan: leave that to the full scan.
   if (ids.size !== sorted.length) return null;
-  return { files: files.length, read: 0, cached: files.length, bytesRead: 0 };
+  const notSessionIds = sorted.filter((file) => sessionIdOfFile(file) === null && stats.get(file)?.isFile()).length;
+  return { files: files.length, read: 0, cached: files.length, bytesRead: 0, notSessionIds };
+}
+
+/**
+ * The `*.jsonl` files under `<projectsDir>/*\/` that the scan skips because their name is not a
+ * session id (`agent-*.jsonl` sub-agent transcripts aside; like the scan, only regular files, a
+ * symlink followed), for `doctor` to count. Lists and stats, never reads.
+ */
+export function filesNotNamedBySessionId(projectsDir: string): string[] {
+  return listSessionFiles(projectsDir, [], []).filter(
+    (file) => sessionIdOfFile(file) === null && statQuietly(file)?.isFile() === true,
+  );
 }
 
 /** The session files (`listSessionFiles` plus `extraFiles`) and, with `stat`, the stats of those that could be stat'ed. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { DEFAULT_CHUNK, readJsonlLinesSync } from './read-jsonl-lines.js';
 import { corruptedSession, type ScannedSession } from './scanned-session.js';
 import type { ScanWarning } from './scan-warning.js';
+import { sessionIdOfFile } from './session-id.js';
 import { SessionSummary } from './session-summary.js';
 
 /** Options of `scanJsonl`. */
@@ -14,6 +15,12 @@ export interface ScanJsonlOptions {
   buffer?: Buffer;
   /** The file's stats when the caller already has them (saves a stat). */
   stat?: FileStat;
+  /**
+   * Skip (with a `not_a_session_id` warning, never reading it) a file whose name is not a session
+   * id: what the tree scan asks, since there a file's name becomes a registry id. Callers that
+   * scan the file of a session they already know leave it off.
+   */
+  sessionIdsOnly?: boolean;
   signal?: AbortSignal;
 }
 
@@ -23,8 +30,8 @@ export type FileStat = Pick<fs.Stats, 'size' | 'mtimeMs' | 'birthtimeMs' | 'isFi
 /** The outcome for one file: a session, or a reason it was skipped; warnings either way. */
 export interface ScanJsonlResult {
   session: ScannedSession | null;
-  /** Why no session came out: not a regular file, too large, vanished. */
-  skipped: 'not_a_file' | 'too_large' | 'missing' | null;
+  /** Why no session came out: not a regular file, too large, vanished, or its name is not a session id. */
+  skipped: 'not_a_file' | 'too_large' | 'missing' | 'not_a_session_id' | null;
   warnings: ScanWarning[];
 }
 
@@ -32,8 +39,9 @@ export interface ScanJsonlResult {
  * Reads one session file in a single streaming pass (bounded memory, see `readJsonlLines`) and
  * summarises it. Never throws: unreadable files come back `corrupted`, odd files `skipped`, and
  * everything worth telling the user is a `ScanWarning`. Tolerates a partial last line, invalid
- * lines, unknown line types, empty files, broken symlinks and binary garbage. The summary itself
- * is `SessionSummary`'s.
+ * lines, unknown line types, empty files, broken symlinks and binary garbage. A file whose name
+ * is not a session id (`sessionIdOfFile`) is never read nor made a session: it is skipped with a
+ * `not_a_session_id` warning. The summary itself is `SessionSummary`'s.
  *
  * Reads are synchronous on purpose: for many small files they cost about what `wc -l` costs, while
  * thread-pool reads double it, and a promise per file is measurable over thousands of files. A
@@ -56,7 +64,7 @@ export function scanJsonlFile(file: string, opts: ScanJsonlOptions): ScanJsonlRe
     // Non-blocking: a FIFO named x.jsonl must not hang the scan (regular files read the same).
     fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (err) {
-    return openFailed(file, known, err, warnings);
+    return openFailed(file, opts, err, warnings);
   }
   try {
     let st: FileStat | fs.Stats | undefined = known;
@@ -70,6 +78,8 @@ export function scanJsonlFile(file: string, opts: ScanJsonlOptions): ScanJsonlRe
     }
     return summarise(fd, file, st, opts, warnings);
   } catch (err) {
+    const skipped = notASession(file, opts, warnings);
+    if (skipped) return skipped;
     const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : 'EIO');
     warnings.push({ code: 'unreadable', file, detail: code });
     return { session: corruptedSession(file, known?.size ?? 0, known?.mtimeMs ?? 0, code), skipped: null, warnings };
@@ -78,7 +88,7 @@ export function scanJsonlFile(file: string, opts: ScanJsonlOptions): ScanJsonlRe
   }
 }
 
-/** Why a file is not summarised at all (not a regular file, over `maxFileSize`), or null. */
+/** Why a file is not summarised at all (not a regular file, over `maxFileSize`, not named by a session id), or null. */
 function judge(
   file: string,
   regular: boolean,
@@ -94,17 +104,27 @@ function judge(
     warnings.push({ code: 'too_large', file, detail: size });
     return { session: null, skipped: 'too_large', warnings };
   }
-  return null;
+  return notASession(file, opts, warnings);
+}
+
+/** With `sessionIdsOnly`, the skip of a file whose name is not a session id; else null. */
+function notASession(file: string, opts: ScanJsonlOptions, warnings: ScanWarning[]): ScanJsonlResult | null {
+  if (!opts.sessionIdsOnly || sessionIdOfFile(file) !== null) return null;
+  warnings.push({ code: 'not_a_session_id', file });
+  return { session: null, skipped: 'not_a_session_id', warnings };
 }
 
 /** A file that could not be opened: gone (a broken link says so), or unreadable (`corrupted`). */
-function openFailed(file: string, known: FileStat | undefined, err: unknown, warnings: ScanWarning[]): ScanJsonlResult {
+function openFailed(file: string, opts: ScanJsonlOptions, err: unknown, warnings: ScanWarning[]): ScanJsonlResult {
+  const known = opts.stat;
   const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
   if (code === 'EISDIR') return judge(file, false, 0, { maxFileSize: 0 }, warnings) as ScanJsonlResult; // Windows will not open a directory
   if (code === 'ENOENT') {
     if (isSymlink(file)) warnings.push({ code: 'broken_link', file });
     return { session: null, skipped: 'missing', warnings };
   }
+  const skipped = notASession(file, opts, warnings);
+  if (skipped) return skipped;
   let st: { size: number; mtimeMs: number } | undefined = known;
   if (!st) {
     try {

@@ -12,6 +12,7 @@ export interface ScanWarning {
     | 'unreadable'
     | 'not_a_file'
     | 'broken_link'
+    | 'not_a_session_id'
     | 'not_jsonl'
     | 'invalid_lines'
     | 'long_lines'
