@@ -68,6 +68,34 @@ const boundary = (files, room, extra, ignores) => ({
 /** Tests may cross a room's inner folders (an end-to-end check of one folder through another). */
 const TESTS = ['src/**/*.test.ts'];
 
+/**
+ * Two doors that must stay few. Children are spawned through the runner (process/), which sets
+ * their environment explicitly; the other spawns are named here (a terminal handed to `claude`,
+ * the daemon re-running itself, a synchronous `ps`). Directories are made through
+ * core/private-dir.ts, which makes them 0700 whatever the umask; only the service unit, written
+ * outside ~/.cc-linker, makes its own.
+ */
+const SPAWNERS = [
+  'src/process/run-process.ts',
+  'src/cli/commands/resume.ts',
+  'src/cli/commands/start.ts',
+  'src/store/process-start-time.ts',
+];
+const DIR_MAKERS = ['src/core/private-dir.ts', 'src/cli/commands/service.ts'];
+const NO_SPAWN = {
+  selector: 'Literal[value=/^(node:)?child_process$/]',
+  message: 'Spawn children through the runner (process/run-process.ts), which sets their environment.',
+};
+const NO_MKDIR = {
+  selector: 'CallExpression[callee.property.name=/^mkdir(Sync)?$/], ImportSpecifier[imported.name=/^mkdir(Sync)?$/]',
+  message: 'Make directories with core/private-dir.ts (0700 whatever the umask).',
+};
+const doors = (files, selectors, ignores = []) => ({
+  files,
+  ignores: [...ignores, ...TESTS],
+  rules: { 'no-restricted-syntax': ['error', ...selectors] },
+});
+
 const inside = (room, names) => folders(names, `Inside ${room}/, folders import one way (see its README).`);
 
 export default tseslint.config(
@@ -79,6 +107,9 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  doors(['src/**'], [NO_SPAWN, NO_MKDIR], [...SPAWNERS, ...DIR_MAKERS]),
+  doors(SPAWNERS, [NO_MKDIR]),
+  doors(DIR_MAKERS, [NO_SPAWN]),
   ...['core', 'store', 'process', 'claude', 'ccexec', 'cli'].map((room) => boundary([`src/${room}/**`], room)),
 
   // sessions/: scan ← hook ← registry ← present.
