@@ -44,6 +44,8 @@ export interface Config {
     max_concurrent_sessions: number;
     idle_timeout_ms: number;
     session_lock_timeout_ms: number;
+    /** A turn cut by a crash or restart: resume it at once (`continue`) or ask the owner first (`ask`). */
+    recovery: 'continue' | 'ask';
   };
   queue: {
     spool_dir: string;
@@ -134,6 +136,7 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     max_concurrent_sessions: pos(5),
     idle_timeout_ms: pos(1_800_000),
     session_lock_timeout_ms: pos(600_000),
+    recovery: oneOf(['continue', 'ask'], 'continue'),
   },
   queue: {
     spool_dir: str('~/.cc-linker/spool'),

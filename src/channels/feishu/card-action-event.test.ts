@@ -9,6 +9,8 @@ describe('parseCardAction', () => {
     { type: 'select_dir', path: '/home/u/p' },
     { type: 'browse_dir', path: '/home/u' },
     { type: 'force_send', messageId: 'feishu:om_1', nonce: 'n' },
+    { type: 'recovery', messageId: 'feishu:om_1', nonce: 'n', choice: 'continue' },
+    { type: 'recovery', messageId: 'feishu:om_1', nonce: 'n', choice: 'skip' },
   ])('accepts a well-formed %o (also as a JSON string)', (action) => {
     expect(parseCardAction(action)).toEqual(action);
     expect(parseCardAction(JSON.stringify(action))).toEqual(action);
@@ -26,6 +28,8 @@ describe('parseCardAction', () => {
     ['bad decision', { type: 'permission', requestId: 'r', nonce: 'n', decision: 'sudo' }],
     ['number instead of string', { type: 'switch', sessionId: 7 }],
     ['empty path', { type: 'select_dir', path: '' }],
+    ['bad recovery choice', { type: 'recovery', messageId: 'feishu:om_1', nonce: 'n', choice: 'run' }],
+    ['recovery without nonce', { type: 'recovery', messageId: 'feishu:om_1', choice: 'skip' }],
     ['unknown type', { type: 'exec', cmd: 'rm' }],
     ['not an object', 'allow'],
     ['array', [1]],

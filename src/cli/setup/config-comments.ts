@@ -40,6 +40,8 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       max_concurrent_sessions: '同时运行的 Claude 进程上限',
       idle_timeout_ms: '空闲会话超时（毫秒）',
       session_lock_timeout_ms: '等待会话锁的最长时间（毫秒）',
+      recovery:
+        '重启后发现上一轮已被中断（Claude 已经开始做了）时：continue = 从中断处继续（不重发原消息）；\nask = 在原卡片上显示“继续 / 跳过”，等你选择（sdk.timeout_ms 内没选则跳过）',
     },
     queue: {
       _: '消息队列（先落盘再处理，崩溃后可恢复）',
@@ -148,6 +150,8 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       max_concurrent_sessions: 'Claude processes running at the same time, at most',
       idle_timeout_ms: 'Idle session timeout (ms)',
       session_lock_timeout_ms: 'Longest wait for a session lock (ms)',
+      recovery:
+        'A turn a restart interrupted after Claude had started: continue = resume it where it stopped (the message is not sent again);\nask = show Continue / Skip on its card and wait (skipped when nobody chooses within sdk.timeout_ms)',
     },
     queue: {
       _: 'Message queue (persisted before processing, recovered after a crash)',
