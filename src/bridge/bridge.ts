@@ -17,6 +17,7 @@ import type { SessionHooks } from './pipeline/pipeline-deps.js';
 import { routeRecord, type RouteDeps } from './pipeline/route-record.js';
 import { runRecord, type RunDeps } from './pipeline/run-record.js';
 import { RecoveryChoices } from './pipeline/recovery-choices.js';
+import { TurnNotifier, type NotifyClock } from './pipeline/turn-notifier.js';
 import { PendingPrompts } from './prompts/pending-prompts.js';
 import type { CardAction, Reply } from './reply-model.js';
 import { textReply } from './reply-model.js';
@@ -56,6 +57,8 @@ export interface BridgeOptions {
   retryBaseMs?: number;
   maxAttempts?: number;
   heartbeatMs?: number;
+  /** The notifier's clock and timers (tests); default the system's. */
+  notifyClock?: NotifyClock;
 }
 
 /**
@@ -70,6 +73,7 @@ export class Bridge implements BridgeInbound {
   readonly deliveries: Deliveries;
   /** Interrupted turns waiting for the owner's Continue / Skip (`runtime.recovery = "ask"`). */
   readonly recoveryChoices: RecoveryChoices;
+  private readonly notifier: TurnNotifier;
   private readonly channels = new Map<string, Channel>();
   private readonly dispatcher: Dispatcher;
   private readonly seen = new Set<string>();
@@ -85,6 +89,13 @@ export class Bridge implements BridgeInbound {
     this.prompts = new PendingPrompts({ timeoutMs: o.config.sdk.timeout_ms, lang: o.lang });
     this.deliveries = new Deliveries(o.spool);
     this.recoveryChoices = new RecoveryChoices(o.lang);
+    this.notifier = new TurnNotifier({
+      enabled: o.config.notify.enabled,
+      afterMs: o.config.notify.after_s * 1000,
+      promptAfterMs: o.config.notify.permission_after_s * 1000,
+      lang: o.lang,
+      ...(o.notifyClock ? { clock: o.notifyClock } : {}),
+    });
     this.dispatcher = new Dispatcher({
       concurrency: o.config.queue.worker_concurrency,
       logger: o.logger,
@@ -299,6 +310,7 @@ export class Bridge implements BridgeInbound {
         choices: this.recoveryChoices,
         timeoutMs: this.o.config.sdk.timeout_ms,
       },
+      notifier: this.notifier,
       now: this.now,
       retryBaseMs: this.o.retryBaseMs ?? 1000,
       maxAttempts: this.o.maxAttempts ?? 5,

@@ -86,6 +86,8 @@ export interface Config {
   images: { enabled: boolean; max_size_bytes: number; cleanup_max_age_hours: number };
   security: { allowed_roots: string[]; denied_roots: string[]; confirm_risky_actions: boolean };
   web: { enabled: boolean; host: string; port: number; token: string };
+  /** One short new message when a long turn ends or a prompt has waited (see docs/design.md#notifications). */
+  notify: { enabled: boolean; after_s: number; permission_after_s: number };
   ccexec: {
     cli: string[];
     cwd: string;
@@ -199,6 +201,7 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     confirm_risky_actions: bool(true),
   },
   web: { enabled: bool(true), host: str('127.0.0.1'), port: port(9820), token: str('') },
+  notify: { enabled: bool(true), after_s: nonNeg(60), permission_after_s: pos(30) },
   ccexec: {
     cli: { t: 'strings', d: ['chainlesschain'], minItems: 1, check: checkCcexecCli },
     cwd: str('~'),

@@ -1,10 +1,11 @@
-import type { ClaudeEngine } from '../../claude/engine-types.js';
+import type { ClaudeEngine, PermissionHandler } from '../../claude/engine-types.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import type { Channel } from '../channel.js';
-import type { PendingPrompts } from '../prompts/pending-prompts.js';
+import type { PendingPrompts, PromptSender } from '../prompts/pending-prompts.js';
 import type { Reply } from '../reply-model.js';
 import type { Deliveries } from '../spool/deliveries.js';
+import type { RoutedRecord } from '../spool/spool-record.js';
 import type { Spool } from '../spool/spool.js';
 import type { RecoveryChoices } from './recovery-choices.js';
 
@@ -38,6 +39,20 @@ export interface RecoveryOptions {
   timeoutMs: number;
 }
 
+/** Notifications after a long turn or a waiting prompt; `TurnNotifier` (turn-notifier.ts) is the one. */
+export interface RunNotifier {
+  /** After the record's reply was delivered. */
+  turnEnded(record: RoutedRecord, deps: PipelineDeps): Promise<void>;
+  /** The run's permission handler, with each prompt watched for waiting too long. */
+  watchPrompts(
+    record: RoutedRecord,
+    turnCardId: string,
+    sender: PromptSender,
+    handlerFor: (sender: PromptSender) => PermissionHandler,
+    deps: PipelineDeps,
+  ): PermissionHandler;
+}
+
 export interface PipelineDeps {
   spool: Spool;
   deliveries: Deliveries;
@@ -54,4 +69,6 @@ export interface PipelineDeps {
   heartbeatMs: number;
   /** Absent = `continue` without asking. */
   recovery?: RecoveryOptions;
+  /** Notifications after a long turn or a waiting prompt (`[notify]`); absent = none. */
+  notifier?: RunNotifier;
 }

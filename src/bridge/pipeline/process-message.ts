@@ -48,6 +48,7 @@ export async function processMessage(
     await deps.spool.write('processing', record);
   }
   await deliver(record, record.outcome, deps, stream);
+  await deps.notifier?.turnEnded(record, deps);
   return record.outcome.kind === 'error' ? 'failed' : 'done';
 }
 

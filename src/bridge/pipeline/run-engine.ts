@@ -147,6 +147,10 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
     update: (messageId: string, card: CardReply) => outbox.update(messageId, card),
   };
   const continued = plan.kind === 'continue';
+  const handlerFor = (s: typeof sender) => deps.prompts.handlerFor(msg.userId, s, msg.id);
+  const permissions = deps.notifier
+    ? deps.notifier.watchPrompts(record, stream.messageId, sender, handlerFor, deps)
+    : handlerFor(sender);
   try {
     const result = await deps.engine.send(
       {
@@ -157,7 +161,7 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
         userId: msg.userId,
         ...(imagePaths(record).length ? { imagePaths: imagePaths(record) } : {}),
       },
-      { signal, onEvent, permissions: deps.prompts.handlerFor(msg.userId, sender, msg.id) },
+      { signal, onEvent, permissions },
     );
     await Promise.all(pendingWrites);
     if (isNew) await onSessionId(result.sessionId, result.model);

@@ -50,6 +50,12 @@ export interface SpoolRecord {
   run?: RunStart;
   /** Persisted once the run finished and before any chunk is sent: a restart never re-runs Claude. */
   outcome?: RunOutcome;
+  /**
+   * Notifications already sent for this message (`turn-notifier.ts`): saved before each is sent, so
+   * a re-run or a restart never sends one twice. `turn` = when the end-of-turn one went out;
+   * `prompts` = the ids of the prompts whose waiting was notified.
+   */
+  notified?: { turn?: string; prompts?: string[] };
   /** Why the message ended in `failed/`. */
   failure?: { code: string; message: string; at: string };
 }

@@ -114,6 +114,12 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       port: '端口',
       token: '访问 token；留空 = 自动生成并保存在 ~/.cc-linker/web-token',
     },
+    notify: {
+      _: '提醒：较长的一轮结束、或权限确认等了一会儿时，发一条新消息（飞书里回复在卡片下，手机会响；控制台里是浏览器通知和标题角标）',
+      enabled: '开启提醒；false = 从不提醒',
+      after_s: '一轮运行超过这么多秒才在结束（完成、出错或停止）时提醒',
+      permission_after_s: '权限确认或提问等待这么多秒还没回答时提醒一次',
+    },
     ccexec: {
       _: 'cc_exec：AI 对话中只读调用 ChainlessChain CLI',
       cli: 'CLI 命令（参数数组）：["chainlesschain"]（在 PATH 中查找）、绝对路径，或 ["node", "/path/to/chainlesschain/bin/chainlesschain.js"]。\n不能写 "cc"（Linux 和 macOS 上那是 C 编译器）或其他只有名字的程序',
@@ -226,6 +232,12 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       host: 'Listen address; keep 127.0.0.1',
       port: 'Port',
       token: 'Access token; empty = generated once and kept in ~/.cc-linker/web-token',
+    },
+    notify: {
+      _: 'Notifications: one new message when a long turn ends or a prompt has waited (Feishu: a reply under the card, so the phone rings; console: a browser notification and a title badge)',
+      enabled: 'Send notifications; false = never',
+      after_s: 'A turn that ran longer than this many seconds notifies when it ends (done, failed or stopped)',
+      permission_after_s: 'A permission prompt or question still unanswered after this many seconds notifies once',
     },
     ccexec: {
       _: 'cc_exec: read-only ChainlessChain CLI calls from an AI chat',
