@@ -44,7 +44,7 @@ describe.skipIf(!HAS_CHROMIUM)('web console: notifications (chromium)', () => {
     const notes = () => page.evaluate('window.__notes') as Promise<{ requests: number; shown: unknown[] }>;
 
     expect(await page.title()).toBe('cc-linker');
-    expect(await page.textContent('#notify-toggle')).toContain('Notify me');
+    expect(await page.locator('#notify-toggle').textContent()).toContain('Notify me');
     // Hidden, not allowed yet: the badge only, and nobody asked for permission.
     await page.evaluate('window.__setHidden(true)');
     await h.web.channel.notify(target, 'wm_card1', '✅ Done: refactor (3 min 12 s)', 'key-1');
@@ -53,7 +53,8 @@ describe.skipIf(!HAS_CHROMIUM)('web console: notifications (chromium)', () => {
     await page.evaluate('window.__setHidden(false)');
     await expect.poll(() => page.title()).toBe('cc-linker');
 
-    // The user turns notifications on (a click: the only place permission is asked).
+    // The user turns notifications on beside the conversation's Send (a click: the only place permission is asked).
+    await page.click('#tab-sessions');
     await page.click('#notify-toggle');
     await expect.poll(() => page.getAttribute('#notify-toggle', 'aria-pressed')).toBe('true');
     await page.evaluate('window.__setHidden(true)');
