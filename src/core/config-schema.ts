@@ -86,7 +86,10 @@ export interface Config {
   images: { enabled: boolean; max_size_bytes: number; cleanup_max_age_hours: number };
   security: { allowed_roots: string[]; denied_roots: string[]; confirm_risky_actions: boolean };
   web: { enabled: boolean; host: string; port: number; token: string };
-  /** One short new message when a long turn ends or a prompt has waited (see docs/design.md#notifications). */
+  /**
+   * One short new message (on Feishu a reply to the card, so the phone rings) when a turn longer
+   * than `after_s` ends or a prompt has waited `permission_after_s`; `enabled = false` = never.
+   */
   notify: { enabled: boolean; after_s: number; permission_after_s: number };
   ccexec: {
     cli: string[];

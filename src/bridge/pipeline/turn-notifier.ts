@@ -51,15 +51,15 @@ export interface NotifyDeps {
 const WHAT_CHARS = 40;
 
 /**
- * Decides when a run is worth one short new message (see docs/design.md#notifications), because a
- * card update does not make a phone ring: a turn that ran longer than `afterMs` and ended
- * (answered, failed or stopped), or a permission prompt or question left unanswered for
- * `promptAfterMs`. Each notification is sent at most once per message and prompt: the fact is
- * kept in the spool record (`notified`) before the channel is called — the end-of-turn fact is
- * written to disk first, so a retry of the record or a restart finds it and sends nothing, and a
- * crash between the write and the send loses that one notification rather than showing it twice
- * (a prompt does not outlive a restart, so its fact rides on the record's next write). A notification is best effort: its failure is logged
- * and never fails the message.
+ * Decides when a run is worth one short new message, because a card update does not make a phone
+ * ring: a turn that ran longer than `afterMs` and ended (answered, failed or stopped), or a
+ * permission prompt or question left unanswered for `promptAfterMs`. Each notification is sent at
+ * most once per message and prompt: the fact is kept in the spool record (`notified`) before the
+ * channel is called. The end-of-turn fact is written to disk first, so a retry of the record or a
+ * restart finds it and sends nothing, and a crash between the write and the send loses that one
+ * notification rather than showing it twice; a prompt does not outlive a restart, so its fact rides
+ * on the record's next write. A notification is best effort: its failure is logged and never fails
+ * the message.
  */
 export class TurnNotifier implements RunNotifier {
   private readonly clock: NotifyClock;
