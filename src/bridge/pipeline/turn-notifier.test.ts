@@ -250,6 +250,29 @@ describe('TurnNotifier: a waiting prompt', () => {
     expect(h.channel.notifications).toEqual([]);
   });
 
+  it('an AskUserQuestion left waiting sends one reply to the question card', async () => {
+    const clock = new ManualClock();
+    h = await harness(clock);
+    h.engine.onSend = async (_req, opts) => {
+      await opts.permissions?.askQuestion(
+        { id: 'tu_q', questions: [{ question: 'Which color?', options: [{ label: 'red' }, { label: 'blue' }] }] },
+        new AbortController().signal,
+      );
+    };
+    await h.bridge.accept(h.msg('paint it'));
+    await waitFor(() => promptCard(h as BridgeHarness)?.messageId !== undefined && clock.pending === 1);
+    clock.advance(30_000);
+    clock.advance(30_000);
+    await waitFor(() => (h as BridgeHarness).channel.notifications.length > 0);
+    const card = promptCard(h)?.messageId;
+    await allow(h);
+    await h.bridge.whenIdle();
+    expect(h.channel.notifications.map((n) => [n.cardMessageId, n.text])).toEqual([
+      [card, '❓ 等待你的回答：Which color?'],
+      [turnCard(h), expect.stringMatching(/^✅ 完成：paint it（用时 1 分 \d+ 秒）$/)],
+    ]);
+  });
+
   it('with notify.enabled = false a waiting prompt starts no timer', async () => {
     const clock = new ManualClock();
     h = await harness(clock, (c) => {
