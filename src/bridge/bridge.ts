@@ -13,9 +13,11 @@ import type { InboundMessage } from './inbound-message.js';
 import type { UserMapping } from './mapping/user-mapping.js';
 import { Deliveries } from './spool/deliveries.js';
 import { Dispatcher } from './pipeline/dispatcher.js';
-import type { SessionHooks } from './pipeline/process-message.js';
+import type { SessionHooks } from './pipeline/pipeline-deps.js';
 import { routeRecord, type RouteDeps } from './pipeline/route-record.js';
 import { runRecord, type RunDeps } from './pipeline/run-record.js';
+import { RecoveryChoices } from './pipeline/recovery-choices.js';
+import { TurnNotifier, type NotifyClock } from './pipeline/turn-notifier.js';
 import { PendingPrompts } from './prompts/pending-prompts.js';
 import type { CardAction, Reply } from './reply-model.js';
 import { textReply } from './reply-model.js';
@@ -55,6 +57,8 @@ export interface BridgeOptions {
   retryBaseMs?: number;
   maxAttempts?: number;
   heartbeatMs?: number;
+  /** The notifier's clock and timers (tests); default the system's. */
+  notifyClock?: NotifyClock;
 }
 
 /**
@@ -67,6 +71,9 @@ export interface BridgeOptions {
 export class Bridge implements BridgeInbound {
   readonly prompts: PendingPrompts;
   readonly deliveries: Deliveries;
+  /** Interrupted turns waiting for the owner's Continue / Skip (`runtime.recovery = "ask"`). */
+  readonly recoveryChoices: RecoveryChoices;
+  private readonly notifier: TurnNotifier;
   private readonly channels = new Map<string, Channel>();
   private readonly dispatcher: Dispatcher;
   private readonly seen = new Set<string>();
@@ -81,6 +88,14 @@ export class Bridge implements BridgeInbound {
     this.now = o.now ?? (() => new Date());
     this.prompts = new PendingPrompts({ timeoutMs: o.config.sdk.timeout_ms, lang: o.lang });
     this.deliveries = new Deliveries(o.spool);
+    this.recoveryChoices = new RecoveryChoices(o.lang);
+    this.notifier = new TurnNotifier({
+      enabled: o.config.notify.enabled,
+      afterMs: o.config.notify.after_s * 1000,
+      promptAfterMs: o.config.notify.permission_after_s * 1000,
+      lang: o.lang,
+      ...(o.notifyClock ? { clock: o.notifyClock } : {}),
+    });
     this.dispatcher = new Dispatcher({
       concurrency: o.config.queue.worker_concurrency,
       logger: o.logger,
@@ -257,6 +272,7 @@ export class Bridge implements BridgeInbound {
       return { toast: { type: 'error', text: this.t('notOwner') } };
     const a = input.action;
     if (a.type === 'permission' || a.type === 'question') return this.prompts.resolve(input.userId, a);
+    if (a.type === 'recovery') return this.recoveryChoices.resolve(input.userId, a);
     const ctx = this.commandContext(input.userId, `action:${input.messageId ?? ''}`);
     return runCardAction(a, ctx);
   }
@@ -289,6 +305,12 @@ export class Bridge implements BridgeInbound {
       logger: this.o.logger,
       showThinking: this.o.config.stream.show_thinking,
       heartbeatMs: this.o.heartbeatMs ?? 2000,
+      recovery: {
+        mode: this.o.config.runtime.recovery,
+        choices: this.recoveryChoices,
+        timeoutMs: this.o.config.sdk.timeout_ms,
+      },
+      notifier: this.notifier,
       now: this.now,
       retryBaseMs: this.o.retryBaseMs ?? 1000,
       maxAttempts: this.o.maxAttempts ?? 5,

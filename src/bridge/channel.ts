@@ -18,6 +18,13 @@ export interface Channel {
   status(): ChannelStatus;
   /** Runs at processing time (not in the platform's 3-second handler), e.g. to download images. */
   prepare?(message: InboundMessage): Promise<InboundMessage>;
+  /**
+   * One short notification about the card `cardMessageId` (a long turn ended, a prompt is
+   * waiting), made so the user's device alerts them where a card update would not: Feishu replies
+   * to the card, the console shows a browser notification. `idempotencyKey` is stable per
+   * notification, so a retry never shows it twice where the platform can de-duplicate.
+   */
+  notify(target: ReplyTarget, cardMessageId: string, text: string, idempotencyKey: string): Promise<void>;
 }
 
 export interface ChannelStatus {

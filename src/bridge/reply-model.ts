@@ -51,7 +51,9 @@ export type CardAction =
   | { type: 'switch'; sessionId: string }
   | { type: 'select_dir'; path: string }
   | { type: 'browse_dir'; path: string }
-  | { type: 'force_send'; messageId: string; nonce: string };
+  | { type: 'force_send'; messageId: string; nonce: string }
+  /** Continue or skip a message whose turn was interrupted by a restart (`runtime.recovery = "ask"`). */
+  | { type: 'recovery'; messageId: string; nonce: string; choice: 'continue' | 'skip' };
 
 /** Convenience constructor for the common case. */
 export function textReply(text: string): TextReply {

@@ -110,4 +110,12 @@ export interface EngineSendOptions {
 export interface ClaudeEngine {
   readonly mode: EngineMode;
   send(request: EngineRequest, options?: EngineSendOptions): Promise<EngineResult>;
+  /**
+   * Where the transcript of session `sessionId` run in `cwd` is (or will be): a Claude Code session
+   * file (JSONL), the ground truth of what a run did. Null when it cannot be named (a directory
+   * that does not exist, an id that is not a file name). An engine without a transcript the bridge
+   * can read leaves this out: a message it was running when the bridge crashed is then run again
+   * from its prompt (see docs/design.md#recovery).
+   */
+  transcriptOf?(sessionId: string, cwd: string): string | null;
 }

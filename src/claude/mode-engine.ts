@@ -270,6 +270,18 @@ export class ModeEngine implements ClaudeEngine {
     }
   }
 
+  /** `<projects>/<encoded real cwd>/<id>.jsonl`, where Claude Code writes this session (see `ClaudeEngine`). */
+  transcriptOf(sessionId: string, cwd: string): string | null {
+    if (!/^[\w-]{1,128}$/.test(sessionId)) return null;
+    let real: string;
+    try {
+      real = fs.realpathSync(path.resolve(expandHome(cwd.trim(), this.deps.paths.userHome)));
+    } catch {
+      return null;
+    }
+    return path.join(this.deps.paths.claudeProjectsDir, encodeProjectDir(real), `${sessionId}.jsonl`);
+  }
+
   private mapError(err: unknown, stopReason: StopReason | undefined): EngineError {
     const { lang, config } = this.deps;
     if (stopReason === 'cancelled') return new EngineError('CANCELLED', {}, { lang, cause: err });

@@ -47,6 +47,8 @@ export interface Config {
     max_concurrent_sessions: number;
     idle_timeout_ms: number;
     session_lock_timeout_ms: number;
+    /** A turn cut by a crash or restart: resume it at once (`continue`) or ask the owner first (`ask`). */
+    recovery: 'continue' | 'ask';
   };
   queue: {
     spool_dir: string;
@@ -84,6 +86,11 @@ export interface Config {
   images: { enabled: boolean; max_size_bytes: number; cleanup_max_age_hours: number };
   security: { allowed_roots: string[]; denied_roots: string[]; confirm_risky_actions: boolean };
   web: { enabled: boolean; host: string; port: number; token: string };
+  /**
+   * One short new message (on Feishu a reply to the card, so the phone rings) when a turn longer
+   * than `after_s` ends or a prompt has waited `permission_after_s`; `enabled = false` = never.
+   */
+  notify: { enabled: boolean; after_s: number; permission_after_s: number };
   ccexec: {
     cli: string[];
     cwd: string;
@@ -151,6 +158,7 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     max_concurrent_sessions: pos(5),
     idle_timeout_ms: pos(1_800_000),
     session_lock_timeout_ms: pos(600_000),
+    recovery: oneOf(['continue', 'ask'], 'continue'),
   },
   queue: {
     spool_dir: str('~/.cc-linker/spool'),
@@ -196,6 +204,7 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     confirm_risky_actions: bool(true),
   },
   web: { enabled: bool(true), host: str('127.0.0.1'), port: port(9820), token: str('') },
+  notify: { enabled: bool(true), after_s: nonNeg(60), permission_after_s: pos(30) },
   ccexec: {
     cli: { t: 'strings', d: ['chainlesschain'], minItems: 1, check: checkCcexecCli },
     cwd: str('~'),

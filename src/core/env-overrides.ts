@@ -40,6 +40,8 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'CC_LINKER_IMAGES_CLEANUP_HOURS', key: 'images.cleanup_max_age_hours', kind: 'int' },
   { env: 'CC_LINKER_WEB_PORT', key: 'web.port', kind: 'int' },
   { env: 'CC_LINKER_WEB_HOST', key: 'web.host', kind: 'string' },
+  { env: 'CC_LINKER_NOTIFY_ENABLED', key: 'notify.enabled', kind: 'bool' },
+  { env: 'CC_LINKER_NOTIFY_AFTER_S', key: 'notify.after_s', kind: 'int' },
 ];
 
 /** Parses one override's raw text; returns `{ error }` with what was expected when it cannot. */

@@ -22,6 +22,8 @@ export class FakeChannel implements Channel {
   readonly messages: SentMessage[] = [];
   /** Every outbound call, including idempotent repeats. */
   readonly calls: Array<{ op: string; key?: string; messageId?: string }> = [];
+  /** Every `notify` call (a repeated key included: count these to catch a second send). */
+  readonly notifications: Array<{ target: ReplyTarget; cardMessageId: string; text: string; key: string }> = [];
   bridge?: BridgeInbound;
   private failures = 0;
   maxCardChars = 4000;
@@ -82,6 +84,12 @@ export class FakeChannel implements Channel {
         return stream;
       },
     };
+  }
+
+  async notify(target: ReplyTarget, cardMessageId: string, text: string, key: string): Promise<void> {
+    this.calls.push({ op: 'notify', key, messageId: cardMessageId });
+    this.maybeFail();
+    this.notifications.push({ target, cardMessageId, text, key });
   }
 
   failNext(n: number): void {

@@ -16,16 +16,24 @@ export function resultFooter(
   return parts.join(' · ');
 }
 
-/** The final card of a successful run: thinking (optional, quoted), the answer, a footer. */
+/**
+ * The final card of a successful run: thinking (optional, quoted), the answer, a footer. After a
+ * crash, `continued` (the turn was resumed after an interruption) adds a note above the answer;
+ * `fromTranscript` (the answer was read back from the session's transcript, nothing ran) replaces
+ * the cost, duration and turns, which are unknown then, with a line saying where it came from.
+ */
 export function completeCard(input: {
   text: string;
   thinking: string;
   showThinking: boolean;
   result: Pick<EngineResult, 'costUsd' | 'durationMs' | 'numTurns' | 'permissionDenials'>;
   lang: Language;
+  continued?: boolean;
+  fromTranscript?: boolean;
 }): CardReply {
   const t = pipelineMessages(input.lang);
   const sections: CardReply['sections'] = [];
+  if (input.continued) sections.push({ type: 'markdown', text: `**${t('continuedNote')}**` });
   if (input.showThinking && input.thinking.trim().length > 0)
     sections.push({ type: 'quote', text: input.thinking.trim() });
   sections.push(
@@ -42,7 +50,7 @@ export function completeCard(input: {
     title: t('completeTitle'),
     status: 'complete',
     sections,
-    footer: resultFooter(input.result, input.lang),
+    footer: input.fromTranscript ? t('transcriptFooter') : resultFooter(input.result, input.lang),
   };
 }
 

@@ -1,4 +1,5 @@
-import { processMessage, ShutdownAbort, type PipelineDeps } from './process-message.js';
+import type { PipelineDeps } from './pipeline-deps.js';
+import { processMessage, ShutdownAbort } from './process-message.js';
 import { retryWait } from './retry-wait.js';
 import type { RoutedRecord } from '../spool/spool-record.js';
 
@@ -27,7 +28,8 @@ export async function runRecord(record: RoutedRecord, deps: RunDeps, signal: Abo
   for (;;) {
     try {
       const channel = deps.channel(record.message.channel);
-      if (channel.prepare && record.outcome === undefined && record.attempts === 0)
+      // Prepared once: a record whose run began was saved prepared, and its prompt must stay the same.
+      if (channel.prepare && record.outcome === undefined && record.attempts === 0 && record.run === undefined)
         record.message = await channel.prepare(record.message);
       const end = await processMessage(record, deps, signal);
       if (end === 'failed') {

@@ -10,7 +10,7 @@ import type { SessionDirectory } from '../commands/command-context.js';
 import { ListSnapshots } from '../commands/list-snapshot.js';
 import { reconcileMapping, type RegistryView } from '../mapping/reconcile-mapping.js';
 import { UserMapping } from '../mapping/user-mapping.js';
-import type { SessionHooks } from '../pipeline/process-message.js';
+import type { SessionHooks } from '../pipeline/pipeline-deps.js';
 import type { Reply } from '../reply-model.js';
 import { recoverSpool } from '../spool/recover-spool.js';
 import { applyRetention } from '../spool/retention.js';

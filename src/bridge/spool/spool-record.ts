@@ -43,10 +43,35 @@ export interface SpoolRecord {
    * crash passes the same id, and the engine resumes the session if the first attempt created it.
    */
   plannedSessionId?: string;
+  /**
+   * Saved just before the engine starts (and kept by every later attempt): the run may have
+   * reached the agent, so a re-run first asks the session's transcript what happened.
+   */
+  run?: RunStart;
   /** Persisted once the run finished and before any chunk is sent: a restart never re-runs Claude. */
   outcome?: RunOutcome;
+  /**
+   * Notifications already sent for this message (`turn-notifier.ts`): saved before each is sent, so
+   * a re-run or a restart never sends one twice. `turn` = when the end-of-turn one went out;
+   * `prompts` = the ids of the prompts whose waiting was notified.
+   */
+  notified?: { turn?: string; prompts?: string[] };
   /** Why the message ended in `failed/`. */
   failure?: { code: string; message: string; at: string };
+}
+
+/** Where a message's run began: which session it writes to and where its transcript stood. */
+export interface RunStart {
+  /** When the first attempt started the engine (ISO). */
+  startedAt: string;
+  /** The session the run writes to (resumed, or the new session's planned id). */
+  sessionId: string;
+  /** That session's transcript, when the engine keeps one (`ClaudeEngine.transcriptOf`). */
+  transcript?: string;
+  /** The transcript's size in bytes then: the prompt's line, if written, starts at or after it. */
+  offset?: number;
+  /** How often the turn was resumed with the continue instruction after an interruption. */
+  continued?: number;
 }
 
 /** A record the dispatcher has routed: what the run phase works on. */
@@ -64,6 +89,10 @@ export type RunOutcome =
       result: Omit<EngineResult, 'permissionDenials'> & { permissionDenials: number };
       reply: Reply & { kind: 'card' };
       fullText: string;
+      /** The answer was read from the session's transcript after a crash: no run, figures unknown. */
+      fromTranscript?: boolean;
+      /** The turn was resumed with the continue instruction after an interruption. */
+      continued?: boolean;
     }
   | { kind: 'reply'; reply: Reply }
   | { kind: 'error'; code: string; reply: Reply };

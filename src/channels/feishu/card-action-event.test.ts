@@ -10,6 +10,8 @@ describe('parseCardAction', () => {
     { type: 'select_dir', path: '/home/u/p' },
     { type: 'browse_dir', path: '/home/u' },
     { type: 'force_send', messageId: 'feishu:om_1', nonce: 'n' },
+    { type: 'recovery', messageId: 'feishu:om_1', nonce: 'n', choice: 'continue' },
+    { type: 'recovery', messageId: 'feishu:om_1', nonce: 'n', choice: 'skip' },
   ])('accepts a well-formed %o (also as a JSON string)', (action) => {
     expect(parseCardAction(action)).toEqual(action);
     expect(parseCardAction(JSON.stringify(action))).toEqual(action);
@@ -30,6 +32,8 @@ describe('parseCardAction', () => {
     ['question index not a whole number', { type: 'question', requestId: 'r', nonce: 'n', answer: 'B', question: 0.5 }],
     ['negative question index', { type: 'question', requestId: 'r', nonce: 'n', answer: 'B', question: -1 }],
     ['question index as text', { type: 'question', requestId: 'r', nonce: 'n', answer: 'B', question: '0' }],
+    ['bad recovery choice', { type: 'recovery', messageId: 'feishu:om_1', nonce: 'n', choice: 'run' }],
+    ['recovery without nonce', { type: 'recovery', messageId: 'feishu:om_1', choice: 'skip' }],
     ['unknown type', { type: 'exec', cmd: 'rm' }],
     ['not an object', 'allow'],
     ['array', [1]],

@@ -67,6 +67,13 @@ export function parseCardAction(value: unknown): CardAction | undefined {
       const nonce = s(v, 'nonce');
       return messageId && nonce ? { type: 'force_send', messageId, nonce } : undefined;
     }
+    case 'recovery': {
+      const messageId = s(v, 'messageId');
+      const nonce = s(v, 'nonce');
+      const choice = v.choice;
+      if (!messageId || !nonce || (choice !== 'continue' && choice !== 'skip')) return undefined;
+      return { type: 'recovery', messageId, nonce, choice };
+    }
     default:
       return undefined;
   }

@@ -248,6 +248,10 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
       };
     },
 
+    notify(target, cardMessageId, text, idempotencyKey) {
+      return outbox.notify(target, cardMessageId, text, idempotencyKey);
+    },
+
     prepare(message) {
       return downloadImages(message, {
         download: (messageId, key) => api.downloadImage(messageId, key),

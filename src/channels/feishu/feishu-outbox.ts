@@ -19,13 +19,23 @@ function feishuTarget(target: ReplyTarget): FeishuTarget {
   };
 }
 
+/** The Feishu outbox, plus the reply that makes the phone notify about a card. */
+export interface FeishuOutbox extends ChannelOutbox {
+  /**
+   * Sends `text` as a reply to the card `cardMessageId` (`im.v1.message.reply`, the key as
+   * Feishu's `uuid`): a new message notifies the phone where a card update does not. Falls back to
+   * a new message when Feishu refuses the reply (the card was recalled).
+   */
+  notify(target: ReplyTarget, cardMessageId: string, text: string, idempotencyKey: string): Promise<void>;
+}
+
 /**
  * The Feishu `ChannelOutbox`: text replies as `text` messages, cards as JSON 2.0 `interactive`
  * messages, card updates by message patch (or CardKit full update for a streamed card entity),
  * streams through `openStreamCard`. Every call goes through `FeishuApi` (one retry policy, the
  * delivery's idempotency key as Feishu's `uuid`).
  */
-export function createFeishuOutbox(d: StreamCardDeps): ChannelOutbox {
+export function createFeishuOutbox(d: StreamCardDeps): FeishuOutbox {
   return {
     maxTextChunk: FEISHU_MAX_TEXT_CHUNK,
     async send(target, reply, idempotencyKey) {
@@ -41,6 +51,10 @@ export function createFeishuOutbox(d: StreamCardDeps): ChannelOutbox {
     },
     openStream(target, idempotencyKey, options) {
       return openStreamCard(d, feishuTarget(target), idempotencyKey, options ?? {});
+    },
+    async notify(target, cardMessageId, text, idempotencyKey) {
+      const { msgType, content } = renderMessage({ kind: 'text', text }, d.lang);
+      await d.api.send({ ...feishuTarget(target), replyTo: cardMessageId }, msgType, content, idempotencyKey);
     },
   };
 }

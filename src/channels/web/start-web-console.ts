@@ -85,7 +85,7 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     logger,
     onChange: (view) => hub.publish({ type: 'bridge.message', data: view }),
   });
-  const channel = new WebChannel(outbox);
+  const channel = new WebChannel(outbox, (n) => hub.publish({ type: 'bridge.notify', data: n }));
   const chats = new ConsoleChats(opts.gateway, (e) => hub.publish(e), logger);
   const ctx: ApiContext = {
     config,

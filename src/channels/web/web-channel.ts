@@ -1,5 +1,5 @@
 import type { BridgeInbound, Channel, ChannelStatus } from '../../bridge/channel.js';
-import type { InboundMessage } from '../../bridge/inbound-message.js';
+import type { InboundMessage, ReplyTarget } from '../../bridge/inbound-message.js';
 import type { WebOutbox } from './web-outbox.js';
 
 /** The console's one user: the person holding the token. The lead's owner policy must accept it. */
@@ -7,18 +7,36 @@ export const WEB_USER_ID = 'web:owner';
 /** The console's one chat. */
 export const WEB_CHAT_ID = 'web';
 
+/** A notification for open pages (`bridge.notify` on the event stream): the page alerts the user. */
+export interface WebNotification {
+  /** The card it is about (a reply in the sessions conversation). */
+  messageId: string;
+  text: string;
+  /** The bridge's idempotency key: a page shows each key once. */
+  key: string;
+  at: string;
+}
+
 /**
  * The web console as a bridge `Channel` (id `web`): inbound, the page's messages become
  * `InboundMessage`s (`web:<uuid from the page>`, so a re-sent request is a duplicate, not a second
  * message); outbound, replies land in the durable `WebOutbox` and are pushed to pages over SSE.
  * `start()` only marks the channel connected — the HTTP server is already listening, and it talks
- * to the bridge given to `startWebConsole({ bridge })`.
+ * to the bridge given to `startWebConsole({ bridge })`. A notification goes to the open pages only
+ * (`onNotify`), never into the history: a page that is not open has nobody to alert.
  */
 export class WebChannel implements Channel {
   readonly id = 'web';
   private running = false;
 
-  constructor(readonly outbox: WebOutbox) {}
+  constructor(
+    readonly outbox: WebOutbox,
+    private readonly onNotify: (notification: WebNotification) => void = () => undefined,
+  ) {}
+
+  async notify(_target: ReplyTarget, cardMessageId: string, text: string, key: string): Promise<void> {
+    this.onNotify({ messageId: cardMessageId, text, key, at: new Date().toISOString() });
+  }
 
   async start(_bridge: BridgeInbound): Promise<void> {
     this.running = true;

@@ -40,6 +40,8 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       max_concurrent_sessions: '同时运行的 Claude 进程上限',
       idle_timeout_ms: '空闲会话超时（毫秒）',
       session_lock_timeout_ms: '等待会话锁的最长时间（毫秒）',
+      recovery:
+        '重启后发现上一轮已被中断（Claude 已经开始做了）时：continue = 从中断处继续（不重发原消息）；\nask = 在原卡片上显示“继续 / 跳过”，等你选择（sdk.timeout_ms 内没选则跳过）',
     },
     queue: {
       _: '消息队列（先落盘再处理，崩溃后可恢复）',
@@ -112,6 +114,12 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       port: '端口',
       token: '访问 token；留空 = 自动生成并保存在 ~/.cc-linker/web-token',
     },
+    notify: {
+      _: '提醒：较长的一轮结束、或权限确认等了一会儿时，发一条新消息（飞书里回复在卡片下，手机会响；控制台里是浏览器通知和标题角标）',
+      enabled: '开启提醒；false = 从不提醒',
+      after_s: '一轮运行超过这么多秒才在结束（完成、出错或停止）时提醒',
+      permission_after_s: '权限确认或提问等待这么多秒还没回答时提醒一次',
+    },
     ccexec: {
       _: 'cc_exec：AI 对话中只读调用 ChainlessChain CLI',
       cli: 'CLI 命令（参数数组）：["chainlesschain"]（在 PATH 中查找）、绝对路径，或 ["node", "/path/to/chainlesschain/bin/chainlesschain.js"]。\n不能写 "cc"（Linux 和 macOS 上那是 C 编译器）或其他只有名字的程序',
@@ -150,6 +158,8 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       max_concurrent_sessions: 'Claude processes running at the same time, at most',
       idle_timeout_ms: 'Idle session timeout (ms)',
       session_lock_timeout_ms: 'Longest wait for a session lock (ms)',
+      recovery:
+        'A turn a restart interrupted after Claude had started: continue = resume it where it stopped (the message is not sent again);\nask = show Continue / Skip on its card and wait (skipped when nobody chooses within sdk.timeout_ms)',
     },
     queue: {
       _: 'Message queue (persisted before processing, recovered after a crash)',
@@ -222,6 +232,12 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       host: 'Listen address; keep 127.0.0.1',
       port: 'Port',
       token: 'Access token; empty = generated once and kept in ~/.cc-linker/web-token',
+    },
+    notify: {
+      _: 'Notifications: one new message when a long turn ends or a prompt has waited (Feishu: a reply under the card, so the phone rings; console: a browser notification and a title badge)',
+      enabled: 'Send notifications; false = never',
+      after_s: 'A turn that ran longer than this many seconds notifies when it ends (done, failed or stopped)',
+      permission_after_s: 'A permission prompt or question still unanswered after this many seconds notifies once',
     },
     ccexec: {
       _: 'cc_exec: read-only ChainlessChain CLI calls from an AI chat',

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 
 /** One event for the pages: `type` becomes the SSE `event:` name, `data` its JSON payload. */
 export interface ConsoleEvent {
-  type: 'bridge.message' | 'chat.item' | 'chat.run' | 'status';
+  type: 'bridge.message' | 'bridge.notify' | 'chat.item' | 'chat.run' | 'status';
   data: unknown;
 }
 

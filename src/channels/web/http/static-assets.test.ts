@@ -10,6 +10,7 @@ describe('the UI assets', () => {
       'chat-page.js',
       'i18n.js',
       'index.html',
+      'page-alerts.js',
       'sessions-page.js',
       'status-page.js',
       'styles.css',

@@ -3,6 +3,7 @@
 import { api, openEvents } from './api.js';
 import { initChat, onChatItem, onChatRun, refreshChat, relabelChat } from './chat-page.js';
 import { applyI18n, currentLang, setLang, t } from './i18n.js';
+import { createPageAlerts } from './page-alerts.js';
 import { initSessions, onBridgeMessage, refreshSessions } from './sessions-page.js';
 import { refreshStatus, relabelStatus, renderStatus } from './status-page.js';
 
@@ -75,6 +76,23 @@ function initLogout(events) {
   });
 }
 
+/** The "Notify me" button: the only place the page asks for the Notification permission. */
+function initNotify(alerts) {
+  const button = $('notify-toggle');
+  const show = (state) => {
+    button.dataset.i18n = state === 'on' ? 'notifyOn' : 'notifyOff';
+    button.textContent = t(button.dataset.i18n);
+    button.setAttribute('aria-pressed', state === 'on' ? 'true' : 'false');
+  };
+  show(alerts.state());
+  button.addEventListener('click', async () => {
+    const state = await alerts.toggle();
+    show(state);
+    if (state === 'denied') toast(t('notifyDenied'), 'error');
+    if (state === 'unsupported') toast(t('notifyUnsupported'), 'error');
+  });
+}
+
 async function refreshAll() {
   const results = await Promise.allSettled([refreshChat(), refreshSessions(), refreshStatus()]);
   for (const r of results) if (r.status === 'rejected') toast(t('error', { msg: r.reason.message }), 'error');
@@ -84,8 +102,17 @@ initLang();
 initTabs();
 initChat(toast);
 initSessions(toast);
+const alerts = createPageAlerts();
+initNotify(alerts);
 const events = openEvents(
-  { 'chat.item': onChatItem, 'chat.run': onChatRun, 'bridge.message': onBridgeMessage, status: renderStatus },
+  {
+    'chat.item': onChatItem,
+    'chat.run': onChatRun,
+    'bridge.message': onBridgeMessage,
+    // A visible page gets a toast; a hidden one a title count and, when turned on, a Notification.
+    'bridge.notify': (n) => (alerts.notify(n) ? undefined : toast(n.text)),
+    status: renderStatus,
+  },
   () => {
     $('offline').hidden = true;
     refreshAll();
