@@ -13,6 +13,7 @@ import type { Config } from '../../src/core/config-schema.js';
 import { defaultScript } from '../fakes/fake-anthropic/default-script.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/fake-anthropic/fake-anthropic-server.js';
 import {
+  cardActionEvent,
   startFakeFeishuServer,
   textMessageEvent,
   type FakeFeishu,
@@ -20,6 +21,8 @@ import {
 } from '../fakes/fake-feishu/fake-feishu-server.js';
 import { waitNoLeftovers } from './claude-harness.js';
 import {
+  buttonsOf,
+  cardIdOf,
   CASE_TIMEOUT_MS,
   CLAUDE_BIN,
   newAppId,
@@ -69,7 +72,7 @@ afterEach(async () => {
   undo.length = 0;
 }, CASE_TIMEOUT_MS);
 
-async function setup(): Promise<Run> {
+async function setup(tweak?: (c: Config) => void): Promise<Run> {
   const run = { restarted: false } as Run;
   // In the first life a tool result is not answered: the crash after the tool comes first, and a
   // fast answer could otherwise reach the transcript before it.
@@ -92,6 +95,7 @@ async function setup(): Promise<Run> {
   });
   config.sdk.claude_executable = wrapper;
   config.claude.allowed_tools = ['Read', 'Bash'];
+  tweak?.(config);
   const specFile = path.join(sys.root, 'spec.json');
   fs.writeFileSync(specFile, JSON.stringify({ config, env: sys.env, crashOnFinalUpdate: false }));
   onTestFailed(() => {
@@ -136,7 +140,13 @@ async function setup(): Promise<Run> {
  * Life 1 creates the session (one answered message), then runs `prompt` armed at `moment` and is
  * SIGKILLed there; life 2 recovers. Returns the message id once life 2 has finished it.
  */
-async function crashAndRecover(run: Run, moment: string, prompt: string, marker?: string): Promise<string> {
+async function crashAndRecover(
+  run: Run,
+  moment: string,
+  prompt: string,
+  o: { marker?: string; meanwhile?: (messageId: string) => Promise<void> } = {},
+): Promise<string> {
+  const marker = o.marker;
   const first = await run.life();
   const warm = await run.send(`/new ${run.cwd} -- echo: warm-up`);
   await run.done(warm.messageId);
@@ -150,6 +160,7 @@ async function crashAndRecover(run: Run, moment: string, prompt: string, marker?
   const second = await run.life();
   // Feishu pushes an event again when the first push was not acknowledged in time; harmless here.
   expect((await run.fake.repush(eventId)).ack.code).toBe(200);
+  await o.meanwhile?.(messageId);
   await run.done(messageId);
   second.child.kill('SIGTERM');
   expect(await second.exited).toEqual({ code: 0, signal: null });
@@ -167,6 +178,24 @@ function sessionPath(run: Run): string {
   return path.join(run.sys.paths.claudeProjectsDir, dir ?? '', `${session}.jsonl`);
 }
 
+/** The callback buttons the streamed reply's card shows now (its CardKit card, after a full update). */
+function cardButtons(run: Run, messageId: string): Array<{ label: string; value: unknown; card: SentMessage }> {
+  const sent = streamedReply(run.fake, messageId);
+  const cardId = sent && cardIdOf(sent);
+  const json = cardId ? run.fake.cardJson(cardId) : undefined;
+  if (!sent || !json) return [];
+  return buttonsOf({ ...sent, content: json } as SentMessage).map((b) => ({ ...b, card: sent }));
+}
+
+/** Clicks `label` on the reply card of `messageId` as `openId`; resolves with the toast's type. */
+async function clickOn(run: Run, messageId: string, label: string, openId = OWNER): Promise<string> {
+  const button = cardButtons(run, messageId).find((b) => b.label === label);
+  if (!button) throw new Error(`no ${label} button on the card`);
+  const event = cardActionEvent({ openId, value: button.value, messageId: button.card.message_id });
+  const { ack } = await run.fake.pushEvent(event);
+  return (ack.data as { toast: { type: string } }).toast.type;
+}
+
 const cardText = (run: Run, messageId: string) => run.fake.textOf(streamedReply(run.fake, messageId) as SentMessage);
 const appendCommand = (file: string) => `node -e "require('fs').appendFileSync('${file}', 'ran\\n')"`;
 
@@ -176,7 +205,7 @@ describe.skipIf(!CLAUDE_BIN)('recovery from the transcript after a SIGKILL of th
     async () => {
       const run = await setup();
       const prompt = 'echo: the answer is 42';
-      const id = await crashAndRecover(run, 'after-result', prompt, '"text":"the answer is 42"');
+      const id = await crashAndRecover(run, 'after-result', prompt, { marker: '"text":"the answer is 42"' });
       expect(run.modelCalls(prompt)).toBe(1);
       expect(run.modelCalls(t('continueInstruction'))).toBe(0);
       expect(repliesTo(run.fake, id)).toHaveLength(1);
@@ -202,6 +231,40 @@ describe.skipIf(!CLAUDE_BIN)('recovery from the transcript after a SIGKILL of th
       expect(cardText(run, id)).toContain(t('continuedNote'));
       const spooled = await run.spool.read('done', `feishu:${id}`);
       expect(spooled?.run?.continued).toBe(1);
+    },
+    3 * CASE_TIMEOUT_MS,
+  );
+
+  it(
+    'runtime.recovery = "ask": the cut turn\'s own card offers Continue / Skip; only the owner\'s Continue counts, once',
+    async () => {
+      const run = await setup((c) => (c.runtime.recovery = 'ask'));
+      const out = path.join(run.cwd, 'ran.txt');
+      const prompt = `tool: Bash ${appendCommand(out)}`;
+      let late = '';
+      const id = await crashAndRecover(run, 'after-tool', prompt, {
+        async meanwhile(messageId) {
+          await run.fake.waitFor(() => cardButtons(run, messageId).length === 2, CASE_TIMEOUT_MS);
+          expect(cardButtons(run, messageId).map((b) => b.label)).toEqual([t('continueButton'), t('skipButton')]);
+          expect(run.modelCalls(t('continueInstruction'))).toBe(0);
+          expect(await clickOn(run, messageId, t('continueButton'), 'ou_stranger')).toBe('error');
+          const buttons = cardButtons(run, messageId);
+          expect(await clickOn(run, messageId, t('continueButton'))).not.toBe('error');
+          await run.done(messageId);
+          // The same button clicked again, from the card as it was: nothing is waiting any more.
+          const again = buttons.find((b) => b.label === t('skipButton')) as (typeof buttons)[number];
+          const { ack } = await run.fake.pushEvent(
+            cardActionEvent({ openId: OWNER, value: again.value, messageId: again.card.message_id }),
+          );
+          late = (ack.data as { toast: { type: string } }).toast.type;
+        },
+      });
+      expect(late).toBe('warning');
+      expect(fs.readFileSync(out, 'utf8')).toBe('ran\n');
+      expect(run.modelCalls(prompt)).toBe(1);
+      expect(run.modelCalls(t('continueInstruction'))).toBe(1);
+      expect(replyTemplate(run.fake, id)).toBe('green');
+      expect(cardText(run, id)).toContain(t('continuedNote'));
     },
     3 * CASE_TIMEOUT_MS,
   );
