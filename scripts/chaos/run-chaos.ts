@@ -245,7 +245,10 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
             'during-startup': 1,
             ...(o.engine === 'real' ? { 'answer-shown': 4 } : {}),
           });
-          await faults.killBridge(moment, () => void scenario.step(1));
+          // Inside an answer's streaming window the message must be a text whose answer streams.
+          await faults.killBridge(moment, () =>
+            moment === 'answer-shown' ? scenario.textNow() : void scenario.step(1),
+          );
         }
       }
       done += sent.length;
