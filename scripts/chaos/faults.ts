@@ -8,6 +8,8 @@ import { fillSpool, type Sandbox } from './sandbox.js';
 /** Counts of every fault the run injected (only those that really happened). */
 export interface FaultCounts {
   bridgeKills: number;
+  /** Bridge SIGKILLs while an answer was visible in a card that was not finalised yet (real engine). */
+  killsWhileAnswerShown: number;
   claudeKills: number;
   feishu429: number;
   feishu5xx: number;
@@ -22,8 +24,13 @@ export interface FaultCounts {
   permissionNever: number;
 }
 
-/** Where a bridge kill is aimed. */
-export type KillMoment = 'anytime' | 'during-engine' | 'after-send' | 'during-startup' | 'during-accept';
+/**
+ * Where a bridge kill is aimed. `answer-shown` (real engine): while a reply card already shows
+ * its answer streaming and the message is not finalised — the window where a re-run would send
+ * the prompt to the model a second time.
+ */
+export type KillMoment =
+  'anytime' | 'during-engine' | 'after-send' | 'during-startup' | 'during-accept' | 'answer-shown';
 
 const HOUR = 3_600_000;
 /** Clock jumps: past the claim stale time (30 min), past done retention (24 h), backwards, and back to true time. */
@@ -37,6 +44,7 @@ const REST_PREFIXES = ['/open-apis/im/v1/messages', '/open-apis/cardkit/v1/cards
 export class ChaosFaults {
   readonly counts: FaultCounts = {
     bridgeKills: 0,
+    killsWhileAnswerShown: 0,
     claudeKills: 0,
     feishu429: 0,
     feishu5xx: 0,
@@ -61,6 +69,8 @@ export class ChaosFaults {
       rng: Rng;
       /** Path fragment in the command line of a Claude child (the fake or the bundled binary). */
       claudeCmd: string;
+      /** True while some answer is visible in a card that is not finalised (see `answerStreaming`). */
+      answerStreaming: () => boolean;
       log: (line: string) => void;
     },
   ) {}
@@ -78,13 +88,24 @@ export class ChaosFaults {
       sendOne();
       await sleep(rng.int(0, 30));
     }
+    let shown = false;
+    if (moment === 'answer-shown') {
+      sendOne();
+      await this.waitFor(() => this.o.answerStreaming(), 8_000);
+      shown = this.o.answerStreaming();
+    }
     if (moment === 'during-engine') await this.waitFor(() => this.claudeChildren().length > 0, 3_000);
     if (moment === 'after-send') {
       const before = fake.sent.length + fake.cardkit.length + fake.patches.length;
       await this.waitFor(() => fake.sent.length + fake.cardkit.length + fake.patches.length > before, 3_000);
     }
-    if (await bridge.kill()) this.counts.bridgeKills += 1;
-    this.o.log(`kill bridge (${moment}) → life ${bridge.lives.length} ended`);
+    if (await bridge.kill()) {
+      this.counts.bridgeKills += 1;
+      if (shown) this.counts.killsWhileAnswerShown += 1;
+    }
+    this.o.log(
+      `kill bridge (${moment}${moment === 'answer-shown' && !shown ? ', none shown' : ''}) → life ${bridge.lives.length} ended`,
+    );
     if (moment === 'during-startup') {
       void bridge.start();
       await sleep(rng.int(50, 600));

@@ -34,6 +34,8 @@ export interface ChaosMessage {
   duplicatePushes: number;
   /** When the harness first saw a final reply (answer, error or notice). */
   finalSeenAt?: number;
+  /** When the harness first saw the answer's token in a reply, a card still streaming included. */
+  shownAt?: number;
 }
 
 /** A tiny PNG (valid signature) served as every image's bytes. */

@@ -32,6 +32,20 @@ export function markdownSummary(r: ChaosReport): string {
     ["misanswered (another message's answer)", `${g.misanswered.value} ${mark(g.misanswered.ok)}`, '0'],
     ['reply cards left "⏳ Working" (answer sent as text instead)', v.staleCards.length, ''],
     ['Claude re-run after its answer was shown', `${g.rerunsAfterAnswer.value} ${mark(g.rerunsAfterAnswer.ok)}`, '0'],
+    [
+      '**model re-calls after a shown answer** (the prompt again after its answer was visible, finalised or not)',
+      `${g.recallsAfterShown.value} ${mark(g.recallsAfterShown.ok)}`,
+      '0',
+    ],
+    [
+      r.engine === 'fake' ? 'Claude runs per message: messages' : 'model calls with the prompt per message: messages',
+      v.callsPerMessage === null
+        ? 'n/a'
+        : Object.entries(v.callsPerMessage)
+            .map(([calls, n]) => `${calls}: ${n}`)
+            .join(', '),
+      '',
+    ],
     ['stuck in processing (spool/processing after stop)', r.spoolAfterStop.processing, '0'],
     ['left in pending / replied after stop', `${r.spoolAfterStop.pending} / ${r.spoolAfterStop.replied}`, '0'],
     [
@@ -47,6 +61,11 @@ export function markdownSummary(r: ChaosReport): string {
     ],
     ['**leftover processes**', `${g.leftoverProcesses.value} ${mark(g.leftoverProcesses.ok)}`, '0'],
     ['bridge SIGKILLs', f.bridgeKills, `≥ ${r.requested.kills}`],
+    [
+      'bridge SIGKILLs while an answer was shown, not finalised',
+      r.engine === 'real' ? f.killsWhileAnswerShown : 'n/a (fake engine: no streaming)',
+      '',
+    ],
     ['bridge lives / exits on its own', `${r.lives.count} / ${r.lives.unexpectedExits.length}`, ''],
     ['Claude child SIGKILLs', f.claudeKills, ''],
     [
@@ -84,6 +103,7 @@ export function markdownSummary(r: ChaosReport): string {
     ...v.misanswered.map((x) => `- misanswered #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
     ...v.staleCards.map((x) => `- stale card #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
     ...v.rerunsAfterAnswer.map((x) => `- re-run #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
+    ...v.recallsAfterShown.map((x) => `- model re-call #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
     ...r.leftovers.map((p) => `- leftover pid ${p.pid}: \`${p.cmdline}\``),
     ...r.lives.unexpectedExits.map(
       (l) =>

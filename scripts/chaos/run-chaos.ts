@@ -6,6 +6,7 @@ import { bundledClaudePath, claudeTestEnv } from '../../test/fakes/fake-anthropi
 import { startFakeAnthropic, type FakeAnthropic } from '../../test/fakes/fake-anthropic/fake-anthropic-server.js';
 import { startFakeFeishuServer } from '../../test/fakes/fake-feishu/fake-feishu-server.js';
 import { BridgeProcess, sleep, type Life } from './bridge-process.js';
+import { chaosModelScript } from './chaos-model.js';
 import { ChaosFaults, type FaultCounts, type KillMoment } from './faults.js';
 import { FeishuUser } from './feishu-user.js';
 import type { ChaosOptions } from './options.js';
@@ -14,7 +15,7 @@ import { PromptClicker } from './prompt-clicker.js';
 import { Rng } from './rng.js';
 import { createSandbox, type DiskFullMethod, type Sandbox } from './sandbox.js';
 import { Scenario } from './scenario.js';
-import { judge, observeFinals, readClaudeCalls, type EngineCall, type Verdict } from './verdict.js';
+import { answerStreaming, judge, observeFinals, readClaudeCalls, type EngineCall, type Verdict } from './verdict.js';
 
 /** Everything a chaos run measured; `passed` is false when any goal was missed. */
 export interface ChaosReport {
@@ -24,7 +25,7 @@ export interface ChaosReport {
   durationMs: number;
   passed: boolean;
   goals: Record<
-    'lost' | 'duplicated' | 'misanswered' | 'rerunsAfterAnswer' | 'leftoverProcesses',
+    'lost' | 'duplicated' | 'misanswered' | 'rerunsAfterAnswer' | 'recallsAfterShown' | 'leftoverProcesses',
     { value: number; goal: number; ok: boolean }
   >;
   verdict: Verdict;
@@ -150,7 +151,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
           '--engine real needs the Claude Code binary bundled by @anthropic-ai/claude-agent-sdk (not installed for this platform)',
         );
       claudeCmd = bin;
-      anthropic = await startFakeAnthropic();
+      anthropic = await startFakeAnthropic({ script: chaosModelScript });
       Object.assign(env, claudeTestEnv({ home: sb.home, baseUrl: anthropic.url }));
     }
     const bridge = new BridgeProcess({
@@ -161,8 +162,16 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
       connectionsOpened: () => fake.connectionsOpened,
       log: verbose,
     });
-    const faults = new ChaosFaults({ fake, bridge, sandbox: sb, rng, claudeCmd, log: verbose });
     const user = new FeishuUser(fake, owner, Math.random);
+    const faults = new ChaosFaults({
+      fake,
+      bridge,
+      sandbox: sb,
+      rng,
+      claudeCmd,
+      log: verbose,
+      answerStreaming: () => answerStreaming(fake, user.messages),
+    });
     const scenario = new Scenario(rng, user, sb, o.engine);
     const clicker = new PromptClicker(fake, user, rng, faults);
     if (o.engine === 'real') clicker.start();
@@ -234,8 +243,12 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
             'after-send': 3,
             'during-accept': 2,
             'during-startup': 1,
+            ...(o.engine === 'real' ? { 'answer-shown': 4 } : {}),
           });
-          await faults.killBridge(moment, () => void scenario.step(1));
+          // Inside an answer's streaming window the message must be a text whose answer streams.
+          await faults.killBridge(moment, () =>
+            moment === 'answer-shown' ? scenario.textNow() : void scenario.step(1),
+          );
         }
       }
       done += sent.length;
@@ -298,6 +311,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
       duplicated: goal(verdict.duplicated.length),
       misanswered: goal(verdict.misanswered.length),
       rerunsAfterAnswer: goal(verdict.rerunsAfterAnswer.length),
+      recallsAfterShown: goal(verdict.recallsAfterShown.length),
       leftoverProcesses: goal(leftoverCount),
     };
     const passed = Object.values(goals).every((g) => g.ok);

@@ -123,6 +123,11 @@ export class Scenario {
     return { sent: out, ...(claimer && rng.chance(0.7) ? { waitFor: claimer } : {}) };
   }
 
+  /** Sends one text with a token to the current session now (an answer that will stream, with the real engine). */
+  textNow(): void {
+    this.text((kind, text, token) => this.user.send(kind, text, token));
+  }
+
   /** Pause before the next step. */
   gapMs(): number {
     return this.engine === 'fake' ? this.rng.int(40, 500) : this.rng.int(300, 1_500);

@@ -131,6 +131,13 @@ export interface Verdict {
   rerunMessages: number | null;
   /** Claude runs that started after the message's answer was already on screen (goal 0). */
   rerunsAfterAnswer: MessageFinding[];
+  /**
+   * Engine calls carrying a message's prompt after its answer was visible — in a card still
+   * streaming too, before the message was finalised (goal 0; a continue instruction is not the prompt).
+   */
+  recallsAfterShown: MessageFinding[];
+  /** Messages with a token by how many engine calls carried their prompt (`{ "1": 30, "2": 1 }`). */
+  callsPerMessage: Record<string, number> | null;
   /** One line per message: what was sent, how it was delivered, what the user sees (for the JSON report). */
   perMessage: Array<{
     n: number;
@@ -198,6 +205,8 @@ export function judge(
     engineRuns: null,
     rerunMessages: null,
     rerunsAfterAnswer: [],
+    recallsAfterShown: [],
+    callsPerMessage: null,
     perMessage: [],
   };
   for (const m of messages) {
@@ -264,6 +273,22 @@ export function judge(
     for (const c of calls)
       for (const t of new Set(c.prompt.match(TOKEN_RE) ?? [])) byToken.set(t, [...(byToken.get(t) ?? []), c.at]);
     v.rerunMessages = [...byToken.values()].filter((starts) => starts.length > 1).length;
+    v.callsPerMessage = {};
+    for (const m of messages) {
+      if (!m.token || m.ackedAt === undefined) continue;
+      const count = String(byToken.get(m.token)?.length ?? 0);
+      v.callsPerMessage[count] = (v.callsPerMessage[count] ?? 0) + 1;
+      const shown = m.shownAt;
+      if (shown === undefined) continue;
+      const recalls = (byToken.get(m.token) ?? []).filter((at) => at > shown);
+      if (recalls.length > 0)
+        v.recallsAfterShown.push(
+          finding(
+            m,
+            `${recalls.length} call(s) with the prompt ${recalls.map((at) => at - shown).join(',')} ms after its answer was shown`,
+          ),
+        );
+    }
     for (const m of messages) {
       if (!m.token || m.finalSeenAt === undefined) continue;
       const late = (byToken.get(m.token) ?? []).filter((at) => at > (m.finalSeenAt as number));
@@ -279,16 +304,46 @@ export function judge(
   return v;
 }
 
-/** Marks `finalSeenAt` on messages whose reply became final since the last call (polled during the run). */
+/** True when the reply `pieces` show the message's token: its answer is visible, final or still streaming. */
+function showsAnswer(m: ChaosMessage, pieces: readonly ReplyPiece[]): boolean {
+  const token = m.token;
+  return (
+    token !== undefined &&
+    pieces.some((p) => (p.state === 'streaming' || p.state === 'answer') && p.text.includes(token))
+  );
+}
+
+/**
+ * Marks `finalSeenAt` on messages whose reply became final since the last call, and `shownAt` on
+ * those whose answer became visible (polled during the run). Returns how many are not final yet.
+ */
 export function observeFinals(fake: FakeFeishu, messages: readonly ChaosMessage[]): number {
   const { pieces } = new ReplyIndex(fake, messages).build(
-    new Set(messages.filter((m) => m.finalSeenAt === undefined).map((m) => m.messageId)),
+    new Set(
+      messages
+        .filter((m) => m.finalSeenAt === undefined || (m.token && m.shownAt === undefined))
+        .map((m) => m.messageId),
+    ),
   );
   let open = 0;
+  const now = Date.now();
   for (const m of messages) {
+    const list = pieces.get(m.messageId) ?? [];
+    if (m.shownAt === undefined && showsAnswer(m, list)) m.shownAt = now;
     if (m.finalSeenAt !== undefined) continue;
-    if (finalPieces(pieces.get(m.messageId) ?? []).length > 0) m.finalSeenAt = Date.now();
+    if (finalPieces(list).length > 0) m.finalSeenAt = now;
     else open += 1;
   }
   return open;
+}
+
+/** True while some message's answer is visible in a card that is still streaming (not finalised). */
+export function answerStreaming(fake: FakeFeishu, messages: readonly ChaosMessage[]): boolean {
+  const open = messages.filter((m) => m.token && m.finalSeenAt === undefined);
+  if (open.length === 0) return false;
+  const { pieces } = new ReplyIndex(fake, messages).build(new Set(open.map((m) => m.messageId)));
+  return open.some((m) => {
+    const streaming = (pieces.get(m.messageId) ?? []).filter((p) => p.state === 'streaming');
+    return finalPieces(pieces.get(m.messageId) ?? []).length === 0 && showsAnswer(m, streaming);
+  });
 }
