@@ -112,11 +112,19 @@ export default tseslint.config(
   doors(DIR_MAKERS, [NO_SPAWN]),
   ...['core', 'store', 'process', 'claude', 'ccexec', 'cli'].map((room) => boundary([`src/${room}/**`], room)),
 
-  // sessions/: scan ← hook ← registry ← present.
+  // sessions/: scan ← hook ← registry ← present; scan ← transcript.
   boundary(['src/sessions/**'], 'sessions'),
-  boundary(['src/sessions/scan/**'], 'sessions', inside('sessions', ['hook', 'registry', 'present']), TESTS),
-  boundary(['src/sessions/hook/**'], 'sessions', inside('sessions', ['registry', 'present']), TESTS),
-  boundary(['src/sessions/registry/**'], 'sessions', inside('sessions', ['present']), TESTS),
+  boundary(
+    ['src/sessions/scan/**'],
+    'sessions',
+    inside('sessions', ['hook', 'registry', 'present', 'transcript']),
+    TESTS,
+  ),
+  boundary(['src/sessions/hook/**'], 'sessions', inside('sessions', ['registry', 'present', 'transcript']), TESTS),
+  boundary(['src/sessions/registry/**'], 'sessions', inside('sessions', ['present', 'transcript']), TESTS),
+  boundary(['src/sessions/present/**'], 'sessions', inside('sessions', ['transcript']), TESTS),
+  // transcript/ reads one session's turns for recovery; it needs only the scanner's line facts.
+  boundary(['src/sessions/transcript/**'], 'sessions', inside('sessions', ['hook', 'registry', 'present']), TESTS),
 
   // bridge/: nothing but runtime/ imports runtime/; spool, mapping and prompts stay below the pipeline.
   boundary(['src/bridge/**'], 'bridge', inside('bridge', ['runtime']), ['src/bridge/runtime/**']),
