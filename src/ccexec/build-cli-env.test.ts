@@ -61,6 +61,30 @@ describe('buildCliEnv', () => {
     expect(env).toEqual({ PATH: '/bin', FOO: 'x', NO_COLOR: '1', FORCE_COLOR: '0' });
   });
 
+  it('removes cloud and service credentials, listed or not; never CC_LINKER_* or a deny name either', () => {
+    const parent = {
+      PATH: '/bin',
+      AWS_SECRET_ACCESS_KEY: 'a',
+      AWS_SESSION_TOKEN: 'b',
+      GOOGLE_APPLICATION_CREDENTIALS: '/c.json',
+      GITHUB_TOKEN: 'd',
+      NPM_TOKEN: 'e',
+      DB_PASSWORD: 'f',
+      CC_LINKER_FEISHU_APP_SECRET: 'g',
+      CC_LINKER_HOME: '/h',
+      ACME_LLM_KEY: 'i',
+      FOO: 'x',
+    };
+    const all = Object.keys(parent);
+    expect(buildCliEnv(parent)).toEqual({ PATH: '/bin', NO_COLOR: '1', FORCE_COLOR: '0' });
+    expect(buildCliEnv(parent, all, ['ACME_LLM_KEY'])).toEqual({
+      PATH: '/bin',
+      FOO: 'x',
+      NO_COLOR: '1',
+      FORCE_COLOR: '0',
+    });
+  });
+
   it('does not modify the parent environment', () => {
     const parent = { PATH: '/bin', OPENAI_API_KEY: 'sk' };
     buildCliEnv(parent);

@@ -71,20 +71,26 @@ export function isSecretEnvName(name: string): boolean {
 
 /**
  * Builds the CLI's environment from `parent`: the allowlist above plus `extraAllow` (config
- * `[ccexec] env_allow`), minus every secret name, plus `NO_COLOR=1` / `FORCE_COLOR=0`.
- * Pure; `parent` is not modified.
+ * `[ccexec] env_allow`), minus every secret name, cc-linker's own `CC_LINKER_*` settings and
+ * `denyNames` (the providers' `api_key_env` variables, whatever they are called), plus
+ * `NO_COLOR=1` / `FORCE_COLOR=0`. Pure; `parent` is not modified.
  *
  * @example
  *   buildCliEnv({ PATH: '/bin', HOME: '/h', OPENAI_API_KEY: 'sk-…', FOO: 'x' }, ['FOO'])
  *   // { PATH: '/bin', HOME: '/h', FOO: 'x', NO_COLOR: '1', FORCE_COLOR: '0' }
  */
-export function buildCliEnv(parent: NodeJS.ProcessEnv, extraAllow: readonly string[] = []): NodeJS.ProcessEnv {
+export function buildCliEnv(
+  parent: NodeJS.ProcessEnv,
+  extraAllow: readonly string[] = [],
+  denyNames: readonly string[] = [],
+): NodeJS.ProcessEnv {
   const allow = new Set([...CLI_ENV_ALLOW, ...extraAllow]);
+  const deny = new Set(denyNames);
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(parent)) {
     if (value === undefined) continue;
     if (!allow.has(name) && !LOCALE.test(name)) continue;
-    if (isSecretEnvName(name)) continue;
+    if (isSecretEnvName(name) || deny.has(name) || name.startsWith('CC_LINKER_')) continue;
     env[name] = value;
   }
   return { ...env, ...FORCED };

@@ -107,6 +107,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     timeoutMs: ccexec.timeout_ms,
     env,
     envAllow: ccexec.env_allow,
+    envDeny: Object.values(ccexec.providers)
+      .map((p) => p.api_key_env)
+      .filter((n) => n.length > 0),
   });
   const audit: AuditLog = createAuditLog(options.paths.auditFile);
   const tool: ToolSpec = buildCcExecTool();

@@ -313,4 +313,24 @@ describe('exec service: start-up version check', () => {
     expect(await svc.checkVersion()).toMatchObject({ status: 'cli-broken' });
     expect(svc.label).toContain('console.log');
   });
+
+  it('reports an absolute path to a program that answers like the C compiler as broken, saying why', async () => {
+    const fake = createFakeCliHome();
+    homes.push(fake);
+    const gcc = path.join(fake.home, 'cc');
+    fs.writeFileSync(gcc, '#!/bin/sh\necho "cc (Debian 12.2.0-14) 12.2.0"\necho "Copyright (C) 2022"\n', {
+      mode: 0o755,
+    });
+    const svc = createExecService({ cli: [gcc], cwd: fake.home, timeoutMs: 5000, env: fake.env });
+    expect(await svc.checkVersion()).toEqual({
+      status: 'cli-broken',
+      detail:
+        "unrecognised --version output 'cc (Debian 12.2.0-14) 12.2.0', not the ChainlessChain CLI (it prints only its version, e.g. 0.165.7)",
+    });
+  });
+
+  it('finds the fake CLI run through its bin wrapper available too', async () => {
+    const { svc } = setup({}, { cli: [FAKE_CLI_BIN] });
+    expect(await svc.checkVersion()).toEqual({ status: 'available', version: '0.165.7' });
+  });
 });

@@ -49,6 +49,8 @@ export interface ExecServiceOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Extra variable names to pass (config `env_allow`); secrets are still removed. */
   readonly envAllow?: readonly string[];
+  /** Names never passed even when allowed: the model providers' key variables. */
+  readonly envDeny?: readonly string[];
   /** Defaults to `EXEC_KILL_GRACE_MS`. */
   readonly killGraceMs?: number;
   readonly maxOutputBytes?: number;
@@ -81,7 +83,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     throw new TypeError('createExecService: cli must be a non-empty argv prefix');
   }
   const cli = [...options.cli];
-  const env = buildCliEnv(options.env, options.envAllow ?? []);
+  const env = buildCliEnv(options.env, options.envAllow ?? [], options.envDeny ?? []);
   const graceMs = options.killGraceMs ?? EXEC_KILL_GRACE_MS;
   const maxOutputBytes = options.maxOutputBytes ?? EXEC_MAX_OUTPUT_BYTES;
   const label = cli.join(' ');

@@ -58,10 +58,16 @@ describe('parseCliVersion', () => {
     ['0.165.7\n', '0.165.7'],
     ['v0.165.7\n', '0.165.7'],
     ['0.165.7-beta.1', '0.165.7-beta.1'],
-    ['chainlesschain/0.165.7 linux-x64 node-v20.19.0\n', '0.165.7'],
+    ['  0.165.7  \n', '0.165.7'],
     ['\u001b[32m0.165.7\u001b[39m\n', '0.165.7'],
     ['[AppConfig] Configuration loaded\n0.165.7\n', '0.165.7'],
-    ['ChainlessChain CLI v1.2.3 (build 7)', '1.2.3'],
+    // Only the CLI's own output, a bare version, counts — not a version somewhere in another banner.
+    ['chainlesschain/0.165.7 linux-x64 node-v20.19.0\n', null],
+    ['ChainlessChain CLI v1.2.3 (build 7)', null],
+    ['cc (Debian 12.2.0-14) 12.2.0\nCopyright (C) 2022 Free Software Foundation, Inc.\n', null],
+    ['Apple clang version 15.0.0 (clang-1500.3.9.4)\n', null],
+    ['Python 3.11.2\n', null],
+    ['0.165.7\n0.165.8\n', null],
     ['', null],
     ['error: unknown option', null],
     ['version 0.165', null],
@@ -110,7 +116,20 @@ describe('checkCliVersion', () => {
     [
       'unreadable output',
       { exitCode: 0, stdout: 'hello\n' },
-      { status: 'cli-broken', detail: "unrecognised --version output 'hello'" },
+      {
+        status: 'cli-broken',
+        detail:
+          "unrecognised --version output 'hello', not the ChainlessChain CLI (it prints only its version, e.g. 0.165.7)",
+      },
+    ],
+    [
+      'the C compiler (cc --version)',
+      { exitCode: 0, stdout: 'cc (Debian 12.2.0-14) 12.2.0\nCopyright (C) 2022 Free Software Foundation, Inc.\n' },
+      {
+        status: 'cli-broken',
+        detail:
+          "unrecognised --version output 'cc (Debian 12.2.0-14) 12.2.0', not the ChainlessChain CLI (it prints only its version, e.g. 0.165.7)",
+      },
     ],
   ])('%s', async (_title, result, expected) => {
     expect(await checkCliVersion(run(result))).toEqual(expected);

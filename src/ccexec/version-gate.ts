@@ -2,6 +2,7 @@ import { defineMessages, type Language } from '../core/i18n.js';
 import { redact } from '../core/redact.js';
 import { GateError } from './gate-error.js';
 import { quoteForReason } from './gate.js';
+import { stripCliLogs } from './strip-cli-logs.js';
 
 /**
  * Oldest ChainlessChain CLI the gateway offers `cc_exec` for: 0.165.0. The allowlist was checked
@@ -31,8 +32,6 @@ export type RunVersion = () => Promise<{ exitCode: number | null; stdout: string
 
 const SEMVER =
   /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
-const SEMVER_IN_TEXT =
-  /(?:^|[\s/@:(])(v?\d+\.\d+\.\d+(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?)(?=$|[\s),])/m;
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 /** Parses one version string (`0.165.7`, `v0.165.7-beta.1+abc`); null when it is not one. */
@@ -69,17 +68,20 @@ export function compareSemver(a: SemVer | string, b: SemVer | string): -1 | 0 | 
 }
 
 /**
- * Finds the version in `<cli> --version` output: tolerant of a `v` prefix, a pre-release, colour codes
- * and a surrounding word (`chainlesschain/0.165.7`). Returns it without the `v`, or null.
+ * The version in `<cli> --version` output, or null. The ChainlessChain CLI prints its version and
+ * nothing else (`0.165.7` and a newline), so the whole output, trimmed, must be one version
+ * (optionally `v`-prefixed); colour codes and the CLI's own `[AppConfig]`/`[DatabaseManager]` log
+ * lines are ignored. Another program's banner that merely contains a version — `cc --version`
+ * prints `cc (Debian 12.2.0-14) 12.2.0` — is not accepted. Returns it without the `v`.
  *
  * @example
  *   parseCliVersion('v0.165.7-beta.1\n') // '0.165.7-beta.1'
+ *   parseCliVersion('cc (Debian 12.2.0-14) 12.2.0\n') // null
  */
 export function parseCliVersion(stdout: string): string | null {
-  const m = SEMVER_IN_TEXT.exec(stdout.replace(ANSI, ''));
-  const token = m?.[1];
-  if (!token) return null;
-  return token.startsWith('v') ? token.slice(1) : token;
+  const text = stripCliLogs(stdout.replace(ANSI, '')).trim();
+  if (!parseSemver(text)) return null;
+  return text.startsWith('v') ? text.slice(1) : text;
 }
 
 /**
@@ -112,7 +114,7 @@ export async function checkCliVersion(runVersion: RunVersion, min: string = MIN_
   if (!version)
     return {
       status: 'cli-broken',
-      detail: `unrecognised --version output ${quoteForReason(clean(result.stdout.trim()))}`,
+      detail: `unrecognised --version output ${quoteForReason(clean(result.stdout.trim()))}, not the ChainlessChain CLI (it prints only its version, e.g. 0.165.7)`,
     };
   if (compareSemver(version, min) < 0) return { status: 'cli-too-old', version, min };
   return { status: 'available', version };

@@ -29,7 +29,6 @@ function engine(mode: 'json' | 'stream-json', tweak?: (fx: EngineFixture) => voi
     logger: silentLogger,
     lang: 'en',
     env: { ...fx.env, CC_LINKER_FEISHU_APP_SECRET: 'super-secret-value' },
-    envAllow: ['FAKE_CLAUDE_RECORD'],
     killGraceMs: 200,
   });
 }
@@ -183,7 +182,6 @@ describe.each(['json', 'stream-json'] as const)('%s mode with a fake claude', (m
       logger: silentLogger,
       lang: 'en',
       env: fx.env,
-      envAllow: ['FAKE_CLAUDE_RECORD'],
       killGraceMs: 200,
       tracker,
     });

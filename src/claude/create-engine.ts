@@ -3,7 +3,7 @@ import type { Language } from '../core/i18n.js';
 import type { Logger } from '../core/logger.js';
 import type { Paths } from '../core/paths.js';
 import type { ChildTracker } from '../process/child-tracker.js';
-import { buildClaudeEnv } from './claude-env.js';
+import { claudeEnvFor } from './claude-env.js';
 import type { ClaudeEngine, EngineMode, EngineRequest } from './engine-types.js';
 import { createJsonEngine } from './json-engine.js';
 import { defaultOriginOf, type EngineDeps } from './mode-engine.js';
@@ -22,12 +22,10 @@ export interface CreateEngineDeps {
   /** Records live child process groups for crash recovery (`createChildTracker(paths.childrenDir)`). */
   tracker?: ChildTracker;
   /**
-   * The environment the child's is built from (default `process.env`), filtered by
-   * `buildClaudeEnv` — cc-linker's own secrets never reach Claude Code.
+   * The environment the child's is built from (default `process.env`), filtered by `claudeEnvFor`
+   * (the allowlist plus `claude.env_allow`) — cc-linker's own secrets never reach Claude Code.
    */
   env?: NodeJS.ProcessEnv;
-  /** More variable names the child may see (`JAVA_HOME`, `GOPATH`, `MYTOOL_*`). */
-  envAllow?: readonly string[];
   sessionRecorder?: SessionRecorder;
   /** Where a run came from, for the registry (default: `web…` user ids → web, `cli…` → cli, else feishu). */
   originOf?: (request: EngineRequest) => SessionOrigin;
@@ -62,18 +60,12 @@ export function selectEngineMode(config: Config): EngineMode {
  */
 export function createEngine(config: Config, deps: CreateEngineDeps): ClaudeEngine {
   const logger = deps.logger.child('claude');
-  const denyNames = Object.values(config.ccexec.providers)
-    .map((p) => p.api_key_env)
-    .filter((n) => n.length > 0 && !n.startsWith('ANTHROPIC_'));
   const engineDeps: EngineDeps = {
     config,
     paths: deps.paths,
     logger,
     lang: deps.lang,
-    env: buildClaudeEnv(deps.env ?? process.env, {
-      ...(deps.envAllow ? { extraNames: deps.envAllow } : {}),
-      denyNames,
-    }),
+    env: claudeEnvFor(config, deps.env ?? process.env),
     ...(deps.tracker ? { tracker: deps.tracker } : {}),
     ...(deps.sessionRecorder ? { sessionRecorder: deps.sessionRecorder } : {}),
     locks: deps.locks ?? new SessionLocks(),

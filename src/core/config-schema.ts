@@ -7,6 +7,9 @@
  * library: it is on the start-up path of every command, and `cc-linker list` must start fast.
  */
 
+import { checkCcexecCli } from './check-ccexec-cli.js';
+import type { LocalizedText } from './i18n.js';
+
 export const permissionModes = ['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk'] as const;
 export type PermissionMode = (typeof permissionModes)[number];
 
@@ -68,6 +71,8 @@ export interface Config {
     disallowed_tools: string[];
     models: Record<string, string>;
     default_model: string;
+    /** More environment variables Claude Code may see: exact names or `PREFIX_*`. */
+    env_allow: string[];
   };
   stream: {
     enabled: boolean;
@@ -97,7 +102,13 @@ export type FieldSpec =
   | { t: 'int'; d?: number; min: number; max?: number }
   | { t: 'bool'; d?: boolean }
   | { t: 'enum'; d: string; values: readonly string[] }
-  | { t: 'strings'; d: string[]; minItems?: number }
+  | {
+      t: 'strings';
+      d: string[];
+      minItems?: number;
+      /** Why the list is refused (in both languages when the reason needs explaining), or null. */
+      check?: (v: readonly string[]) => string | LocalizedText | null;
+    }
   | { t: 'map'; d: Record<string, string> }
   | { t: 'tables'; item: SectionSpec; required: readonly string[] };
 export type SectionSpec = Record<string, FieldSpec>;
@@ -109,6 +120,12 @@ const nonNeg = (d: number): FieldSpec => ({ t: 'int', d, min: 0 });
 const bool = (d?: boolean): FieldSpec => (d === undefined ? { t: 'bool' } : { t: 'bool', d });
 const port = (d: number): FieldSpec => ({ t: 'int', d, min: 1, max: 65535 });
 const oneOf = (values: readonly string[], d: string): FieldSpec => ({ t: 'enum', d, values });
+
+/** `claude.env_allow`: variable names, or a prefix ending in `*` (never `*` alone: that would be everything). */
+const envNamesCheck = (v: readonly string[]) =>
+  v.every((name) => /^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(name))
+    ? null
+    : 'expected environment variable names or PREFIX_* patterns, e.g. ["JAVA_HOME", "MYTOOL_*"]';
 
 const domainCheck = (v: string) =>
   v === 'feishu' || v === 'lark' || /^https?:\/\/\S+$/.test(v)
@@ -164,6 +181,7 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     disallowed_tools: { t: 'strings', d: [] },
     models: { t: 'map', d: {} },
     default_model: str(''),
+    env_allow: { t: 'strings', d: [], check: envNamesCheck },
   },
   stream: {
     enabled: bool(true),
@@ -182,7 +200,7 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
   },
   web: { enabled: bool(true), host: str('127.0.0.1'), port: port(9820), token: str('') },
   ccexec: {
-    cli: { t: 'strings', d: ['chainlesschain'], minItems: 1 },
+    cli: { t: 'strings', d: ['chainlesschain'], minItems: 1, check: checkCcexecCli },
     cwd: str('~'),
     timeout_ms: pos(30_000),
     default_provider: str(''),

@@ -8,6 +8,8 @@ export interface ConfigIssue {
   key: string;
   value: unknown;
   expected: string;
+  /** `expected` in Chinese, for a problem whose reason needs explaining (most are English only). */
+  expectedZh?: string;
 }
 
 /** Checks one value against its spec: the value to keep, or undefined after recording an issue. */
@@ -44,6 +46,14 @@ function checkField(spec: FieldSpec, value: unknown, key: string, issues: Config
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
         return bad('expected a list of strings, e.g. ["a", "b"]');
       if (spec.minItems && value.length < spec.minItems) return bad(`expected at least ${spec.minItems} item(s)`);
+      if (spec.check) {
+        const problem = spec.check(value);
+        if (typeof problem === 'string') return bad(problem);
+        if (problem) {
+          issues.push({ key, value, expected: problem.en, expectedZh: problem.zh });
+          return undefined;
+        }
+      }
       return [...value];
     case 'map':
       if (!isPlain(value) || Object.values(value).some((v) => typeof v !== 'string'))

@@ -182,6 +182,19 @@ describe('loadConfig', () => {
     expect(err.userMessage).toContain('security.allowed_roots = "~/Git" is invalid: expected a list of strings');
   });
 
+  it('claude.env_allow: empty by default, names or PREFIX_* from the file or CC_LINKER_CLAUDE_ENV_ALLOW', async () => {
+    expect((await loadConfig({ paths, env: {} })).config.claude.env_allow).toEqual([]);
+    await write('[claude]\nenv_allow = ["JAVA_HOME", "MYTOOL_*"]\n');
+    expect((await loadConfig({ paths, env: {} })).config.claude.env_allow).toEqual(['JAVA_HOME', 'MYTOOL_*']);
+    const { config } = await loadConfig({ paths, env: { CC_LINKER_CLAUDE_ENV_ALLOW: 'GOPATH, GITHUB_TOKEN' } });
+    expect(config.claude.env_allow).toEqual(['GOPATH', 'GITHUB_TOKEN']);
+    for (const bad of ['"*"', '"A B"', '"X=1"', '"*_TOKEN"']) {
+      await write(`[claude]\nenv_allow = [${bad}]\n`);
+      const err = await failure();
+      expect(err.userMessage).toContain(`claude.env_allow = [${bad}] is invalid: expected environment variable names`);
+    }
+  });
+
   it('refuses a config path that is a directory', async () => {
     await fs.mkdir(paths.configFile);
     const err = await failure();

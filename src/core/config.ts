@@ -5,6 +5,7 @@ import { findUnknownKeys, validateConfig } from './config-validate.js';
 import { ConfigError } from './config-error.js';
 import { ENV_OVERRIDES, parseEnvValue } from './env-overrides.js';
 import { expandHome } from './expand-home.js';
+import type { Language } from './i18n.js';
 import type { Paths } from './paths.js';
 import { isSecretName, registerSecret } from './redact.js';
 
@@ -135,12 +136,21 @@ export async function loadConfig(options: {
 
   const result = validateConfig(raw);
   if (!result.ok) {
-    // One line per bad key, each naming where it came from: all of them, not only the first.
-    const lines = result.issues.map(({ key, value, expected }) => {
-      const where = sources.get(key) ? `environment ${sources.get(key)}` : file;
-      return `${where}: ${key} = ${describeValue(key, value)} is invalid: ${expected}`;
-    });
-    throw new ConfigError(lines.join('\n'));
+    // One line per bad key, each naming where it came from: all of them, not only the first. A
+    // problem explained in both languages is shown in the one the file asks for (the config that
+    // would say so is the one that failed, so its raw `general.language` decides).
+    const message = (lang: Language) =>
+      result.issues
+        .map(({ key, value, expected, expectedZh }) => {
+          const where = sources.get(key) ? `environment ${sources.get(key)}` : file;
+          const shown = describeValue(key, value);
+          return lang === 'zh' && expectedZh
+            ? `${where}：${key} = ${shown} 无效：${expectedZh}`
+            : `${where}: ${key} = ${shown} is invalid: ${expected}`;
+        })
+        .join('\n');
+    const localized = { zh: message('zh'), en: message('en') };
+    throw new ConfigError(localized[getIn(raw, 'general.language') === 'en' ? 'en' : 'zh'], { localized });
   }
   const config = result.config;
 

@@ -34,6 +34,7 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'CC_LINKER_CLAUDE_PERMISSION_MODE', key: 'claude.permission_mode', kind: 'string' },
   { env: 'CC_LINKER_CLAUDE_ALLOWED_TOOLS', key: 'claude.allowed_tools', kind: 'list' },
   { env: 'CC_LINKER_CLAUDE_DISALLOWED_TOOLS', key: 'claude.disallowed_tools', kind: 'list' },
+  { env: 'CC_LINKER_CLAUDE_ENV_ALLOW', key: 'claude.env_allow', kind: 'list' },
   { env: 'CC_LINKER_IMAGES_ENABLED', key: 'images.enabled', kind: 'bool' },
   { env: 'CC_LINKER_IMAGES_MAX_SIZE', key: 'images.max_size_bytes', kind: 'int' },
   { env: 'CC_LINKER_IMAGES_CLEANUP_HOURS', key: 'images.cleanup_max_age_hours', kind: 'int' },

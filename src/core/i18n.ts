@@ -1,6 +1,9 @@
 /** The two languages cc-linker speaks; zh-CN is the default (`general.language`, docs/design.md#language). */
 export type Language = 'zh' | 'en';
 
+/** One text in both languages (a message built where the reader's language is not known yet). */
+export type LocalizedText = Readonly<Record<Language, string>>;
+
 type Params = Record<string, string | number>;
 type Template = string | ((p: Params) => string);
 

@@ -107,6 +107,27 @@ describe.skipIf(!HAS_CHROMIUM)('web console: token auth in the browser (chromium
     await context.close();
   });
 
+  it('Log out ends the login on the server and shows the login form; the old cookie no longer works', async () => {
+    const { context, page } = await h.page({ locale: 'en-US' });
+    const [cookie] = await context.cookies();
+    expect(cookie).toBeDefined();
+    await page.click('#tab-status');
+    expect(await page.locator('#logout').textContent()).toBe('Log out');
+    await page.click('#logout');
+    await page.locator('#token').waitFor();
+    expect(page.url()).toBe(`${origin}/`);
+    expect(await context.cookies()).toEqual([]);
+    const replay = await h.browser.newContext();
+    try {
+      await replay.addCookies([cookie as Parameters<typeof replay.addCookies>[0][number]]);
+      const r = await replay.request.get(`${origin}/api/status`);
+      expect(r.status()).toBe(401);
+    } finally {
+      await replay.close();
+    }
+    await context.close();
+  });
+
   it('a page of another origin on the same machine cannot post as the user or read anything', async () => {
     const { context, page } = await h.page();
     const before = (

@@ -3,6 +3,7 @@
 // on a free port in a temporary home.
 import fs from 'node:fs/promises';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { BridgeStatus } from '../../src/bridge/commands/command-context.js';
@@ -111,11 +112,12 @@ export interface TestConsole {
   accepted: string[];
 }
 
-export async function startTestConsole(): Promise<TestConsole> {
+/** Starts a console with the fake bridge; `extra` adds or overrides options (limits, say). */
+export async function startTestConsole(extra: Partial<WebConsoleOptions> = {}): Promise<TestConsole> {
   const { dir, paths } = await tempHome();
   const config = defaultConfig();
   const accepted: string[] = [];
-  const web = await startWebConsole({ ...consoleOptions(paths, config), bridge: fakeBridge(accepted) });
+  const web = await startWebConsole({ ...consoleOptions(paths, config), bridge: fakeBridge(accepted), ...extra });
   const token = new URL(web.url).searchParams.get('token') as string;
   return { dir, paths, config, web, token, accepted };
 }
@@ -130,4 +132,88 @@ export async function stopTestConsole(t: TestConsole): Promise<void> {
 export async function loginCookie(port: number, token: string): Promise<string> {
   const r = await rawRequest(port, `/?token=${encodeURIComponent(token)}`);
   return String(r.headers['set-cookie']?.[0]).split(';')[0] as string;
+}
+
+/** The headers of a same-origin browser POST (what the page's fetch sends), with `cookie`. */
+export function sameOriginPost(port: number, cookie: string): Record<string, string> {
+  return { Cookie: cookie, Origin: `http://127.0.0.1:${port}`, 'Sec-Fetch-Site': 'same-origin' };
+}
+
+/** A raw TCP connection to the console: exactly the bytes a test writes, and everything that came back. */
+export interface RawSocket {
+  socket: net.Socket;
+  /** What the server sent so far. */
+  received(): string;
+  /** Settles when the connection is closed (by either side), with everything received. */
+  closed: Promise<string>;
+}
+
+/** Connects to 127.0.0.1:`port` and writes `bytes` once connected (nothing when omitted). */
+export function rawSocket(port: number, bytes?: string): Promise<RawSocket> {
+  return new Promise((resolve, reject) => {
+    let data = '';
+    const socket = net.connect(port, '127.0.0.1');
+    const closed = new Promise<string>((done) => socket.on('close', () => done(data)));
+    socket.on('data', (chunk: Buffer) => (data += chunk.toString('utf8')));
+    socket.once('error', (err) => (socket.connecting ? reject(err) : undefined));
+    socket.on('error', () => undefined);
+    socket.once('connect', () => {
+      if (bytes !== undefined) socket.write(bytes);
+      resolve({ socket, received: () => data, closed });
+    });
+  });
+}
+
+/** An open event stream: its status line and headers, what it received, and how to close it. */
+export interface OpenStream {
+  status: number;
+  body: string;
+  /** Resolves when the stream has received `text` (or rejects after `ms`). */
+  waitFor(text: string, ms?: number): Promise<void>;
+  received(): string;
+  /** Settles when the server ends or cuts the stream. */
+  ended: Promise<void>;
+  close(): void;
+}
+
+/** Opens `GET /api/events` with `cookie` and keeps it open; a refused one comes back with its JSON body. */
+export function openStream(port: number, cookie: string): Promise<OpenStream> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/api/events', headers: { Host: `127.0.0.1:${port}`, Cookie: cookie } },
+      (res) => {
+        let data = '';
+        const waiters: Array<() => void> = [];
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          data += c;
+          for (const w of waiters.splice(0)) w();
+        });
+        res.on('error', () => undefined);
+        const ended = new Promise<void>((done) => res.on('close', () => done()));
+        const stream: OpenStream = {
+          status: res.statusCode ?? 0,
+          body: '',
+          received: () => data,
+          ended,
+          close: () => req.destroy(),
+          waitFor: (text, ms = 5000) =>
+            new Promise<void>((ok, fail) => {
+              const timer = setTimeout(() => fail(new Error(`stream did not receive ${text}`)), ms);
+              const check = () => {
+                if (data.includes(text)) {
+                  clearTimeout(timer);
+                  ok();
+                } else waiters.push(check);
+              };
+              check();
+            }),
+        };
+        if (res.statusCode === 200) return resolve(stream);
+        res.on('end', () => resolve({ ...stream, body: data }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -28,6 +28,15 @@ export interface PlantedSecrets {
   serviceToken: string;
   /** `MY_APP_SECRET`: an unrelated `*_SECRET` in the environment. */
   appSecretVar: string;
+  /** `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`: cloud credentials (no Bedrock selected). */
+  awsSecretKey: string;
+  awsSessionToken: string;
+  /** `GOOGLE_APPLICATION_CREDENTIALS`: the path of a service-account file (no Vertex selected). */
+  googleCredentials: string;
+  /** `GITHUB_TOKEN`, `NPM_TOKEN`, `DB_PASSWORD`: what a developer's shell commonly holds. */
+  githubToken: string;
+  npmToken: string;
+  dbPassword: string;
 }
 
 /** New secrets (random suffixes, so nothing in the repository or a previous run can contain them). */
@@ -44,6 +53,12 @@ export function plantSecrets(): PlantedSecrets {
     acmeKey: v('ACMEKEY'),
     serviceToken: v('SERVICETOKEN'),
     appSecretVar: v('APPSECRETVAR'),
+    awsSecretKey: v('AWSSECRETKEY'),
+    awsSessionToken: v('AWSSESSIONTOKEN'),
+    googleCredentials: v('/secrets/GOOGLECREDENTIALS'),
+    githubToken: v('GITHUBTOKEN'),
+    npmToken: v('NPMTOKEN'),
+    dbPassword: v('DBPASSWORD'),
   };
 }
 
@@ -57,6 +72,12 @@ export function secretEnv(s: PlantedSecrets): Record<string, string> {
     ACME_LLM_KEY: s.acmeKey,
     MY_SERVICE_TOKEN: s.serviceToken,
     MY_APP_SECRET: s.appSecretVar,
+    AWS_SECRET_ACCESS_KEY: s.awsSecretKey,
+    AWS_SESSION_TOKEN: s.awsSessionToken,
+    GOOGLE_APPLICATION_CREDENTIALS: s.googleCredentials,
+    GITHUB_TOKEN: s.githubToken,
+    NPM_TOKEN: s.npmToken,
+    DB_PASSWORD: s.dbPassword,
   };
 }
 

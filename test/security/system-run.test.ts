@@ -109,7 +109,7 @@ describe('check 1: no secret anywhere', () => {
     expect(findSecrets(JSON.stringify(env), run.secrets)).toEqual([]);
   });
 
-  it('Claude Code children got the Anthropic key only: no Feishu secret, provider key, web token or other token', () => {
+  it('Claude Code children got the Anthropic key only: no Feishu secret, provider key, web token, cloud credential or other token', () => {
     // The engine's runs (stream-json) and doctor's `claude --version` both go through buildClaudeEnv.
     expect(run.claudeEnvs.filter((d) => d.argv.includes('--print')).length).toBeGreaterThanOrEqual(3);
     expect(run.claudeEnvs.filter((d) => d.argv.includes('--version')).length).toBeGreaterThanOrEqual(1);
@@ -122,6 +122,12 @@ describe('check 1: no secret anywhere', () => {
         'ACME_LLM_KEY',
         'MY_SERVICE_TOKEN',
         'MY_APP_SECRET',
+        'AWS_SECRET_ACCESS_KEY',
+        'AWS_SESSION_TOKEN',
+        'GOOGLE_APPLICATION_CREDENTIALS',
+        'GITHUB_TOKEN',
+        'NPM_TOKEN',
+        'DB_PASSWORD',
       ])
         expect(names, argv.join(' ')).not.toContain(name);
       expect(names.filter((n) => n.startsWith('CC_LINKER_'))).toEqual([]);

@@ -1,11 +1,11 @@
 /**
  * Security review, check 5: the web console over the real bridge and gateway. Every route —
- * enumerated from the server code itself (the ROUTES table of console/api-routes.ts, the page and asset
- * paths of http/web-server.ts, the UI folder), so a route added later is covered without editing this
- * test — is refused without the token and with a wrong one (401, no data, nothing changes);
- * cross-origin state-changing requests get 403; a foreign Host (DNS rebinding) gets 421; no CORS
- * header is ever sent; CSP and X-Frame-Options are on every answer; the token never appears in
- * a body.
+ * enumerated from the server code itself (the ROUTES table of console/api-routes.ts, the page, asset
+ * and own API paths of http/web-server.ts, the UI folder), so a route added later is covered without
+ * editing this test — is refused without the token and with a wrong one (401, no data, nothing
+ * changes); cross-origin state-changing requests get 403; a foreign Host (DNS rebinding) gets 421; no
+ * CORS header is ever sent; CSP and X-Frame-Options are on every answer; the token never appears in
+ * a body. A logout ends its login for every route; the start URL redirects only within the console.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -71,6 +71,9 @@ function enumerateRoutes(): Array<{ method: string; path: string }> {
   const server = fs.readFileSync(path.join(REPO, 'src/channels/web/http/web-server.ts'), 'utf8');
   expect(server).toContain("url.pathname === '/login'");
   expect(server).toContain("url.pathname.startsWith('/assets/')");
+  // The API routes the server answers itself (each a POST), behind the same checks as the others.
+  for (const m of server.matchAll(/url\.pathname === '(\/api\/[\w/-]+)'/g))
+    routes.push({ method: 'POST', path: m[1] as string });
   const ui = fs.readdirSync(path.join(REPO, 'src/channels/web/ui')).filter((f) => !f.endsWith('.test.js'));
   routes.push(
     { method: 'GET', path: '/' },
@@ -117,6 +120,7 @@ describe('the routes', () => {
         { method: 'POST', path: '/api/bridge/actions' },
         { method: 'POST', path: '/api/sessions/new' },
         { method: 'GET', path: `/api/sessions/${SESSION}` },
+        { method: 'POST', path: '/api/logout' },
       ]),
     );
   });
@@ -340,6 +344,35 @@ describe('headers and bodies', () => {
         expect(r.body.includes(sys.token), `${route.path} ${Object.keys(headers).join()}`).toBe(false);
         expect(r.body.includes(cookieValue), route.path).toBe(false);
       }
+    }
+  });
+});
+
+describe('login lifetime', () => {
+  it('after POST /api/logout the login is refused on every route; other logins go on', async () => {
+    const login = await request('GET', `/?token=${encodeURIComponent(sys.token)}`);
+    const mine = String(login.headers['set-cookie']?.[0]).split(';')[0] as string;
+    const same = { Origin: `http://127.0.0.1:${port}`, 'Sec-Fetch-Site': 'same-origin' };
+    const out = await request('POST', '/api/logout', { Cookie: mine, ...same });
+    expect(out.status).toBe(204);
+    expect(String(out.headers['set-cookie']?.[0])).toMatch(/=; HttpOnly; SameSite=Strict; Path=\/; Max-Age=0$/);
+    for (const route of routes) {
+      const r = await request(
+        route.method,
+        route.path,
+        { Cookie: mine, 'Content-Type': 'application/json', ...same },
+        bodyFor(route),
+      );
+      expect(r.status, `${route.method} ${route.path}`).toBe(401);
+    }
+    expect((await request('GET', '/api/status', { Cookie: cookie })).status).toBe(200);
+  });
+
+  it('the start URL never redirects off the console (/.//evil.com?token=… → /)', async () => {
+    for (const p of ['/.//evil.com', '/..//evil.com', '/%2F%2Fevil.com', '/%5Cevil.com']) {
+      const r = await request('GET', `${p}?token=${encodeURIComponent(sys.token)}`);
+      expect(r.status, p).toBe(303);
+      expect(r.headers.location, p).toBe('/');
     }
   });
 });

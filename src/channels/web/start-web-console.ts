@@ -9,8 +9,11 @@ import { ConsoleChats } from './console/console-chats.js';
 import type { ConsoleGateway } from './console/console-gateway.js';
 import type { ConsoleSessions } from './console/console-sessions.js';
 import { EventHub } from './console/event-hub.js';
-import { hostPort, resolveBindAddress } from './http/bind-address.js';
+import { consoleUrl, resolveBindAddress } from './http/bind-address.js';
+import { loginStoreFile, type LoginLimits } from './http/login-sessions.js';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './http/server-limits.js';
 import { loadUiAssets } from './http/static-assets.js';
+import { TokenSource } from './http/token-source.js';
 import { startWebServer, type WebServer } from './http/web-server.js';
 import { loadWebToken } from './http/web-token.js';
 import { WebChannel } from './web-channel.js';
@@ -33,6 +36,10 @@ export interface WebConsoleOptions {
   uiDir?: string;
   /** How often the status view is refreshed over SSE while a page is open. */
   statusIntervalMs?: number;
+  /** Timeouts and caps of the server (tests shorten them); the rest keep `DEFAULT_SERVER_LIMITS`. */
+  limits?: Partial<ServerLimits>;
+  /** How long a login lasts and how many are kept (tests). */
+  loginLimits?: LoginLimits;
 }
 
 /** A running console. `url` carries `?token=` once: print it, never log it elsewhere. */
@@ -66,9 +73,13 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     },
     lang,
   );
-  const { token } = await loadWebToken(config, opts.paths, lang);
+  const { token, source } = await loadWebToken(config, opts.paths, lang);
+  // A token from the token file follows that file (`cc-linker web rotate-token`) while running.
+  const tokenSource =
+    source === 'config' ? TokenSource.fixed(token) : await TokenSource.fromFile(token, opts.paths.webTokenFile);
+  const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...opts.limits };
   const assets = await loadUiAssets(opts.uiDir);
-  const hub = new EventHub();
+  const hub = new EventHub({ maxPerClient: limits.maxStreamsPerClient });
   const outbox = await WebOutbox.open(path.join(opts.paths.home, 'web', 'outbox.jsonl'), {
     lang,
     logger,
@@ -97,11 +108,14 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
   try {
     server = await startWebServer({
       bind,
-      token,
+      token: tokenSource,
+      loginStore: loginStoreFile(opts.paths),
+      ...(opts.loginLimits ? { loginLimits: opts.loginLimits } : {}),
+      limits,
       assets,
       lang,
       logger,
-      api: (req, res, url, l) => handleApi(ctx, req, res, url, l),
+      api: (req, res, url, l, client) => handleApi(ctx, req, res, url, l, client),
     });
   } catch (err) {
     hub.close();
@@ -124,9 +138,8 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
   }, opts.statusIntervalMs ?? 3000);
   statusTimer.unref();
 
-  const displayHost = bind.host === '0.0.0.0' ? '127.0.0.1' : bind.host === '::' ? '::1' : bind.host;
   return {
-    url: `http://${hostPort(displayHost, server.port)}/?token=${encodeURIComponent(token)}`,
+    url: consoleUrl(bind.host, server.port, token),
     port: server.port,
     channel,
     async close() {

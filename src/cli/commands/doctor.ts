@@ -102,9 +102,13 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
   const bin = findClaudeBinary(ctx.config.general.claude_bin, ctx.env, ctx.paths.userHome);
   if (!bin) checks.push({ name: 'claude', level: 'fail', text: t('doctorClaudeMissing') });
   else {
-    // The environment Claude Code runs with under cc-linker: never cc-linker's own secrets or the cc_exec keys.
-    const { buildClaudeEnv } = await import('../../claude/claude-env.js');
-    const r = await runProcess([bin.path, '--version'], { hardTimeoutMs: 10_000, env: buildClaudeEnv(ctx.env) });
+    // The very environment the engine gives Claude Code: never cc-linker's own secrets or the cc_exec
+    // keys, cloud credentials only for the selected provider, plus claude.env_allow.
+    const { claudeEnvFor } = await import('../../claude/claude-env.js');
+    const r = await runProcess([bin.path, '--version'], {
+      hardTimeoutMs: 10_000,
+      env: claudeEnvFor(ctx.config, ctx.env),
+    });
     // `claude --version` prints `2.1.332 (Claude Code)`; the line already says "Claude Code".
     const version = (r.stdout.trim().split('\n')[0] ?? '').replace(/\s*\(Claude Code\)$/, '');
     if (r.reason === 'exit' && r.exitCode === 0 && version)

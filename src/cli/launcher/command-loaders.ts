@@ -14,6 +14,7 @@ export const COMMAND_LOADERS: readonly CommandLoader[] = [
   ['start', async () => (await import('../commands/start.js')).startCommand],
   ['stop', async () => (await import('../commands/stop.js')).stopCommand],
   ['service', async () => (await import('../commands/service.js')).serviceCommand],
+  ['web', async () => (await import('../commands/web.js')).webCommand],
   // The terminal session commands: the registry's life cycle first, then reading, upkeep and checks.
   ['init', async () => (await import('../commands/init.js')).initCommand],
   ['list', async () => (await import('../commands/list.js')).listCommand],

@@ -82,6 +82,8 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       disallowed_tools: '始终拒绝的工具',
       models: '模型别名（/model 使用），例如 { sonnet = "claude-sonnet-4-5" }',
       default_model: '默认模型（别名或完整名称）；留空 = Claude Code 的默认模型',
+      env_allow:
+        '额外传给 Claude Code（及它运行的命令）的环境变量：完整名称或 PREFIX_*，例如 ["JAVA_HOME", "GOPATH"]。\n默认只传 Claude Code 运行所需的变量；AWS / Google 凭证仅在设置了 CLAUDE_CODE_USE_BEDROCK / CLAUDE_CODE_USE_VERTEX 时传入。\nCC_LINKER_* 和 cc_exec 模型服务的 key 变量即使列在这里也不会传入',
     },
     stream: {
       _: '流式回复卡片',
@@ -114,7 +116,7 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
     },
     ccexec: {
       _: 'cc_exec：AI 对话中只读调用 ChainlessChain CLI',
-      cli: 'CLI 命令（参数数组），例如 ["chainlesschain"] 或 ["node", "/path/to/entry.js"]',
+      cli: 'CLI 命令（参数数组）：["chainlesschain"]（在 PATH 中查找）、绝对路径，或 ["node", "/path/to/chainlesschain/bin/chainlesschain.js"]。\n不能写 "cc"（Linux 和 macOS 上那是 C 编译器）或其他只有名字的程序',
       cwd: '运行 CLI 的工作目录',
       timeout_ms: '单条命令的超时（毫秒）',
       default_provider: '默认模型服务（[ccexec.providers.<名字>] 中的名字）',
@@ -192,6 +194,8 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       disallowed_tools: 'Tools always refused',
       models: 'Model aliases for /model, e.g. { sonnet = "claude-sonnet-4-5" }',
       default_model: "Default model (alias or full name); empty = Claude Code's default",
+      env_allow:
+        'More environment variables Claude Code (and the commands it runs) may see: exact names or PREFIX_*, e.g. ["JAVA_HOME", "GOPATH"].\nBy default only what Claude Code needs to run is passed; AWS / Google credentials only when CLAUDE_CODE_USE_BEDROCK / CLAUDE_CODE_USE_VERTEX is set.\nCC_LINKER_* and the cc_exec providers\' key variables are never passed, even when listed here',
     },
     stream: {
       _: 'Streaming reply cards',
@@ -225,7 +229,7 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
     },
     ccexec: {
       _: 'cc_exec: read-only ChainlessChain CLI calls from an AI chat',
-      cli: 'CLI command (argv array), e.g. ["chainlesschain"] or ["node", "/path/to/entry.js"]',
+      cli: 'CLI command (argv array): ["chainlesschain"] (found on PATH), an absolute path, or ["node", "/path/to/chainlesschain/bin/chainlesschain.js"].\nNever "cc" (on Linux and macOS that is the C compiler) or another bare program name',
       cwd: 'Working directory of the CLI',
       timeout_ms: 'Timeout of one command (ms)',
       default_provider: 'Default model service (a name from [ccexec.providers.<name>])',

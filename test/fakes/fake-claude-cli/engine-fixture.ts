@@ -32,8 +32,9 @@ export interface EngineFixture {
 }
 
 /**
- * Creates the fixture: `general.claude_bin` = the fake, short timeouts, HOME / CC_LINKER_HOME in
- * the temp dir so nothing touches the real ~/.claude or ~/.cc-linker.
+ * Creates the fixture: `general.claude_bin` = the fake, short timeouts, `claude.env_allow` =
+ * `FAKE_CLAUDE_RECORD`, HOME / CC_LINKER_HOME in the temp dir so nothing touches the real
+ * ~/.claude or ~/.cc-linker.
  */
 export function createEngineFixture(): EngineFixture {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cc-linker-engine-')));
@@ -52,6 +53,8 @@ export function createEngineFixture(): EngineFixture {
   config.general.claude_bin = FAKE_CLAUDE;
   config.runtime.stale_timeout_ms = 20_000;
   config.runtime.hard_timeout_ms = 30_000;
+  // The fake's record switch must get through the child's allowlist, like any variable a user's tools need.
+  config.claude.env_allow = ['FAKE_CLAUDE_RECORD'];
   return {
     root,
     home,

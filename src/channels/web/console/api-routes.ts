@@ -32,13 +32,17 @@ export interface ApiContext {
   dirPolicy: DirSafetyOptions;
 }
 
-/** One matched API request. `lang` is the page's language (header `X-Console-Lang`), for error text. */
+/**
+ * One matched API request. `lang` is the page's language (header `X-Console-Lang`), for error
+ * text; `client` names who asks (a login, or every bearer-token script), for per-client caps.
+ */
 interface Call {
   req: IncomingMessage;
   res: ServerResponse;
   url: URL;
   params: string[];
   lang: Language;
+  client: string;
 }
 
 type Handler = (ctx: ApiContext, call: Call) => Promise<unknown>;
@@ -52,7 +56,15 @@ const MAX_TEXT = 10_000;
  * returned ever contains the token or another secret — config is never echoed.
  */
 const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> = [
-  { method: 'GET', path: /^\/api\/events$/, handler: async (ctx, c) => ctx.hub.attach(c.res) },
+  {
+    method: 'GET',
+    path: /^\/api\/events$/,
+    handler: async (ctx, c) => {
+      // Past the cap the new stream is refused; the client's open streams are left as they are.
+      if (!ctx.hub.attach(c.res, c.client))
+        throw new HttpError(429, consoleMessages(c.lang)('tooManyStreams', { max: ctx.hub.maxPerClient }));
+    },
+  },
   { method: 'GET', path: /^\/api\/status$/, handler: async (ctx) => statusBody(ctx) },
   {
     method: 'GET',
@@ -218,6 +230,7 @@ export async function handleApi(
   res: ServerResponse,
   url: URL,
   lang: Language,
+  client: string,
 ): Promise<boolean> {
   let pathMatched = false;
   for (const route of ROUTES) {
@@ -225,7 +238,7 @@ export async function handleApi(
     if (!m) continue;
     pathMatched = true;
     if (route.method !== req.method) continue;
-    const body = await route.handler(ctx, { req, res, url, params: m.slice(1), lang });
+    const body = await route.handler(ctx, { req, res, url, params: m.slice(1), lang, client });
     if (!res.headersSent) sendJson(res, res.statusCode, body ?? {});
     return true;
   }

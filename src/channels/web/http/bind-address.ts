@@ -44,3 +44,12 @@ export function resolveBindAddress(
 export function hostPort(host: string, port: number): string {
   return `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
 }
+
+/**
+ * The console's start URL, `http://127.0.0.1:9820/?token=…`: what `start` and `web rotate-token`
+ * print once. A wildcard bind is shown as the loopback address of its family.
+ */
+export function consoleUrl(bindHost: string, port: number, token: string): string {
+  const host = bindHost === '0.0.0.0' ? '127.0.0.1' : bindHost === '::' ? '::1' : bindHost;
+  return `http://${hostPort(host, port)}/?token=${encodeURIComponent(token)}`;
+}

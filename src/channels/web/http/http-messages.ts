@@ -14,6 +14,8 @@ export const httpMessages = defineMessages({
     portInUse: (p) => `Web 控制台端口 ${s(p.port)} 已被占用。请修改 config.toml 的 web.port，或停止占用该端口的程序。`,
     listenFailed: (p) => `Web 控制台无法监听 ${s(p.host)}:${s(p.port)}：${s(p.reason)}`,
     tokenUnreadable: (p) => `无法读取 Web 控制台令牌文件 ${s(p.file)}：${s(p.reason)}`,
+    tokenInConfig: (p) =>
+      `控制台令牌由 ${s(p.file)} 中的 web.token 设定，不能用此命令更换：请在该文件中把它改成一个新的随机值，然后重启 cc-linker。`,
     unauthorized: '未授权：请使用启动时打印的带 token 的链接打开控制台。',
     forbiddenOrigin: '拒绝跨站请求。',
     badHost: '请求的 Host 不是本控制台的地址。',
@@ -35,6 +37,8 @@ export const httpMessages = defineMessages({
       `Web console port ${s(p.port)} is already in use. Change web.port in config.toml or stop the program using it.`,
     listenFailed: (p) => `The web console cannot listen on ${s(p.host)}:${s(p.port)}: ${s(p.reason)}`,
     tokenUnreadable: (p) => `Cannot read the web console token file ${s(p.file)}: ${s(p.reason)}`,
+    tokenInConfig: (p) =>
+      `The console token is set by web.token in ${s(p.file)}, so this command cannot rotate it: change it there to a new random value, then restart cc-linker.`,
     unauthorized: 'Unauthorized: open the console with the link (with its token) printed at start-up.',
     forbiddenOrigin: 'Cross-site request refused.',
     badHost: 'The request Host is not this console’s address.',

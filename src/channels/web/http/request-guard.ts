@@ -1,39 +1,26 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { hostPort, type BindAddress } from './bind-address.js';
 
-/** How a request proved it knows the token. */
+/** How a request proved it may use the console: a login's cookie, or the token itself. */
 export type AuthVia = 'cookie' | 'bearer';
 
 /**
  * The checks every request passes before it gets anything (`startWebServer` applies them in order:
- * Host, then auth, then — for state-changing methods — same origin). Kept free of HTTP plumbing
- * so each rule is unit-tested on plain header objects.
+ * Host, then auth, then — for state-changing methods — same origin), and the login cookie's
+ * shape. Kept free of HTTP plumbing so each rule is unit-tested on plain header objects; what
+ * counts as a valid token or login is `ConsoleAuth`'s business.
  */
 export class RequestGuard {
   /** Cookie name; includes the port because browsers share cookies between ports of one host. */
   readonly cookieName: string;
-  private readonly tokenDigest: Buffer;
-  private readonly cookieDigest: Buffer;
-  /** What the login cookie holds: derived from the token (cookie-safe characters whatever the token is). */
-  private readonly cookieValue: string;
   private readonly hosts: Set<string> | null;
 
-  constructor(token: string, bind: BindAddress, actualPort: number) {
+  constructor(bind: BindAddress, actualPort: number) {
     this.cookieName = `ccl_console_${actualPort}`;
-    this.tokenDigest = digest(token);
-    this.cookieValue = createHmac('sha256', token).update('cc-linker web console cookie v1').digest('base64url');
-    this.cookieDigest = digest(this.cookieValue);
     const wildcard = bind.host === '0.0.0.0' || bind.host === '::';
     const names = bind.loopback ? ['127.0.0.1', 'localhost', '::1', bind.host] : [bind.host];
     // A wildcard bind is reachable under any of the machine's names; the token still guards it.
     this.hosts = wildcard ? null : new Set(names.map((h) => hostPort(h, actualPort).toLowerCase()));
-  }
-
-  /** Whether a candidate token is the console token (constant time). */
-  tokenMatches(candidate: string | undefined | null): boolean {
-    if (typeof candidate !== 'string' || candidate.length === 0 || candidate.length > 512) return false;
-    return timingSafeEqual(digest(candidate), this.tokenDigest);
   }
 
   /**
@@ -47,16 +34,16 @@ export class RequestGuard {
     return this.hosts === null || this.hosts.has(host);
   }
 
-  /** `cookie` / `bearer` when the request carries the token, else null. */
-  authenticate(req: Pick<IncomingMessage, 'headers'>): AuthVia | null {
+  /** The token of an `Authorization: Bearer …` header, if any (whether it is right is not judged here). */
+  bearerOf(req: Pick<IncomingMessage, 'headers'>): string | null {
     const auth = req.headers.authorization;
-    if (typeof auth === 'string') {
-      const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-      if (m && this.tokenMatches(m[1])) return 'bearer';
-    }
-    const cookie = parseCookies(req.headers.cookie)[this.cookieName];
-    if (typeof cookie !== 'string' || cookie.length === 0 || cookie.length > 512) return null;
-    return timingSafeEqual(digest(cookie), this.cookieDigest) ? 'cookie' : null;
+    const m = typeof auth === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
+    return m ? (m[1] as string) : null;
+  }
+
+  /** The value of this console's login cookie, if the request has one. */
+  cookieOf(req: Pick<IncomingMessage, 'headers'>): string | undefined {
+    return parseCookies(req.headers.cookie)[this.cookieName];
   }
 
   /**
@@ -80,12 +67,17 @@ export class RequestGuard {
   }
 
   /**
-   * The `Set-Cookie` value that logs a browser in: HttpOnly, SameSite=Strict, whole site, 30 days.
-   * It holds an HMAC of the token, not the token, so it is cookie-safe and the token itself appears
-   * nowhere but the start URL.
+   * The `Set-Cookie` value that logs a browser in: HttpOnly (no script reads it), SameSite=Strict
+   * (no other site's page sends it), the whole site, for `maxAgeS` seconds. It holds the login's
+   * random id — never the token, which appears nowhere but the start URL.
    */
-  loginCookie(): string {
-    return `${this.cookieName}=${this.cookieValue}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${30 * 24 * 3600}`;
+  loginCookie(id: string, maxAgeS: number): string {
+    return `${this.cookieName}=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeS}`;
+  }
+
+  /** The `Set-Cookie` value that makes the browser forget the login cookie (logout). */
+  clearedCookie(): string {
+    return `${this.cookieName}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
   }
 }
 
@@ -100,8 +92,4 @@ export function parseCookies(header: string | undefined): Record<string, string>
     if (!(name in out)) out[name] = part.slice(eq + 1).trim();
   }
   return out;
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
 }

@@ -4,13 +4,19 @@ import { httpMessages, type HttpMessageKey } from './http-messages.js';
 
 /** What can go wrong in the console in a way the user (or the lead's start-up code) should hear about. */
 export type WebErrorCode =
-  'WEB_BIND_REFUSED' | 'WEB_PORT_IN_USE' | 'WEB_LISTEN_FAILED' | 'WEB_TOKEN_UNREADABLE' | 'WEB_UNKNOWN_MESSAGE';
+  | 'WEB_BIND_REFUSED'
+  | 'WEB_PORT_IN_USE'
+  | 'WEB_LISTEN_FAILED'
+  | 'WEB_TOKEN_UNREADABLE'
+  | 'WEB_TOKEN_IN_CONFIG'
+  | 'WEB_UNKNOWN_MESSAGE';
 
 const KEYS: Record<Exclude<WebErrorCode, 'WEB_UNKNOWN_MESSAGE'>, HttpMessageKey> = {
   WEB_BIND_REFUSED: 'bindRefused',
   WEB_PORT_IN_USE: 'portInUse',
   WEB_LISTEN_FAILED: 'listenFailed',
   WEB_TOKEN_UNREADABLE: 'tokenUnreadable',
+  WEB_TOKEN_IN_CONFIG: 'tokenInConfig',
 };
 
 /**

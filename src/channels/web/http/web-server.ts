@@ -5,26 +5,37 @@ import type { Logger } from '../../../core/logger.js';
 import { hostPort, type BindAddress } from './bind-address.js';
 import { applySecurityHeaders, HttpError, readBody, sendHtml, sendJson } from './http-io.js';
 import { httpMessages } from './http-messages.js';
+import { ConsoleAuth } from './console-auth.js';
 import { LOGIN_CSP, loginPage } from './login-page.js';
+import { loginRedirect } from './login-redirect.js';
+import { LoginSessions, tokenTag, type LoginLimits } from './login-sessions.js';
 import { RequestGuard } from './request-guard.js';
+import { applyServerLimits, DEFAULT_SERVER_LIMITS, serverOptions, type ServerLimits } from './server-limits.js';
 import type { UiAsset } from './static-assets.js';
+import type { TokenSource } from './token-source.js';
 import { WebError } from './web-error.js';
 
 /**
  * Answers one authorised `/api/…` request (a state-changing one has passed the same-origin check
- * too); `lang` is the page's language, for error text. Returns false when no route matches.
+ * too); `lang` is the page's language, for error text; `client` names who asks (a login, or
+ * `bearer`), for per-client limits. Returns false when no route matches.
  */
 export type ApiHandler = (
   req: http.IncomingMessage,
   res: http.ServerResponse,
   url: URL,
   lang: Language,
+  client: string,
 ) => Promise<boolean>;
 
 /** What `startWebServer` needs: where to listen, the token, the UI files and the API behind them. */
 export interface WebServerOptions {
   bind: BindAddress;
-  token: string;
+  token: TokenSource;
+  /** Where logins are kept across restarts (0600); null keeps them in memory only. */
+  loginStore: string | null;
+  loginLimits?: LoginLimits;
+  limits?: ServerLimits;
   assets: Map<string, UiAsset>;
   /** The language of errors when a request says none. */
   lang: Language;
@@ -45,23 +56,28 @@ const LOGIN_BODY_MAX = 4096;
 /**
  * The console's node:http server: it serves the UI files, hands `/api/…` to `api`, and lets
  * nothing through unchecked. Every request passes, in order: the Host check (DNS rebinding), then
- * the token — the HttpOnly, SameSite=Strict cookie or `Authorization: Bearer` — and for a
+ * the token — a login's HttpOnly, SameSite=Strict cookie, or `Authorization: Bearer` — and for a
  * state-changing method the same-origin check. The only thing served without the token is the
- * login form. `GET /?token=…` sets the cookie and redirects to the clean URL so the token leaves
- * the address bar. No CORS header is ever sent. A failure to listen throws `WebError`
- * (`WEB_PORT_IN_USE`, `WEB_LISTEN_FAILED`).
+ * login form. `GET <path>?token=…` (or the form) starts a login (`ConsoleAuth`): the cookie gets
+ * a random id, and the browser is sent back to the same path — only ever a path of this console —
+ * without the token, so it leaves the address bar. `POST /api/logout` ends the login. The server
+ * holds timeouts and caps (`ServerLimits`). No CORS header is ever sent. A failure to listen
+ * throws `WebError` (`WEB_PORT_IN_USE`, `WEB_LISTEN_FAILED`).
  *
  * @example
- *   const server = await startWebServer({ bind, token, assets, lang, logger, api: (req, res, url, l) => route(req, res, url, l) });
+ *   const server = await startWebServer({ bind, token, loginStore, assets, lang, logger, api });
  *   await server.close();
  */
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
   const { bind, assets, lang, logger } = opts;
+  const limits = opts.limits ?? DEFAULT_SERVER_LIMITS;
   let guard: RequestGuard | null = null;
-  const server = http.createServer((req, res) => {
+  let auth: ConsoleAuth | null = null;
+  const server = http.createServer(serverOptions(limits), (req, res) => {
     applySecurityHeaders(res);
     handle(req, res).catch((err: unknown) => fail(req, res, err));
   });
+  applyServerLimits(server, limits, logger);
 
   /** The page says its language in `X-Console-Lang`; the login page follows the browser's `Accept-Language`. */
   const requestLang = (req: http.IncomingMessage): Language => {
@@ -95,20 +111,22 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const g = guard as RequestGuard;
+    const a = auth as ConsoleAuth;
     const l = requestLang(req);
     const t = httpMessages(l);
     if (!g.hostAllowed(req)) return sendJson(res, 421, { error: t('badHost') });
+    await a.refresh();
     const url = new URL(req.url ?? '/', 'http://console.invalid');
     const method = req.method ?? 'GET';
     const stateChanging = method !== 'GET' && method !== 'HEAD';
 
     // Login: the start URL's ?token=…, or the login form.
     if (method === 'GET' && url.searchParams.has('token')) {
-      if (!g.tokenMatches(url.searchParams.get('token'))) return unauthorized(req, res, true);
-      url.searchParams.delete('token');
+      if (!a.tokenMatches(url.searchParams.get('token'))) return unauthorized(req, res, true);
+      const cookie = await a.login(req);
       res.writeHead(303, {
-        'Set-Cookie': g.loginCookie(),
-        Location: `${url.pathname}${url.search}`,
+        'Set-Cookie': cookie,
+        Location: loginRedirect(req.url ?? '/'),
         'Cache-Control': 'no-store',
       });
       return void res.end();
@@ -120,17 +138,23 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         badType: t('needJson'),
         badJson: t('badJson'),
       })) as Record<string, string>;
-      if (!g.tokenMatches(form.token)) return unauthorized(req, res, true, true);
-      res.writeHead(303, { 'Set-Cookie': g.loginCookie(), Location: '/', 'Cache-Control': 'no-store' });
+      if (!a.tokenMatches(form.token)) return unauthorized(req, res, true, true);
+      res.writeHead(303, { 'Set-Cookie': await a.login(req), Location: '/', 'Cache-Control': 'no-store' });
       return void res.end();
     }
 
-    const via = g.authenticate(req);
-    if (!via) return unauthorized(req, res, false);
-    if (stateChanging && !g.sameOrigin(req, via)) return sendJson(res, 403, { error: t('forbiddenOrigin') });
+    const client = a.identify(req);
+    if (!client) return unauthorized(req, res, false);
+    if (stateChanging && !g.sameOrigin(req, client.via)) return sendJson(res, 403, { error: t('forbiddenOrigin') });
 
+    if (url.pathname === '/api/logout') {
+      if (method !== 'POST') throw new HttpError(405, t('methodNotAllowed'));
+      res.writeHead(204, { 'Set-Cookie': await a.logout(client, res), 'Cache-Control': 'no-store' });
+      return void res.end();
+    }
+    a.track(res, client);
     if (url.pathname.startsWith('/api/')) {
-      if (await opts.api(req, res, url, l)) return;
+      if (await opts.api(req, res, url, l, client.key)) return;
       throw new HttpError(404, t('notFound'));
     }
     if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, t('methodNotAllowed'));
@@ -145,6 +169,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     serveAsset(req, res, asset);
   }
 
+  const logins = await LoginSessions.open(opts.loginStore, tokenTag(opts.token.value), {
+    logger,
+    ...(opts.loginLimits ? { limits: opts.loginLimits } : {}),
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -161,7 +189,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     });
   }
   const port = (server.address() as { port: number }).port;
-  guard = new RequestGuard(opts.token, bind, port);
+  guard = new RequestGuard(bind, port);
+  auth = new ConsoleAuth({ token: opts.token, logins, guard, logger });
   logger.info('web console listening', { address: hostPort(bind.host, port) });
   return {
     port,

@@ -5,6 +5,7 @@ import type { Language } from '../../../core/i18n.js';
 import type { Paths } from '../../../core/paths.js';
 import { registerSecret } from '../../../core/redact.js';
 import { writeFileAtomic } from '../../../store/atomic-write.js';
+import { loginStoreFile } from './login-sessions.js';
 import { WebError } from './web-error.js';
 
 /** Bytes of randomness in a generated token (rendered as 43 base64url characters). */
@@ -43,8 +44,32 @@ export async function loadWebToken(
     if (code !== 'ENOENT')
       throw new WebError('WEB_TOKEN_UNREADABLE', { file, reason: code ?? String(err) }, lang, { cause: err });
   }
+  return { token: await writeNewToken(file), source: 'generated' };
+}
+
+/**
+ * Replaces the token in `paths.webTokenFile` with a new random one and ends every console login
+ * (the login store is deleted; a running console also sees the new token at its next request and
+ * drops every login it holds). Refused with `WEB_TOKEN_IN_CONFIG` when `web.token` is set in the
+ * config: that token is the user's, to be changed where it is written.
+ *
+ * @example
+ *   const token = await rotateWebToken(config, paths, 'en');
+ */
+export async function rotateWebToken(
+  config: Config,
+  paths: Pick<Paths, 'webTokenFile' | 'configFile' | 'home'>,
+  lang: Language,
+): Promise<string> {
+  if (config.web.token.trim()) throw new WebError('WEB_TOKEN_IN_CONFIG', { file: paths.configFile }, lang);
+  const token = await writeNewToken(paths.webTokenFile);
+  await fs.rm(loginStoreFile(paths), { force: true });
+  return token;
+}
+
+async function writeNewToken(file: string): Promise<string> {
   const token = randomBytes(TOKEN_BYTES).toString('base64url');
   await writeFileAtomic(file, `${token}\n`, { mode: 0o600 });
   registerSecret(token);
-  return { token, source: 'generated' };
+  return token;
 }

@@ -1,6 +1,6 @@
 // Start-up: tabs, language, the event stream, toasts. Plain ES modules, no framework, nothing
 // from the network.
-import { openEvents } from './api.js';
+import { api, openEvents } from './api.js';
 import { initChat, onChatItem, onChatRun, refreshChat, relabelChat } from './chat-page.js';
 import { applyI18n, currentLang, setLang, t } from './i18n.js';
 import { initSessions, onBridgeMessage, refreshSessions } from './sessions-page.js';
@@ -61,6 +61,20 @@ function initLang() {
   applyI18n(document);
 }
 
+/** Log out: the server ends this login and clears the cookie; the page then shows the login form. */
+function initLogout(events) {
+  $('logout').addEventListener('click', async () => {
+    try {
+      await api('/api/logout', { method: 'POST' });
+    } catch (err) {
+      toast(t('logoutFailed', { msg: err.message }), 'error');
+      return;
+    }
+    events.close();
+    location.replace('/');
+  });
+}
+
 async function refreshAll() {
   const results = await Promise.allSettled([refreshChat(), refreshSessions(), refreshStatus()]);
   for (const r of results) if (r.status === 'rejected') toast(t('error', { msg: r.reason.message }), 'error');
@@ -70,7 +84,7 @@ initLang();
 initTabs();
 initChat(toast);
 initSessions(toast);
-openEvents(
+const events = openEvents(
   { 'chat.item': onChatItem, 'chat.run': onChatRun, 'bridge.message': onBridgeMessage, status: renderStatus },
   () => {
     $('offline').hidden = true;
@@ -78,3 +92,4 @@ openEvents(
   },
   () => ($('offline').hidden = false),
 );
+initLogout(events);
