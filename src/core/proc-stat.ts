@@ -42,8 +42,8 @@ export function parseProcStat(raw: string): ProcStat | null {
   return { state, pgrp, startTime };
 }
 
-/** The parent pid of `pid` (field 4 of `/proc/<pid>/stat`); null when it is gone or not on Linux. */
-export function readProcParent(pid: number): number | null {
+/** `readProcStat` plus the parent's pid (field 4), from one read of the file. */
+export function readProcStatWithParent(pid: number): (ProcStat & { ppid: number }) | null {
   if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return null;
   let raw: string;
   try {
@@ -51,8 +51,9 @@ export function readProcParent(pid: number): number | null {
   } catch {
     return null;
   }
+  const stat = parseProcStat(raw);
   const ppid = Number(statFields(raw)?.[4 - 3]);
-  return Number.isInteger(ppid) ? ppid : null;
+  return stat && Number.isInteger(ppid) ? { ...stat, ppid } : null;
 }
 
 /** The fields after the command name: `fields[0]` is field 3 (state), so field N is `fields[N - 3]`. */

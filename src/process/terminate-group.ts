@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readProcParent, readProcStat, type ProcStat } from '../core/proc-stat.js';
+import { readProcStat, readProcStatWithParent, type ProcStat } from '../core/proc-stat.js';
 
 /** Default time between SIGTERM and SIGKILL to the group. */
 export const DEFAULT_KILL_GRACE_MS = 2000;
@@ -85,12 +85,10 @@ export function strayGroups(pgid: number): number[] {
   for (const name of entries) {
     const pid = Number(name);
     if (!Number.isInteger(pid) || pid <= 0) continue;
-    const stat = readProcStat(pid);
+    const stat = readProcStatWithParent(pid);
     if (!stat || stat.state === 'Z' || stat.state === 'X') continue;
-    const ppid = readProcParent(pid);
-    if (ppid === null) continue;
     groupOf.set(pid, stat.pgrp);
-    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), pid]);
     if (stat.pgrp === pgid) queue.push(pid);
   }
   const own = readProcStat(process.pid)?.pgrp;

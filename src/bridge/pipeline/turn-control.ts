@@ -154,12 +154,16 @@ export class TurnControl implements TurnCommands {
     return { toast: { type: 'success', text: t('cancelAccepted') }, card };
   }
 
-  /** Saves the stop in the record before the abort: a crash after it cannot run the turn again. */
+  /**
+   * Saves the stop in the record before the abort, so a crash of the bridge after it cannot run
+   * the turn again. The write skips the fsyncs (the stop must not wait for the disk); the run's
+   * outcome, written durably as soon as its processes are gone, carries the stop too.
+   */
   private async stopTurn(turn: Turn): Promise<void> {
     const r = turn.record;
     r.stop = { at: this.d.now().toISOString(), queued: false };
     await this.d.spool
-      .write('processing', r)
+      .write('processing', r, { durable: false })
       .catch((err) => this.d.logger.warn('could not save the stop', { err, messageId: r.message.id }));
     turn.cancel.abort();
   }

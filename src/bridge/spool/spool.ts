@@ -75,9 +75,17 @@ export class Spool {
     return readRecord(this.pathOf(state, messageId));
   }
 
-  /** Rewrites a record in place (e.g. progress inside `processing/`). */
-  async write(state: SpoolState, record: SpoolRecord): Promise<void> {
-    await writeFileAtomic(this.pathOf(state, record.message.id), JSON.stringify(record));
+  /**
+   * Rewrites a record in place (e.g. progress inside `processing/`). `durable: false` skips the
+   * fsyncs: the write survives a crash of the process (not a power cut) — for a step that must not
+   * wait for the disk, whose record a durable write follows soon.
+   */
+  async write(state: SpoolState, record: SpoolRecord, options: { durable?: boolean } = {}): Promise<void> {
+    await writeFileAtomic(
+      this.pathOf(state, record.message.id),
+      JSON.stringify(record),
+      options.durable === false ? { durable: false } : {},
+    );
   }
 
   /**
