@@ -21,6 +21,8 @@ export interface ReplyPiece {
 const STREAM_TITLE = feishuMessages('en')('streamTitle');
 const ANSWER_TITLE = pipelineMessages('en')('completeTitle');
 const ERROR_TITLE = pipelineMessages('en')('errorTitle');
+/** "⏳ Queued (#": a waiting message's card, which its run later turns into the answer (not final). */
+const QUEUED_TITLE = pipelineMessages('en')('queuedTitle', { n: 1 }).split('#')[0] as string;
 const PROMPT_TITLES = [promptMessages('en')('permissionTitle'), promptMessages('en')('questionTitle')];
 /** Tags of the notices the bridge and channel send with `deliveryUuid(id, tag)`. */
 const NOTICE_TAGS = ['refusal', 'too-long', 'overload', 'unsupported', 'whoami'];
@@ -30,7 +32,7 @@ export const TOKEN_RE = /\btok[0-9a-z]+\b/gi;
 function stateOf(sent: SentMessage, text: string): PieceState {
   if (sent.msg_type === 'text' || sent.msg_type === 'post') return 'notice';
   const head = text.split('\n', 1)[0] ?? '';
-  if (head.includes(STREAM_TITLE)) return 'streaming';
+  if (head.includes(STREAM_TITLE) || head.includes(QUEUED_TITLE)) return 'streaming';
   if (head.includes(ANSWER_TITLE)) return 'answer';
   if (head.includes(ERROR_TITLE)) return 'error';
   if (PROMPT_TITLES.some((t) => head.includes(t))) return 'prompt';

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { ClaudeEngine } from '../claude/engine-types.js';
 import type { Config } from '../core/config-schema.js';
 import type { Language } from '../core/i18n.js';
@@ -18,6 +19,7 @@ import { routeRecord, type RouteDeps } from './pipeline/route-record.js';
 import { runRecord, type RunDeps } from './pipeline/run-record.js';
 import { RecoveryChoices } from './pipeline/recovery-choices.js';
 import { TurnNotifier, type NotifyClock } from './pipeline/turn-notifier.js';
+import { TurnControl } from './pipeline/turn-control.js';
 import { PendingPrompts } from './prompts/pending-prompts.js';
 import type { CardAction, Reply } from './reply-model.js';
 import { textReply } from './reply-model.js';
@@ -74,6 +76,8 @@ export class Bridge implements BridgeInbound {
   /** Interrupted turns waiting for the owner's Continue / Skip (`runtime.recovery = "ask"`). */
   readonly recoveryChoices: RecoveryChoices;
   private readonly notifier: TurnNotifier;
+  /** Running and waiting Claude turns: `/stop`, `/queue`, the Stop and Cancel buttons, "Queued" cards. */
+  readonly turns: TurnControl;
   private readonly channels = new Map<string, Channel>();
   private readonly dispatcher: Dispatcher;
   private readonly seen = new Set<string>();
@@ -100,7 +104,21 @@ export class Bridge implements BridgeInbound {
       concurrency: o.config.queue.worker_concurrency,
       logger: o.logger,
       route: (r, signal) => routeRecord(r, this.routeDeps(), signal),
-      run: (r, signal) => runRecord(r, this.runDeps(), signal),
+      run: async (r, signal) => {
+        await this.turns.cardShown(r.message.id);
+        await runRecord(r, this.runDeps(), signal);
+      },
+      onWaiting: (r, position) => this.turns.waiting(r, position),
+    });
+    this.turns = new TurnControl({
+      spool: o.spool,
+      deliveries: this.deliveries,
+      channel: (id) => this.channel(id),
+      mapping: o.mapping,
+      queue: this.dispatcher,
+      lang: o.lang,
+      logger: o.logger,
+      now: this.now,
     });
   }
 
@@ -229,6 +247,7 @@ export class Bridge implements BridgeInbound {
       acceptedAt: this.now().toISOString(),
       seq: this.seq,
       attempts: 0,
+      nonce: randomBytes(12).toString('hex'),
     };
     await this.o.spool.enqueue(record);
     this.seen.add(message.id);
@@ -256,6 +275,7 @@ export class Bridge implements BridgeInbound {
         return queued ? { ...s, pending: Math.max(0, s.pending - 1) } : s;
       },
       prompts: this.prompts,
+      turns: this.turns,
       models:
         this.o.models ??
         (async () => Object.entries(this.o.config.claude.models).map(([alias, model]) => ({ alias, model }))),
@@ -273,6 +293,7 @@ export class Bridge implements BridgeInbound {
     const a = input.action;
     if (a.type === 'permission' || a.type === 'question') return this.prompts.resolve(input.userId, a);
     if (a.type === 'recovery') return this.recoveryChoices.resolve(input.userId, a);
+    if (a.type === 'stop') return this.turns.click(input.userId, a);
     const ctx = this.commandContext(input.userId, `action:${input.messageId ?? ''}`);
     return runCardAction(a, ctx);
   }
@@ -314,6 +335,7 @@ export class Bridge implements BridgeInbound {
       now: this.now,
       retryBaseMs: this.o.retryBaseMs ?? 1000,
       maxAttempts: this.o.maxAttempts ?? 5,
+      control: this.turns,
     };
   }
 }

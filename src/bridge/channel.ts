@@ -1,5 +1,5 @@
 import type { InboundMessage, ReplyTarget } from './inbound-message.js';
-import type { CardAction, Reply } from './reply-model.js';
+import type { CardAction, CardButton, Reply } from './reply-model.js';
 
 /**
  * The seam through which a chat platform plugs into the bridge (see docs/design.md#seams).
@@ -76,12 +76,13 @@ export interface ChannelOutbox {
   update(messageId: string, reply: Reply): Promise<void>;
   /**
    * Opens (or, after a restart, re-opens with `existingMessageId`) a reply that streams into one
-   * message. The channel owns throttling and platform limits.
+   * message. The channel owns throttling and platform limits. `buttons` (a Stop button) show on
+   * the message while it streams; the final card replaces them.
    */
   openStream(
     target: ReplyTarget,
     idempotencyKey: string,
-    options?: { existingMessageId?: string },
+    options?: { existingMessageId?: string; buttons?: CardButton[] },
   ): Promise<ReplyStream>;
   /** Longest text one plain message may carry on this platform (for splitting long replies). */
   readonly maxTextChunk: number;

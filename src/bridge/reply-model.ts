@@ -10,7 +10,8 @@ export interface TextReply {
   text: string;
 }
 
-export type CardStatus = 'info' | 'processing' | 'streaming' | 'complete' | 'error' | 'warning';
+/** `stopped`: the owner stopped the run or cancelled the queued message (shows what was done so far). */
+export type CardStatus = 'info' | 'processing' | 'streaming' | 'complete' | 'error' | 'warning' | 'stopped';
 
 export interface CardReply {
   kind: 'card';
@@ -53,7 +54,12 @@ export type CardAction =
   | { type: 'browse_dir'; path: string }
   | { type: 'force_send'; messageId: string; nonce: string }
   /** Continue or skip a message whose turn was interrupted by a restart (`runtime.recovery = "ask"`). */
-  | { type: 'recovery'; messageId: string; nonce: string; choice: 'continue' | 'skip' };
+  | { type: 'recovery'; messageId: string; nonce: string; choice: 'continue' | 'skip' }
+  /**
+   * Stop a message's run (the Stop button of a running card), or cancel it while it waits (the
+   * Cancel button of its "Queued" card). `nonce` is the one saved with the message.
+   */
+  | { type: 'stop'; messageId: string; nonce: string };
 
 /** Convenience constructor for the common case. */
 export function textReply(text: string): TextReply {

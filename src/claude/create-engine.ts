@@ -29,12 +29,21 @@ export interface CreateEngineDeps {
   sessionRecorder?: SessionRecorder;
   /** Where a run came from, for the registry (default: `web…` user ids → web, `cli…` → cli, else feishu). */
   originOf?: (request: EngineRequest) => SessionOrigin;
-  /** SIGTERM → SIGKILL grace when stopping a run (default 2000 ms). */
+  /** SIGTERM → SIGKILL grace when stopping a run (default `ENGINE_KILL_GRACE_MS`). */
   killGraceMs?: number;
   /** Share locks/slots between engines (e.g. after a config reload); default: new ones. */
   locks?: SessionLocks;
   slots?: Semaphore;
 }
+
+/**
+ * How long a Claude Code child has between SIGTERM and SIGKILL when its run is stopped (the
+ * owner's Stop, a shutdown, a timeout). Short on purpose: a stopped turn's processes must be gone
+ * within 300 ms, and Claude Code's own shutdown on SIGTERM can take more than a second on a busy
+ * machine. Its transcript is written line by line as the turn goes, so nothing it has done is
+ * lost; the tool shells it started in groups of their own are killed with it.
+ */
+export const ENGINE_KILL_GRACE_MS = 100;
 
 /**
  * Which implementation `claude.mode` selects: `auto` = `sdk` when `sdk.enabled`, else
@@ -72,7 +81,7 @@ export function createEngine(config: Config, deps: CreateEngineDeps): ClaudeEngi
     slots: deps.slots ?? new Semaphore(config.runtime.max_concurrent_sessions),
     policy: new PermissionPolicy(config.claude, new PermissionStore(deps.paths.permissionsFile), logger),
     originOf: deps.originOf ?? defaultOriginOf,
-    ...(deps.killGraceMs !== undefined ? { killGraceMs: deps.killGraceMs } : {}),
+    killGraceMs: deps.killGraceMs ?? ENGINE_KILL_GRACE_MS,
   };
   switch (selectEngineMode(config)) {
     case 'sdk':

@@ -33,16 +33,35 @@ export function readProcStat(pid: number): ProcStat | null {
 
 /** Parses the text of a `/proc/<pid>/stat` file; null when it is not one. */
 export function parseProcStat(raw: string): ProcStat | null {
-  const close = raw.lastIndexOf(')');
-  if (close < 0) return null;
-  const fields = raw
-    .slice(close + 2)
-    .trim()
-    .split(' ');
-  // fields[0] is field 3 (state), so field N is fields[N - 3].
+  const fields = statFields(raw);
+  if (!fields) return null;
   const state = fields[0];
   const pgrp = Number(fields[5 - 3]);
   const startTime = Number(fields[22 - 3]);
   if (!state || !Number.isInteger(pgrp) || !Number.isInteger(startTime)) return null;
   return { state, pgrp, startTime };
+}
+
+/** `readProcStat` plus the parent's pid (field 4), from one read of the file. */
+export function readProcStatWithParent(pid: number): (ProcStat & { ppid: number }) | null {
+  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return null;
+  let raw: string;
+  try {
+    raw = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  const stat = parseProcStat(raw);
+  const ppid = Number(statFields(raw)?.[4 - 3]);
+  return stat && Number.isInteger(ppid) ? { ...stat, ppid } : null;
+}
+
+/** The fields after the command name: `fields[0]` is field 3 (state), so field N is `fields[N - 3]`. */
+function statFields(raw: string): string[] | null {
+  const close = raw.lastIndexOf(')');
+  if (close < 0) return null;
+  return raw
+    .slice(close + 2)
+    .trim()
+    .split(' ');
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readProcStat, type ProcStat } from '../core/proc-stat.js';
+import { readProcStat, readProcStatWithParent, type ProcStat } from '../core/proc-stat.js';
 
 /** Default time between SIGTERM and SIGKILL to the group. */
 export const DEFAULT_KILL_GRACE_MS = 2000;
@@ -64,10 +64,53 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-async function waitGone(pgid: number, ms: number, pollMs: number): Promise<boolean> {
+/**
+ * The process groups of `pgid`'s descendants that left it (Linux only). Claude Code starts each
+ * Bash tool's shell with `setsid`, in a session and group of its own, which a signal to our
+ * child's group never reaches; they must end with the child. Found by following parent pids down
+ * from the members of `pgid`, so it only works while those are alive (an orphan is re-parented and
+ * cannot be traced back): call it before the first signal. Never returns our own group.
+ */
+export function strayGroups(pgid: number): number[] {
+  if (process.platform !== 'linux' || !isSafePgid(pgid)) return [];
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  const groupOf = new Map<number, number>();
+  const queue: number[] = [];
+  for (const name of entries) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    const stat = readProcStatWithParent(pid);
+    if (!stat || stat.state === 'Z' || stat.state === 'X') continue;
+    groupOf.set(pid, stat.pgrp);
+    children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), pid]);
+    if (stat.pgrp === pgid) queue.push(pid);
+  }
+  const own = readProcStat(process.pid)?.pgrp;
+  const found = new Set<number>();
+  const seen = new Set<number>(queue);
+  while (queue.length > 0) {
+    const pid = queue.pop() as number;
+    const group = groupOf.get(pid);
+    if (group !== undefined && group !== pgid && group !== own && isSafePgid(group)) found.add(group);
+    for (const child of children.get(pid) ?? []) {
+      if (seen.has(child)) continue;
+      seen.add(child);
+      queue.push(child);
+    }
+  }
+  return [...found];
+}
+
+async function waitGone(pgids: readonly number[], ms: number, pollMs: number): Promise<boolean> {
   const deadline = performance.now() + ms;
   for (;;) {
-    if (!isGroupAlive(pgid)) return true;
+    if (!pgids.some((pgid) => isGroupAlive(pgid))) return true;
     const left = deadline - performance.now();
     if (left <= 0) return false;
     await sleep(Math.min(pollMs, left));
@@ -79,16 +122,19 @@ async function waitGone(pgid: number, ms: number, pollMs: number): Promise<boole
  * group, then a short wait until the kernel has removed it.
  *
  * Why the group and not the pid: the children we run (Claude Code, a CLI) spawn their own children;
- * killing only the direct child leaves grandchildren running and holding our pipes.
+ * killing only the direct child leaves grandchildren running and holding our pipes. Descendants
+ * that moved to groups of their own (`strayGroups`, e.g. Claude Code's Bash tool shells) are
+ * signalled and waited for together with the group.
  *
  * @example
  *   await terminateGroup(child.pid, { graceMs: 2000 }); // 'already-gone' | 'terminated' | 'killed'
  */
 export async function terminateGroup(pgid: number, options: { graceMs: number }): Promise<TerminateOutcome> {
   if (!isGroupAlive(pgid)) return 'already-gone';
-  signalGroup(pgid, 'SIGTERM');
-  if (await waitGone(pgid, Math.max(0, options.graceMs), GRACE_POLL_MS)) return 'terminated';
-  signalGroup(pgid, 'SIGKILL');
-  await waitGone(pgid, AFTER_KILL_WAIT_MS, KILL_POLL_MS);
+  const groups = [pgid, ...strayGroups(pgid)];
+  for (const group of groups) signalGroup(group, 'SIGTERM');
+  if (await waitGone(groups, Math.max(0, options.graceMs), GRACE_POLL_MS)) return 'terminated';
+  for (const group of groups) signalGroup(group, 'SIGKILL');
+  await waitGone(groups, AFTER_KILL_WAIT_MS, KILL_POLL_MS);
   return 'killed';
 }

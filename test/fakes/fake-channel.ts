@@ -1,6 +1,6 @@
 import type { BridgeInbound, Channel, ChannelOutbox, ReplyStream, StreamState } from '../../src/bridge/channel.js';
 import type { ReplyTarget } from '../../src/bridge/inbound-message.js';
-import type { CardReply, Reply } from '../../src/bridge/reply-model.js';
+import type { CardButton, CardReply, Reply } from '../../src/bridge/reply-model.js';
 
 export interface SentMessage {
   messageId: string;
@@ -10,6 +10,8 @@ export interface SentMessage {
   updates: Reply[];
   streamStates: StreamState[];
   finished?: CardReply;
+  /** The buttons the last stream into this message was opened with (Stop). */
+  streamButtons?: CardButton[];
 }
 
 /**
@@ -70,6 +72,7 @@ export class FakeChannel implements Channel {
         const m = options?.existingMessageId
           ? find(options.existingMessageId)
           : create(target, { kind: 'card', title: 'processing', status: 'processing', sections: [] }, key);
+        m.streamButtons = options?.buttons ?? [];
         const stream: ReplyStream = {
           messageId: m.messageId,
           update: (state) => void m.streamStates.push(state),

@@ -62,6 +62,26 @@ export interface CommandContext {
   prompts: Pick<PendingPrompts, 'resolveByIndex'>;
   /** Discovered model aliases (config `claude.models` is merged in by the commands). */
   models: () => Promise<Array<{ alias: string; model: string }>>;
+  /** The user's running and waiting turns, for `/stop` and `/queue` (absent: nothing runs here). */
+  turns?: TurnCommands;
+}
+
+/** What `/stop` and `/queue` may do with the user's turns (the pipeline implements it). */
+export interface TurnCommands {
+  /**
+   * Stops the user's running Claude turns: the one of the current target, or (`all`) every one.
+   * `elsewhere` = running turns of the user that were left alone.
+   */
+  stop(userId: string, all: boolean): Promise<{ stopped: number; elsewhere: number }>;
+  /** The user's running and waiting Claude messages, per session. */
+  queue(userId: string): QueueView[];
+}
+
+/** One session's line of `/queue`: a short label, the running message and the waiting ones, in order. */
+export interface QueueView {
+  session: string;
+  running?: string;
+  waiting: string[];
 }
 
 /** A command's answer, plus the Claude run it starts (`/new <cwd> -- prompt`). */

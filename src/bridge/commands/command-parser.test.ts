@@ -103,3 +103,19 @@ describe('parseChatCommand', () => {
     expect(parseChatCommand(input)).toEqual(expected);
   });
 });
+
+describe('parseChatCommand: /stop and /queue', () => {
+  it.each([
+    ['/stop', { name: 'stop', all: false }],
+    ['/STOP', { name: 'stop', all: false }],
+    ['／stop all', { name: 'stop', all: true }],
+    ['/stop ALL', { name: 'stop', all: true }],
+    ['/queue', { name: 'queue' }],
+  ])('%s', (text, expected) => {
+    expect(parseChatCommand(text)).toEqual(expected);
+  });
+
+  it('anything else after /stop is an unknown command, so a typo stops nothing', () => {
+    expect(parseChatCommand('/stop everything')).toEqual({ name: 'unknown', raw: '/stop everything' });
+  });
+});

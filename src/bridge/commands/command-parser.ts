@@ -21,6 +21,8 @@
  * - `/allow`, `/deny`, `/always` answer a waiting permission prompt by text: an optional one to
  *   three digit index (1 = the oldest prompt, the default). Anything else after the word means the
  *   text is not an answer, and it reads as an unknown command.
+ * - `/stop` takes nothing or `all`; `/queue` takes nothing (anything after it is ignored, like
+ *   `/status`). Other words after `/stop` read as an unknown command, so nothing is stopped by a typo.
  * - Missing or malformed arguments give the `usage` variant naming the command, never a guess.
  */
 export type ChatCommand =
@@ -37,6 +39,10 @@ export type ChatCommand =
   | { name: 'cc'; question: string }
   /** A typed answer to the user's `index`-th waiting permission prompt (1 = the oldest). */
   | { name: 'answer'; decision: PromptDecision; index: number }
+  /** Stop the running turn of the current session, or (`all`) every running turn of the user. */
+  | { name: 'stop'; all: boolean }
+  /** What waits, per session. */
+  | { name: 'queue' }
   | { name: 'unknown'; raw: string }
   /** A known command with missing or malformed arguments; the reply shows that command's usage. */
   | { name: 'usage'; command: UsageCommand; problem: UsageProblem };
@@ -68,6 +74,8 @@ const NAMES: Record<string, ChatCommand['name']> = {
   allow: 'answer',
   deny: 'answer',
   always: 'answer',
+  stop: 'stop',
+  queue: 'queue',
 };
 
 /** Ordinary, full-width and no-break spaces all separate words in chat text. */
@@ -98,7 +106,11 @@ export function parseChatCommand(text: string): ChatCommand | null {
     case 'help':
     case 'whoami':
     case 'status':
+    case 'queue':
       return { name };
+    case 'stop':
+      if (rest === '' || rest.toLowerCase() === 'all') return { name: 'stop', all: rest !== '' };
+      break;
     case 'list':
       return { name: 'list', args: rest };
     case 'listDir':

@@ -15,6 +15,7 @@ import { handleNew } from './new.js';
 import { handleResume } from './resume.js';
 import { handleSearch } from './search.js';
 import { handleStatus } from './status.js';
+import { handleQueue, handleStop } from './stop.js';
 import { handleSwitch } from './switch.js';
 import { handleWhoami } from './whoami.js';
 
@@ -62,6 +63,10 @@ export async function runChatCommand(cmd: ChatCommand, ctx: CommandContext): Pro
       return handleCc(cmd, ctx);
     case 'answer':
       return handleAnswer(cmd, ctx);
+    case 'stop':
+      return handleStop(cmd, ctx);
+    case 'queue':
+      return handleQueue(cmd, ctx);
     case 'usage': {
       const detail =
         cmd.problem === 'missing-model-alias'

@@ -19,6 +19,11 @@ export interface DispatcherOptions {
   route(record: SpoolRecord, signal: AbortSignal): Promise<void>;
   /** Runs one routed record; must not throw for message-level failures (the caller's error boundary). */
   run(record: RoutedRecord, signal: AbortSignal): Promise<void>;
+  /**
+   * Told once per record when a routed record has to wait because its serial key is running;
+   * `position` = its place among the records waiting for that key (1 = next). Must not throw.
+   */
+  onWaiting?(record: RoutedRecord, position: number): void;
   logger: Logger;
 }
 
@@ -45,6 +50,7 @@ export class Dispatcher {
   private readonly routing = new Map<string, Work>();
   private readonly runningKeys = new Set<string>();
   private readonly running = new Map<string, Work>();
+  private readonly toldWaiting = new Set<string>();
   private stopped = false;
   private idleWaiters: Array<() => void> = [];
 
@@ -66,6 +72,25 @@ export class Dispatcher {
     this.pump();
   }
 
+  /** Records not running yet (being routed included), in arrival order. */
+  waiting(): readonly SpoolRecord[] {
+    return [...this.queue];
+  }
+
+  /**
+   * Takes a record that waits (not being routed, not running) out of the queue, e.g. when its
+   * owner cancelled it; null when it is not waiting. The caller decides its spool state.
+   */
+  remove(messageId: string): SpoolRecord | null {
+    if (this.routing.has(messageId)) return null;
+    const at = this.queue.findIndex((r) => r.message.id === messageId);
+    if (at < 0) return null;
+    const [record] = this.queue.splice(at, 1);
+    this.toldWaiting.delete(messageId);
+    this.pump();
+    return record ?? null;
+  }
+
   /** Whether a message is queued or running here. */
   has(messageId: string): boolean {
     return this.running.has(messageId) || this.queue.some((r) => r.message.id === messageId);
@@ -85,18 +110,36 @@ export class Dispatcher {
         continue;
       }
       const key = serialKeyOf(record);
-      if (
-        this.routing.has(record.message.id) ||
-        this.running.size >= this.options.concurrency ||
-        this.runningKeys.has(key)
-      ) {
+      if (this.routing.has(record.message.id)) {
+        i += 1;
+        continue;
+      }
+      if (this.runningKeys.has(key)) {
+        this.tellWaiting(record, key, i);
+        i += 1;
+        continue;
+      }
+      if (this.running.size >= this.options.concurrency) {
         i += 1;
         continue;
       }
       this.queue.splice(i, 1);
+      this.toldWaiting.delete(record.message.id);
       this.start(record, key);
     }
     if (this.running.size === 0 && this.queue.length === 0) this.notifyIdle();
+  }
+
+  private tellWaiting(record: RoutedRecord, key: string, at: number): void {
+    const id = record.message.id;
+    if (!this.options.onWaiting || this.toldWaiting.has(id)) return;
+    this.toldWaiting.add(id);
+    let position = 1;
+    for (let j = 0; j < at; j += 1) {
+      const before = this.queue[j] as SpoolRecord;
+      if (isRouted(before) && serialKeyOf(before) === key) position += 1;
+    }
+    this.options.onWaiting(record, position);
   }
 
   private startRoute(record: SpoolRecord): void {

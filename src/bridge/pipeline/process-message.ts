@@ -3,13 +3,14 @@ import type { ReplyStream } from '../channel.js';
 import { bridgeMessages } from '../bridge-messages.js';
 import type { Reply } from '../reply-model.js';
 import { Deliveries } from '../spool/deliveries.js';
-import type { RoutedRecord, RunOutcome } from '../spool/spool-record.js';
+import { CANCELLED_CODE, finalStateOf, type RoutedRecord, type RunOutcome } from '../spool/spool-record.js';
 import type { PipelineDeps } from './pipeline-deps.js';
 import { pipelineMessages } from './pipeline-messages.js';
 import { errorCard } from './reply-cards.js';
 import { openStreamFor, replyTargetOf } from './reply-stream.js';
 import { runEngine, type Produced } from './run-engine.js';
 import { splitText } from './split-text.js';
+import { stoppedCard, stoppedOutcome } from './stop-cards.js';
 
 /** Thrown when a run was cut short by shutdown; the record stays in `processing/` for the restart. */
 export class ShutdownAbort extends Error {
@@ -25,20 +26,27 @@ export class ShutdownAbort extends Error {
  * 2. no outcome yet → run it (Claude, `/cc`, or a precomputed reply) and persist the outcome
  *    BEFORE sending anything final, so a restart never runs Claude twice for a delivered answer;
  * 3. deliver every chunk not yet `sent`, each with its stable idempotency key.
- * Returns whether the message ended as a success (`done/`) or a failure reply (`failed/`).
+ * `stop` is the owner's stop of this one run: a record stopped (now, or before a restart) and not
+ * finished runs nothing more and gets the "Stopped" card.
+ * Returns where the message ends: `done/`, `failed/` (an error reply) or `cancelled/` (stopped).
  */
 export async function processMessage(
   record: RoutedRecord,
   deps: PipelineDeps,
   signal: AbortSignal,
-): Promise<'done' | 'failed'> {
+  stop?: AbortSignal,
+): Promise<'done' | 'failed' | 'cancelled'> {
   const id = record.message.id;
-  if (await deps.deliveries.isFullySent(id)) return record.outcome?.kind === 'error' ? 'failed' : 'done';
+  if (await deps.deliveries.isFullySent(id)) return finalStateOf(record);
   let stream: ReplyStream | undefined;
   if (!record.outcome) {
-    const produced = await produce(record, deps, signal);
+    const produced: Produced = record.stop
+      ? { outcome: stoppedOutcome(stoppedCard('', deps.lang)) }
+      : await produce(record, deps, stop ? AbortSignal.any([signal, stop]) : signal);
     // Stopped by shutdown mid-run: keep no outcome, so the next start runs it again.
     if (signal.aborted) throw new ShutdownAbort();
+    if (record.stop && produced.outcome.kind === 'error' && produced.outcome.code !== CANCELLED_CODE)
+      produced.outcome = stoppedOutcome(stoppedCard('', deps.lang));
     stream = produced.stream;
     record.outcome = produced.outcome;
     await deps.spool.write('processing', record);
@@ -49,7 +57,7 @@ export async function processMessage(
   }
   await deliver(record, record.outcome, deps, stream);
   await deps.notifier?.turnEnded(record, deps);
-  return record.outcome.kind === 'error' ? 'failed' : 'done';
+  return finalStateOf(record);
 }
 
 async function produce(record: RoutedRecord, deps: PipelineDeps, signal: AbortSignal): Promise<Produced> {

@@ -1,5 +1,6 @@
 import type { ReplyStream } from '../channel.js';
 import type { ReplyTarget } from '../inbound-message.js';
+import type { CardButton } from '../reply-model.js';
 import { Deliveries } from '../spool/deliveries.js';
 import type { SpoolRecord } from '../spool/spool-record.js';
 import type { PipelineDeps } from './pipeline-deps.js';
@@ -13,18 +14,22 @@ export function replyTargetOf(record: SpoolRecord): ReplyTarget {
 /**
  * Opens the record's streamed reply (chunk 0), or re-opens it after a restart: the platform
  * message id is saved in the delivery record as soon as it is known, so a re-run streams into the
- * same card instead of sending a second one.
+ * same card instead of sending a second one (the same holds for a "Queued" card sent as chunk 0
+ * while the message waited). `buttons` show on the card while it streams (Stop).
  */
-export async function openStreamFor(record: SpoolRecord, deps: PipelineDeps): Promise<ReplyStream> {
+export async function openStreamFor(
+  record: SpoolRecord,
+  deps: PipelineDeps,
+  buttons: CardButton[] = [],
+): Promise<ReplyStream> {
   const delivery = await deps.deliveries.load(record.message.id);
   const chunk = Deliveries.chunk(delivery, 0, true);
   const stream = await deps
     .channel(record.message.channel)
-    .outbox.openStream(
-      replyTargetOf(record),
-      chunk.requestUuid,
-      chunk.platformMessageId ? { existingMessageId: chunk.platformMessageId } : {},
-    );
+    .outbox.openStream(replyTargetOf(record), chunk.requestUuid, {
+      ...(chunk.platformMessageId ? { existingMessageId: chunk.platformMessageId } : {}),
+      ...(buttons.length > 0 ? { buttons } : {}),
+    });
   if (chunk.platformMessageId !== stream.messageId) {
     chunk.platformMessageId = stream.messageId;
     await deps.deliveries.save(delivery);

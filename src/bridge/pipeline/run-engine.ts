@@ -11,6 +11,7 @@ import { markRunStarted, planRun } from './recover-turn.js';
 import { skippedCard } from './recovery-choices.js';
 import { completeCard, errorCard } from './reply-cards.js';
 import { openStreamFor, replyTargetOf } from './reply-stream.js';
+import { stopButtons, stoppedCard, stoppedOutcome } from './stop-cards.js';
 
 /** What a run produced: its outcome, and the stream its card is in (finished by the delivery). */
 export interface Produced {
@@ -39,7 +40,7 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
     await deps.spool.write('processing', record);
   }
   const sessionId = resumeId ?? (record.plannedSessionId as string);
-  const stream = await openStreamFor(record, deps);
+  const stream = await openStreamFor(record, deps, stopButtons(record, deps.lang));
   let createdReported = false;
   const onSessionId = async (id: string, model?: string) => {
     if (!isNew || createdReported) return;
@@ -92,6 +93,7 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
       timeoutMs: deps.recovery.timeoutMs,
       signal,
     });
+    if (choice === 'aborted' && record.stop) return { outcome: stoppedOutcome(stoppedCard('', deps.lang)), stream };
     if (choice === 'aborted') return { outcome: { kind: 'error', code: 'CANCELLED', reply: errorCard('', deps.lang) } };
     if (choice !== 'continue')
       return {
@@ -189,6 +191,8 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
   } catch (err) {
     await Promise.all(pendingWrites);
     if (isNew && !record.sessionId) await deps.mapping.rollbackClaim(msg.userId, msg.id).catch(() => undefined);
+    // Stopped by the owner: the card keeps what Claude wrote so far.
+    if (record.stop) return { outcome: stoppedOutcome(stoppedCard(state.text, deps.lang)), stream };
     const message = isAppError(err) ? err.userMessage : t('internalError');
     if (!isAppError(err)) deps.logger.error('engine run failed', { err, messageId: msg.id });
     return {

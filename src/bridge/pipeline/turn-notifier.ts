@@ -5,7 +5,7 @@ import type { Channel } from '../channel.js';
 import type { PromptSender } from '../prompts/pending-prompts.js';
 import { deliveryUuid } from '../spool/message-key.js';
 import type { Deliveries } from '../spool/deliveries.js';
-import type { RoutedRecord } from '../spool/spool-record.js';
+import { CANCELLED_CODE, type RoutedRecord } from '../spool/spool-record.js';
 import type { Spool } from '../spool/spool.js';
 import { notifyMessages } from './notify-messages.js';
 import type { RunNotifier } from './pipeline-deps.js';
@@ -82,12 +82,7 @@ export class TurnNotifier implements RunNotifier {
     if (!cardMessageId) return;
     const tookMs = this.clock.now() - Date.parse(record.run.startedAt);
     if (!(tookMs > this.o.afterMs)) return;
-    const key =
-      outcome.kind === 'engine'
-        ? 'done'
-        : outcome.code === 'CANCELLED' || outcome.code === 'STOPPED'
-          ? 'stopped'
-          : 'failed';
+    const key = outcome.kind === 'engine' ? 'done' : outcome.code === CANCELLED_CODE ? 'stopped' : 'failed';
     const t = notifyMessages(this.o.lang);
     const text = t(key, { what: promptHead(record), took: this.duration(tookMs) });
     record.notified = { ...record.notified, turn: new Date(this.clock.now()).toISOString() };

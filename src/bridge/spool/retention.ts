@@ -34,7 +34,7 @@ async function prune(dir: string, maxAgeMs: number, maxFiles: number, now: numbe
 }
 
 /**
- * Spool retention: `done/` 24 h and at most 1000 files, `failed/` 7 days and at
+ * Spool retention: `done/` (and `cancelled/`, alike) 24 h and at most 1000 files, `failed/` 7 days and at
  * most 200, `receipts/` and `deliveries/` 7 days — time first, then oldest-first down to the cap.
  * Run at start and hourly. `pending/`, `processing/` and `replied/` are never touched.
  */
@@ -46,7 +46,10 @@ export async function applyRetention(
   const hour = 3_600_000;
   const day = 24 * hour;
   return {
-    done: await prune(path.join(spoolDir, 'done'), queue.done_retention_hours * hour, queue.done_max_files, now),
+    // `cancelled/` (stopped or cancelled messages) is kept like `done/` and counted with it.
+    done:
+      (await prune(path.join(spoolDir, 'done'), queue.done_retention_hours * hour, queue.done_max_files, now)) +
+      (await prune(path.join(spoolDir, 'cancelled'), queue.done_retention_hours * hour, queue.done_max_files, now)),
     failed: await prune(path.join(spoolDir, 'failed'), queue.failed_retention_days * day, queue.failed_max_files, now),
     receipts: await prune(
       path.join(spoolDir, 'receipts'),

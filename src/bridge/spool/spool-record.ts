@@ -58,6 +58,16 @@ export interface SpoolRecord {
   notified?: { turn?: string; prompts?: string[] };
   /** Why the message ended in `failed/`. */
   failure?: { code: string; message: string; at: string };
+  /**
+   * Binds the Stop / Cancel buttons of this message's card to it (chosen by `accept()`, saved with
+   * the message, so a click still counts after a restart; a forged click without it changes nothing).
+   */
+  nonce?: string;
+  /**
+   * The owner stopped this message (saved before its run is aborted). A record with no outcome
+   * yet is never run again: it ends in `cancelled/` with its card "Stopped" or "Cancelled".
+   */
+  stop?: { at: string; queued: boolean };
 }
 
 /** Where a message's run began: which session it writes to and where its transcript stood. */
@@ -97,6 +107,16 @@ export type RunOutcome =
   | { kind: 'reply'; reply: Reply }
   | { kind: 'error'; code: string; reply: Reply };
 
-/** The spool's state directories, in lifecycle order. */
-export const SPOOL_STATES = ['pending', 'processing', 'replied', 'done', 'failed'] as const;
+/** The spool's state directories, in lifecycle order; `done/`, `failed/` and `cancelled/` are final. */
+export const SPOOL_STATES = ['pending', 'processing', 'replied', 'done', 'failed', 'cancelled'] as const;
 export type SpoolState = (typeof SPOOL_STATES)[number];
+
+/** The error code of the outcome of a message the owner stopped or cancelled. */
+export const CANCELLED_CODE = 'CANCELLED';
+
+/** The final state of a record whose reply was delivered: stopped → `cancelled/`, error → `failed/`, else `done/`. */
+export function finalStateOf(record: SpoolRecord): 'done' | 'failed' | 'cancelled' {
+  const outcome = record.outcome;
+  if (outcome?.kind === 'error') return outcome.code === CANCELLED_CODE && record.stop ? 'cancelled' : 'failed';
+  return 'done';
+}

@@ -9,7 +9,7 @@ import { SPOOL_STATES, type SpoolRecord, type SpoolState } from './spool-record.
 
 /**
  * The durable message queue on disk (see docs/design.md#spool-states-and-delivery). A message lives as one JSON file in exactly one
- * state directory (`pending/ processing/ replied/ done/ failed/`); moves are atomic renames, so after
+ * state directory (`pending/ processing/ replied/ done/ failed/ cancelled/`); moves are atomic renames, so after
  * a crash the directory a file is in *is* its state. `receipts/` remembers every accepted message id
  * (the de-duplication source of truth across restarts) and `deliveries/` records outbound chunks.
  * Any in-memory structure elsewhere is only a cache of this.
@@ -75,9 +75,17 @@ export class Spool {
     return readRecord(this.pathOf(state, messageId));
   }
 
-  /** Rewrites a record in place (e.g. progress inside `processing/`). */
-  async write(state: SpoolState, record: SpoolRecord): Promise<void> {
-    await writeFileAtomic(this.pathOf(state, record.message.id), JSON.stringify(record));
+  /**
+   * Rewrites a record in place (e.g. progress inside `processing/`). `durable: false` skips the
+   * fsyncs: the write survives a crash of the process (not a power cut) — for a step that must not
+   * wait for the disk, whose record a durable write follows soon.
+   */
+  async write(state: SpoolState, record: SpoolRecord, options: { durable?: boolean } = {}): Promise<void> {
+    await writeFileAtomic(
+      this.pathOf(state, record.message.id),
+      JSON.stringify(record),
+      options.durable === false ? { durable: false } : {},
+    );
   }
 
   /**
@@ -87,7 +95,7 @@ export class Spool {
    * decide what runs next (`pending ↔ processing`) pay for durability.
    */
   async move(messageId: string, from: SpoolState, to: SpoolState): Promise<void> {
-    const final = to === 'replied' || to === 'done' || to === 'failed';
+    const final = to === 'replied' || to === 'done' || to === 'failed' || to === 'cancelled';
     await renameDurable(this.pathOf(from, messageId), this.pathOf(to, messageId), { sync: !final });
   }
 

@@ -12,6 +12,7 @@ describe('parseCardAction', () => {
     { type: 'force_send', messageId: 'feishu:om_1', nonce: 'n' },
     { type: 'recovery', messageId: 'feishu:om_1', nonce: 'n', choice: 'continue' },
     { type: 'recovery', messageId: 'feishu:om_1', nonce: 'n', choice: 'skip' },
+    { type: 'stop', messageId: 'feishu:om_1', nonce: 'n' },
   ])('accepts a well-formed %o (also as a JSON string)', (action) => {
     expect(parseCardAction(action)).toEqual(action);
     expect(parseCardAction(JSON.stringify(action))).toEqual(action);
@@ -34,6 +35,7 @@ describe('parseCardAction', () => {
     ['question index as text', { type: 'question', requestId: 'r', nonce: 'n', answer: 'B', question: '0' }],
     ['bad recovery choice', { type: 'recovery', messageId: 'feishu:om_1', nonce: 'n', choice: 'run' }],
     ['recovery without nonce', { type: 'recovery', messageId: 'feishu:om_1', choice: 'skip' }],
+    ['stop without nonce', { type: 'stop', messageId: 'feishu:om_1' }],
     ['unknown type', { type: 'exec', cmd: 'rm' }],
     ['not an object', 'allow'],
     ['array', [1]],

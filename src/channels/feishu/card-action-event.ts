@@ -67,6 +67,11 @@ export function parseCardAction(value: unknown): CardAction | undefined {
       const nonce = s(v, 'nonce');
       return messageId && nonce ? { type: 'force_send', messageId, nonce } : undefined;
     }
+    case 'stop': {
+      const messageId = s(v, 'messageId');
+      const nonce = s(v, 'nonce');
+      return messageId && nonce ? { type: 'stop', messageId, nonce } : undefined;
+    }
     case 'recovery': {
       const messageId = s(v, 'messageId');
       const nonce = s(v, 'nonce');

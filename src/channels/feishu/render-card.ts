@@ -25,6 +25,7 @@ export const HEADER_TEMPLATE: Readonly<Record<CardStatus, string>> = {
   error: 'red',
   warning: 'orange',
   info: 'grey',
+  stopped: 'grey',
 };
 
 export interface RenderCardOptions {
@@ -90,7 +91,7 @@ const BUTTON_TYPE: Readonly<Record<NonNullable<CardButton['style']>, string>> = 
  * wrap on narrow screens. Each click comes back as `card.action.trigger` with `action.value` =
  * the button's `CardAction`, exactly as rendered here.
  */
-function buttonsElement(buttons: CardButton[]): Record<string, unknown> {
+export function buttonsElement(buttons: CardButton[]): Record<string, unknown> {
   return {
     tag: 'column_set',
     flex_mode: 'flow',

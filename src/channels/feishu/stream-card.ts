@@ -1,5 +1,5 @@
 import type { ReplyStream, StreamState } from '../../bridge/channel.js';
-import type { CardReply } from '../../bridge/reply-model.js';
+import type { CardButton, CardReply } from '../../bridge/reply-model.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
@@ -91,6 +91,7 @@ class FeishuReplyStream implements ReplyStream {
     private readonly mode: Mode,
     private readonly d: StreamCardDeps,
     initial?: StreamView,
+    private readonly buttons: CardButton[] = [],
   ) {
     this.shown = { answer: initial?.answer ?? '', status: initial?.status ?? '', text: '' };
     this.gap = mode.kind === 'cardkit' ? CARDKIT_GAP_MS : PATCH_GAP_MS;
@@ -150,7 +151,7 @@ class FeishuReplyStream implements ReplyStream {
           this.shown = { ...this.shown, status: view.status };
         }
       } else if (view.answer !== this.shown.answer || view.status !== this.shown.status) {
-        const content = JSON.stringify(streamingCard(view, this.d.lang, false));
+        const content = JSON.stringify(streamingCard(view, this.d.lang, false, this.buttons));
         await this.op(() => this.d.api.patch(this.messageId, content, UPDATE_POLICY));
         this.shown = { answer: view.answer, status: view.status, text: state.text.slice(0, view.shownChars) };
       }
@@ -247,10 +248,11 @@ async function openCardKit(
   target: FeishuTarget,
   key: string,
   view: StreamView,
+  buttons: CardButton[],
 ): Promise<ReplyStream> {
   let record = await d.store.byKey(key);
   if (!record) {
-    const cardId = await d.api.createCard(streamingCard(view, d.lang, true));
+    const cardId = await d.api.createCard(streamingCard(view, d.lang, true, buttons));
     record = { key, cardId, createdAt: (d.now ?? Date.now)() };
     await d.store.save(record);
   }
@@ -263,23 +265,26 @@ async function openCardKit(
   const sentCard = cardIdOf(sent.content);
   // A resend de-duplicated by Feishu returns the FIRST message: follow whatever it shows.
   if (sent.content !== undefined && sentCard === undefined)
-    return new FeishuReplyStream(sent.messageId, { kind: 'patch' }, d);
+    return new FeishuReplyStream(sent.messageId, { kind: 'patch' }, d, undefined, buttons);
   record = await adopt(d, key, sentCard ?? record.cardId, sent.messageId);
-  return new FeishuReplyStream(sent.messageId, { kind: 'cardkit', record }, d, view);
+  return new FeishuReplyStream(sent.messageId, { kind: 'cardkit', record }, d, view, buttons);
 }
 
 /**
  * `ChannelOutbox.openStream` for Feishu: a CardKit streaming card when CardKit works (create the
  * entity, send it as a reply with the delivery's uuid, then stream into it), else an interactive
  * card updated by message patch. With `existingMessageId` (after a restart) the stream resumes
- * that message, through CardKit when its card entity is on record.
+ * that message, through CardKit when its card entity is on record, else by patching it whole (a
+ * "Queued" card sent while the message waited is re-opened that way). `buttons` (Stop) are part
+ * of the card while it streams; a resumed CardKit card keeps the elements it was created with.
  */
 export async function openStreamCard(
   d: StreamCardDeps,
   target: FeishuTarget,
   key: string,
-  options: { existingMessageId?: string } = {},
+  options: { existingMessageId?: string; buttons?: CardButton[] } = {},
 ): Promise<ReplyStream> {
+  const buttons = options.buttons ?? [];
   if (options.existingMessageId) {
     const found = await d.store.byMessageId(options.existingMessageId);
     const record = found ? await d.store.resume(found) : undefined;
@@ -287,6 +292,8 @@ export async function openStreamCard(
       options.existingMessageId,
       record ? { kind: 'cardkit', record } : { kind: 'patch' },
       d,
+      undefined,
+      buttons,
     );
   }
   const view = streamView(EMPTY_STATE, {
@@ -296,19 +303,26 @@ export async function openStreamCard(
   });
   if (d.cardkit.usable() || (await d.store.byKey(key))) {
     try {
-      return await openCardKit(d, target, key, view);
+      return await openCardKit(d, target, key, view, buttons);
     } catch (err) {
       if (err instanceof FeishuApiError && err.rejected) d.cardkit.refused();
       d.logger.warn('CardKit streaming card unavailable, using message patch', { err });
     }
   }
-  const sent = await d.api.send(target, 'interactive', JSON.stringify(streamingCard(view, d.lang, false)), key);
+  const sent = await d.api.send(
+    target,
+    'interactive',
+    JSON.stringify(streamingCard(view, d.lang, false, buttons)),
+    key,
+  );
   const cardId = cardIdOf(sent.content);
   if (cardId)
     return new FeishuReplyStream(
       sent.messageId,
       { kind: 'cardkit', record: await adopt(d, key, cardId, sent.messageId) },
       d,
+      undefined,
+      buttons,
     );
-  return new FeishuReplyStream(sent.messageId, { kind: 'patch' }, d, view);
+  return new FeishuReplyStream(sent.messageId, { kind: 'patch' }, d, view, buttons);
 }

@@ -71,4 +71,14 @@ describe('streamingCard', () => {
     expect(card.body.elements.map((e) => e.element_id)).toEqual(['answer', 'status']);
     expect(streamingCard(v, 'zh', false).config).not.toHaveProperty('streaming_mode');
   });
+
+  it('carries the Stop button the bridge gave the stream as a callback button', () => {
+    const v = streamView(state({ text: 'hi' }), opts);
+    const action = { type: 'stop' as const, messageId: 'feishu:om_1', nonce: 'n' };
+    const card = streamingCard(v, 'en', false, [{ label: 'Stop', style: 'danger', action }]);
+    const json = JSON.stringify(card);
+    expect(json).toContain(
+      '"behaviors":[{"type":"callback","value":{"type":"stop","messageId":"feishu:om_1","nonce":"n"}}]',
+    );
+  });
 });

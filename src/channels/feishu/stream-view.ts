@@ -2,7 +2,8 @@ import type { StreamState } from '../../bridge/channel.js';
 import type { Language } from '../../core/i18n.js';
 import { answerFit, answerMarkdown, escapeMarkdown, jsonBytes, quoteMarkdown } from './escape-markdown.js';
 import { feishuMessages } from './feishu-messages.js';
-import { HEADER_TEMPLATE, type CardJson } from './render-card.js';
+import type { CardButton } from '../../bridge/reply-model.js';
+import { buttonsElement, HEADER_TEMPLATE, type CardJson } from './render-card.js';
 
 /** Element ids of the streaming card (letters first, ≤ 20 characters, as CardKit requires). */
 export const ANSWER_ELEMENT = 'answer';
@@ -75,9 +76,14 @@ export function streamView(state: StreamState, o: StreamViewOptions): StreamView
 /**
  * The streaming card: title, an answer element and a heartbeat element, with CardKit's streaming
  * mode on (`streaming: true`, sent as a card entity) or off (a plain interactive card that is
- * patched whole).
+ * patched whole), and the `buttons` the bridge gave the stream (Stop) below them.
  */
-export function streamingCard(view: StreamView, lang: Language, streaming: boolean): CardJson {
+export function streamingCard(
+  view: StreamView,
+  lang: Language,
+  streaming: boolean,
+  buttons: CardButton[] = [],
+): CardJson {
   const t = feishuMessages(lang);
   return {
     schema: '2.0',
@@ -100,6 +106,7 @@ export function streamingCard(view: StreamView, lang: Language, streaming: boole
       elements: [
         { tag: 'markdown', element_id: ANSWER_ELEMENT, content: view.answer },
         { tag: 'markdown', element_id: STATUS_ELEMENT, content: view.status, text_size: 'notation' },
+        ...(buttons.length > 0 ? [buttonsElement(buttons)] : []),
       ],
     },
   };

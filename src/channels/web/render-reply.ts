@@ -1,11 +1,11 @@
 import type { StreamState } from '../../bridge/channel.js';
-import type { CardSection, Reply } from '../../bridge/reply-model.js';
+import type { CardButton, CardSection, Reply } from '../../bridge/reply-model.js';
 import type { Language } from '../../core/i18n.js';
 import { escapeHtml } from './http/escape-html.js';
 import { renderMarkdown } from './render-markdown.js';
 import { webMessages } from './web-messages.js';
 
-const STATUSES = new Set(['info', 'processing', 'streaming', 'complete', 'error', 'warning']);
+const STATUSES = new Set(['info', 'processing', 'streaming', 'complete', 'error', 'warning', 'stopped']);
 const STYLES = new Set(['primary', 'danger', 'default']);
 
 /**
@@ -22,12 +22,7 @@ export function renderReply(reply: Reply): string {
   if (reply.kind === 'text') return `<div class="reply reply-text">${renderMarkdown(reply.text)}</div>`;
   const status = STATUSES.has(reply.status) ? reply.status : 'info';
   const sections = reply.sections.map(renderSection).join('');
-  const buttons = (reply.buttons ?? [])
-    .map(
-      (b, i) =>
-        `<button type="button" class="btn btn-${STYLES.has(b.style ?? 'default') ? (b.style ?? 'default') : 'default'}" data-button="${i}">${escapeHtml(b.label)}</button>`,
-    )
-    .join('');
+  const buttons = renderButtons(reply.buttons ?? []);
   return [
     `<article class="reply card card-${status}">`,
     `<header class="card-title">${escapeHtml(reply.title)}</header>`,
@@ -55,11 +50,22 @@ function renderSection(section: CardSection): string {
   }
 }
 
+/** Buttons by index (`data-button`), as the click route looks them up. */
+function renderButtons(buttons: CardButton[]): string {
+  return buttons
+    .map(
+      (b, i) =>
+        `<button type="button" class="btn btn-${STYLES.has(b.style ?? 'default') ? (b.style ?? 'default') : 'default'}" data-button="${i}">${escapeHtml(b.label)}</button>`,
+    )
+    .join('');
+}
+
 /**
  * Renders the live state of a streamed Claude reply: the text so far (safe markdown), the thinking
- * (folded), the running tool and the elapsed time. Same escaping rules as `renderReply`.
+ * (folded), the running tool and the elapsed time, then the stream's buttons (Stop). Same
+ * escaping rules as `renderReply`.
  */
-export function renderStreamState(state: StreamState, lang: Language): string {
+export function renderStreamState(state: StreamState, lang: Language, buttons: CardButton[] = []): string {
   const t = webMessages(lang);
   const parts = [
     `<article class="reply card card-${state.phase === 'streaming' ? 'streaming' : 'processing'}" aria-busy="true">`,
@@ -74,8 +80,10 @@ export function renderStreamState(state: StreamState, lang: Language): string {
   if (state.text) parts.push(`<div class="sec-text">${renderMarkdown(state.text)}</div>`);
   if (state.activeTool)
     parts.push(`<div class="sec-tool">${escapeHtml(t('streamTool', { tool: state.activeTool }))}</div>`);
+  parts.push('</div>');
+  if (buttons.length > 0) parts.push(`<div class="card-buttons">${renderButtons(buttons)}</div>`);
   parts.push(
-    `</div><footer class="card-footer">${escapeHtml(t('streamElapsed', { seconds: Math.floor(state.elapsedMs / 1000), tools: state.toolCount }))}</footer></article>`,
+    `<footer class="card-footer">${escapeHtml(t('streamElapsed', { seconds: Math.floor(state.elapsedMs / 1000), tools: state.toolCount }))}</footer></article>`,
   );
   return parts.join('');
 }

@@ -136,4 +136,27 @@ describe('WebOutbox', () => {
     expect(streamed.at(-1)?.html).toContain('t49');
     await a.close();
   });
+
+  it('a stream shows its Stop button while it runs; a card sent earlier (Queued) is re-opened as the stream', async () => {
+    const a = await open();
+    const stop = {
+      label: 'Stop',
+      style: 'danger' as const,
+      action: { type: 'stop' as const, messageId: 'web:1', nonce: 'n' },
+    };
+    const queued = await a.send(target, { ...card('Queued (#1)'), buttons: [stop] }, 'k0');
+    expect(a.buttonAction(queued.messageId, 0)).toEqual(stop.action);
+    const s = await a.openStream(target, 'k0', { existingMessageId: queued.messageId, buttons: [stop] });
+    expect(s.messageId).toBe(queued.messageId);
+    s.update({ phase: 'streaming', text: 'live text', thinking: '', toolCount: 0, elapsedMs: 1 });
+    const live = a.history().find((v) => v.id === queued.messageId);
+    expect(live?.streaming).toBe(true);
+    expect(live?.html).toContain('live text');
+    expect(live?.html).toContain('data-button="0"');
+    expect(a.buttonAction(queued.messageId, 0)).toEqual(stop.action);
+    await s.finish(card('answer'), 'answer');
+    expect(a.buttonAction(queued.messageId, 0)).toBeNull();
+    expect(a.history().find((v) => v.id === queued.messageId)?.html).not.toContain('data-button');
+    await a.close();
+  });
 });

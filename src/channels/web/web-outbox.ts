@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ChannelOutbox, ReplyStream, StreamState } from '../../bridge/channel.js';
 import type { ReplyTarget } from '../../bridge/inbound-message.js';
-import type { CardAction, CardReply, Reply } from '../../bridge/reply-model.js';
+import type { CardAction, CardButton, CardReply, Reply } from '../../bridge/reply-model.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
@@ -25,6 +25,8 @@ export interface WebMessage {
   /** The live state of a stream that has not finished. */
   live?: StreamState;
   streaming?: boolean;
+  /** Buttons of a stream that has not finished (Stop); not persisted, a re-opened stream brings its own. */
+  liveButtons?: CardButton[];
 }
 
 /** What a page receives for one message: escaped HTML for replies, raw text for its own messages (set with textContent). */
@@ -115,6 +117,7 @@ export class WebOutbox implements ChannelOutbox {
     m.reply = reply;
     m.streaming = false;
     delete m.live;
+    delete m.liveButtons;
     await this.append({ op: 'update', id: messageId, reply, at: new Date().toISOString() });
     this.emit(m);
   }
@@ -122,13 +125,18 @@ export class WebOutbox implements ChannelOutbox {
   async openStream(
     _target: ReplyTarget,
     idempotencyKey: string,
-    options: { existingMessageId?: string } = {},
+    options: { existingMessageId?: string; buttons?: CardButton[] } = {},
   ): Promise<ReplyStream> {
     let m =
       (options.existingMessageId ? this.messages.get(options.existingMessageId) : undefined) ??
       this.byKey.get(idempotencyKey);
     if (m) {
       await this.persisted.get(m.id);
+      // A card sent before the run (a "Queued" card) becomes the stream: live updates show again.
+      if (options.existingMessageId && !m.streaming) {
+        m.streaming = true;
+        delete m.reply;
+      }
     } else {
       m = { id: newId(), kind: 'reply', key: idempotencyKey, at: new Date().toISOString(), streaming: true };
       this.add(m);
@@ -136,6 +144,8 @@ export class WebOutbox implements ChannelOutbox {
       this.emit(m);
     }
     const msg = m;
+    if (options.buttons?.length) msg.liveButtons = options.buttons;
+    else delete msg.liveButtons;
     return {
       messageId: msg.id,
       update: (state) => {
@@ -148,6 +158,7 @@ export class WebOutbox implements ChannelOutbox {
         msg.reply = final;
         msg.streaming = false;
         delete msg.live;
+        delete msg.liveButtons;
         await this.append({ op: 'finish', id: msg.id, reply: final, at: new Date().toISOString() });
         this.emit(msg);
         return { overflow: '' };
@@ -162,8 +173,11 @@ export class WebOutbox implements ChannelOutbox {
 
   /** The action of button `index` on a stored reply, or null — a click can only trigger what was rendered. */
   buttonAction(messageId: string, index: number): CardAction | null {
-    const reply = this.messages.get(messageId)?.reply;
-    if (!reply || reply.kind !== 'card' || !Number.isInteger(index)) return null;
+    const m = this.messages.get(messageId);
+    if (!Number.isInteger(index)) return null;
+    if (m?.streaming) return m.liveButtons?.[index]?.action ?? null;
+    const reply = m?.reply;
+    if (!reply || reply.kind !== 'card') return null;
     return reply.buttons?.[index]?.action ?? null;
   }
 
@@ -172,7 +186,10 @@ export class WebOutbox implements ChannelOutbox {
     const base = { id: m.id, kind: m.kind, at: m.at, streaming: m.streaming === true };
     if (m.kind === 'user') return { ...base, text: m.text ?? '' };
     const live = m.live ?? { phase: 'processing' as const, text: '', thinking: '', toolCount: 0, elapsedMs: 0 };
-    return { ...base, html: m.reply && !m.streaming ? renderReply(m.reply) : renderStreamState(live, this.o.lang) };
+    return {
+      ...base,
+      html: m.reply && !m.streaming ? renderReply(m.reply) : renderStreamState(live, this.o.lang, m.liveButtons),
+    };
   }
 
   async close(): Promise<void> {
