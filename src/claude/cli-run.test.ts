@@ -176,7 +176,9 @@ describe.each(['json', 'stream-json'] as const)('%s mode with a fake claude', (m
   it('idle timeout kills the whole group (SIGTERM ignored, grandchild included)', async () => {
     const tracker = createChildTracker(path.join(fx.root, 'children'));
     fx.config.claude.mode = mode;
-    fx.config.runtime.stale_timeout_ms = 400;
+    // The fake must start, record itself and spawn its grandchild before the idle kill: on a loaded
+    // machine Node's start-up alone can take over a second.
+    fx.config.runtime.stale_timeout_ms = 2000;
     const eng = createEngine(fx.config, {
       paths: fx.paths,
       logger: silentLogger,

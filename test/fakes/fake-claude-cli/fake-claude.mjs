@@ -187,6 +187,8 @@ switch (word) {
     break;
   }
   case 'quiet-writer': {
+    // One line of activity once started, so the idle timer measures the silence, not Node's start-up.
+    process.stderr.write('started\n');
     let n = 0;
     const t = setInterval(() => {
       appendJsonl({ type: 'progress', n });
