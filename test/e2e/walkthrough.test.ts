@@ -284,7 +284,7 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
         const url = /^✅ 本地控制台：(http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]{43}))$/.exec(out[2] ?? '');
         expect(url, out[2]).not.toBeNull();
         expect(Number(url?.[2])).toBe(port);
-        expect(out.slice(3)).toEqual(['✅ Registry loaded: 0 sessions', '', '按 Ctrl+C 停止']);
+        expect(out.slice(3)).toEqual(['✅ 会话索引已加载：0 个会话', '', '按 Ctrl+C 停止']);
         expect(s.stderr()).toBe('');
         expectClean('start (no Feishu)', s.stdout());
 
@@ -404,9 +404,9 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
       const out = lines(s.stdout());
       expect(out).toEqual([
         '🚀 cc-linker 正在启动…',
-        '✅ Feishu Bot connected via WebSocket',
+        '✅ 飞书机器人已通过长连接接入',
         expect.stringMatching(new RegExp(`^✅ 本地控制台：http://127\\.0\\.0\\.1:${port}/\\?token=[A-Za-z0-9_-]{43}$`)),
-        '✅ Registry loaded: 0 sessions',
+        '✅ 会话索引已加载：0 个会话',
         '',
         '按 Ctrl+C 停止',
       ]);

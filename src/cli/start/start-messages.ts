@@ -7,10 +7,10 @@ export const startMessages = defineMessages({
     noFeishu:
       'ℹ️  未配置飞书凭据（feishu_bot.app_id / app_secret），本次只启动本地控制台。运行 cc-linker setup 连接飞书。',
     feishuDisabled: 'ℹ️  已按 --no-feishu 跳过飞书通道。',
-    feishuConnected: '✅ Feishu Bot connected via WebSocket',
+    feishuConnected: '✅ 飞书机器人已通过长连接接入',
     web: '✅ 本地控制台：{url}',
     webDisabled: 'ℹ️  本地控制台已关闭（web.enabled = false）。',
-    registry: '✅ Registry loaded: {n} sessions',
+    registry: '✅ 会话索引已加载：{n} 个会话',
     ctrlC: '\n按 Ctrl+C 停止',
     stopping: '⏳ 正在停止（最多等待 30 秒完成进行中的消息）…',
     stopped: '👋 已停止。',
