@@ -103,7 +103,9 @@ function lastUserPrompt(file) {
   for (const l of fs.readFileSync(file, 'utf8').split('\n')) {
     try {
       const o = JSON.parse(l);
-      if (o.type === 'user' && typeof o.message?.content === 'string') last = o.message.content;
+      const text = o.type === 'user' ? o.message?.content : undefined;
+      // An earlier continue instruction is not the task: the prompt before it is.
+      if (typeof text === 'string' && !text.startsWith('(cc-linker) ')) last = text;
     } catch {
       // a torn last line
     }

@@ -40,7 +40,7 @@ const REAL_WEIGHTS: Partial<Record<StepKind, number>> = {
   image: 4,
   tool: 16,
   slow: 8,
-  stop: 8,
+  stop: 12,
 };
 const COMMANDS = ['/status', '/help', '/list', '/whoami'];
 

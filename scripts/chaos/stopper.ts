@@ -90,10 +90,15 @@ export class Stopper {
     const title = p.how === 'cancel' ? QUEUED_TITLE : STREAM_TITLE;
     // A late `/stop` needs no button: the answer may be final before its running card was ever seen.
     const lateTyped = () => (p.late && p.how === 'typed' && p.target.finalSeenAt !== undefined ? true : undefined);
-    const card = await this.waitFor(() => this.card(p.target, title) ?? lateTyped(), wait);
+    // A message answered before its card ran (e.g. "a new session is being created") has nothing to stop.
+    const over = () => (!p.late && p.target.finalSeenAt !== undefined ? false : undefined);
+    const card = await this.waitFor(() => this.card(p.target, title) ?? lateTyped() ?? over(), wait);
     const button = typeof card === 'object' ? stopButton(this.fake, card) : undefined;
     if (!card || (p.how !== 'typed' && !button)) {
-      a.detail = `no ${p.how === 'cancel' ? 'queued' : 'running'} card${card ? ' button' : ''} in time`;
+      a.detail =
+        card === false
+          ? 'answered before a card to stop showed'
+          : `no ${p.how === 'cancel' ? 'queued' : 'running'} card${card ? ' button' : ''} in time`;
       this.log(`stop #${p.target.n}: ${a.detail}`);
       return;
     }
