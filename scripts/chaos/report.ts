@@ -71,6 +71,11 @@ export function markdownSummary(r: ChaosReport): string {
       '',
     ],
     ['stops with no clear answer / not made (no card to stop in time)', `${r.stops.unclear} / ${r.stops.notMade}`, ''],
+    [
+      'typed /stop that stopped another running message of the session (judged on that one)',
+      r.stops.typedStoppedAnother,
+      '',
+    ],
     ['**leftover processes**', `${g.leftoverProcesses.value} ${mark(g.leftoverProcesses.ok)}`, '0'],
     ['bridge SIGKILLs', f.bridgeKills, `≥ ${r.requested.kills}`],
     [

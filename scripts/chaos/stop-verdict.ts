@@ -21,6 +21,8 @@ export interface StopVerdict {
   unclear: number;
   /** Stops never made: the card to stop never showed in time. */
   notMade: number;
+  /** Typed `/stop`s that stopped another message of the session (judged on that message instead). */
+  typedStoppedAnother: number;
   /** Accepted stops that did not hold, and unclear ones (what the user saw). */
   findings: MessageFinding[];
 }
@@ -36,9 +38,25 @@ export function judgeStops(
   attempts: readonly StopAttempt[],
   calls: readonly EngineCall[] | null,
 ): StopVerdict {
-  const targets = new Set(attempts.map((a) => a.messageId));
-  const { pieces } = new ReplyIndex(fake, messages).build(targets);
+  const { pieces } = new ReplyIndex(fake, messages).build();
   const byId = new Map(messages.map((m) => [m.messageId, m]));
+  const stoppedCard = (m: ChaosMessage) => {
+    const finals = finalPieces(pieces.get(m.messageId) ?? []);
+    const head = finals[0];
+    return finals.length === 1 && head?.state === 'card' && STOPPED_TITLES.some((t) => head.text.includes(t));
+  };
+  // A typed `/stop` stops whatever runs in the session then: when that was not the target (the
+  // user was late, or a restart reordered the runs), it is the stopped message no other stop claims.
+  const claimed = new Set(attempts.map((a) => a.messageId));
+  const stoppedBy = (a: StopAttempt, target: ChaosMessage): ChaosMessage => {
+    if (a.how !== 'typed' || a.reply !== 'accepted' || stoppedCard(target)) return target;
+    const other = messages
+      .filter((m) => !claimed.has(m.messageId) && (m.finalSeenAt ?? 0) >= (a.sentAt ?? 0) && stoppedCard(m))
+      .sort((x, y) => (x.finalSeenAt as number) - (y.finalSeenAt as number))[0];
+    if (!other) return target;
+    claimed.add(other.messageId);
+    return other;
+  };
   const v: StopVerdict = {
     made: 0,
     byHow: { typed: 0, button: 0, cancel: 0, followedByKill: 0 },
@@ -47,10 +65,13 @@ export function judgeStops(
     afterFinal: 0,
     unclear: 0,
     notMade: 0,
+    typedStoppedAnother: 0,
     findings: [],
   };
   for (const a of attempts) {
-    const m = byId.get(a.messageId) as ChaosMessage;
+    const target = byId.get(a.messageId) as ChaosMessage;
+    const m = stoppedBy(a, target);
+    if (m !== target) v.typedStoppedAnother += 1;
     const finding = (detail: string) =>
       v.findings.push({ n: m.n, kind: `stop:${a.how}`, messageId: m.messageId, text: m.text.slice(0, 80), detail });
     if (a.reply === 'not-sent') {
@@ -62,8 +83,7 @@ export function judgeStops(
     if (a.killed) v.byHow.followedByKill += 1;
     const list = pieces.get(m.messageId) ?? [];
     const finals = finalPieces(list);
-    const head = finals[0];
-    const stopped = finals.length === 1 && head?.state === 'card' && STOPPED_TITLES.some((t) => head.text.includes(t));
+    const stopped = stoppedCard(m);
     const answered = list.filter((p) => p.state === 'answer').length;
     if (a.reply === 'accepted') {
       v.accepted += 1;
