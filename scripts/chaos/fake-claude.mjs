@@ -4,10 +4,12 @@
 // runs on two cores. The chaos script copies it into its sandbox as `<root>/bin/claude`, so every
 // run's command line names the sandbox and the run can find (and SIGKILL) exactly its children.
 //
-// - prompt from stdin (as cc-linker sends it); answer `echo: <prompt>`;
+// - prompt from stdin (as cc-linker sends it); answer `echo: <prompt>` (after cc-linker's continue
+//   instruction, `echo: <the interrupted prompt>`);
 // - `sleep=<ms>` anywhere in the prompt delays the answer (kills then land mid-run);
 // - `--resume <id>` whose session file does not exist fails like the real CLI (exit 1, stderr
-//   `No conversation found with session ID: <id>`, no stdout);
+//   `No conversation found with session ID: <id>`, no stdout); `--session-id <id>` names a new
+//   session (both flags also as `--flag=<id>`);
 // - writes the session JSONL under $HOME/.claude/projects/<encoded cwd>/<id>.jsonl before the
 //   delay (the real CLI writes it at start), so the bridge's registry and scanner see the session;
 // - appends `start` / `end` records to $HOME/.chaos/claude-calls.jsonl: the run's ground truth
@@ -17,17 +19,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const argv = process.argv.slice(2);
+// `--name value` and `--name=value` (cc-linker passes `--resume=<id>` and `--session-id=<id>`).
 const flag = (name) => {
   const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
+  if (i >= 0) return argv[i + 1];
+  return argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
 };
 const format = flag('--output-format') ?? 'text';
 const resume = flag('--resume');
+const chosenId = flag('--session-id');
 const prompt = fs.readFileSync(0, 'utf8');
 const home = process.env.HOME ?? '/nonexistent';
 const claudeDir = process.env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude');
 const projectDir = path.join(claudeDir, 'projects', process.cwd().replace(/[^A-Za-z0-9]/g, '-'));
-const sessionId = resume ?? randomUUID();
+const sessionId = resume ?? chosenId ?? randomUUID();
 const jsonl = path.join(projectDir, `${sessionId}.jsonl`);
 const logFile = path.join(home, '.chaos', 'claude-calls.jsonl');
 
@@ -51,12 +56,15 @@ const line = (obj) =>
     `${JSON.stringify({ ...obj, sessionId, cwd: process.cwd(), timestamp: new Date().toISOString() })}\n`,
   );
 fs.mkdirSync(projectDir, { recursive: true });
+// cc-linker's continue instruction after an interrupted turn: like a model, carry on with the
+// interrupted prompt (the last user line of the session) and answer it.
+const continued = prompt.startsWith('(cc-linker) ') && fs.existsSync(jsonl) ? lastUserPrompt(jsonl) : undefined;
 if (!resume) line({ type: 'queue-operation', operation: 'enqueue', content: prompt });
 line({ type: 'user', message: { role: 'user', content: prompt }, uuid: randomUUID() });
 
 const delay = Number(/sleep=(\d+)/.exec(prompt)?.[1] ?? '0');
 setTimeout(() => {
-  const text = `echo: ${prompt}`;
+  const text = `echo: ${continued ?? prompt}`;
   line({
     type: 'assistant',
     message: { id: `msg_${randomUUID()}`, role: 'assistant', model: 'fake-model-1', content: [{ type: 'text', text }] },
@@ -89,3 +97,18 @@ setTimeout(() => {
   process.stdout.write(`${JSON.stringify(result)}\n`);
   log('end');
 }, delay);
+
+function lastUserPrompt(file) {
+  let last;
+  for (const l of fs.readFileSync(file, 'utf8').split('\n')) {
+    try {
+      const o = JSON.parse(l);
+      const text = o.type === 'user' ? o.message?.content : undefined;
+      // An earlier continue instruction is not the task: the prompt before it is.
+      if (typeof text === 'string' && !text.startsWith('(cc-linker) ')) last = text;
+    } catch {
+      // a torn last line
+    }
+  }
+  return last;
+}

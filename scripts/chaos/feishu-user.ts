@@ -107,15 +107,18 @@ export class FeishuUser {
     }
   }
 
-  /** Clicks a card button (`value` = the button's callback value); one push, like a user's tap. */
-  click(cardMessageId: string, value: unknown, decision: string): void {
+  /**
+   * Clicks a card button (`value` = the button's callback value); one push, like a user's tap.
+   * Resolves with the ack (`code` -1 when none came) and its data (the toast the user sees).
+   */
+  click(cardMessageId: string, value: unknown, decision: string): Promise<{ code: number; data?: unknown }> {
     const env = cardActionEvent({ openId: this.owner, value, messageId: cardMessageId });
-    this.track(
-      this.fake.pushEvent(env, { ackTimeoutMs: 5_000 }).then(
-        (r) => void this.clicks.push({ cardMessageId, decision, at: Date.now(), ack: r.ack.code }),
-        () => void this.clicks.push({ cardMessageId, decision, at: Date.now(), ack: -1 }),
-      ),
+    const acked = this.fake.pushEvent(env, { ackTimeoutMs: 5_000 }).then(
+      (r) => r.ack,
+      () => ({ code: -1 }),
     );
+    this.track(acked.then((ack) => void this.clicks.push({ cardMessageId, decision, at: Date.now(), ack: ack.code })));
+    return acked;
   }
 
   /** Messages not acked yet. */

@@ -59,6 +59,23 @@ export function markdownSummary(r: ChaosReport): string {
       }`,
       '',
     ],
+    [
+      '**stops honoured** (card "Stopped" / "Cancelled", never answered, no engine call with the prompt after the stop)',
+      `${r.stops.honoured}/${r.stops.accepted} ${mark(g.stopsNotHonoured.ok)}`,
+      'all',
+    ],
+    ['stops after the answer was final (told "already finished")', r.stops.afterFinal, ''],
+    [
+      'stops made: typed /stop / Stop button / Cancel of a queued message / followed by a bridge SIGKILL',
+      `${r.stops.made}: ${r.stops.byHow.typed} / ${r.stops.byHow.button} / ${r.stops.byHow.cancel} / ${r.stops.byHow.followedByKill}`,
+      '',
+    ],
+    ['stops with no clear answer / not made (no card to stop in time)', `${r.stops.unclear} / ${r.stops.notMade}`, ''],
+    [
+      'typed /stop that stopped another running message of the session (judged on that one)',
+      r.stops.typedStoppedAnother,
+      '',
+    ],
     ['**leftover processes**', `${g.leftoverProcesses.value} ${mark(g.leftoverProcesses.ok)}`, '0'],
     ['bridge SIGKILLs', f.bridgeKills, `≥ ${r.requested.kills}`],
     [
@@ -104,6 +121,7 @@ export function markdownSummary(r: ChaosReport): string {
     ...v.staleCards.map((x) => `- stale card #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
     ...v.rerunsAfterAnswer.map((x) => `- re-run #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
     ...v.recallsAfterShown.map((x) => `- model re-call #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
+    ...r.stops.findings.map((x) => `- ${x.kind} #${x.n} \`${x.text}\`: ${x.detail}`),
     ...r.leftovers.map((p) => `- leftover pid ${p.pid}: \`${p.cmdline}\``),
     ...r.lives.unexpectedExits.map(
       (l) =>

@@ -15,6 +15,8 @@ import { PromptClicker } from './prompt-clicker.js';
 import { Rng } from './rng.js';
 import { createSandbox, type DiskFullMethod, type Sandbox } from './sandbox.js';
 import { Scenario } from './scenario.js';
+import { Stopper } from './stopper.js';
+import { judgeStops, type StopVerdict } from './stop-verdict.js';
 import { answerStreaming, judge, observeFinals, readClaudeCalls, type EngineCall, type Verdict } from './verdict.js';
 
 /** Everything a chaos run measured; `passed` is false when any goal was missed. */
@@ -25,10 +27,17 @@ export interface ChaosReport {
   durationMs: number;
   passed: boolean;
   goals: Record<
-    'lost' | 'duplicated' | 'misanswered' | 'rerunsAfterAnswer' | 'recallsAfterShown' | 'leftoverProcesses',
+    | 'lost'
+    | 'duplicated'
+    | 'misanswered'
+    | 'rerunsAfterAnswer'
+    | 'recallsAfterShown'
+    | 'stopsNotHonoured'
+    | 'leftoverProcesses',
     { value: number; goal: number; ok: boolean }
   >;
   verdict: Verdict;
+  stops: StopVerdict;
   faults: FaultCounts;
   lives: {
     count: number;
@@ -174,6 +183,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     });
     const scenario = new Scenario(rng, user, sb, o.engine);
     const clicker = new PromptClicker(fake, user, rng, faults);
+    const stopper = new Stopper(fake, user, rng, faults, o.engine, verbose);
     if (o.engine === 'real') clicker.start();
 
     const first = await bridge.start();
@@ -221,7 +231,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     // `done` counts the plan's messages; a kill during accept and a typed /allow add a few more.
     let done = 0;
     while (done < n) {
-      const { sent, waitFor } = scenario.step(n - done);
+      const { sent, waitFor, stop } = scenario.step(n - done);
       for (let i = done; i < done + sent.length; i += 1) {
         if (plan.feishu.has(i)) faults.feishuFault();
         if (plan.drops.has(i)) inBackground(faults.dropConnection());
@@ -252,6 +262,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
         }
       }
       done += sent.length;
+      if (stop) await stopper.run(stop);
       if (waitFor) {
         const until = Date.now() + (o.engine === 'real' ? 30_000 : 15_000);
         while (Date.now() < until && waitFor.finalSeenAt === undefined) {
@@ -304,6 +315,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
         })
       : readClaudeCalls(sb.claudeLog);
     const verdict = judge(fake, user.messages, calls);
+    const stops = judgeStops(fake, user.messages, stopper.attempts, calls);
     const leftoverCount = leftovers.length;
     const goal = (value: number) => ({ value, goal: 0, ok: value === 0 });
     const goals: ChaosReport['goals'] = {
@@ -312,6 +324,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
       misanswered: goal(verdict.misanswered.length),
       rerunsAfterAnswer: goal(verdict.rerunsAfterAnswer.length),
       recallsAfterShown: goal(verdict.recallsAfterShown.length),
+      stopsNotHonoured: goal(stops.accepted - stops.honoured),
       leftoverProcesses: goal(leftoverCount),
     };
     const passed = Object.values(goals).every((g) => g.ok);
@@ -325,6 +338,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
       passed,
       goals,
       verdict,
+      stops,
       faults: faults.counts,
       lives: {
         count: bridge.lives.length,

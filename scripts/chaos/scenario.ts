@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ChaosMessage, FeishuUser, MessageKind } from './feishu-user.js';
 import type { Rng } from './rng.js';
 import type { Sandbox } from './sandbox.js';
+import type { StopHow, StopPlan } from './stopper.js';
 
 type StepKind =
   | 'text'
@@ -15,7 +16,8 @@ type StepKind =
   | 'image'
   | 'post'
   | 'tool'
-  | 'slow';
+  | 'slow'
+  | 'stop';
 
 const FAKE_WEIGHTS: Partial<Record<StepKind, number>> = {
   text: 40,
@@ -27,6 +29,7 @@ const FAKE_WEIGHTS: Partial<Record<StepKind, number>> = {
   command: 4,
   image: 4,
   post: 4,
+  stop: 8,
 };
 const REAL_WEIGHTS: Partial<Record<StepKind, number>> = {
   text: 30,
@@ -37,6 +40,7 @@ const REAL_WEIGHTS: Partial<Record<StepKind, number>> = {
   image: 4,
   tool: 16,
   slow: 8,
+  stop: 12,
 };
 const COMMANDS = ['/status', '/help', '/list', '/whoami'];
 
@@ -44,7 +48,10 @@ const COMMANDS = ['/status', '/help', '/list', '/whoami'];
  * The simulated owner's behaviour: a seeded mix of plain texts to the current session, `/new`
  * with and without a prompt (with texts racing the new session's creation), `/switch` races,
  * commands, images, and — with the real engine — tool calls that ask for permission and slow
- * streamed answers. Every answerable text carries a unique token the answer must echo.
+ * streamed answers — and stops: a long answer stopped while it runs (`/stop` typed or its card's
+ * Stop button, sometimes followed at once by a bridge SIGKILL, sometimes only after the answer was
+ * final), or a message waiting behind it cancelled from its "Queued" card. Every answerable text
+ * carries a unique token the answer must echo.
  */
 export class Scenario {
   constructor(
@@ -59,10 +66,11 @@ export class Scenario {
    * the user, like most people, waits for a new session's first answer before typing on (texts
    * sent meanwhile would only be told "a new session is being created").
    */
-  step(budget: number): { sent: ChaosMessage[]; waitFor?: ChaosMessage } {
+  step(budget: number): { sent: ChaosMessage[]; waitFor?: ChaosMessage; stop?: StopPlan } {
     const rng = this.rng;
     const out: ChaosMessage[] = [];
     let claimer: ChaosMessage | undefined;
+    let stop: StopPlan | undefined;
     const send = (kind: MessageKind, text: string, token?: string) => {
       if (out.length < budget) out.push(this.user.send(kind, text, token));
       return out[out.length - 1];
@@ -119,8 +127,22 @@ export class Scenario {
       case 'slow':
         send('slow', `slow: ${rng.int(40, 120)}`);
         break;
+      case 'stop': {
+        const how = rng.weighted<StopHow>({ typed: 2, button: 2, cancel: budget >= 2 ? 1.5 : 0 });
+        const late = how !== 'cancel' && rng.chance(0.15);
+        const kill = rng.chance(0.3);
+        // `cancel`: a long answer runs, and the message sent right behind it waits (its card says "Queued").
+        const first = this.longText(send, late);
+        const target = how === 'cancel' ? this.text(send) : first;
+        if (target) stop = { target, how, kill, late };
+        break;
+      }
     }
-    return { sent: out, ...(claimer && rng.chance(0.7) ? { waitFor: claimer } : {}) };
+    return {
+      sent: out,
+      ...(claimer && rng.chance(0.7) ? { waitFor: claimer } : {}),
+      ...(stop ? { stop } : {}),
+    };
   }
 
   /** Sends one text with a token to the current session now (an answer that will stream, with the real engine). */
@@ -138,6 +160,16 @@ export class Scenario {
   ): ChaosMessage | undefined {
     const t = this.token();
     return send('text', this.prompt(t), t);
+  }
+
+  /** A text whose answer takes seconds (the user can stop it); `short` answers within a second. */
+  private longText(
+    send: (kind: MessageKind, text: string, token?: string) => ChaosMessage | undefined,
+    short: boolean,
+  ): ChaosMessage | undefined {
+    const t = this.token();
+    if (this.engine === 'real') return send('text', `${short ? 'echo' : 'long'}: ${t}`, t);
+    return send('text', `question ${t} sleep=${short ? this.rng.int(300, 800) : this.rng.int(3_000, 6_000)}`, t);
   }
 
   private token(): string {

@@ -18,11 +18,11 @@ export interface ReplyPiece {
   chunk?: number;
 }
 
-const STREAM_TITLE = feishuMessages('en')('streamTitle');
+export const STREAM_TITLE = feishuMessages('en')('streamTitle');
 const ANSWER_TITLE = pipelineMessages('en')('completeTitle');
 const ERROR_TITLE = pipelineMessages('en')('errorTitle');
 /** "⏳ Queued (#": a waiting message's card, which its run later turns into the answer (not final). */
-const QUEUED_TITLE = pipelineMessages('en')('queuedTitle', { n: 1 }).split('#')[0] as string;
+export const QUEUED_TITLE = pipelineMessages('en')('queuedTitle', { n: 1 }).split('#')[0] as string;
 const PROMPT_TITLES = [promptMessages('en')('permissionTitle'), promptMessages('en')('questionTitle')];
 /** Tags of the notices the bridge and channel send with `deliveryUuid(id, tag)`. */
 const NOTICE_TAGS = ['refusal', 'too-long', 'overload', 'unsupported', 'whoami'];

@@ -8,8 +8,9 @@ import type { ChaosReport } from '../../scripts/chaos/run-chaos.js';
 /**
  * `npm run chaos` in miniature: the real `cc-linker start` process with the fast
  * fake engine, a fixed seed and a tiny budget — 20 messages, 3 SIGKILLs of the bridge plus the
- * other faults — and the same goals as the full run: nothing lost, nothing answered twice, no
- * process left behind. The full run and its figures are in docs/chaos.md.
+ * other faults, and stops (this seed's plan has a `/stop` of a running answer and a late one) —
+ * and the same goals as the full run: nothing lost, nothing answered twice, every accepted stop
+ * honoured, no process left behind. The full run and its figures are in docs/chaos.md.
  */
 const repo = path.resolve(import.meta.dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-linker-chaos-smoke-'));
@@ -41,9 +42,9 @@ function runChaos(args: string[]): Promise<{ code: number | null; stdout: string
 }
 
 describe('chaos smoke run', () => {
-  it('20 messages, 3 bridge kills and Feishu/disk/clock faults: none lost, none duplicated, no leftover process', async () => {
+  it('20 messages, 3 bridge kills, stops and Feishu/disk/clock faults: none lost, none duplicated, stops honoured, no leftover process', async () => {
     const reportFile = path.join(dir, 'report.json');
-    const r = await runChaos(['--seed', '20261130', '--messages', '20', '--kills', '3', '--report', reportFile]);
+    const r = await runChaos(['--seed', '5', '--messages', '20', '--kills', '3', '--report', reportFile]);
     const report = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as ChaosReport;
     keptSandbox = report.sandbox;
 
@@ -61,5 +62,11 @@ describe('chaos smoke run', () => {
     expect(report.spoolAfterStop.processing).toBe(0);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('| **lost** | 0 ✅ | 0 |');
+    // Stops: the plan has some; each one the bridge accepted held (a stopped message is neither lost nor a duplicate).
+    const stops = report.stops;
+    expect(stops.made + stops.notMade).toBeGreaterThan(0);
+    expect(stops.findings.filter((f) => f.detail.startsWith('accepted'))).toEqual([]);
+    expect(stops.honoured).toBe(stops.accepted);
+    expect(r.stdout).toContain(`| ${stops.honoured}/${stops.accepted} ✅ | all |`);
   }, 180_000);
 });
