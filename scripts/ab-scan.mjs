@@ -34,8 +34,13 @@ if (positionals.length === 0) {
   process.exit(2);
 }
 const rounds = Number(values.rounds);
-const clis = positionals.map((d) => path.resolve(d, 'cli', 'cc-linker.cjs'));
-for (const cli of clis) if (!fs.existsSync(cli)) throw new Error(`no build at ${cli}`);
+// The entry point of a build: today's launcher, or the single-file entry of builds before it.
+const ENTRIES = [path.join('cli', 'launcher', 'cc-linker.js'), path.join('cli', 'cc-linker.cjs')];
+const clis = positionals.map((d) => {
+  const found = ENTRIES.map((e) => path.resolve(d, e)).find((f) => fs.existsSync(f));
+  if (!found) throw new Error(`no build in ${path.resolve(d)} (looked for ${ENTRIES.join(', ')})`);
+  return found;
+});
 const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 const rssFile = path.join(os.tmpdir(), `cc-ab-rss-${process.pid}`);
 
