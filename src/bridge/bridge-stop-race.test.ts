@@ -53,4 +53,34 @@ describe('/stop racing the end of the run', () => {
     expect(card?.sections.map((s) => ('text' in s ? s.text : '')).join('\n')).toContain('echo: quick task');
     expect(await h.spool.locate(m.id)).toBe('cancelled');
   });
+
+  it('a turn that ends while /stop looks up the current session is not stopped', async () => {
+    h = await bridgeHarness();
+    await h.mapping.setSession(OWNER, { sessionUuid: S1, cwd: path.join(h.home, 'Git/alpha') });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    h.engine.onSend = async () => {
+      await released;
+    };
+    const m = h.msg('quick task');
+    // Hold /stop's mapping look-up (the one made from turn-control) until the run has ended.
+    const get = h.mapping.get.bind(h.mapping);
+    let held = false;
+    h.mapping.get = async (userId) => {
+      if (!held && new Error().stack?.includes('turn-control')) {
+        held = true;
+        release();
+        await until(async () => (await h.spool.locate(m.id)) === 'done');
+      }
+      return get(userId);
+    };
+    await h.bridge.accept(m);
+    await until(() => h.engine.requests.length === 1);
+    await h.bridge.accept(h.msg('/stop'));
+    await h.bridge.whenIdle();
+    expect(held).toBe(true);
+    expect(h.channel.transcript()).toContain('当前会话没有正在运行的消息。');
+    expect(h.channel.messages[0]?.finished).toMatchObject({ status: 'complete' });
+    expect(await h.spool.locate(m.id)).toBe('done');
+  });
 });
