@@ -10,8 +10,10 @@
 // - `--resume <id>` whose session file does not exist fails like the real CLI (exit 1, stderr
 //   `No conversation found with session ID: <id>`, no stdout); `--session-id <id>` names a new
 //   session (both flags also as `--flag=<id>`);
+// - an empty stdin fails like the real CLI in print mode (exit 1, nothing written to the session);
 // - writes the session JSONL under $HOME/.claude/projects/<encoded cwd>/<id>.jsonl before the
 //   delay (the real CLI writes it at start), so the bridge's registry and scanner see the session;
+//   the answer's line carries `stop_reason: end_turn`, so recovery can tell a finished turn;
 // - appends `start` / `end` records to $HOME/.chaos/claude-calls.jsonl: the run's ground truth
 //   of which prompt ran in which session and when.
 import { randomUUID } from 'node:crypto';
@@ -44,6 +46,16 @@ const log = (event, extra = {}) => {
   );
 };
 
+// Like the real CLI in print mode: no prompt (stdin closed before cc-linker wrote it, e.g. the bridge
+// was SIGKILLed right after the spawn) is an error before anything reaches the session's transcript.
+// An empty user line there would become "the interrupted prompt" of a later continue instruction.
+if (prompt.trim() === '') {
+  log('no-input');
+  process.stderr.write(
+    'Error: Input must be provided either through stdin or as a prompt argument when using --print\n',
+  );
+  process.exit(1);
+}
 if (resume && !fs.existsSync(jsonl)) {
   log('no-session');
   process.stderr.write(`No conversation found with session ID: ${resume}\n`);
@@ -67,7 +79,15 @@ setTimeout(() => {
   const text = `echo: ${continued ?? prompt}`;
   line({
     type: 'assistant',
-    message: { id: `msg_${randomUUID()}`, role: 'assistant', model: 'fake-model-1', content: [{ type: 'text', text }] },
+    // `stop_reason` as the real CLI writes it on the message that ends the turn: without it, a
+    // finished run looked cut to cc-linker's recovery, which continued it instead of delivering it.
+    message: {
+      id: `msg_${randomUUID()}`,
+      role: 'assistant',
+      model: 'fake-model-1',
+      content: [{ type: 'text', text }],
+      stop_reason: 'end_turn',
+    },
     uuid: randomUUID(),
   });
   const result = {

@@ -46,12 +46,25 @@ export function judgeStops(
     return finals.length === 1 && head?.state === 'card' && STOPPED_TITLES.some((t) => head.text.includes(t));
   };
   // A typed `/stop` stops whatever runs in the session then: when that was not the target (the
-  // user was late, or a restart reordered the runs), it is the stopped message no other stop claims.
+  // user was late, or a restart reordered the runs), it is the stopped message no other stop claims
+  // that was sent before the `/stop` and whose card turned "Stopped" before the user's next stop
+  // (the stops are made one after another). Without that window, a `/stop` that stopped nothing
+  // visible took the next message stopped minutes later by another `/stop`, and both were misjudged.
   const claimed = new Set(attempts.map((a) => a.messageId));
+  const sentTimes = attempts.map((a) => a.sentAt).filter((t): t is number => t !== undefined);
   const stoppedBy = (a: StopAttempt, target: ChaosMessage): ChaosMessage => {
-    if (a.how !== 'typed' || a.reply !== 'accepted' || stoppedCard(target)) return target;
+    if (a.how !== 'typed' || a.reply !== 'accepted' || stoppedCard(target) || a.sentAt === undefined) return target;
+    const from = a.sentAt;
+    const until = Math.min(...sentTimes.filter((t) => t > from), Infinity);
     const other = messages
-      .filter((m) => !claimed.has(m.messageId) && (m.finalSeenAt ?? 0) >= (a.sentAt ?? 0) && stoppedCard(m))
+      .filter(
+        (m) =>
+          !claimed.has(m.messageId) &&
+          m.firstPushAt < from &&
+          (m.finalSeenAt ?? 0) >= from &&
+          (m.finalSeenAt ?? Infinity) < until &&
+          stoppedCard(m),
+      )
       .sort((x, y) => (x.finalSeenAt as number) - (y.finalSeenAt as number))[0];
     if (!other) return target;
     claimed.add(other.messageId);

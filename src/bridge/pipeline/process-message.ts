@@ -45,8 +45,13 @@ export async function processMessage(
       : await produce(record, deps, stop ? AbortSignal.any([signal, stop]) : signal);
     // Stopped by shutdown mid-run: keep no outcome, so the next start runs it again.
     if (signal.aborted) throw new ShutdownAbort();
-    if (record.stop && produced.outcome.kind === 'error' && produced.outcome.code !== CANCELLED_CODE)
-      produced.outcome = stoppedOutcome(stoppedCard('', deps.lang));
+    // A stop the owner was told was accepted holds even when the run returned its answer while the
+    // stop was being saved (the child had already exited, so the abort had nothing left to end):
+    // the card ends "Stopped", showing what Claude wrote.
+    if (record.stop && !(produced.outcome.kind === 'error' && produced.outcome.code === CANCELLED_CODE))
+      produced.outcome = stoppedOutcome(
+        stoppedCard(produced.outcome.kind === 'engine' ? produced.outcome.fullText : '', deps.lang),
+      );
     stream = produced.stream;
     record.outcome = produced.outcome;
     await deps.spool.write('processing', record);

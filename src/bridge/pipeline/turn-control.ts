@@ -103,12 +103,21 @@ export class TurnControl implements TurnCommands {
 
   /** `/stop` (`all` = every running turn of the user, else the one of the current session). */
   async stop(userId: string, all: boolean): Promise<{ stopped: number; elsewhere: number }> {
+    // The mapping is read first: the turns are taken after the look-up, so a run that ended
+    // meanwhile (outcome written) is not counted as stopped while its answer is delivered.
+    const entry = all ? null : await this.d.mapping.get(userId);
     const mine = [...this.turns.values()].filter(
       (t) => t.record.message.userId === userId && isEngineTurn(t.record) && !t.record.stop && !t.record.outcome,
     );
-    const current = all ? mine : mine.filter(matches(await this.d.mapping.get(userId)));
-    for (const turn of current) await this.stopTurn(turn);
-    return { stopped: current.length, elsewhere: mine.length - current.length };
+    const current = all ? mine : mine.filter(matches(entry));
+    // Each stop saves before it aborts; with `all`, later turns are checked again when their turn comes.
+    let stopped = 0;
+    for (const turn of current) {
+      if (turn.record.outcome || turn.record.stop) continue;
+      await this.stopTurn(turn);
+      stopped += 1;
+    }
+    return { stopped, elsewhere: mine.length - current.length };
   }
 
   /** `/queue`: the user's running and waiting engine messages, per session. */
