@@ -21,14 +21,8 @@ export interface ProcStat {
  * spaces and parentheses; everything after the last `)` is space-separated fields starting at field 3.
  */
 export function readProcStat(pid: number): ProcStat | null {
-  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return null;
-  let raw: string;
-  try {
-    raw = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  return parseProcStat(raw);
+  const raw = readStatFile(pid);
+  return raw === null ? null : parseProcStat(raw);
 }
 
 /** Parses the text of a `/proc/<pid>/stat` file; null when it is not one. */
@@ -44,16 +38,21 @@ export function parseProcStat(raw: string): ProcStat | null {
 
 /** `readProcStat` plus the parent's pid (field 4), from one read of the file. */
 export function readProcStatWithParent(pid: number): (ProcStat & { ppid: number }) | null {
-  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return null;
-  let raw: string;
-  try {
-    raw = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
+  const raw = readStatFile(pid);
+  if (raw === null) return null;
   const stat = parseProcStat(raw);
   const ppid = Number(statFields(raw)?.[4 - 3]);
   return stat && Number.isInteger(ppid) ? { ...stat, ppid } : null;
+}
+
+/** The text of `/proc/<pid>/stat`; null off Linux, for a pid that is not one, or a process that is gone. */
+function readStatFile(pid: number): string | null {
+  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 /** The fields after the command name: `fields[0]` is field 3 (state), so field N is `fields[N - 3]`. */
