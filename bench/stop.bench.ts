@@ -14,6 +14,7 @@ import { isGroupAlive } from '../src/process/terminate-group.js';
 import { bridgeHarness, OWNER, type BridgeHarness } from '../test/fakes/bridge-harness.js';
 import { CLAUDE_BIN, leftovers, startEngineHarness, until, type EngineHarness } from '../test/e2e/claude-harness.js';
 import { atMost, emitFigure, isQuick, percentile, round } from './report.js';
+import { allowPrompts } from '../test/helpers/allow-prompts.js';
 
 const RUNS = isQuick() ? 3 : 8;
 const GOAL_MS = 300;
@@ -48,16 +49,6 @@ function sleeps(home: string): Array<{ pid: number; pgid: number }> {
     }
   }
   return found;
-}
-
-async function allowPrompts(b: BridgeHarness, clicked: Set<string>): Promise<void> {
-  for (const m of b.channel.messages) {
-    if (m.reply.kind !== 'card' || clicked.has(m.messageId)) continue;
-    const allow = m.reply.buttons?.find((x) => x.action.type === 'permission' && x.action.decision === 'allow');
-    if (!allow) continue;
-    clicked.add(m.messageId);
-    await b.bridge.handleAction({ channel: 'fake', userId: OWNER, action: allow.action });
-  }
 }
 
 /** One real turn: start `sleep 30` through Bash, click Stop once it runs, time until its groups are gone. */

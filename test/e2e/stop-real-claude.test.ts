@@ -19,6 +19,7 @@ import {
   until,
   type EngineHarness,
 } from './claude-harness.js';
+import { allowPrompts } from '../helpers/allow-prompts.js';
 
 let e: EngineHarness;
 let h: BridgeHarness | undefined;
@@ -75,17 +76,6 @@ function pidAlive(pid: number): boolean {
     return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
   } catch {
     return false;
-  }
-}
-
-/** Clicks Allow on every permission card shown so far (the owner's click, with its nonce). */
-async function allowPrompts(b: BridgeHarness, clicked: Set<string>): Promise<void> {
-  for (const m of b.channel.messages) {
-    if (m.reply.kind !== 'card' || clicked.has(m.messageId)) continue;
-    const allow = m.reply.buttons?.find((x) => x.action.type === 'permission' && x.action.decision === 'allow');
-    if (!allow) continue;
-    clicked.add(m.messageId);
-    await b.bridge.handleAction({ channel: 'fake', userId: OWNER, action: allow.action as CardAction });
   }
 }
 
