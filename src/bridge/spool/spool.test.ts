@@ -49,3 +49,33 @@ describe('Spool.list: arrival order', () => {
     expect(records.map((r) => r.message.text)).toEqual(['/switch bbbb', 'after the switch']);
   });
 });
+
+describe("Spool.write and move: one message's steps land in the order they were asked for", () => {
+  // A stop saves its record without waiting for the disk while the run saves its outcome durably:
+  // the later write must win, and no write may recreate a file a later move took away.
+  it('a fast write asked for after a slow one is the one left, and a move waits for the writes before it', async () => {
+    h = await bridgeHarness();
+    await h.bridge.stop(0);
+    const record = {
+      schema: 1 as const,
+      message: h.msg('question'),
+      acceptedAt: new Date().toISOString(),
+      seq: 1,
+      attempts: 0,
+    };
+    await h.spool.enqueue(record);
+    await h.spool.move(record.message.id, 'pending', 'processing');
+    for (let round = 0; round < 20; round += 1) {
+      const durable = h.spool.write('processing', { ...record, attempts: 2 * round + 1 });
+      const quick = h.spool.write('processing', { ...record, attempts: 2 * round + 2 }, { durable: false });
+      await Promise.all([durable, quick]);
+      expect((await h.spool.read('processing', record.message.id))?.attempts).toBe(2 * round + 2);
+    }
+    const last = h.spool.write('processing', { ...record, attempts: 99 }, { durable: false });
+    const moved = h.spool.move(record.message.id, 'processing', 'cancelled');
+    await Promise.all([last, moved]);
+    expect(await h.spool.locate(record.message.id)).toBe('cancelled');
+    expect((await h.spool.read('cancelled', record.message.id))?.attempts).toBe(99);
+    await expect(fs.access(h.spool.pathOf('processing', record.message.id))).rejects.toThrow();
+  });
+});

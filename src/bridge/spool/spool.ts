@@ -16,6 +16,12 @@ import { SPOOL_STATES, type SpoolRecord, type SpoolState } from './spool-record.
  */
 export class Spool {
   readonly dir: string;
+  /**
+   * Writes and moves of one message run one after another, in the order they were asked for: two
+   * parts of the bridge may save the same record at once (a stop and the run's outcome), and a
+   * later write must never be overtaken by an earlier one, nor recreate a file a move took away.
+   */
+  private readonly chains = new Map<string, Promise<unknown>>();
 
   constructor(dir: string) {
     this.dir = dir;
@@ -81,10 +87,9 @@ export class Spool {
    * wait for the disk, whose record a durable write follows soon.
    */
   async write(state: SpoolState, record: SpoolRecord, options: { durable?: boolean } = {}): Promise<void> {
-    await writeFileAtomic(
-      this.pathOf(state, record.message.id),
-      JSON.stringify(record),
-      options.durable === false ? { durable: false } : {},
+    const text = JSON.stringify(record);
+    await this.inTurn(record.message.id, () =>
+      writeFileAtomic(this.pathOf(state, record.message.id), text, options.durable === false ? { durable: false } : {}),
     );
   }
 
@@ -96,7 +101,25 @@ export class Spool {
    */
   async move(messageId: string, from: SpoolState, to: SpoolState): Promise<void> {
     const final = to === 'replied' || to === 'done' || to === 'failed' || to === 'cancelled';
-    await renameDurable(this.pathOf(from, messageId), this.pathOf(to, messageId), { sync: !final });
+    await this.inTurn(messageId, () =>
+      renameDurable(this.pathOf(from, messageId), this.pathOf(to, messageId), { sync: !final }),
+    );
+  }
+
+  /** Runs `step` after every write or move of `messageId` asked for before it has settled. */
+  private async inTurn<T>(messageId: string, step: () => Promise<T>): Promise<T> {
+    const before = this.chains.get(messageId) ?? Promise.resolve();
+    const mine = before.then(step, step);
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.chains.set(messageId, settled);
+    try {
+      return await mine;
+    } finally {
+      if (this.chains.get(messageId) === settled) this.chains.delete(messageId);
+    }
   }
 
   /**
