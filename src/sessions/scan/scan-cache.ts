@@ -63,25 +63,29 @@ export interface CacheStamps {
 const CACHE_FORMAT = 3;
 
 /**
+ * The fields of a scanned session a cache row keeps, in row order, each with the check a value read
+ * back must pass. One table serves writing and reading, so the two cannot drift apart.
+ */
+const ROW_FIELDS = [
+  ['cwd', isText],
+  ['title', isText],
+  ['firstPrompt', isText],
+  ['messageCount', (v: unknown) => typeof v === 'number'],
+  ['lastMessagePreview', (v: unknown) => typeof v === 'string'],
+  ['lastUserPreview', (v: unknown) => typeof v === 'string'],
+  ['lastAssistantPreview', (v: unknown) => typeof v === 'string'],
+  ['createdAt', isText],
+  ['lastActive', isText],
+  ['model', isText],
+  ['health', (v: unknown) => v === 'ok' || v === 'corrupted'],
+  ['problem', isText],
+] as const satisfies ReadonlyArray<readonly [keyof ScannedSession, (v: unknown) => boolean]>;
+
+/**
  * One cached file on the second line: a session's fields in this order — what the path, size
  * and mtime (in the header) do not already say — or why the file was skipped.
  */
-type Row =
-  | [
-      cwd: string | null,
-      title: string | null,
-      firstPrompt: string | null,
-      messageCount: number,
-      lastMessagePreview: string,
-      lastUserPreview: string,
-      lastAssistantPreview: string,
-      createdAt: string | null,
-      lastActive: string | null,
-      model: string | null,
-      health: ScannedSession['health'],
-      problem: string | null,
-    ]
-  | NonNullable<ScanJsonlResult['skipped']>;
+type Row = unknown[] | NonNullable<ScanJsonlResult['skipped']>;
 
 /** An empty cache for these settings. */
 export function emptyScanCache(maxFileSize: number): ScanCache {
@@ -152,21 +156,7 @@ export async function writeScanCache(file: string, cache: ScanCache): Promise<vo
 }
 
 function toRow({ session: s, skipped }: ScanJsonlResult): Row | null {
-  if (s)
-    return [
-      s.cwd,
-      s.title,
-      s.firstPrompt,
-      s.messageCount,
-      s.lastMessagePreview,
-      s.lastUserPreview,
-      s.lastAssistantPreview,
-      s.createdAt,
-      s.lastActive,
-      s.model,
-      s.health,
-      s.problem,
-    ];
+  if (s) return ROW_FIELDS.map(([key]) => s[key]);
   return skipped;
 }
 
@@ -174,54 +164,10 @@ function toRow({ session: s, skipped }: ScanJsonlResult): Row | null {
 function fromRow(file: string, size: number, mtimeMs: number, row: unknown): ScanJsonlResult | null {
   if (row === 'too_large' || row === 'not_a_file' || row === 'missing' || row === 'not_a_session_id')
     return { session: null, skipped: row, warnings: [] };
-  if (!Array.isArray(row) || row.length !== 12) return null;
-  const [
-    cwd,
-    title,
-    firstPrompt,
-    messageCount,
-    lastMessagePreview,
-    lastUserPreview,
-    lastAssistantPreview,
-    createdAt,
-    lastActive,
-    model,
-    health,
-    problem,
-  ] = row as unknown[];
-  if (
-    !isText(cwd) ||
-    !isText(title) ||
-    !isText(firstPrompt) ||
-    typeof messageCount !== 'number' ||
-    typeof lastMessagePreview !== 'string' ||
-    typeof lastUserPreview !== 'string' ||
-    typeof lastAssistantPreview !== 'string'
-  )
-    return null;
-  if (
-    !isText(createdAt) ||
-    !isText(lastActive) ||
-    !isText(model) ||
-    (health !== 'ok' && health !== 'corrupted') ||
-    !isText(problem)
-  )
-    return null;
+  if (!Array.isArray(row) || row.length !== ROW_FIELDS.length) return null;
+  if (!ROW_FIELDS.every(([, valid], i) => valid(row[i]))) return null;
   const session = blankSession(file, size, mtimeMs);
-  Object.assign(session, {
-    cwd,
-    title,
-    firstPrompt,
-    messageCount,
-    lastMessagePreview,
-    lastUserPreview,
-    lastAssistantPreview,
-    createdAt,
-    lastActive,
-    model,
-    health,
-    problem,
-  });
+  Object.assign(session, Object.fromEntries(ROW_FIELDS.map(([key], i) => [key, row[i]])));
   return { session, skipped: null, warnings: [] };
 }
 
