@@ -8,9 +8,22 @@ const SDKS = {
   agent: '@anthropic-ai/claude-agent-sdk',
   openai: 'openai',
   anthropic: '@anthropic-ai/sdk',
+  acp: '@agentclientprotocol/sdk',
 };
 const ALL_SDKS = Object.values(SDKS);
-const ROOMS = ['core', 'store', 'process', 'sessions', 'claude', 'bridge', 'channels', 'ccexec', 'cli'];
+const ROOMS = [
+  'core',
+  'store',
+  'process',
+  'sessions',
+  'engine',
+  'claude',
+  'agents',
+  'bridge',
+  'channels',
+  'ccexec',
+  'cli',
+];
 
 /**
  * What each room may import (besides itself and Node built-ins), and which SDKs it owns. A room
@@ -21,8 +34,11 @@ const ROOM_RULES = {
   store: { may: ['core'] },
   process: { may: ['core'] },
   sessions: { may: ['core', 'store'] },
-  claude: { may: ['core', 'store', 'process', 'sessions'], sdks: [SDKS.agent] },
-  bridge: { may: ['core', 'store', 'sessions', 'claude'] },
+  engine: { may: ['core', 'store', 'process', 'sessions'] },
+  claude: { may: ['core', 'store', 'process', 'sessions', 'engine'], sdks: [SDKS.agent] },
+  agents: { may: ['core', 'store', 'process', 'sessions', 'engine'] },
+  'agents/acp': { may: ['core', 'store', 'process', 'sessions', 'engine', 'agents'], sdks: [SDKS.acp] },
+  bridge: { may: ['core', 'store', 'sessions', 'engine'] },
   'channels/feishu': { may: ['core', 'bridge', 'channels'], forbid: ['web'], sdks: [SDKS.lark] },
   'channels/web': { may: ['core', 'store', 'sessions', 'bridge', 'ccexec', 'channels'], forbid: ['feishu'] },
   ccexec: { may: ['core', 'process'] },
@@ -110,7 +126,10 @@ export default tseslint.config(
   doors(['src/**'], [NO_SPAWN, NO_MKDIR], [...SPAWNERS, ...DIR_MAKERS]),
   doors(SPAWNERS, [NO_MKDIR]),
   doors(DIR_MAKERS, [NO_SPAWN]),
-  ...['core', 'store', 'process', 'claude', 'ccexec', 'cli'].map((room) => boundary([`src/${room}/**`], room)),
+  ...['core', 'store', 'process', 'engine', 'claude', 'agents', 'ccexec', 'cli'].map((room) =>
+    boundary([`src/${room}/**`], room),
+  ),
+  boundary(['src/agents/acp/**'], 'agents/acp'),
 
   // sessions/: scan ← hook ← registry ← present; scan ← transcript.
   boundary(['src/sessions/**'], 'sessions'),

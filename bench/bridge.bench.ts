@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ClaudeEngine, EngineRequest, EngineResult, EngineSendOptions } from '../src/claude/engine-types.js';
+import type { AgentEngine, EngineRequest, EngineResult, EngineSendOptions } from '../src/engine/engine-types.js';
 import type { InboundMessage } from '../src/bridge/inbound-message.js';
 import { Spool } from '../src/bridge/spool/spool.js';
 import type { SpoolState } from '../src/bridge/spool/spool-record.js';
@@ -28,10 +28,11 @@ const TEXT =
   '帮我看看这个仓库的构建为什么在 CI 上失败了，顺便把 README 里的安装步骤更新一下。Please also check the lint errors.';
 
 /** Times every engine call (keyed by prompt, which is unique per message here). */
-class TimedEngine implements ClaudeEngine {
+class TimedEngine implements AgentEngine {
+  readonly agent = 'claude';
   readonly mode = 'sdk' as const;
   readonly ms = new Map<string, number>();
-  constructor(private readonly inner: ClaudeEngine) {}
+  constructor(private readonly inner: AgentEngine) {}
   async send(request: EngineRequest, options?: EngineSendOptions): Promise<EngineResult> {
     const t0 = performance.now();
     try {

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { buildCliArgs } from '../src/claude/cli-args.js';
 import { createEngine } from '../src/claude/create-engine.js';
-import type { EngineMode } from '../src/claude/engine-types.js';
+import type { ClaudeMode } from '../src/claude/create-engine.js';
 import { defaultConfig } from '../src/core/default-config.js';
 import { silentLogger } from '../src/core/logger.js';
 import { resolvePaths } from '../src/core/paths.js';
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   };
   const outside: Record<string, number[]> = {};
 
-  const engineFor = (mode: EngineMode) => {
+  const engineFor = (mode: ClaudeMode) => {
     const config = defaultConfig();
     config.claude.mode = mode;
     config.general.claude_bin = bin;
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
       if (m.type === 'result' && m.is_error) throw new Error('bare sdk failed');
     return performance.now() - t0;
   };
-  const ours = (mode: EngineMode) => async (): Promise<number> => {
+  const ours = (mode: ClaudeMode) => async (): Promise<number> => {
     const engine = engineFor(mode);
     pgids.length = 0;
     const t0 = performance.now();

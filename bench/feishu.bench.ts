@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as Lark from '@larksuiteoapi/node-sdk';
-import type { ClaudeEngine, EngineRequest, EngineResult, EngineSendOptions } from '../src/claude/engine-types.js';
+import type { AgentEngine, EngineRequest, EngineResult, EngineSendOptions } from '../src/engine/engine-types.js';
 import { createFeishuChannel, type FeishuChannel } from '../src/channels/feishu/feishu-channel.js';
 import { silentLogger } from '../src/core/logger.js';
 import { bridgeHarness, OWNER } from '../test/fakes/bridge-harness.js';
@@ -48,7 +48,8 @@ const ms = (n: number) => `${round(n)} ms`;
  * prompt containing "busy", a tool starts 20 ms before the first words, so the card has just been
  * updated and the first words wait out the per-card CardKit gap (the throttle's worst case).
  */
-class ScriptedEngine implements ClaudeEngine {
+class ScriptedEngine implements AgentEngine {
+  readonly agent = 'claude';
   readonly mode = 'sdk' as const;
   /** prompt → clock() when its first text delta was emitted. */
   readonly firstDeltaAt = new Map<string, number>();

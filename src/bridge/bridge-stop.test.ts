@@ -2,7 +2,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bridgeHarness, OWNER, type BridgeHarness } from '../../test/fakes/bridge-harness.js';
-import type { EngineSendOptions } from '../claude/engine-types.js';
+import type { EngineSendOptions } from '../engine/engine-types.js';
 import { AppError } from '../core/app-error.js';
 import { silentLogger } from '../core/logger.js';
 import type { CardAction, CardReply } from './reply-model.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ClaudeEngine } from '../claude/engine-types.js';
+import type { AgentEngine } from '../engine/engine-types.js';
 import type { Config } from '../core/config-schema.js';
 import type { Language } from '../core/i18n.js';
 import type { Logger } from '../core/logger.js';
@@ -46,7 +46,7 @@ export interface BridgeOptions {
   lang: Language;
   logger: Logger;
   spool: Spool;
-  engine: ClaudeEngine;
+  engine: AgentEngine;
   mapping: UserMapping;
   listSnapshots: ListSnapshots;
   sessions: SessionDirectory;

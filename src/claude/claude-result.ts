@@ -1,4 +1,4 @@
-import type { EngineResult, PermissionDenial } from './engine-types.js';
+import type { EngineResult, PermissionDenial } from '../engine/engine-types.js';
 
 /**
  * The `result` object Claude Code prints last (`--output-format json` prints only this; stream-json

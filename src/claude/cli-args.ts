@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { EngineRequest } from './engine-types.js';
+import type { EngineRequest } from '../engine/engine-types.js';
 import { permissionFlags, type RuleSet } from './permission-policy.js';
 
 /** The two output formats the CLI modes use. */

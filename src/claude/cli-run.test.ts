@@ -12,7 +12,7 @@ import {
   type EngineFixture,
 } from '../../test/fakes/fake-claude-cli/engine-fixture.js';
 import { createEngine } from './create-engine.js';
-import type { ClaudeEngine, EngineEvent } from './engine-types.js';
+import type { AgentEngine, EngineEvent } from '../engine/engine-types.js';
 import { engineFailure } from '../../test/helpers/engine-failure.js';
 
 let fx: EngineFixture;
@@ -21,7 +21,7 @@ beforeEach(() => {
 });
 afterEach(() => fx.cleanup());
 
-function engine(mode: 'json' | 'stream-json', tweak?: (fx: EngineFixture) => void): ClaudeEngine {
+function engine(mode: 'json' | 'stream-json', tweak?: (fx: EngineFixture) => void): AgentEngine {
   fx.config.claude.mode = mode;
   tweak?.(fx);
   return createEngine(fx.config, {

@@ -7,12 +7,12 @@ import {
   type ClaudeResultMessage,
 } from './claude-result.js';
 import { buildCliArgs, type CliFormat } from './cli-args.js';
-import { EngineError, failureDetail, shortSessionId, STDERR_TAIL_CHARS } from './engine-error.js';
-import type { EngineResult } from './engine-types.js';
+import { EngineError, failureDetail, shortSessionId, STDERR_TAIL_CHARS } from '../engine/engine-error.js';
+import type { EngineResult } from '../engine/engine-types.js';
 import { findClaudeBinary } from './find-claude-binary.js';
-import type { EngineDeps, ModeExecutor, RunContext } from './mode-engine.js';
+import type { ClaudeDeps, ClaudeExecutor, ClaudeRunContext } from './claude-engine-deps.js';
 import { StreamJsonParser } from './stream-json-parser.js';
-import { TextTail } from './text-tail.js';
+import { TextTail } from '../engine/text-tail.js';
 
 /** Output kept in memory by the runner; lines are parsed as they stream, so little is needed. */
 const KEPT_OUTPUT_BYTES = 64 * 1024;
@@ -28,8 +28,8 @@ const KEPT_OUTPUT_BYTES = 64 * 1024;
  * `is_error` result) → `SESSION_NOT_FOUND`; an `is_error` result, a non-zero exit, a crash or
  * output without a `result` → `RUN_FAILED` carrying the redacted stderr tail.
  */
-export function createCliExecutor(format: CliFormat): ModeExecutor {
-  return async (ctx: RunContext, deps: EngineDeps): Promise<EngineResult> => {
+export function createCliExecutor(format: CliFormat): ClaudeExecutor {
+  return async (ctx: ClaudeRunContext, deps: ClaudeDeps): Promise<EngineResult> => {
     const { config, lang } = deps;
     const binary = findClaudeBinary(config.general.claude_bin, ctx.env, deps.paths.userHome);
     if (!binary) throw new EngineError('CLAUDE_NOT_FOUND', { bin: 'claude' }, { lang });
@@ -86,8 +86,8 @@ function interpret(
   r: RunResult,
   result: ClaudeResultMessage | undefined,
   stderr: TextTail,
-  ctx: RunContext,
-  deps: EngineDeps,
+  ctx: ClaudeRunContext,
+  deps: ClaudeDeps,
   bin: string,
 ): EngineResult {
   const { lang } = deps;

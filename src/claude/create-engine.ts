@@ -4,14 +4,18 @@ import type { Logger } from '../core/logger.js';
 import type { Paths } from '../core/paths.js';
 import type { ChildTracker } from '../process/child-tracker.js';
 import { claudeEnvFor } from './claude-env.js';
-import type { ClaudeEngine, EngineMode, EngineRequest } from './engine-types.js';
+import type { AgentEngine, EngineMode, EngineRequest } from '../engine/engine-types.js';
+
+/** Claude Code's native modes. */
+export type ClaudeMode = Exclude<EngineMode, 'acp'>;
 import { createJsonEngine } from './json-engine.js';
-import { defaultOriginOf, type EngineDeps } from './mode-engine.js';
+import { defaultOriginOf } from '../engine/guarded-engine.js';
+import type { ClaudeDeps } from './claude-engine-deps.js';
 import { PermissionPolicy } from './permission-policy.js';
 import { PermissionStore } from './permission-store.js';
 import { createSdkEngine } from './sdk-engine.js';
-import type { SessionOrigin, SessionRecorder } from './session-recorder.js';
-import { Semaphore, SessionLocks } from './session-lock.js';
+import type { SessionOrigin, SessionRecorder } from '../engine/session-recorder.js';
+import { Semaphore, SessionLocks } from '../engine/session-lock.js';
 import { createStreamJsonEngine } from './stream-json-engine.js';
 
 /** What `createEngine` needs besides the config. */
@@ -50,7 +54,7 @@ export const ENGINE_KILL_GRACE_MS = 100;
  * `stream-json` when `stream.enabled`, else `json` — exactly one mode per daemon; all three share
  * the registry, spool and delivery machinery.
  */
-export function selectEngineMode(config: Config): EngineMode {
+export function selectEngineMode(config: Config): ClaudeMode {
   const mode = config.claude.mode;
   if (mode !== 'auto') return mode;
   if (config.sdk.enabled) return 'sdk';
@@ -58,7 +62,7 @@ export function selectEngineMode(config: Config): EngineMode {
 }
 
 /**
- * Builds the `ClaudeEngine` the config asks for. The engine owns the per-session locks and the
+ * Builds the `AgentEngine` the config asks for. The engine owns the per-session locks and the
  * global run limit, the permission policy (config lists + `~/.cc-linker/permissions.json`) and the
  * child environment; pass a `sessionRecorder` (e.g. `createRegistrySessionRecorder`) to keep the
  * registry up to date.
@@ -67,9 +71,9 @@ export function selectEngineMode(config: Config): EngineMode {
  *   const engine = createEngine(config, { paths, logger, lang: config.general.language, tracker, sessionRecorder });
  *   const result = await engine.send({ prompt, cwd, sessionId }, { signal, onEvent, permissions });
  */
-export function createEngine(config: Config, deps: CreateEngineDeps): ClaudeEngine {
+export function createEngine(config: Config, deps: CreateEngineDeps): AgentEngine {
   const logger = deps.logger.child('claude');
-  const engineDeps: EngineDeps = {
+  const engineDeps: ClaudeDeps = {
     config,
     paths: deps.paths,
     logger,

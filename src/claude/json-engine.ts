@@ -1,5 +1,6 @@
 import { createCliExecutor } from './cli-run.js';
-import { ModeEngine, type EngineDeps } from './mode-engine.js';
+import type { GuardedEngine } from '../engine/guarded-engine.js';
+import { guardedClaudeEngine, type ClaudeDeps } from './claude-engine-deps.js';
 
 /**
  * The `json` mode: `claude -p --output-format json`, one line of JSON at
@@ -8,6 +9,6 @@ import { ModeEngine, type EngineDeps } from './mode-engine.js';
  *
  * @example const engine = createJsonEngine(deps); await engine.send({ prompt: 'hi', cwd: '~/Git/app' })
  */
-export function createJsonEngine(deps: EngineDeps): ModeEngine {
-  return new ModeEngine('json', createCliExecutor('json'), deps);
+export function createJsonEngine(deps: ClaudeDeps): GuardedEngine {
+  return guardedClaudeEngine('json', createCliExecutor('json'), deps);
 }

@@ -2,14 +2,15 @@ import type { Options } from '@anthropic-ai/claude-agent-sdk';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isSessionMissingText, resultFailure, toEngineResult } from './claude-result.js';
 import { imageDirectories } from './cli-args.js';
-import { EngineError, failureDetail, shortSessionId, STDERR_TAIL_CHARS } from './engine-error.js';
-import type { EngineResult } from './engine-types.js';
+import { EngineError, failureDetail, shortSessionId, STDERR_TAIL_CHARS } from '../engine/engine-error.js';
+import type { EngineResult } from '../engine/engine-types.js';
 import { bundledClaudeBinary, resolveConfiguredExecutable } from './find-claude-binary.js';
-import { ModeEngine, type EngineDeps, type RunContext } from './mode-engine.js';
+import type { GuardedEngine } from '../engine/guarded-engine.js';
+import { guardedClaudeEngine, type ClaudeDeps, type ClaudeRunContext } from './claude-engine-deps.js';
 import { createCanUseTool } from './sdk-permissions.js';
 import { createSdkSpawner } from './sdk-spawn.js';
 import { StreamJsonParser } from './stream-json-parser.js';
-import { TextTail } from './text-tail.js';
+import { TextTail } from '../engine/text-tail.js';
 
 /** After the last message, how long the child may take to exit on its own before we end its group. */
 const EXIT_WAIT_MS = 3000;
@@ -32,12 +33,12 @@ const EXIT_WAIT_MS = 3000;
  *
  * @example const engine = createSdkEngine(deps); await engine.send(req, { onEvent, permissions, signal })
  */
-export function createSdkEngine(deps: EngineDeps): ModeEngine {
-  return new ModeEngine('sdk', runSdk, deps);
+export function createSdkEngine(deps: ClaudeDeps): GuardedEngine {
+  return guardedClaudeEngine('sdk', runSdk, deps);
 }
 
 /** The Claude Code executable for the SDK, or `CLAUDE_NOT_FOUND`. */
-function sdkExecutable(deps: EngineDeps, env: NodeJS.ProcessEnv): { path: string; bundled: boolean } {
+function sdkExecutable(deps: ClaudeDeps, env: NodeJS.ProcessEnv): { path: string; bundled: boolean } {
   const configured = deps.config.sdk.claude_executable.trim();
   if (configured) {
     const resolved = resolveConfiguredExecutable(configured, env, deps.paths.userHome);
@@ -50,7 +51,7 @@ function sdkExecutable(deps: EngineDeps, env: NodeJS.ProcessEnv): { path: string
   return { path: bundled, bundled: true };
 }
 
-async function runSdk(ctx: RunContext, deps: EngineDeps): Promise<EngineResult> {
+async function runSdk(ctx: ClaudeRunContext, deps: ClaudeDeps): Promise<EngineResult> {
   const { config, lang, logger } = deps;
   const exe = sdkExecutable(deps, ctx.env);
   const stderr = new TextTail(STDERR_TAIL_CHARS);

@@ -10,7 +10,7 @@ import type {
   PermissionHandler,
   PermissionRequest,
   QuestionRequest,
-} from './engine-types.js';
+} from '../engine/engine-types.js';
 import { PermissionPolicy, type RuleSet } from './permission-policy.js';
 import { PermissionStore } from './permission-store.js';
 import { createCanUseTool } from './sdk-permissions.js';

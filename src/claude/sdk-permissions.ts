@@ -1,14 +1,14 @@
 import type { CanUseTool, PermissionResult } from '@anthropic-ai/claude-agent-sdk';
 import type { Language } from '../core/i18n.js';
 import type { Logger } from '../core/logger.js';
-import { engineMessages } from './engine-messages.js';
+import { engineMessages } from '../engine/engine-messages.js';
 import type {
   EngineEvent,
   PermissionDecision,
   PermissionHandler,
   PermissionRequest,
   QuestionRequest,
-} from './engine-types.js';
+} from '../engine/engine-types.js';
 import type { PermissionPolicy, RuleSet } from './permission-policy.js';
 import { parseRule, suggestionRules } from './permission-rules.js';
 import { describeToolCall } from './tool-summary.js';

@@ -1,5 +1,6 @@
 import { createCliExecutor } from './cli-run.js';
-import { ModeEngine, type EngineDeps } from './mode-engine.js';
+import type { GuardedEngine } from '../engine/guarded-engine.js';
+import { guardedClaudeEngine, type ClaudeDeps } from './claude-engine-deps.js';
 
 /**
  * The `stream-json` mode: `claude --print --output-format
@@ -8,6 +9,6 @@ import { ModeEngine, type EngineDeps } from './mode-engine.js';
  *
  * @example const engine = createStreamJsonEngine(deps); await engine.send(req, { onEvent })
  */
-export function createStreamJsonEngine(deps: EngineDeps): ModeEngine {
-  return new ModeEngine('stream-json', createCliExecutor('stream-json'), deps);
+export function createStreamJsonEngine(deps: ClaudeDeps): GuardedEngine {
+  return guardedClaudeEngine('stream-json', createCliExecutor('stream-json'), deps);
 }

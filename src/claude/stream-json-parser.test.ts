@@ -1,7 +1,7 @@
 // Lines are trimmed copies of what CLI 2.1.332 printed against the fake API
 // (test/fakes/fake-anthropic/README.md "Verified CLI shapes").
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from './engine-types.js';
+import type { EngineEvent } from '../engine/engine-types.js';
 import { StreamJsonParser } from './stream-json-parser.js';
 
 const SID = 'f121575e-e3d9-4031-b43e-909fdff79852';

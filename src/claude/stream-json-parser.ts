@@ -1,5 +1,5 @@
 import { asResultMessage, type ClaudeResultMessage } from './claude-result.js';
-import type { EngineEvent } from './engine-types.js';
+import type { EngineEvent } from '../engine/engine-types.js';
 import { summarizeToolInput, summarizeToolResult } from './tool-summary.js';
 
 type Obj = Record<string, unknown>;

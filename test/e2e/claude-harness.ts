@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createEngine } from '../../src/claude/create-engine.js';
-import type { ClaudeEngine, EngineEvent, EngineMode } from '../../src/claude/engine-types.js';
-import { createRegistrySessionRecorder } from '../../src/claude/registry-session-recorder.js';
+import type { ClaudeMode } from '../../src/claude/create-engine.js';
+import type { AgentEngine, EngineEvent } from '../../src/engine/engine-types.js';
+import { createRegistrySessionRecorder } from '../../src/engine/registry-session-recorder.js';
 import type { Config } from '../../src/core/config-schema.js';
 import { defaultConfig } from '../../src/core/default-config.js';
 import { silentLogger } from '../../src/core/logger.js';
@@ -27,7 +28,7 @@ export interface EngineHarness {
   paths: Paths;
   /** Process groups the engine started (recorded through its child tracker). */
   pgids: number[];
-  engine(mode: EngineMode, tweak?: (config: Config) => void): ClaudeEngine;
+  engine(mode: ClaudeMode, tweak?: (config: Config) => void): AgentEngine;
   close(): Promise<void>;
 }
 

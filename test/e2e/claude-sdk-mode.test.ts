@@ -10,7 +10,7 @@ import type {
   PermissionHandler,
   PermissionRequest,
   QuestionRequest,
-} from '../../src/claude/engine-types.js';
+} from '../../src/engine/engine-types.js';
 import { PermissionStore } from '../../src/claude/permission-store.js';
 import { readRegistry } from '../../src/sessions/registry/registry.js';
 import {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ClaudeEngine, EngineRequest, EngineResult, EngineSendOptions } from '../../src/claude/engine-types.js';
+import type { AgentEngine, EngineRequest, EngineResult, EngineSendOptions } from '../../src/engine/engine-types.js';
 import { AppError } from '../../src/core/app-error.js';
 
 export type FakeBehaviour = (
@@ -8,11 +8,12 @@ export type FakeBehaviour = (
 ) => Promise<Partial<EngineResult> | void> | Partial<EngineResult> | void;
 
 /**
- * A scripted `ClaudeEngine`: answers `echo: <prompt>` by default, emits a session event and text
+ * A scripted `AgentEngine`: answers `echo: <prompt>` by default, emits a session event and text
  * deltas, honours the abort signal, and records every request. Behaviours can be replaced per test
  * (`onSend`), e.g. to ask for permission or to throw.
  */
-export class FakeEngine implements ClaudeEngine {
+export class FakeEngine implements AgentEngine {
+  readonly agent = 'claude';
   readonly mode = 'sdk' as const;
   readonly requests: EngineRequest[] = [];
   /** Session ids created, in order. */

@@ -1,4 +1,4 @@
-import { EngineError } from '../../src/claude/engine-error.js';
+import { EngineError } from '../../src/engine/engine-error.js';
 
 /** Awaits `p` and returns the `EngineError` it rejected with; fails the test if it resolved or threw something else. */
 export async function engineFailure(p: Promise<unknown>): Promise<EngineError> {

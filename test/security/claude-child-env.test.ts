@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/claude/create-engine.js';
-import type { EngineMode } from '../../src/claude/engine-types.js';
+import type { ClaudeMode } from '../../src/claude/create-engine.js';
 import type { Config } from '../../src/core/config-schema.js';
 import { defaultConfig } from '../../src/core/default-config.js';
 import { silentLogger } from '../../src/core/logger.js';
@@ -79,7 +79,7 @@ interface Seen {
 
 /** One run of `prompt` through `createEngine` in `mode`, with the planted environment plus `extra`. */
 async function run(
-  mode: EngineMode,
+  mode: ClaudeMode,
   prompt: string,
   extra: NodeJS.ProcessEnv = {},
   tweak?: (config: Config) => void,

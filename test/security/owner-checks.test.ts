@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeMessages } from '../../src/bridge/bridge-messages.js';
 import { promptMessages } from '../../src/bridge/prompts/prompt-messages.js';
 import type { CardAction } from '../../src/bridge/reply-model.js';
-import type { PermissionDecision } from '../../src/claude/engine-types.js';
+import type { PermissionDecision } from '../../src/engine/engine-types.js';
 import { fileMessageEvent, imageMessageEvent, postMessageEvent } from '../fakes/fake-feishu/fake-feishu-server.js';
 import { OWNER, STRANGER, startLiveSystem, type LiveSystem } from './live-system.js';
 import { walkFiles } from './secrets.js';

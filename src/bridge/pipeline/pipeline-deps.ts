@@ -1,4 +1,4 @@
-import type { ClaudeEngine, PermissionHandler } from '../../claude/engine-types.js';
+import type { AgentEngine, PermissionHandler } from '../../engine/engine-types.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import type { Channel } from '../channel.js';
@@ -57,7 +57,7 @@ export interface PipelineDeps {
   spool: Spool;
   deliveries: Deliveries;
   channel(id: string): Channel;
-  engine: ClaudeEngine;
+  engine: AgentEngine;
   mapping: ClaimOps;
   prompts: PendingPrompts;
   sessions?: SessionHooks;

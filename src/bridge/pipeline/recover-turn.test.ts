@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bridgeHarness, OWNER, type BridgeHarness } from '../../../test/fakes/bridge-harness.js';
 import { FakeEngine } from '../../../test/fakes/fake-engine.js';
-import type { EngineRequest } from '../../claude/engine-types.js';
+import type { EngineRequest } from '../../engine/engine-types.js';
 import { AppError } from '../../core/app-error.js';
 import type { Config } from '../../core/config-schema.js';
 import { silentLogger } from '../../core/logger.js';

@@ -1,4 +1,4 @@
-import type { EngineResult } from '../../claude/engine-types.js';
+import type { EngineResult } from '../../engine/engine-types.js';
 import type { Language } from '../../core/i18n.js';
 import { pipelineMessages } from './pipeline-messages.js';
 import type { CardReply } from '../reply-model.js';

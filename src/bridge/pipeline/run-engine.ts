@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EngineEvent } from '../../claude/engine-types.js';
+import type { EngineEvent } from '../../engine/engine-types.js';
 import { isAppError } from '../../core/app-error.js';
 import type { ReplyStream, StreamState } from '../channel.js';
 import type { CardReply } from '../reply-model.js';

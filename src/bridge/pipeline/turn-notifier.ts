@@ -1,4 +1,4 @@
-import type { PermissionHandler } from '../../claude/engine-types.js';
+import type { PermissionHandler } from '../../engine/engine-types.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import type { Channel } from '../channel.js';

@@ -4,7 +4,7 @@ import type {
   PermissionHandler,
   PermissionRequest,
   QuestionRequest,
-} from '../../claude/engine-types.js';
+} from '../../engine/engine-types.js';
 import type { Language } from '../../core/i18n.js';
 import type { ActionResult } from '../channel.js';
 import { promptMessages } from './prompt-messages.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ClaudeEngine } from '../../claude/engine-types.js';
+import type { AgentEngine } from '../../engine/engine-types.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
@@ -22,7 +22,7 @@ export interface BridgeRuntimeOptions {
   paths: Paths;
   lang: Language;
   logger: Logger;
-  engine: ClaudeEngine;
+  engine: AgentEngine;
   sessions: SessionDirectory;
   registry: RegistryView;
   /** Ids of channels whose users the channel itself authenticated: always the owner. */

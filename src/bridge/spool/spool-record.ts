@@ -1,4 +1,4 @@
-import type { EngineResult } from '../../claude/engine-types.js';
+import type { EngineResult } from '../../engine/engine-types.js';
 import type { ChatCommand } from '../commands/command-parser.js';
 import type { InboundMessage } from '../inbound-message.js';
 import type { Reply } from '../reply-model.js';
@@ -76,7 +76,7 @@ export interface RunStart {
   startedAt: string;
   /** The session the run writes to (resumed, or the new session's planned id). */
   sessionId: string;
-  /** That session's transcript, when the engine keeps one (`ClaudeEngine.transcriptOf`). */
+  /** That session's transcript, when the engine keeps one (`AgentEngine.transcriptOf`). */
   transcript?: string;
   /** The transcript's size in bytes then: the prompt's line, if written, starts at or after it. */
   offset?: number;

@@ -8,7 +8,7 @@ import { consoleGatewayFrom } from '../../channels/web/console/gateway-adapter.j
 import { startWebConsole, type WebConsole } from '../../channels/web/start-web-console.js';
 import { createEngine } from '../../claude/create-engine.js';
 import { listModels } from '../../claude/list-models.js';
-import { createRegistrySessionRecorder } from '../../claude/registry-session-recorder.js';
+import { createRegistrySessionRecorder } from '../../engine/registry-session-recorder.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';

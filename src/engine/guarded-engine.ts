@@ -5,12 +5,10 @@ import { expandHome } from '../core/expand-home.js';
 import type { Language } from '../core/i18n.js';
 import type { Logger } from '../core/logger.js';
 import type { Paths } from '../core/paths.js';
-import type { ChildTracker } from '../process/child-tracker.js';
-import { encodeProjectDir } from '../sessions/scan/project-dir.js';
 import { ActivityWatchdog } from './activity-watchdog.js';
 import { EngineError, failureDetail } from './engine-error.js';
 import type {
-  ClaudeEngine,
+  AgentEngine,
   EngineEvent,
   EngineMode,
   EngineRequest,
@@ -18,34 +16,42 @@ import type {
   EngineSendOptions,
   PermissionHandler,
 } from './engine-types.js';
-import type { PermissionPolicy, RuleSet } from './permission-policy.js';
 import { preview } from '../sessions/scan/preview.js';
-import { resolveJsonlPath, type SessionOrigin, type SessionRecorder } from './session-recorder.js';
+import type { SessionOrigin, SessionRecorder } from './session-recorder.js';
 import type { Release, Semaphore, SessionLocks } from './session-lock.js';
 
 /** The longest prompt accepted; a longer one is refused (`MESSAGE_TOO_LONG`) before anything is spawned. */
 export const MAX_PROMPT_CHARS = 10_000;
 
-/** What every mode shares: config, where things are, and the run-wide coordination objects. */
-export interface EngineDeps {
+/**
+ * Where an agent keeps its sessions' transcripts. Every piece is optional evidence: without
+ * `newestWrite` only the agent's output keeps a silent run alive; without `locateNew` a new session
+ * is recorded without its file (the next sync finds it).
+ */
+export interface SessionFiles {
+  /** The transcript of `sessionId` run in the real directory `realCwd` (may not exist yet); null when it cannot be named. */
+  transcriptOf(sessionId: string, realCwd: string): string | null;
+  /** Newest write (ms) to this run's session files — the idle watchdog's evidence that a silent run still works. */
+  newestWrite?(realCwd: string, sessionId?: string): number | null;
+  /** A new session's transcript, looked for by short polling; null when not found. */
+  locateNew?(sessionId: string, realCwd: string): Promise<string | null>;
+}
+
+/** What the guard around every agent's runs needs: config, where things are, the run-wide coordination objects. */
+export interface GuardDeps {
   config: Config;
-  /** Resolved from the same environment the child gets (its HOME / CLAUDE_CONFIG_DIR). */
+  /** Resolved from the same environment the child gets. */
   paths: Paths;
   logger: Logger;
   lang: Language;
-  /** The child's environment, already filtered (`buildClaudeEnv`). */
-  env: NodeJS.ProcessEnv;
-  tracker?: ChildTracker;
   sessionRecorder?: SessionRecorder;
   locks: SessionLocks;
   slots: Semaphore;
-  policy: PermissionPolicy;
   /** Where a run came from, for the registry; see `defaultOriginOf`. */
   originOf: (request: EngineRequest) => SessionOrigin;
-  /** SIGTERM → SIGKILL grace when a run is stopped (runner default 2000 ms). */
-  killGraceMs?: number;
-  /** Override of the JSONL polling delays (tests). */
-  jsonlPollDelaysMs?: readonly number[];
+  files?: SessionFiles;
+  /** The agent's name in messages (`Codex`); absent = Claude Code. */
+  label?: string;
 }
 
 /** Why the engine stopped a run itself. */
@@ -59,8 +65,6 @@ export interface RunContext {
   isNew: boolean;
   /** Aborted when the run must stop (cancel, idle or hard timeout); the mode kills its child group. */
   signal: AbortSignal;
-  env: NodeJS.ProcessEnv;
-  rules: RuleSet;
   permissions?: PermissionHandler;
   /** Forwards an event to the caller; `session` events also start the registry bookkeeping. */
   emit(event: EngineEvent): void;
@@ -74,12 +78,13 @@ export interface RunContext {
 }
 
 /**
- * One mode's way to run Claude Code. It must: start the child with `ctx.env` in `ctx.cwd`, feed
- * events to `ctx.emit` (including a `session` event once the id is known), stop when `ctx.signal`
- * aborts, make sure the child's whole process group is gone before it settles, and throw an
- * `EngineError` (`RUN_FAILED`, `SESSION_NOT_FOUND`, `CLAUDE_NOT_FOUND`, `CWD_MISSING`) on failure.
+ * One agent's way to run a request. It must: start the agent in `ctx.cwd`, feed events to
+ * `ctx.emit` (including a `session` event as soon as the agent names the session), stop when
+ * `ctx.signal` aborts, make sure the agent's whole process group is gone before it settles, and
+ * throw an `EngineError` (`RUN_FAILED`, `SESSION_NOT_FOUND`, `CLAUDE_NOT_FOUND`, `AGENT_NOT_FOUND`)
+ * on failure.
  */
-export type ModeExecutor = (ctx: RunContext, deps: EngineDeps) => Promise<EngineResult>;
+export type Executor = (ctx: RunContext) => Promise<EngineResult>;
 
 /**
  * `~`-expands and checks the working directory before anything is spawned, so a missing directory
@@ -104,66 +109,38 @@ function checkCwd(cwd: string, home: string, lang: Language): string {
 }
 
 /**
- * A new session whose id the caller chose is resumed instead when its file already exists: an
- * earlier attempt (cut short by a crash or a restart) created it, and `--session-id` would refuse
- * an id in use. Everything else is passed through.
+ * A new session whose id the caller chose is resumed instead when its transcript already exists:
+ * an earlier attempt (cut short by a crash or a restart) created it, and starting it again would
+ * refuse an id in use. Everything else is passed through.
  */
-function plannedOrResumed(request: EngineRequest, projectDir: string): EngineRequest {
+function plannedOrResumed(request: EngineRequest, files: SessionFiles | undefined, cwd: string): EngineRequest {
   const planned = request.newSessionId;
-  if (request.sessionId || !planned || !fs.existsSync(path.join(projectDir, `${planned}.jsonl`))) return request;
+  if (request.sessionId || !planned || !files) return request;
+  const file = files.transcriptOf(planned, cwd);
+  if (!file || !fs.existsSync(file)) return request;
   const { newSessionId: _planned, ...rest } = request;
   return { ...rest, sessionId: planned };
 }
 
 /**
- * Newest modification time (ms) of the session files of a project directory — the idle watchdog's
- * extra evidence that a silent run is still working (Claude appends to its JSONL as it goes).
- */
-function newestJsonlMtime(projectDir: string, sessionId?: string): number | null {
-  if (sessionId) {
-    try {
-      return fs.statSync(path.join(projectDir, `${sessionId}.jsonl`)).mtimeMs;
-    } catch {
-      // not there (yet): look at the whole directory
-    }
-  }
-  let newest: number | null = null;
-  let names: string[];
-  try {
-    names = fs.readdirSync(projectDir);
-  } catch {
-    return null;
-  }
-  for (const name of names) {
-    if (!name.endsWith('.jsonl')) continue;
-    try {
-      const m = fs.statSync(path.join(projectDir, name)).mtimeMs;
-      if (newest === null || m > newest) newest = m;
-    } catch {
-      // vanished meanwhile
-    }
-  }
-  return newest;
-}
-
-/**
- * The `ClaudeEngine` every mode shares: validation, locks, timeouts, registry bookkeeping and error
- * mapping around one `ModeExecutor`.
+ * The guard every agent's engine runs inside: validation, locks, timeouts, registry bookkeeping and
+ * error mapping around one `Executor`.
  *
  * Order of a `send`: prompt length (`MESSAGE_TOO_LONG`) → cwd (`CWD_MISSING`) → the session's lock
  * (`SESSION_BUSY` after `runtime.session_lock_timeout_ms`) → a global slot
  * (`runtime.max_concurrent_sessions`) → the run, under an idle watchdog
  * (`runtime.stale_timeout_ms`) and a hard timer (`runtime.hard_timeout_ms`). A new session's id
- * is locked as soon as it is known, recorded `provisioning`, and its JSONL path resolved by short
- * polling (`resolved` / `degraded`); every successful run ends with `runFinished`. Cancel and
+ * is locked as soon as it is known, recorded `provisioning`, and its transcript looked for by short
+ * polling (`resolved` / `degraded`, when the agent's `SessionFiles` can); every successful run ends with `runFinished`. Cancel and
  * timeouts become `CANCELLED` / `TIMEOUT_IDLE` / `TIMEOUT_HARD` only after the child's process
  * group is gone.
  */
-export class ModeEngine implements ClaudeEngine {
+export class GuardedEngine implements AgentEngine {
   constructor(
+    readonly agent: string,
     readonly mode: EngineMode,
-    private readonly execute: ModeExecutor,
-    private readonly deps: EngineDeps,
+    private readonly execute: Executor,
+    private readonly deps: GuardDeps,
   ) {}
 
   async send(input: EngineRequest, options: EngineSendOptions = {}): Promise<EngineResult> {
@@ -176,8 +153,7 @@ export class ModeEngine implements ClaudeEngine {
       throw new EngineError('MESSAGE_TOO_LONG', { length, limit: MAX_PROMPT_CHARS }, { lang });
     const cwd = checkCwd(input.cwd, deps.paths.userHome, lang);
     if (options.signal?.aborted) throw new EngineError('CANCELLED', {}, { lang });
-    const projectDir = path.join(deps.paths.claudeProjectsDir, encodeProjectDir(cwd));
-    const request = plannedOrResumed(input, projectDir);
+    const request = plannedOrResumed(input, deps.files, cwd);
 
     const releases: Release[] = [];
     const stop = new AbortController();
@@ -211,7 +187,7 @@ export class ModeEngine implements ClaudeEngine {
       watchdog = new ActivityWatchdog(
         config.runtime.stale_timeout_ms,
         () => stopWith('idle'),
-        () => newestJsonlMtime(projectDir, sessionId),
+        () => deps.files?.newestWrite?.(cwd, sessionId) ?? null,
       );
       hardTimer = setTimeout(() => stopWith('hard'), config.runtime.hard_timeout_ms);
       hardTimer.unref?.();
@@ -244,8 +220,6 @@ export class ModeEngine implements ClaudeEngine {
         cwd,
         isNew,
         signal: stop.signal,
-        env: deps.env,
-        rules: await deps.policy.ruleSet(),
         ...(options.permissions ? { permissions: options.permissions } : {}),
         emit,
         touch: () => dog.touch(),
@@ -253,12 +227,12 @@ export class ModeEngine implements ClaudeEngine {
         resume: () => dog.resume(),
         startedAt,
       };
-      const result = await this.execute(ctx, deps);
+      const result = await this.execute(ctx);
       if (!sessionAnnounced)
         emit({ type: 'session', sessionId: result.sessionId, ...(result.model ? { model: result.model } : {}) });
       await recording;
       await this.recordRunFinished(request.prompt, result);
-      return { ...result, durationMs: Math.round(performance.now() - startedAt) };
+      return { ...result, agent: this.agent, durationMs: Math.round(performance.now() - startedAt) };
     } catch (err) {
       await recording;
       throw this.mapError(err, stopReason);
@@ -270,58 +244,65 @@ export class ModeEngine implements ClaudeEngine {
     }
   }
 
-  /** `<projects>/<encoded real cwd>/<id>.jsonl`, where Claude Code writes this session (see `ClaudeEngine`). */
+  /** Where this agent writes session `sessionId` run in `cwd` (see `AgentEngine`); null when it cannot say. */
   transcriptOf(sessionId: string, cwd: string): string | null {
-    if (!/^[\w-]{1,128}$/.test(sessionId)) return null;
+    const files = this.deps.files;
+    if (!files || !/^[\w-]{1,128}$/.test(sessionId)) return null;
     let real: string;
     try {
       real = fs.realpathSync(path.resolve(expandHome(cwd.trim(), this.deps.paths.userHome)));
     } catch {
       return null;
     }
-    return path.join(this.deps.paths.claudeProjectsDir, encodeProjectDir(real), `${sessionId}.jsonl`);
+    return files.transcriptOf(sessionId, real);
   }
 
   private mapError(err: unknown, stopReason: StopReason | undefined): EngineError {
-    const { lang, config } = this.deps;
+    const { lang, config, label } = this.deps;
+    const agent: Record<string, string> = label ? { agent: label } : {};
     if (stopReason === 'cancelled') return new EngineError('CANCELLED', {}, { lang, cause: err });
     if (stopReason === 'idle')
-      return new EngineError('TIMEOUT_IDLE', { timeoutMs: config.runtime.stale_timeout_ms }, { lang, cause: err });
+      return new EngineError(
+        'TIMEOUT_IDLE',
+        { ...agent, timeoutMs: config.runtime.stale_timeout_ms },
+        { lang, cause: err },
+      );
     if (stopReason === 'hard')
-      return new EngineError('TIMEOUT_HARD', { timeoutMs: config.runtime.hard_timeout_ms }, { lang, cause: err });
+      return new EngineError(
+        'TIMEOUT_HARD',
+        { ...agent, timeoutMs: config.runtime.hard_timeout_ms },
+        { lang, cause: err },
+      );
     if (err instanceof EngineError) return err;
-    this.deps.logger.error('unexpected engine failure', { mode: this.mode, err });
+    this.deps.logger.error('unexpected engine failure', { agent: this.agent, mode: this.mode, err });
     return new EngineError(
       'RUN_FAILED',
-      { detail: failureDetail(err instanceof Error ? err.message : String(err)) },
+      { ...agent, detail: failureDetail(err instanceof Error ? err.message : String(err)) },
       { lang, cause: err },
     );
   }
 
-  /** provisioning → poll for the JSONL → resolved | degraded. Never rejects. */
+  /** provisioning → poll for the transcript → resolved | degraded. Never rejects. */
   private async recordNewSession(e: {
     sessionId: string;
     cwd: string;
     request: EngineRequest;
     model: string | undefined;
   }): Promise<void> {
-    const { sessionRecorder: recorder, logger, paths } = this.deps;
+    const { sessionRecorder: recorder, logger, files } = this.deps;
     if (!recorder) return;
     try {
       await recorder.provisioning({
         sessionId: e.sessionId,
         cwd: e.cwd,
+        agent: this.agent,
         origin: this.deps.originOf(e.request),
         ...(e.request.userId ? { userId: e.request.userId } : {}),
         ...(e.model ? { model: e.model } : {}),
         prompt: e.request.prompt,
       });
-      const file = await resolveJsonlPath(
-        paths.claudeProjectsDir,
-        e.sessionId,
-        e.cwd,
-        this.deps.jsonlPollDelaysMs ? { delaysMs: this.deps.jsonlPollDelaysMs } : {},
-      );
+      if (!files?.locateNew) return;
+      const file = await files.locateNew(e.sessionId, e.cwd);
       if (file) await recorder.resolved(e.sessionId, file);
       else await recorder.degraded(e.sessionId, 'jsonl_not_found');
     } catch (err) {

@@ -3,11 +3,14 @@ import type { Language } from '../core/i18n.js';
 import { redact } from '../core/redact.js';
 import { engineMessages } from './engine-messages.js';
 
-/** Every way a Claude Code run can fail that the user should hear about. */
+/** Every way an agent's run can fail that the user should hear about. */
 export type EngineErrorCode =
   | 'SESSION_NOT_FOUND'
   | 'CWD_MISSING'
   | 'CLAUDE_NOT_FOUND'
+  | 'AGENT_NOT_FOUND'
+  | 'AGENT_UNKNOWN'
+  | 'LOAD_UNSUPPORTED'
   | 'RUN_FAILED'
   | 'TIMEOUT_IDLE'
   | 'TIMEOUT_HARD'
@@ -15,7 +18,10 @@ export type EngineErrorCode =
   | 'MESSAGE_TOO_LONG'
   | 'SESSION_BUSY';
 
-/** Values the message is built from: `session` (short id), `cwd`, `bin`, `detail`, `timeoutMs`, … */
+/**
+ * Values the message is built from: `agent` (display name; absent = Claude Code), `session` (short
+ * id), `cwd`, `bin`, `detail`, `timeoutMs`, …
+ */
 export type EngineErrorParams = Record<string, string | number>;
 
 /** sysexits-style codes for CLI callers. */
@@ -23,6 +29,9 @@ const EXIT_CODES: Record<EngineErrorCode, number> = {
   SESSION_NOT_FOUND: 1,
   CWD_MISSING: 66, // EX_NOINPUT
   CLAUDE_NOT_FOUND: 69, // EX_UNAVAILABLE
+  AGENT_NOT_FOUND: 69,
+  AGENT_UNKNOWN: 64, // EX_USAGE
+  LOAD_UNSUPPORTED: 69,
   RUN_FAILED: 1,
   TIMEOUT_IDLE: 75, // EX_TEMPFAIL
   TIMEOUT_HARD: 75,
@@ -37,7 +46,7 @@ const MAX_DETAIL = 300;
 export const STDERR_TAIL_CHARS = 4000;
 
 /**
- * The Claude engine's error. `userMessage` is one line in the engine's language (`lang`);
+ * An engine's error. `userMessage` is one line in the engine's language (`lang`);
  * `localize(other)` renders it again from `params`. `RUN_FAILED` keeps the redacted tail of the
  * child's stderr in `stderrTail` for logs — it is never shown to the user in full.
  *

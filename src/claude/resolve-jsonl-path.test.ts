@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveJsonlPath } from './session-recorder.js';
+import { resolveJsonlPath } from './resolve-jsonl-path.js';
 
 let projects: string;
 beforeEach(() => {

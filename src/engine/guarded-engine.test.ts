@@ -12,13 +12,12 @@ import type { EngineEvent, EngineResult } from './engine-types.js';
 import {
   defaultOriginOf,
   MAX_PROMPT_CHARS,
-  ModeEngine,
-  type EngineDeps,
-  type ModeExecutor,
+  GuardedEngine,
+  type Executor,
+  type GuardDeps,
+  type SessionFiles,
   type RunContext,
-} from './mode-engine.js';
-import { PermissionPolicy } from './permission-policy.js';
-import { PermissionStore } from './permission-store.js';
+} from './guarded-engine.js';
 import type { SessionRecorder } from './session-recorder.js';
 import { Semaphore, SessionLocks } from './session-lock.js';
 import { engineFailure } from '../../test/helpers/engine-failure.js';
@@ -47,7 +46,29 @@ function result(sessionId: string, text = 'done'): EngineResult {
   };
 }
 
-function makeDeps(over: Partial<EngineDeps> = {}): EngineDeps {
+/** Session files laid out the way Claude Code does it, with fast polling. */
+function claudeLike(projectsDir: string): SessionFiles {
+  const file = (id: string, realCwd: string) => path.join(projectsDir, encodeProjectDir(realCwd), `${id}.jsonl`);
+  return {
+    transcriptOf: file,
+    newestWrite: (realCwd, id) => {
+      try {
+        return fs.statSync(file(id ?? ID, realCwd)).mtimeMs;
+      } catch {
+        return null;
+      }
+    },
+    locateNew: async (id, realCwd) => {
+      for (const wait of [0, 10, 10]) {
+        await new Promise((r) => setTimeout(r, wait));
+        if (fs.existsSync(file(id, realCwd))) return file(id, realCwd);
+      }
+      return null;
+    },
+  };
+}
+
+function makeDeps(over: Partial<GuardDeps> = {}): GuardDeps {
   const config = defaultConfig();
   const paths = resolvePaths({ HOME: path.join(root, 'home'), CC_LINKER_HOME: path.join(root, 'cc') });
   return {
@@ -55,12 +76,10 @@ function makeDeps(over: Partial<EngineDeps> = {}): EngineDeps {
     paths,
     logger: silentLogger,
     lang: 'en',
-    env: {},
     locks: new SessionLocks(),
     slots: new Semaphore(5),
-    policy: new PermissionPolicy(config.claude, new PermissionStore(paths.permissionsFile), silentLogger),
     originOf: defaultOriginOf,
-    jsonlPollDelaysMs: [10, 10],
+    files: claudeLike(paths.claudeProjectsDir),
     ...over,
   };
 }
@@ -68,7 +87,7 @@ function makeDeps(over: Partial<EngineDeps> = {}): EngineDeps {
 /** An executor that announces `sessionId`, waits for `gate`, and returns. */
 function scripted(
   opts: { sessionId?: string; gate?: Promise<void>; onCtx?: (ctx: RunContext) => void; fail?: Error } = {},
-): ModeExecutor {
+): Executor {
   return async (ctx) => {
     opts.onCtx?.(ctx);
     const id = opts.sessionId ?? ctx.request.sessionId ?? ID;
@@ -94,10 +113,10 @@ function recorder(): SessionRecorder & { calls: string[] } {
 
 const failure = engineFailure;
 
-describe('ModeEngine', () => {
+describe('GuardedEngine', () => {
   it('rejects a prompt over 10,000 characters before anything runs', async () => {
     let ran = false;
-    const engine = new ModeEngine('json', scripted({ onCtx: () => (ran = true) }), makeDeps());
+    const engine = new GuardedEngine('claude', 'json', scripted({ onCtx: () => (ran = true) }), makeDeps());
     const e = await failure(engine.send({ prompt: 'x'.repeat(MAX_PROMPT_CHARS + 1), cwd }));
     expect(e.code).toBe('MESSAGE_TOO_LONG');
     expect(e.userMessage).toContain('10001');
@@ -109,7 +128,9 @@ describe('ModeEngine', () => {
   it('a cwd that is a file is CWD_MISSING', async () => {
     const file = path.join(root, 'file.txt');
     fs.writeFileSync(file, 'x');
-    const e = await failure(new ModeEngine('json', scripted(), makeDeps()).send({ prompt: 'hi', cwd: file }));
+    const e = await failure(
+      new GuardedEngine('claude', 'json', scripted(), makeDeps()).send({ prompt: 'hi', cwd: file }),
+    );
     expect(e.code).toBe('CWD_MISSING');
     expect(e.userMessage).toContain('not a directory');
   });
@@ -121,7 +142,7 @@ describe('ModeEngine', () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, `${ID}.jsonl`), '{}\n');
     const events: EngineEvent[] = [];
-    const r = await new ModeEngine('sdk', scripted(), deps).send(
+    const r = await new GuardedEngine('claude', 'sdk', scripted(), deps).send(
       { prompt: 'hello there', cwd, userId: 'web:alice' },
       { onEvent: (e) => events.push(e) },
     );
@@ -136,7 +157,7 @@ describe('ModeEngine', () => {
 
   it('a new session whose file never appears is degraded; a resumed one is not provisioned', async () => {
     const rec = recorder();
-    const engine = new ModeEngine('sdk', scripted(), makeDeps({ sessionRecorder: rec }));
+    const engine = new GuardedEngine('claude', 'sdk', scripted(), makeDeps({ sessionRecorder: rec }));
     await engine.send({ prompt: 'one', cwd });
     expect(rec.calls[1]).toBe(`degraded ${ID} jsonl_not_found`);
     rec.calls.length = 0;
@@ -152,12 +173,12 @@ describe('ModeEngine', () => {
       runFinished: async () => Promise.reject(new Error('registry down')),
     };
     await expect(
-      new ModeEngine('json', scripted(), makeDeps({ sessionRecorder: bad })).send({ prompt: 'hi', cwd }),
+      new GuardedEngine('claude', 'json', scripted(), makeDeps({ sessionRecorder: bad })).send({ prompt: 'hi', cwd }),
     ).resolves.toMatchObject({ sessionId: ID });
   });
 
   it('an onEvent handler that throws does not break the run', async () => {
-    const r = await new ModeEngine('json', scripted(), makeDeps()).send(
+    const r = await new GuardedEngine('claude', 'json', scripted(), makeDeps()).send(
       { prompt: 'hi', cwd },
       {
         onEvent: () => {
@@ -173,15 +194,17 @@ describe('ModeEngine', () => {
     deps.config.runtime.session_lock_timeout_ms = 150;
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
-    const engine = new ModeEngine('json', scripted({ gate }), deps);
+    const engine = new GuardedEngine('claude', 'json', scripted({ gate }), deps);
     const first = engine.send({ prompt: 'a', cwd, sessionId: ID });
-    const e = await failure(new ModeEngine('json', scripted(), deps).send({ prompt: 'b', cwd, sessionId: ID }));
+    const e = await failure(
+      new GuardedEngine('claude', 'json', scripted(), deps).send({ prompt: 'b', cwd, sessionId: ID }),
+    );
     expect(e.code).toBe('SESSION_BUSY');
     expect(e.userMessage).toContain('11111111');
     open();
     await first;
     await expect(
-      new ModeEngine('json', scripted(), deps).send({ prompt: 'c', cwd, sessionId: ID }),
+      new GuardedEngine('claude', 'json', scripted(), deps).send({ prompt: 'c', cwd, sessionId: ID }),
     ).resolves.toBeTruthy();
   });
 
@@ -190,12 +213,12 @@ describe('ModeEngine', () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     const order: string[] = [];
-    const created = new ModeEngine('json', scripted({ gate }), deps)
+    const created = new GuardedEngine('claude', 'json', scripted({ gate }), deps)
       .send({ prompt: 'new', cwd })
       .then(() => order.push('new'));
     await new Promise((r) => setTimeout(r, 20));
     expect(deps.locks.isLocked(ID)).toBe(true);
-    const resumed = new ModeEngine('json', scripted(), deps)
+    const resumed = new GuardedEngine('claude', 'json', scripted(), deps)
       .send({ prompt: 'next', cwd, sessionId: ID })
       .then(() => order.push('resume'));
     await new Promise((r) => setTimeout(r, 20));
@@ -210,8 +233,13 @@ describe('ModeEngine', () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     let secondStarted = false;
-    const a = new ModeEngine('json', scripted({ gate, sessionId: 'a' }), deps).send({ prompt: 'a', cwd });
-    const b = new ModeEngine('json', scripted({ sessionId: 'b', onCtx: () => (secondStarted = true) }), deps).send({
+    const a = new GuardedEngine('claude', 'json', scripted({ gate, sessionId: 'a' }), deps).send({ prompt: 'a', cwd });
+    const b = new GuardedEngine(
+      'claude',
+      'json',
+      scripted({ sessionId: 'b', onCtx: () => (secondStarted = true) }),
+      deps,
+    ).send({
       prompt: 'b',
       cwd,
     });
@@ -227,11 +255,11 @@ describe('ModeEngine', () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     const ac = new AbortController();
-    const run = new ModeEngine('json', scripted({ gate }), deps).send(
+    const run = new GuardedEngine('claude', 'json', scripted({ gate }), deps).send(
       { prompt: 'a', cwd, sessionId: ID },
       { signal: ac.signal },
     );
-    const waiting = new ModeEngine('json', scripted(), deps).send(
+    const waiting = new GuardedEngine('claude', 'json', scripted(), deps).send(
       { prompt: 'b', cwd, sessionId: ID },
       { signal: ac.signal },
     );
@@ -245,29 +273,34 @@ describe('ModeEngine', () => {
   it('maps the idle watchdog to TIMEOUT_IDLE (a silent executor)', async () => {
     const deps = makeDeps();
     deps.config.runtime.stale_timeout_ms = 80;
-    const silent: ModeExecutor = (ctx) =>
+    const silent: Executor = (ctx) =>
       new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('killed'))));
-    const e = await failure(new ModeEngine('json', silent, deps).send({ prompt: 'a', cwd }));
+    const e = await failure(new GuardedEngine('claude', 'json', silent, deps).send({ prompt: 'a', cwd }));
     expect(e.code).toBe('TIMEOUT_IDLE');
   });
 
   it('does not count time paused for a permission prompt as idle', async () => {
     const deps = makeDeps();
     deps.config.runtime.stale_timeout_ms = 60;
-    const asking: ModeExecutor = async (ctx) => {
+    const asking: Executor = async (ctx) => {
       ctx.pause();
       await new Promise((r) => setTimeout(r, 200));
       ctx.resume();
       return result(ID);
     };
-    await expect(new ModeEngine('sdk', asking, deps).send({ prompt: 'a', cwd })).resolves.toMatchObject({
+    await expect(new GuardedEngine('claude', 'sdk', asking, deps).send({ prompt: 'a', cwd })).resolves.toMatchObject({
       sessionId: ID,
     });
   });
 
   it('an unexpected executor error becomes RUN_FAILED with a redacted detail', async () => {
     const e = await failure(
-      new ModeEngine('json', scripted({ fail: new Error('weird sk-ant-abcdefghijklmnop failure') }), makeDeps()).send({
+      new GuardedEngine(
+        'claude',
+        'json',
+        scripted({ fail: new Error('weird sk-ant-abcdefghijklmnop failure') }),
+        makeDeps(),
+      ).send({
         prompt: 'a',
         cwd,
       }),

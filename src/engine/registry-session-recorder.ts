@@ -3,7 +3,7 @@ import type { Logger } from '../core/logger.js';
 import { upsertSession, updateSession, type RegistryPaths } from '../sessions/registry/registry.js';
 import { SessionsError } from '../sessions/sessions-error.js';
 import { preview } from '../sessions/scan/preview.js';
-import { type SessionRecorder } from './session-recorder.js';
+import type { SessionRecorder } from './session-recorder.js';
 
 /** Registry preview limits (registry-schema.ts). */
 const USER_PREVIEW = 80;

@@ -8,6 +8,14 @@ const PARAMS: Record<EngineErrorCode, Record<string, string | number>> = {
   SESSION_NOT_FOUND: { session: 'abcd1234' },
   CWD_MISSING: { cwd: '/home/me/gone' },
   CLAUDE_NOT_FOUND: { bin: '/opt/claude' },
+  AGENT_NOT_FOUND: {
+    agent: 'Codex',
+    name: 'codex',
+    command: 'codex-acp',
+    install: 'npm i -g @zed-industries/codex-acp',
+  },
+  AGENT_UNKNOWN: { name: 'kodex', known: 'claude, codex, qwen' },
+  LOAD_UNSUPPORTED: { agent: 'Gemini CLI' },
   RUN_FAILED: { detail: 'exit code 3' },
   TIMEOUT_IDLE: { timeoutMs: 300_000 },
   TIMEOUT_HARD: { timeoutMs: 1_800_000 },
@@ -40,6 +48,16 @@ describe('EngineError', () => {
       '(not a directory)',
     );
     expect(new EngineError('CANCELLED', {}, { lang: 'en' }).exitCode).toBe(130);
+  });
+
+  it('names the agent that failed, and Claude Code when none is named', () => {
+    expect(new EngineError('RUN_FAILED', { detail: 'x' }, { lang: 'en' }).userMessage).toBe('Claude Code failed: x');
+    expect(new EngineError('RUN_FAILED', { agent: 'Codex', detail: 'x' }, { lang: 'en' }).userMessage).toBe(
+      'Codex failed: x',
+    );
+    expect(new EngineError('TIMEOUT_IDLE', { agent: 'Qwen Code', timeoutMs: 60_000 }).userMessage).toContain(
+      'Qwen Code 已 1 分钟',
+    );
   });
 
   it('redacts secrets in parameters and the stderr tail, and bounds the tail', () => {
