@@ -32,7 +32,7 @@ const run = async (text: string) => {
   if (!cmd) throw new Error(`not a command: ${text}`);
   return runChatCommand(cmd, f.ctx);
 };
-const text = (out: { reply: { kind: string } }) => (out.reply as { text: string }).text;
+const text = (out: { reply: unknown }) => (out.reply as { text: string }).text;
 
 describe('parsing', () => {
   it('/new takes --agent in both spellings and keeps the cwd and prompt', () => {
