@@ -4,7 +4,8 @@ import { isSessionMissingText, resultFailure, toEngineResult } from './claude-re
 import { imageDirectories } from './cli-args.js';
 import { EngineError, failureDetail, shortSessionId, STDERR_TAIL_CHARS } from './engine-error.js';
 import type { EngineResult } from './engine-types.js';
-import { bundledClaudeBinary, resolveConfiguredExecutable } from './find-claude-binary.js';
+import { resolveConfiguredExecutable } from '../process/find-executable.js';
+import { bundledClaudeBinary } from './find-claude-binary.js';
 import { ModeEngine, type EngineDeps, type RunContext } from './mode-engine.js';
 import { createCanUseTool } from './sdk-permissions.js';
 import { createSdkSpawner } from './sdk-spawn.js';
