@@ -10,7 +10,7 @@ const SDKS = {
   anthropic: '@anthropic-ai/sdk',
 };
 const ALL_SDKS = Object.values(SDKS);
-const ROOMS = ['core', 'store', 'process', 'sessions', 'claude', 'bridge', 'channels', 'ccexec', 'cli'];
+const ROOMS = ['core', 'store', 'process', 'sessions', 'claude', 'agents', 'bridge', 'channels', 'ccexec', 'cli'];
 
 /**
  * What each room may import (besides itself and Node built-ins), and which SDKs it owns. A room
@@ -22,6 +22,7 @@ const ROOM_RULES = {
   process: { may: ['core'] },
   sessions: { may: ['core', 'store'] },
   claude: { may: ['core', 'store', 'process', 'sessions'], sdks: [SDKS.agent] },
+  agents: { may: ['core', 'store', 'process', 'sessions'] },
   bridge: { may: ['core', 'store', 'sessions', 'claude'] },
   'channels/feishu': { may: ['core', 'bridge', 'channels'], forbid: ['web'], sdks: [SDKS.lark] },
   'channels/web': { may: ['core', 'store', 'sessions', 'bridge', 'ccexec', 'channels'], forbid: ['feishu'] },
@@ -110,7 +111,7 @@ export default tseslint.config(
   doors(['src/**'], [NO_SPAWN, NO_MKDIR], [...SPAWNERS, ...DIR_MAKERS]),
   doors(SPAWNERS, [NO_MKDIR]),
   doors(DIR_MAKERS, [NO_SPAWN]),
-  ...['core', 'store', 'process', 'claude', 'ccexec', 'cli'].map((room) => boundary([`src/${room}/**`], room)),
+  ...['core', 'store', 'process', 'claude', 'agents', 'ccexec', 'cli'].map((room) => boundary([`src/${room}/**`], room)),
 
   // sessions/: scan ← hook ← registry ← present; scan ← transcript.
   boundary(['src/sessions/**'], 'sessions'),
