@@ -111,7 +111,9 @@ export default tseslint.config(
   doors(['src/**'], [NO_SPAWN, NO_MKDIR], [...SPAWNERS, ...DIR_MAKERS]),
   doors(SPAWNERS, [NO_MKDIR]),
   doors(DIR_MAKERS, [NO_SPAWN]),
-  ...['core', 'store', 'process', 'claude', 'agents', 'ccexec', 'cli'].map((room) => boundary([`src/${room}/**`], room)),
+  ...['core', 'store', 'process', 'claude', 'agents', 'ccexec', 'cli'].map((room) =>
+    boundary([`src/${room}/**`], room),
+  ),
 
   // sessions/: scan ← hook ← registry ← present; scan ← transcript.
   boundary(['src/sessions/**'], 'sessions'),

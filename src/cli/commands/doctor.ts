@@ -218,8 +218,7 @@ async function agentChecks(ctx: CliContext): Promise<Check[]> {
         return { ...base, level: isDefault ? 'fail' : profile.builtin ? 'info' : 'warn', text };
       }
       const program = argv[0] as string;
-      const probe = (flag: string) =>
-        runProcess([program, flag], { env, hardTimeoutMs: AGENT_PROBE_MS });
+      const probe = (flag: string) => runProcess([program, flag], { env, hardTimeoutMs: AGENT_PROBE_MS });
       let r = await probe('--version');
       const version = r.reason === 'exit' && r.exitCode === 0 ? firstLine(r.stdout) : '';
       if (version) return { ...base, level: 'ok', text: t('doctorAgent', { ...params, bin: show(program), version }) };
