@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_ACP_AGENTS } from '../core/agent-names.js';
 import { defaultConfig } from '../core/default-config.js';
-import { agentProfile, agentProfiles, BUILTIN_PROFILES } from './agent-profiles.js';
+import { agentNames, agentProfile, agentProfiles, BUILTIN_PROFILES } from './agent-profiles.js';
 
 describe('agent profiles', () => {
   it('with no [agents] tables: the four built-ins, in order, each with its command and install line', () => {
@@ -43,6 +43,7 @@ describe('agent profiles', () => {
     config.agents.profiles.acme = { kind: 'acp', command: ['acme'], env: {}, env_pass: [] };
     const profiles = agentProfiles(config);
     expect(profiles.map((p) => p.name)).toEqual(['codex', 'gemini', 'qwen', 'opencode', 'acme', 'zed']);
+    expect(agentNames(config)).toEqual(['claude', 'codex', 'gemini', 'qwen', 'opencode', 'acme', 'zed']);
     expect(agentProfile(config, 'zed')).toEqual({
       name: 'zed',
       kind: 'acp',

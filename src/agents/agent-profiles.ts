@@ -1,4 +1,4 @@
-import { BUILTIN_ACP_AGENTS, isBuiltinAcpAgent, type BuiltinAcpAgent } from '../core/agent-names.js';
+import { BUILTIN_ACP_AGENTS, isBuiltinAcpAgent, NATIVE_AGENT, type BuiltinAcpAgent } from '../core/agent-names.js';
 import type { Config } from '../core/config-schema.js';
 
 /**
@@ -136,6 +136,16 @@ export function agentProfiles(config: Pick<Config, 'agents'>): AgentProfile[] {
   return [...BUILTIN_ACP_AGENTS, ...configured]
     .map((name) => agentProfile(config, name))
     .filter((p): p is AgentProfile => p !== null);
+}
+
+/**
+ * Every agent name a chat or `/new` may use: `claude` first, then every ACP profile (for lists and
+ * for `AGENT_UNKNOWN`'s "known" part).
+ *
+ * @example agentNames(config) // ['claude', 'codex', 'gemini', 'qwen', 'opencode']
+ */
+export function agentNames(config: Pick<Config, 'agents'>): string[] {
+  return [NATIVE_AGENT, ...agentProfiles(config).map((p) => p.name)];
 }
 
 const unique = (names: readonly string[]) => [...new Set(names)];
