@@ -1,52 +1,21 @@
 import type { Config } from '../core/config-schema.js';
 import { isSecretName, registerSecret } from '../core/redact.js';
+import { isBaseEnvName, isCcLinkerEnvName } from '../process/base-child-env.js';
 
 /**
- * Exact variable names Claude Code (and the tools it runs) may always see: the basics of a process
- * and a shell, the locale, proxies and CA files, and the MCP settings Claude Code documents (the
- * start-up and tool timeouts, the OAuth callback port — never `MCP_CLIENT_SECRET`, which only
+ * Names Claude Code may see on top of the shared base (process/base-child-env.ts): `IS_SANDBOX`
+ * (Claude Code running as root needs it) and the MCP settings Claude Code documents (the start-up
+ * and tool timeouts, the OAuth callback port — never `MCP_CLIENT_SECRET`, which only
  * `claude.env_allow` can pass).
  */
-const ALLOWED_NAMES = new Set([
-  'PATH',
-  'HOME',
-  'USER',
-  'LOGNAME',
-  'SHELL',
-  'TERM',
-  'COLORTERM',
-  'LANG',
-  'LANGUAGE',
-  'TZ',
-  'TMPDIR',
-  'TMP',
-  'TEMP',
-  'EDITOR',
-  'VISUAL',
-  'SSH_AUTH_SOCK',
-  'HTTP_PROXY',
-  'HTTPS_PROXY',
-  'NO_PROXY',
-  'ALL_PROXY',
-  'http_proxy',
-  'https_proxy',
-  'no_proxy',
-  'all_proxy',
-  'NODE_EXTRA_CA_CERTS',
-  'SSL_CERT_FILE',
-  'SSL_CERT_DIR',
-  'IS_SANDBOX',
-  'MCP_TIMEOUT',
-  'MCP_TOOL_TIMEOUT',
-  'MCP_OAUTH_CALLBACK_PORT',
-]);
+const ALLOWED_NAMES = new Set(['IS_SANDBOX', 'MCP_TIMEOUT', 'MCP_TOOL_TIMEOUT', 'MCP_OAUTH_CALLBACK_PORT']);
 
 /**
  * Prefixes Claude Code reads: its own settings (`CLAUDE_*`, `CLAUDE_CODE_*` — the provider switches
  * among them), the API and its Bedrock / Vertex endpoints and project (`ANTHROPIC_*`), feature
- * switches (`DISABLE_*`), the locale and XDG directories.
+ * switches (`DISABLE_*`).
  */
-const ALLOWED_PREFIXES = ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_', 'LC_', 'XDG_'];
+const ALLOWED_PREFIXES = ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_'];
 
 /**
  * A cloud provider's variables, passed only while Claude Code is told to use that provider. Claude
@@ -86,9 +55,6 @@ const CLOUD_PROVIDERS: readonly CloudProvider[] = [
   },
 ];
 
-/** cc-linker's own settings (its Feishu app secret, web token …) never reach Claude Code. */
-const NEVER_PREFIXES = ['CC_LINKER_'];
-
 /** A switch as Claude Code reads it: `1`, `true`, `yes` or `on`, any case, surrounding space ignored. */
 function isTruthy(value: string | undefined): boolean {
   return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
@@ -124,8 +90,9 @@ export function buildClaudeEnv(
   const deny = new Set(options.denyNames ?? []);
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(source)) {
-    if (value === undefined || deny.has(name) || NEVER_PREFIXES.some((p) => name.startsWith(p))) continue;
+    if (value === undefined || deny.has(name) || isCcLinkerEnvName(name)) continue;
     const allowed =
+      isBaseEnvName(name) ||
       ALLOWED_NAMES.has(name) ||
       ALLOWED_PREFIXES.some((p) => name.startsWith(p)) ||
       clouds.some((c) => c.names.has(name) || c.prefixes.some((p) => name.startsWith(p))) ||

@@ -2,12 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  bundledClaudeBinary,
-  findClaudeBinary,
-  resolveConfiguredExecutable,
-  searchPath,
-} from './find-claude-binary.js';
+import { resolveConfiguredExecutable, searchPath } from '../process/find-executable.js';
+import { bundledClaudeBinary, findClaudeBinary } from './find-claude-binary.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { expandHome } from '../core/expand-home.js';
+import { isExecutable, resolveConfiguredExecutable, searchPath } from '../process/find-executable.js';
 
 /** A Claude Code executable and where it was found. */
 export interface ClaudeBinary {
@@ -34,26 +34,6 @@ export function bundledClaudeBinary(): string | null {
   return null;
 }
 
-/** `name` looked up on a PATH string like the shell does; null when no executable file matches. */
-export function searchPath(name: string, pathVar: string | undefined): string | null {
-  for (const dir of (pathVar ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return null;
-}
-
-/**
- * Resolves a configured executable: `~` expanded, a bare name (`claude`) looked up on PATH, a
- * path used as-is. Null when it does not name an executable file.
- */
-export function resolveConfiguredExecutable(value: string, env: NodeJS.ProcessEnv, home: string): string | null {
-  const expanded = expandHome(value.trim(), home);
-  if (!expanded.includes('/') && !expanded.includes(path.sep)) return searchPath(expanded, env.PATH);
-  return isExecutable(expanded) ? path.resolve(expanded) : null;
-}
-
 /**
  * Which `claude` the `json` / `stream-json` modes (and terminal commands) run: `general.claude_bin`
  * when set (even when it does not exist, so the error names what the user configured), else
@@ -72,13 +52,4 @@ export function findClaudeBinary(configured: string, env: NodeJS.ProcessEnv, hom
   if (onPath) return { path: onPath, source: 'path' };
   const bundled = bundledClaudeBinary();
   return bundled ? { path: bundled, source: 'sdk' } : null;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -4,7 +4,8 @@ import { isSessionMissingText, resultFailure, toEngineResult } from './claude-re
 import { imageDirectories } from './cli-args.js';
 import { EngineError, failureDetail, shortSessionId, STDERR_TAIL_CHARS } from '../engine/engine-error.js';
 import type { EngineResult } from '../engine/engine-types.js';
-import { bundledClaudeBinary, resolveConfiguredExecutable } from './find-claude-binary.js';
+import { resolveConfiguredExecutable } from '../process/find-executable.js';
+import { bundledClaudeBinary } from './find-claude-binary.js';
 import type { GuardedEngine } from '../engine/guarded-engine.js';
 import { guardedClaudeEngine, type ClaudeDeps, type ClaudeRunContext } from './claude-engine-deps.js';
 import { createCanUseTool } from './sdk-permissions.js';

@@ -7,6 +7,13 @@
  * library: it is on the start-up path of every command, and `cc-linker list` must start fast.
  */
 
+import {
+  checkAgentCommand,
+  checkAgentEnv,
+  checkAgentEnvPass,
+  checkAgentName,
+  AGENT_TABLE_EXPECTED,
+} from './check-agents.js';
 import { checkCcexecCli } from './check-ccexec-cli.js';
 import type { LocalizedText } from './i18n.js';
 
@@ -23,6 +30,20 @@ export interface CcexecProviderConfig {
   context_limit?: number;
   /** Unset = the preset's default (OpenAI, Anthropic, Doubao call tools; most others start as plain chat). */
   tools?: boolean;
+}
+
+/**
+ * One `[agents.<name>]` table: a built-in profile's overrides, or a whole new ACP agent (then
+ * `command` is required). Merged with the built-in profile by agents/agent-profiles.ts.
+ */
+export interface AgentConfig {
+  kind: 'acp';
+  /** argv; a bare first word is looked up on PATH. Unset = the built-in profile's command. */
+  command?: string[];
+  /** Extra variables with their values (`~` expanded); never secrets. Added to the profile's. */
+  env: Record<string, string>;
+  /** Names of variables copied from cc-linker's own environment (how a key reaches the agent). */
+  env_pass: string[];
 }
 
 /** The validated configuration. Paths are already `~`-expanded by `loadConfig`. */
@@ -99,6 +120,13 @@ export interface Config {
     env_allow: string[];
     providers: Record<string, CcexecProviderConfig>;
   };
+  /** The coding agents: which one `/new` uses, and each ACP agent's profile (`[agents.<name>]`). */
+  agents: {
+    /** `claude` (the native engine), a built-in ACP profile or a configured one. */
+    default: string;
+    /** Every `[agents.<name>]` table, by name. */
+    profiles: Record<string, AgentConfig>;
+  };
 }
 
 /** One key's type, default and constraints. */
@@ -109,13 +137,19 @@ export type FieldSpec =
   | { t: 'enum'; d: string; values: readonly string[] }
   | {
       t: 'strings';
-      d: string[];
+      /** Unset = the key stays unset when absent (the caller supplies the default). */
+      d?: string[];
       minItems?: number;
       /** Why the list is refused (in both languages when the reason needs explaining), or null. */
       check?: (v: readonly string[]) => string | LocalizedText | null;
     }
-  | { t: 'map'; d: Record<string, string> }
-  | { t: 'tables'; item: SectionSpec; required: readonly string[] };
+  | { t: 'map'; d: Record<string, string>; check?: (v: Readonly<Record<string, string>>) => LocalizedText | null }
+  | { t: 'tables'; item: SectionSpec; required: readonly string[] }
+  /**
+   * The section's other keys, each a table of `item` (`[agents.codex]` next to `agents.default`),
+   * gathered under this key of the validated config; `name` says why a table name is refused.
+   */
+  | { t: 'rest'; item: SectionSpec; name: (name: string) => LocalizedText | null; notTable: LocalizedText };
 export type SectionSpec = Record<string, FieldSpec>;
 
 const str = (d: string, check?: (v: string) => string | null): FieldSpec =>
@@ -221,6 +255,20 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
         model: str(''),
         context_limit: pos(),
         tools: bool(),
+      },
+    },
+  },
+  agents: {
+    default: str('claude'),
+    profiles: {
+      t: 'rest',
+      name: checkAgentName,
+      notTable: AGENT_TABLE_EXPECTED,
+      item: {
+        kind: oneOf(['acp'], 'acp'),
+        command: { t: 'strings', minItems: 1, check: checkAgentCommand },
+        env: { t: 'map', d: {}, check: checkAgentEnv },
+        env_pass: { t: 'strings', d: [], check: checkAgentEnvPass },
       },
     },
   },

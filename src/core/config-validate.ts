@@ -1,4 +1,6 @@
+import { checkAgentsSection } from './check-agents.js';
 import { CONFIG_SPEC, type Config, type FieldSpec, type SectionSpec } from './config-schema.js';
+import type { LocalizedText } from './i18n.js';
 
 type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -16,6 +18,10 @@ export interface ConfigIssue {
 function checkField(spec: FieldSpec, value: unknown, key: string, issues: ConfigIssue[]): unknown {
   const bad = (expected: string): undefined => {
     issues.push({ key, value, expected });
+    return undefined;
+  };
+  const badBoth = (text: LocalizedText, at = key, shown: unknown = value): undefined => {
+    issues.push({ key: at, value: shown, expected: text.en, expectedZh: text.zh });
     return undefined;
   };
   switch (spec.t) {
@@ -49,16 +55,27 @@ function checkField(spec: FieldSpec, value: unknown, key: string, issues: Config
       if (spec.check) {
         const problem = spec.check(value);
         if (typeof problem === 'string') return bad(problem);
-        if (problem) {
-          issues.push({ key, value, expected: problem.en, expectedZh: problem.zh });
-          return undefined;
-        }
+        if (problem) return badBoth(problem);
       }
       return [...value];
-    case 'map':
+    case 'map': {
       if (!isPlain(value) || Object.values(value).some((v) => typeof v !== 'string'))
         return bad('expected a table of strings, e.g. { sonnet = "claude-sonnet-4-5" }');
-      return { ...value };
+      const problem = spec.check?.(value as Record<string, string>);
+      return problem ? badBoth(problem) : { ...value };
+    }
+    case 'rest': {
+      // `value` holds the section's keys that no other field names.
+      const out: Plain = {};
+      for (const [name, item] of Object.entries(value as Plain)) {
+        const at = key.slice(0, key.lastIndexOf('.') + 1) + name;
+        const refused = spec.name(name);
+        if (refused) badBoth(refused, at, item);
+        else if (!isPlain(item)) badBoth(spec.notTable, at, item);
+        else out[name] = checkSection(spec.item, item, at, issues);
+      }
+      return out;
+    }
     case 'tables': {
       if (!isPlain(value)) return bad('expected a table of tables');
       const out: Plain = {};
@@ -82,17 +99,29 @@ function defaultOf(spec: FieldSpec): unknown {
     case 'tables':
       return {};
     case 'strings':
-      return [...spec.d];
+      return spec.d ? [...spec.d] : undefined;
     case 'map':
       return { ...spec.d };
+    case 'rest':
+      return {};
     default:
       return spec.d;
   }
 }
 
+/** The keys of `raw` that no field of `spec` names (what a `rest` field gathers). */
+function restOf(spec: SectionSpec, raw: Plain): Plain {
+  const named = Object.entries(spec).filter(([, f]) => f.t !== 'rest');
+  return Object.fromEntries(Object.entries(raw).filter(([k]) => !named.some(([n]) => n === k)));
+}
+
 function checkSection(spec: SectionSpec, raw: Plain, prefix: string, issues: ConfigIssue[]): Plain {
   const out: Plain = {};
   for (const [name, field] of Object.entries(spec)) {
+    if (field.t === 'rest') {
+      out[name] = checkField(field, restOf(spec, raw), `${prefix}.${name}`, issues);
+      continue;
+    }
     if (raw[name] === undefined) {
       const d = defaultOf(field);
       if (d !== undefined) out[name] = d;
@@ -119,6 +148,17 @@ export function validateConfig(
     if (!isPlain(value)) issues.push({ key: section, value, expected: 'expected a table ([section])' });
     else out[section] = checkSection(spec, value, section, issues);
   }
+  if (issues.length === 0) {
+    // Across sections: a profile's env_pass against the cc_exec keys, agents.default against the profiles.
+    const config = out as unknown as Config;
+    const ccexecKeys = new Map(
+      Object.entries(config.ccexec.providers)
+        .filter(([, p]) => p.api_key_env.length > 0)
+        .map(([name, p]) => [p.api_key_env, name] as const),
+    );
+    for (const { key, value, text } of checkAgentsSection(config.agents, ccexecKeys))
+      issues.push({ key, value, expected: text.en, expectedZh: text.zh });
+  }
   const [first, ...rest] = issues;
   return first ? { ok: false, issues: [first, ...rest] } : { ok: true, config: out as unknown as Config };
 }
@@ -127,10 +167,14 @@ export function validateConfig(
 export function findUnknownKeys(raw: Plain): Array<{ key: string; suggestion?: string }> {
   const found: Array<{ key: string; suggestion?: string }> = [];
   const walk = (data: Plain, spec: SectionSpec, prefix: string) => {
+    const rest = Object.values(spec).find((f) => f.t === 'rest');
     for (const [name, value] of Object.entries(data)) {
       const key = `${prefix}.${name}`;
-      const field = spec[name];
-      if (!field) {
+      const field = spec[name]?.t === 'rest' ? undefined : spec[name];
+      if (!field && rest?.t === 'rest') {
+        // A table of the section's "rest" (`[agents.codex]`): its keys are checked like a table's.
+        if (isPlain(value)) walk(value, rest.item, key);
+      } else if (!field) {
         const near = Object.keys(spec).find((k) => levenshtein(k, name) <= 2);
         found.push(near ? { key, suggestion: `${prefix}.${near}` } : { key });
       } else if (field.t === 'tables' && isPlain(value)) {

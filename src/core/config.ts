@@ -57,7 +57,10 @@ function describeValue(key: string, value: unknown): string {
   // A whole section given a value (`feishu_bot = "…"`) may be a secret pasted on the wrong line:
   // say what kind of value it is, not what it says.
   if (!key.includes('.') && value !== null && typeof value !== 'object') return `(a ${typeof value})`;
-  const text = JSON.stringify(value);
+  // A table may hold a secret under a secret-looking name (`env = { OPENAI_API_KEY = "sk-…" }`).
+  const text = JSON.stringify(value, (k, v: unknown) =>
+    k && isSecretName(k) && typeof v === 'string' ? '(hidden)' : v,
+  );
   return text === undefined ? 'nothing' : text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -166,6 +169,13 @@ export async function loadConfig(options: {
         key,
         value.map((v: string) => expandPath(v, paths)),
       );
+  }
+
+  // An agent's command (its program) and the values of its extra variables are paths as often as not.
+  for (const agent of Object.values(config.agents.profiles)) {
+    const [program, ...args] = agent.command ?? [];
+    if (program !== undefined) agent.command = [expandPath(program, paths), ...args];
+    for (const [name, value] of Object.entries(agent.env)) agent.env[name] = expandPath(value, paths);
   }
 
   registerSecret(config.feishu_bot.app_secret);

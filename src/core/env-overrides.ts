@@ -42,6 +42,7 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'CC_LINKER_WEB_HOST', key: 'web.host', kind: 'string' },
   { env: 'CC_LINKER_NOTIFY_ENABLED', key: 'notify.enabled', kind: 'bool' },
   { env: 'CC_LINKER_NOTIFY_AFTER_S', key: 'notify.after_s', kind: 'int' },
+  { env: 'CC_LINKER_AGENTS_DEFAULT', key: 'agents.default', kind: 'string' },
 ];
 
 /** Parses one override's raw text; returns `{ error }` with what was expected when it cannot. */

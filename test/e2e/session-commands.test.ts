@@ -45,7 +45,12 @@ beforeAll(() => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cc-cmd-')));
   const home = path.join(tmp, 'home');
   ccHome = path.join(home, '.cc-linker');
-  env = { HOME: home, CC_LINKER_HOME: ccHome, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), PATH: process.env.PATH };
+  // PATH without node_modules/.bin (npm puts it there): the repo's dev-only agents are not installed.
+  const PATH = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((dir) => !dir.endsWith(path.join('node_modules', '.bin')))
+    .join(path.delimiter);
+  env = { HOME: home, CC_LINKER_HOME: ccHome, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), PATH };
   tree = writeCaseTree(path.join(home, '.claude'), NOW);
   fs.mkdirSync(path.join(ccHome, 'runtime', 'session-events'), { recursive: true, mode: 0o700 });
   const fakeClaude = path.join(tmp, 'fake-claude');

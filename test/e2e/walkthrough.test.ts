@@ -336,6 +336,11 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
           expect.stringMatching(
             /^✅ Claude Code: (\S+)（\d+\.\d+\.\d+；PATH 中没有 claude，使用 Agent SDK 自带的版本）$/,
           ),
+          // The ACP agents: installed (the repo's dev-only agents, when npm put node_modules/.bin on
+          // PATH) or not — never a failure, claude being the default agent.
+          ...['Codex', 'Gemini CLI', 'Qwen Code', 'OpenCode'].map((label) =>
+            expect.stringMatching(new RegExp(`^(✅ ${label}: \\S+（.+）|➖ ${label}: 未安装 — npm i -g \\S+)$`)),
+          ),
           '✅ 目录可写: ~/.cc-linker',
           '✅ 目录可写: ~/.cc-linker/runtime',
           '⚠️  Claude 会话目录不存在: ~/.claude/projects（还没有用过 Claude Code？）',

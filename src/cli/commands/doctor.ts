@@ -3,23 +3,27 @@ import type { CommandSpec } from './command-spec.js';
 import { redact } from '../../core/redact.js';
 import { commandMessages } from './command-messages.js';
 
-/** One doctor check: ok, a warning (works, but limited) or a failure. */
+/** One doctor check: ok, a warning (works, but limited), a failure, or information (nothing wrong). */
 interface Check {
   name: string;
-  level: 'ok' | 'warn' | 'fail';
+  level: 'ok' | 'warn' | 'fail' | 'info';
   text: string;
+  /** The agent a check of `name: 'agent'` is about. */
+  agent?: string;
 }
 
 const REQUIRED_NODE = '20.19';
-const ICON = { ok: '✅', warn: '⚠️ ', fail: '❌' } as const;
+const ICON = { ok: '✅', warn: '⚠️ ', fail: '❌', info: '➖' } as const;
 
 /**
  * `cc-linker doctor`: checks what cc-linker needs — the config (a config that cannot be loaded is a
  * failed check, and the other checks run on the defaults),
  * `config.toml` readable or writable by others (a failed check that says `chmod 600 <file>`),
  * Node's version, a `claude` binary and its version, writable state directories, Claude's session
- * directory, Feishu credentials (present or not; never printed), and the hook. Exits 1 when a
- * check fails; warnings do not fail.
+ * directory, Feishu credentials (present or not; never printed), and the hook; then every ACP
+ * agent (built-in or configured): its command found and running. An agent that is not installed is
+ * information, not a failure — unless it is `agents.default`. Exits 1 when a check fails; warnings
+ * do not fail.
  */
 export const doctorCommand: CommandSpec = {
   name: 'doctor',
@@ -135,6 +139,8 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
       });
   }
 
+  checks.push(...(await agentChecks(ctx)));
+
   for (const dir of [ctx.paths.home, ctx.paths.runtimeDir]) {
     try {
       await ensurePrivateDir(dir);
@@ -173,4 +179,64 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
   const hook = await hookStatus(hookTargetFor(ctx));
   checks.push({ name: 'hook', level: hook.state === 'installed' ? 'ok' : 'warn', text: t(`doctorHook_${hook.state}`) });
   return checks;
+}
+
+/** How long an agent may take to print its version (Qwen Code and Gemini CLI start Node first). */
+const AGENT_PROBE_MS = 15_000;
+
+/**
+ * One check per ACP agent, run side by side: its command resolved as the engine resolves it, then
+ * `<program> --version` (else `--help`: codex-acp has no version flag) with the environment the
+ * agent gets. Not installed → information with the install line; for `agents.default`, a failure.
+ */
+async function agentChecks(ctx: CliContext): Promise<Check[]> {
+  const [{ agentProfiles }, { resolveAgentCommand }, { agentEnvFor }, { AgentError }, { runProcess }, { tildify }] =
+    await Promise.all([
+      import('../../agents/agent-profiles.js'),
+      import('../../agents/resolve-agent-command.js'),
+      import('../../agents/agent-env.js'),
+      import('../../agents/agent-error.js'),
+      import('../../process/run-process.js'),
+      import('../../core/tildify.js'),
+    ]);
+  const t = commandMessages(ctx.lang);
+  const show = (p: string) => tildify(p, ctx.paths.userHome);
+  return Promise.all(
+    agentProfiles(ctx.config).map(async (profile): Promise<Check> => {
+      const isDefault = ctx.config.agents.default === profile.name;
+      const base = { name: 'agent', agent: profile.name };
+      const params = { label: profile.label, agent: profile.name, default: isDefault ? t('doctorAgentDefault') : '' };
+      const env = agentEnvFor(profile, ctx.env, ctx.config);
+      let argv: string[];
+      try {
+        argv = resolveAgentCommand(profile, env, ctx.paths.userHome);
+      } catch (err) {
+        if (!(err instanceof AgentError)) throw err;
+        const text = profile.install
+          ? t('doctorAgentMissing', { ...params, install: profile.install })
+          : t('doctorAgentMissingConfigured', { ...params, command: profile.command[0] ?? '' });
+        return { ...base, level: isDefault ? 'fail' : profile.builtin ? 'info' : 'warn', text };
+      }
+      const program = argv[0] as string;
+      const probe = (flag: string) => runProcess([program, flag], { env, hardTimeoutMs: AGENT_PROBE_MS });
+      let r = await probe('--version');
+      const version = r.reason === 'exit' && r.exitCode === 0 ? firstLine(r.stdout) : '';
+      if (version) return { ...base, level: 'ok', text: t('doctorAgent', { ...params, bin: show(program), version }) };
+      if (!(r.reason === 'exit' && r.exitCode === 0)) r = await probe('--help');
+      if (r.reason === 'exit' && r.exitCode === 0)
+        return { ...base, level: 'ok', text: t('doctorAgentRuns', { ...params, bin: show(program) }) };
+      const reason = redact(r.spawnError?.message ?? `${r.reason} ${r.exitCode ?? r.signal ?? ''}`.trim());
+      return {
+        ...base,
+        level: isDefault ? 'fail' : 'warn',
+        text: t('doctorAgentBroken', { ...params, bin: show(program), reason }),
+      };
+    }),
+  );
+}
+
+/** The first line of a version printout, when it looks like one (short, with a digit). */
+function firstLine(text: string): string {
+  const line = (text.trim().split('\n')[0] ?? '').trim();
+  return line.length > 0 && line.length <= 80 && /\d/.test(line) ? line : '';
 }

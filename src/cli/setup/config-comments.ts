@@ -130,6 +130,12 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       providers:
         '模型服务，每个一个表，例如：\n[ccexec.providers.openai]\nkind = "openai"  # openai | anthropic | doubao | openai-compatible\nbase_url = ""  # 留空 = 官方地址\napi_key_env = "OPENAI_API_KEY"  # 保存 key 的环境变量名（key 本身不写进本文件）\nmodel = "gpt-4o-mini"',
     },
+    agents: {
+      _: '编程 agent：claude（内置的 Claude Code 引擎）与通过 ACP 运行的 agent（内置：codex、gemini、qwen、opencode）',
+      default: '/new 未指定 agent 时使用的 agent：claude、内置的 agent 或下面配置的名字',
+      profiles:
+        'agent 配置，每个一个表；内置 agent 只需写要改的键，其他 agent 必须写 command，例如：\n[agents.codex]\ncommand = ["codex-acp"]  # 参数数组；只写名字时在 PATH 中查找\nenv = { CODEX_HOME = "~/.codex" }  # 额外的环境变量（值中的 ~ 会展开；不能写密钥）\nenv_pass = ["OPENAI_API_KEY"]  # 从 cc-linker 的环境复制给 agent 的变量名（密钥只能这样传）',
+    },
   },
   en: {
     general: {
@@ -248,6 +254,12 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       env_allow: 'Extra environment variable names passed to the CLI',
       providers:
         'Model services, one table each, e.g.:\n[ccexec.providers.openai]\nkind = "openai"  # openai | anthropic | doubao | openai-compatible\nbase_url = ""  # empty = the official endpoint\napi_key_env = "OPENAI_API_KEY"  # name of the variable holding the key (never the key itself)\nmodel = "gpt-4o-mini"',
+    },
+    agents: {
+      _: 'Coding agents: claude (the built-in Claude Code engine) and agents run over ACP (built in: codex, gemini, qwen, opencode)',
+      default: 'The agent /new uses when none is named: claude, a built-in agent or a name configured below',
+      profiles:
+        'Agent profiles, one table each; a built-in agent needs only the keys you change, any other agent needs command, e.g.:\n[agents.codex]\ncommand = ["codex-acp"]  # argv; a bare name is looked up on PATH\nenv = { CODEX_HOME = "~/.codex" }  # extra variables (~ expanded in values; never secrets)\nenv_pass = ["OPENAI_API_KEY"]  # names of variables copied from cc-linker\'s environment (the only way a key gets there)',
     },
   },
 };

@@ -21,7 +21,7 @@ describe('renderConfigToml', () => {
         expect(header, `[${section}] in ${lang}`).toBeGreaterThan(0);
         expect(lines[header - 1]).toMatch(/^# \S/);
         for (const [key, field] of Object.entries(spec)) {
-          if (field.t === 'tables') continue;
+          if (field.t === 'tables' || field.t === 'rest') continue;
           const at = lines.findIndex((l, i) => i > header && l.startsWith(`${key} = `));
           expect(at, `${section}.${key} in ${lang}`).toBeGreaterThan(header);
           expect(lines[at - 1], `comment above ${section}.${key}`).toMatch(/^# \S/);
@@ -46,7 +46,17 @@ describe('renderConfigToml', () => {
       },
     };
     config.security.allowed_roots = [];
-    expect(readBack(renderConfigToml(config, { lang: 'zh' }))).toEqual(config);
+    config.agents = {
+      default: 'my-agent',
+      profiles: {
+        codex: { kind: 'acp', env: { CODEX_HOME: '/h/.codex' }, env_pass: ['OPENAI_API_KEY'] },
+        'my-agent': { kind: 'acp', command: ['/opt/my agent', '--acp'], env: {}, env_pass: [] },
+      },
+    };
+    const text = renderConfigToml(config, { lang: 'zh' });
+    expect(text).toContain('[agents.codex]');
+    expect(text).toContain('[agents.my-agent]');
+    expect(readBack(text)).toEqual(config);
   });
 
   it('any string value survives the round trip', () => {

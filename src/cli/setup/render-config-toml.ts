@@ -90,10 +90,12 @@ export function renderConfigToml(config: Config, opts: { lang: Language; raw?: P
     for (const [key, field] of Object.entries(spec)) {
       const note = sectionNotes[key];
       const value = values[key];
-      if (field.t === 'tables') {
+      if (field.t === 'tables' || field.t === 'rest') {
+        // `rest` tables sit directly under the section (`[agents.codex]`), `tables` under their key.
+        const at = field.t === 'rest' ? section : `${section}.${key}`;
         tables.push('', ...comment(note ?? key));
         for (const [name, item] of Object.entries(isPlain(value) ? value : {})) {
-          tables.push(`[${section}.${key}.${tomlKey(name)}]`);
+          tables.push(`[${at}.${tomlKey(name)}]`);
           for (const [k, v] of Object.entries(isPlain(item) ? item : {}))
             if (v !== undefined) tables.push(`${tomlKey(k)} = ${tomlValue(v)}`);
         }
@@ -105,7 +107,9 @@ export function renderConfigToml(config: Config, opts: { lang: Language; raw?: P
     }
     const oldSection = raw[section];
     const extras = isPlain(oldSection)
-      ? Object.entries(oldSection).filter(([k, v]) => !(k in spec) && v !== undefined)
+      ? Object.entries(oldSection).filter(
+          ([k, v]) => !(k in spec) && v !== undefined && !Object.values(spec).some((f) => f.t === 'rest'),
+        )
       : [];
     if (extras.length > 0)
       out.push(...comment(UNKNOWN[opts.lang]), ...extras.map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`));
