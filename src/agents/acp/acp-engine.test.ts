@@ -49,9 +49,9 @@ function recordingLogger(into: Logged[]): Logger {
   return logger;
 }
 
-function guardDeps(logger: Logger): GuardDeps {
+function guardDeps(logger: Logger, staleMs = 20_000): GuardDeps {
   const config = defaultConfig();
-  config.runtime.stale_timeout_ms = 20_000;
+  config.runtime.stale_timeout_ms = staleMs;
   config.runtime.hard_timeout_ms = 25_000;
   return {
     config,
@@ -70,13 +70,13 @@ interface Harness {
   store: AgentPermissionStore;
 }
 
-function harness(extraEnv: Record<string, string> = {}, command?: string[]): Harness {
+function harness(extraEnv: Record<string, string> = {}, command?: string[], staleMs?: number): Harness {
   const logs: Logged[] = [];
   const store = new AgentPermissionStore(path.join(fx.root, 'cc', 'agent-permissions.json'));
   const engine = createAcpEngine(
     { name: 'fakeagent', command: command ?? fx.command, env: fx.env(extraEnv), install: 'npm i -g fake-agent' },
     {
-      guard: guardDeps(recordingLogger(logs)),
+      guard: guardDeps(recordingLogger(logs), staleMs),
       permissionStore: store,
       killGraceMs: 300,
       cancelWaitMs: 500,
@@ -349,6 +349,15 @@ describe('stopping', () => {
     for (const pid of grandchildPids()) expect(pidAlive(pid)).toBe(false);
   });
 
+  it('an agent silent past runtime.stale_timeout_ms → TIMEOUT_IDLE, its group gone', async () => {
+    const h = harness({}, undefined, 1500);
+    const err = await engineFailure(run(h, 'hang-cancel').promise);
+    expect(err.code).toBe('TIMEOUT_IDLE');
+    expect(fx.calls().some((c) => c.method === 'session/cancel')).toBe(true);
+    for (const pid of agentPids()) expect(isGroupAlive(pid)).toBe(false);
+    for (const pid of grandchildPids()) expect(pidAlive(pid)).toBe(false);
+  });
+
   it('a cancel while the user decides a permission answers it cancelled and stops the run', async () => {
     const h = harness();
     const stop = new AbortController();
@@ -382,11 +391,19 @@ describe('stopping', () => {
     for (const pid of agentPids()) expect(isGroupAlive(pid)).toBe(false);
   });
 
+  it('an agent that exits before answering initialize → RUN_FAILED with what it printed', async () => {
+    const script = 'console.error("error: unknown flag --acp"); process.exit(2)';
+    const err = await engineFailure(run(harness({}, [process.execPath, '-e', script]), 'hello').promise);
+    expect(err.code).toBe('RUN_FAILED');
+    expect(err.userMessage).toContain('exited with code 2: error: unknown flag --acp');
+  });
+
   it('a command that does not exist → AGENT_NOT_FOUND naming it', async () => {
     const missing = path.join(fx.root, 'no-such-agent');
     const err = await engineFailure(run(harness({}, [missing, '--acp']), 'hello').promise);
     expect(err.code).toBe('AGENT_NOT_FOUND');
     expect(err.userMessage).toContain(missing);
+    expect(err.userMessage).toContain('npm i -g fake-agent');
   });
 });
 

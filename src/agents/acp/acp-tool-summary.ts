@@ -59,7 +59,10 @@ export function describeAcpTool(call: Obj): { name: string; summary: string } {
   return { name, summary: clip(summary ?? '') };
 }
 
-/** The first words of a tool call's output: its text content blocks, else `rawOutput.output`. */
+/** Where agents put a command's output in `rawOutput` (OpenCode: `output`; Codex: the others). */
+const OUTPUT_FIELDS = ['output', 'formatted_output', 'aggregated_output', 'stdout'];
+
+/** The first words of a tool call's output: its text content blocks, else the output in `rawOutput`. */
 export function summarizeToolOutput(content: unknown, rawOutput: unknown): string {
   if (Array.isArray(content)) {
     const text = content
@@ -68,7 +71,12 @@ export function summarizeToolOutput(content: unknown, rawOutput: unknown): strin
     if (text.trim()) return clip(text);
   }
   if (typeof rawOutput === 'string') return clip(rawOutput);
-  if (isObj(rawOutput) && typeof rawOutput.output === 'string') return clip(rawOutput.output);
+  if (isObj(rawOutput)) {
+    const out = OUTPUT_FIELDS.map((k) => rawOutput[k]).find(
+      (v): v is string => typeof v === 'string' && v.trim() !== '',
+    );
+    if (out) return clip(out);
+  }
   return '';
 }
 

@@ -67,6 +67,17 @@ describe('SessionUpdateMapper', () => {
     expect(m.toolOf('t2')).toEqual({ name: 'Delete', input: { path: 'x' } });
   });
 
+  it('finds the output where Codex puts it', () => {
+    const { events, send } = mapper();
+    send({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'x',
+      status: 'completed',
+      rawOutput: { command: ['/bin/bash', '-lc', 'echo hi'], stdout: 'hi\n', formatted_output: 'hi\n', exit_code: 0 },
+    });
+    expect(events.at(-1)).toEqual({ type: 'tool_result', id: 'x', ok: true, summary: 'hi' });
+  });
+
   it('names a tool by the agent’s own name and summarizes an argv command by its script', () => {
     const { events, send } = mapper();
     send({
