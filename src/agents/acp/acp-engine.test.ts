@@ -83,7 +83,7 @@ function harness(extraEnv: Record<string, string> = {}, command?: string[], stal
       replayQuietMs: 150,
       replayMaxMs: 2000,
     },
-  ) as AcpEngine;
+  );
   return { engine, logs, store };
 }
 

@@ -1,6 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { GuardedEngine, type GuardDeps } from '../../engine/guarded-engine.js';
-import type { AgentEngine, AgentModel } from '../../engine/engine-types.js';
+import type { AgentModel } from '../../engine/engine-types.js';
 import { openAcpConnection } from './acp-connection.js';
 import { createAcpExecutor, type AcpAgentProfile, type AcpExecutorDeps } from './acp-executor.js';
 import { modelsOf } from './agent-models.js';
@@ -88,6 +88,6 @@ export class AcpEngine extends GuardedEngine {
  *   const codex = createAcpEngine({ name: 'codex', command: ['/usr/bin/codex-acp'], env }, { guard, tracker, permissionStore });
  *   const result = await codex.send({ agent: 'codex', prompt: 'hello', cwd: '~/Git/app' }, { onEvent, permissions });
  */
-export function createAcpEngine(profile: AcpAgentProfile, deps: AcpEngineDeps): AgentEngine {
+export function createAcpEngine(profile: AcpAgentProfile, deps: AcpEngineDeps): AcpEngine {
   return new AcpEngine(profile, deps);
 }
