@@ -276,11 +276,11 @@ describe('permissions', () => {
     expect(result.text).toBe('outcome: cancel');
   });
 
-  it('always → allow_always, the rule is stored per agent and later runs are allowed without asking', async () => {
+  it('always → the rule is stored per agent (the agent gets allow_once) and later runs are allowed without asking', async () => {
     const h = harness();
     const first = answering({ behavior: 'allow', always: true });
     const r1 = await run(h, 'tool', { userId: 'ou_1' }, { permissions: first }).promise;
-    expect(r1.text).toBe('outcome: proceed_always');
+    expect(r1.text).toBe('outcome: proceed_once');
     expect(await h.store.list()).toMatchObject([
       { agent: 'fakeagent', kind: 'execute', command: 'echo hi', userId: 'ou_1' },
     ]);
@@ -301,12 +301,22 @@ describe('permissions', () => {
     expect(asked.asked).toHaveLength(1);
   });
 
-  it('always when the agent offers no allow_always → allow_once, and the rule is still stored', async () => {
-    const h = harness();
-    const result = await run(h, 'tool-noalways', {}, { permissions: answering({ behavior: 'allow', always: true }) })
-      .promise;
-    expect(result.text).toBe('outcome: proceed_once');
-    expect(await h.store.allows('fakeagent', 'execute', 'echo hi')).toBe(true);
+  it('with passAlwaysToAgent, always → the agent’s allow_always (allow_once when it offers none)', async () => {
+    const logs: Logged[] = [];
+    const store = new AgentPermissionStore(path.join(fx.root, 'cc', 'agent-permissions.json'));
+    const engine = createAcpEngine(
+      { name: 'fakeagent', command: fx.command, env: fx.env() },
+      { guard: guardDeps(recordingLogger(logs)), permissionStore: store, passAlwaysToAgent: true, killGraceMs: 300 },
+    );
+    const always = answering({ behavior: 'allow', always: true });
+    expect((await engine.send({ prompt: 'tool', cwd: fx.cwd }, { permissions: always })).text).toBe(
+      'outcome: proceed_always',
+    );
+    await store.revoke(1);
+    expect((await engine.send({ prompt: 'tool-noalways', cwd: fx.cwd }, { permissions: always })).text).toBe(
+      'outcome: proceed_once',
+    );
+    expect(await store.allows('fakeagent', 'execute', 'echo hi')).toBe(true);
   });
 });
 

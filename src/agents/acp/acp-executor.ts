@@ -32,6 +32,8 @@ export interface AcpExecutorDeps {
   lang: Language;
   tracker?: ChildTracker;
   permissionStore?: AgentPermissionStore;
+  /** Answer "always" with the agent's own `allow_always` option (see `PermissionContext`); default off. */
+  passAlwaysToAgent?: boolean;
   /** SIGTERM → SIGKILL grace when the agent is stopped (runner default 2000 ms). */
   killGraceMs?: number;
   /** After `session/cancel`, how long the turn may take to end by itself before the group is killed. */
@@ -113,6 +115,7 @@ async function runTurn(profile: AcpAgentProfile, deps: AcpExecutorDeps, ctx: Run
           agent: agentName,
           handler: ctx.permissions,
           ...(deps.permissionStore ? { store: deps.permissionStore } : {}),
+          ...(deps.passAlwaysToAgent ? { passAlwaysToAgent: true } : {}),
           ...(ctx.request.userId ? { userId: ctx.request.userId } : {}),
           emit: (e) => ctx.emit(e),
           pause: () => ctx.pause(),

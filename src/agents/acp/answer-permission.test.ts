@@ -129,7 +129,7 @@ describe('answerPermission', () => {
     fs.writeFileSync(badFile, '{ not json');
     const broken = context(decide({ behavior: 'allow', always: true }), { store: new AgentPermissionStore(badFile) });
     expect(await answerPermission(params(), never, broken.c)).toEqual({
-      outcome: { outcome: 'selected', optionId: 'always' },
+      outcome: { outcome: 'selected', optionId: 'once' },
     });
     expect(broken.events).toHaveLength(1);
   });

@@ -19,6 +19,13 @@ export type PermissionAnswer = { outcome: { outcome: 'cancelled' } | { outcome: 
 export interface PermissionContext {
   agent: string;
   handler: PermissionHandler | undefined;
+  /**
+   * Answer "always" with the agent's own `allow_always` option too. Off by default: agents widen
+   * it and write it into the user's project (Qwen Code stores `Bash(touch *)` in
+   * `<cwd>/.qwen/settings.json` for an approved `touch made.txt`), while cc-linker's own rule is the
+   * exact command.
+   */
+  passAlwaysToAgent?: boolean;
   /** Persisted "always allow" answers; absent → every request is asked. */
   store?: AgentPermissionStore;
   userId?: string;
@@ -41,9 +48,9 @@ const select = (optionId: string): PermissionAnswer => ({ outcome: { outcome: 's
  * 1. a request matching a stored "always allow" rule (this agent, the tool kind, the exact
  *    command or title) → its allow option, without asking;
  * 2. otherwise a `permission_request` event and `handler.requestPermission` (the idle clock is
- *    paused meanwhile); allow → the `allow_once` option; allow with `always` → `allow_always` when
- *    offered (else `allow_once`) and the rule is stored; deny → `reject_once`, or the `cancelled`
- *    outcome when the agent offers no reject option.
+ *    paused meanwhile); allow → the `allow_once` option; allow with `always` → the rule is stored
+ *    and the agent gets `allow_once` too (`allow_always` only with `passAlwaysToAgent`, see there);
+ *    deny → `reject_once`, or the `cancelled` outcome when the agent offers no reject option.
  * No handler, a handler that fails, or a malformed request → rejected; the run stopping →
  * `cancelled` (what ACP asks of a client that cancels a turn). The bridge's handler denies a
  * request nobody answers within `sdk.timeout_ms`.
@@ -117,7 +124,10 @@ export async function answerPermission(
     c.resume();
   }
   if (decision.behavior === 'deny') return denied();
-  const allow = decision.always ? optionOf('allow_always', 'allow_once') : optionOf('allow_once', 'allow_always');
+  const allow =
+    decision.always && c.passAlwaysToAgent
+      ? optionOf('allow_always', 'allow_once')
+      : optionOf('allow_once', 'allow_always');
   if (!allow) return denied();
   if (decision.always && c.store && subject) {
     try {
