@@ -1,3 +1,4 @@
+import { agentLabel, type AgentCatalog } from './commands/agent-catalog.js';
 import { randomBytes } from 'node:crypto';
 import type { AgentEngine } from '../engine/engine-types.js';
 import type { Config } from '../core/config-schema.js';
@@ -54,6 +55,8 @@ export interface BridgeOptions {
   ownerPolicy: OwnerPolicy;
   ccexec?: (question: string, userId: string, signal: AbortSignal) => Promise<Reply>;
   models?: () => Promise<Array<{ alias: string; model: string }>>;
+  /** The coding agents this daemon runs (absent: Claude Code alone). */
+  agents?: AgentCatalog;
   now?: () => Date;
   /** Retry delay after a failed routing or delivery step (mapping locked, channel down); doubles per attempt. */
   retryBaseMs?: number;
@@ -279,6 +282,7 @@ export class Bridge implements BridgeInbound {
       models:
         this.o.models ??
         (async () => Object.entries(this.o.config.claude.models).map(([alias, model]) => ({ alias, model }))),
+      ...(this.o.agents ? { agents: this.o.agents } : {}),
     };
   }
 
@@ -332,6 +336,7 @@ export class Bridge implements BridgeInbound {
         timeoutMs: this.o.config.sdk.timeout_ms,
       },
       notifier: this.notifier,
+      agentLabel: (agent) => agentLabel({ ...(this.o.agents ? { agents: this.o.agents } : {}) }, agent),
       now: this.now,
       retryBaseMs: this.o.retryBaseMs ?? 1000,
       maxAttempts: this.o.maxAttempts ?? 5,

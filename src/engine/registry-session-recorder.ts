@@ -52,6 +52,7 @@ export function createRegistrySessionRecorder(
           // The chat user (Feishu open_id or `web:owner`): the reconciler restores a lost mapping by it.
           ...(e.userId && e.origin !== 'cli' ? { feishu_user_id: e.userId } : {}),
           ...(e.model ? { lastKnownProvider: e.model } : {}),
+          ...(e.agent && e.agent !== 'claude' ? { agent: e.agent } : {}),
           // Without it `/list` shows a chat that just started as "Untitled" until the next sync.
           title: preview(e.prompt, TITLE_PREVIEW) || null,
           last_user_preview: userPreview,

@@ -6,6 +6,7 @@ import type { PendingPrompts } from '../prompts/pending-prompts.js';
 import type { ListSnapshots } from './list-snapshot.js';
 import type { Reply } from '../reply-model.js';
 import type { UserMapping } from '../mapping/user-mapping.js';
+import type { AgentCatalog } from './agent-catalog.js';
 
 /** A registry session together with its uuid (the registry's key) — what the commands show. */
 export type SessionView = SessionEntry & { uuid: string };
@@ -64,6 +65,8 @@ export interface CommandContext {
   models: () => Promise<Array<{ alias: string; model: string }>>;
   /** The user's running and waiting turns, for `/stop` and `/queue` (absent: nothing runs here). */
   turns?: TurnCommands;
+  /** The coding agents this daemon runs (absent: Claude Code alone). */
+  agents?: AgentCatalog;
 }
 
 /** What `/stop` and `/queue` may do with the user's turns (the pipeline implements it). */
@@ -87,6 +90,6 @@ export interface QueueView {
 /** A command's answer, plus the Claude run it starts (`/new <cwd> -- prompt`). */
 export interface CommandOutcome {
   reply: Reply;
-  /** When the command starts a Claude run: the dispatcher creates the session with this. */
-  run?: { prompt: string; cwd: string; model?: string };
+  /** When the command starts a run: the dispatcher creates the session with this (`agent` absent = Claude Code). */
+  run?: { prompt: string; cwd: string; model?: string; agent?: string };
 }

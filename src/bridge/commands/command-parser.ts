@@ -12,8 +12,10 @@
  * - Command names are case-insensitive (`/HELP`, `/listdir`, `/listDir`).
  * - `/new`: the first standalone `--` splits the arguments; the left side is the cwd (all of it,
  *   spaces included, surrounding quotes removed) after taking out `--model <alias>` /
- *   `--model=<alias>`; the right side is the first prompt (verbatim, newlines kept). Without `--`
- *   everything is the cwd.
+ *   `--model=<alias>` and `--agent <name>` / `--agent=<name>`; the right side is the first prompt
+ *   (verbatim, newlines kept). Without `--` everything is the cwd.
+ * - `/agent` shows the agents; `/agent <name>` makes `name` the user's default for `/new`
+ *   (lower-cased; the handler checks it is configured).
  * - `/switch` and `/resume`: one to three digits are a list-snapshot index; anything else (including
  *   a longer all-digit string, which can only be a UUID prefix such as `81234567`) is a UUID prefix,
  *   lower-cased. A /list page never numbers past a few hundred, while an 8-digit all-numeric id
@@ -31,7 +33,8 @@ export type ChatCommand =
   | { name: 'listDir'; path?: string }
   | { name: 'whoami' }
   | { name: 'status' }
-  | { name: 'new'; cwd?: string; prompt?: string; model?: string }
+  | { name: 'new'; cwd?: string; prompt?: string; model?: string; agent?: string }
+  | { name: 'agent'; agent?: string }
   | { name: 'switch'; ref: ListRef }
   | { name: 'resume'; ref: ListRef }
   | { name: 'model'; arg?: { index: number } | { alias: string } | { clear: true } }
@@ -57,7 +60,7 @@ export type PromptDecision = 'allow' | 'deny' | 'always';
 export type UsageCommand = 'new' | 'switch' | 'resume' | 'model' | 'search' | 'cc';
 
 /** What was wrong, so the reply can say it precisely. */
-export type UsageProblem = 'missing-argument' | 'missing-model-alias' | 'unknown-option';
+export type UsageProblem = 'missing-argument' | 'missing-model-alias' | 'missing-agent-name' | 'unknown-option';
 
 const NAMES: Record<string, ChatCommand['name']> = {
   help: 'help',
@@ -76,6 +79,8 @@ const NAMES: Record<string, ChatCommand['name']> = {
   always: 'answer',
   stop: 'stop',
   queue: 'queue',
+  agent: 'agent',
+  agents: 'agent',
 };
 
 /** Ordinary, full-width and no-break spaces all separate words in chat text. */
@@ -113,6 +118,10 @@ export function parseChatCommand(text: string): ChatCommand | null {
       break;
     case 'list':
       return { name: 'list', args: rest };
+    case 'agent': {
+      const first = rest.split(SPACE)[0] ?? '';
+      return first ? { name: 'agent', agent: first.toLowerCase() } : { name: 'agent' };
+    }
     case 'listDir':
       return rest ? { name: 'listDir', path: unquote(rest) } : { name: 'listDir' };
     case 'new':
@@ -150,18 +159,17 @@ function parseNew(rest: string): ChatCommand {
   const prompt = split ? rest.slice(split.index + split[0].length).trim() : '';
   const tokens = left.split(SPACE).filter((t) => t.length > 0);
   const kept: string[] = [];
-  let model: string | undefined;
+  const options: { model?: string; agent?: string } = {};
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i] as string;
-    if (token.toLowerCase() === '--model') {
-      const value = tokens[i + 1];
-      if (value === undefined || value.startsWith('--')) return usage('new', 'missing-model-alias');
-      model = value;
-      i += 1;
-    } else if (/^--model=/i.test(token)) {
-      const value = token.slice('--model='.length);
-      if (!value) return usage('new', 'missing-model-alias');
-      model = value;
+    const option = /^--(model|agent)(?:=(.*))?$/i.exec(token);
+    if (option) {
+      const key = (option[1] as string).toLowerCase() as 'model' | 'agent';
+      const value = option[2] ?? tokens[i + 1];
+      if (option[2] === undefined) i += 1;
+      if (!value || value.startsWith('--'))
+        return usage('new', key === 'model' ? 'missing-model-alias' : 'missing-agent-name');
+      options[key] = key === 'agent' ? value.toLowerCase() : value;
     } else if (token.startsWith('--')) {
       return usage('new', 'unknown-option');
     } else {
@@ -169,13 +177,14 @@ function parseNew(rest: string): ChatCommand {
     }
   }
   // Keep the user's spacing inside the cwd (paths may contain spaces): rebuild from the left side
-  // only when --model had to be removed from it.
-  const cwdText = model === undefined ? left.trim() : kept.join(' ');
+  // only when an option had to be removed from it.
+  const cwdText = options.model === undefined && options.agent === undefined ? left.trim() : kept.join(' ');
   const cwd = unquote(cwdText);
   const command: ChatCommand = { name: 'new' };
   if (cwd) command.cwd = cwd;
   if (prompt) command.prompt = prompt;
-  if (model !== undefined) command.model = model;
+  if (options.model !== undefined) command.model = options.model;
+  if (options.agent !== undefined) command.agent = options.agent;
   return command;
 }
 

@@ -1,6 +1,7 @@
 import { bridgeMessages } from '../bridge-messages.js';
 import type { CardSection } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
+import { agentLabel } from './agent-catalog.js';
 import type { CommandContext, CommandOutcome, SessionView } from './command-context.js';
 import { byLastActive, sessionEntrySection, switchButton } from './session-format.js';
 
@@ -29,7 +30,12 @@ export async function handleList(cmd: { name: 'list'; args: string }, ctx: Comma
   );
   const current = await currentSessionId(ctx);
   const sections: CardSection[] = shown.map((s, i) =>
-    sessionEntrySection(s, start + i + 1, { now: ctx.now, lang: ctx.lang, current: s.uuid === current }),
+    sessionEntrySection(s, start + i + 1, {
+      now: ctx.now,
+      lang: ctx.lang,
+      current: s.uuid === current,
+      agentLabel: agentLabel(ctx, s.agent),
+    }),
   );
   sections.push({ type: 'divider' }, { type: 'markdown', text: t('listHint') });
   if (page < pages) sections.push({ type: 'markdown', text: t('listMorePages', { next: page + 1 }) });

@@ -2,6 +2,7 @@ import { bridgeMessages } from '../bridge-messages.js';
 import type { ListRef } from './command-parser.js';
 import type { Reply } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
+import { agentLabel } from './agent-catalog.js';
 import type { CommandContext, SessionView } from './command-context.js';
 import { byLastActive, sessionEntrySection, switchButton } from './session-format.js';
 
@@ -42,7 +43,14 @@ export async function resolveSessionRef(
       status: 'warning',
       sections: [
         { type: 'plain', text: t('prefixAmbiguous', { prefix: ref.prefix, count: matches.length }) },
-        ...shown.map((s, i) => sessionEntrySection(s, i + 1, { now: ctx.now, lang: ctx.lang, current: false })),
+        ...shown.map((s, i) =>
+          sessionEntrySection(s, i + 1, {
+            now: ctx.now,
+            lang: ctx.lang,
+            current: false,
+            agentLabel: agentLabel(ctx, s.agent),
+          }),
+        ),
       ],
       buttons: shown.map((s, i) => switchButton(s, i + 1, ctx.lang)),
     },

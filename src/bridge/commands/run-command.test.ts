@@ -91,7 +91,7 @@ describe('runChatCommand', () => {
     });
     expect((await run('/new ~/x --model')).reply).toEqual({
       kind: 'text',
-      text: '--model 后面需要模型别名，例如 --model sonnet。\n用法：/new [目录] [--model <别名>] [-- 首条问题]',
+      text: '--model 后面需要模型别名，例如 --model sonnet。\n用法：/new [目录] [--agent <智能体>] [--model <别名>] [-- 首条问题]',
     });
     expect((await run('/search')).reply).toEqual({ kind: 'text', text: '用法：/search <关键词>' });
     expect((await run('/foo bar')).reply).toEqual({ kind: 'text', text: '未知命令：/foo\n发送 /help 查看可用命令。' });

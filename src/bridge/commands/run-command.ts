@@ -3,6 +3,7 @@ import { bridgeMessages, type BridgeMessageKey } from '../bridge-messages.js';
 import type { ChatCommand, UsageCommand } from './command-parser.js';
 import type { CardAction } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
+import { handleAgent } from './agent.js';
 import { handleAnswer } from './answer.js';
 import { handleBrowseDirAction, handleSelectDirAction, handleSwitchAction } from './card-actions.js';
 import { handleCc } from './cc.js';
@@ -67,13 +68,17 @@ export async function runChatCommand(cmd: ChatCommand, ctx: CommandContext): Pro
       return handleStop(cmd, ctx);
     case 'queue':
       return handleQueue(cmd, ctx);
+    case 'agent':
+      return handleAgent(cmd, ctx);
     case 'usage': {
       const detail =
         cmd.problem === 'missing-model-alias'
           ? `${t('missingModelAlias')}\n`
-          : cmd.problem === 'unknown-option'
-            ? `${t('unknownOption')}\n`
-            : '';
+          : cmd.problem === 'missing-agent-name'
+            ? `${t('missingAgentName')}\n`
+            : cmd.problem === 'unknown-option'
+              ? `${t('unknownOption')}\n`
+              : '';
       return { reply: textReply(detail + t(USAGE[cmd.command])) };
     }
     case 'unknown':

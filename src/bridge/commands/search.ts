@@ -1,6 +1,7 @@
 import { bridgeMessages } from '../bridge-messages.js';
 import type { CardSection } from '../reply-model.js';
 import { textReply } from '../reply-model.js';
+import { agentLabel } from './agent-catalog.js';
 import type { CommandContext, CommandOutcome } from './command-context.js';
 import { currentSessionId } from './list.js';
 import { sessionEntrySection, switchButton } from './session-format.js';
@@ -27,7 +28,12 @@ export async function handleSearch(
   );
   const current = await currentSessionId(ctx);
   const sections: CardSection[] = shown.map((s, i) =>
-    sessionEntrySection(s, i + 1, { now: ctx.now, lang: ctx.lang, current: s.uuid === current }),
+    sessionEntrySection(s, i + 1, {
+      now: ctx.now,
+      lang: ctx.lang,
+      current: s.uuid === current,
+      agentLabel: agentLabel(ctx, s.agent),
+    }),
   );
   if (found.length > shown.length)
     sections.push({ type: 'markdown', text: t('searchTruncated', { shown: shown.length }) });

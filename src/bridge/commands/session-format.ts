@@ -27,15 +27,19 @@ export {
  *     1. Improve README and create acceptance guide
  *     ID: 8c4b1297
  *     终端 | 230条 | 刚刚 | cc-linker
+ *
+ * A session of another agent than Claude Code names it first (`Codex · 终端 | …`); `agentLabel`
+ * is that agent's display name.
  */
 export function sessionEntrySection(
   s: SessionView,
   index: number,
-  opts: { now: Date; lang: Language; current: boolean },
+  opts: { now: Date; lang: Language; current: boolean; agentLabel?: string },
 ): CardSection {
   const t = bridgeMessages(opts.lang);
+  const label = sessionLabel(s, opts.lang);
   const meta = t('listItemMeta', {
-    label: sessionLabel(s, opts.lang),
+    label: s.agent && s.agent !== 'claude' ? `${opts.agentLabel ?? s.agent} · ${label}` : label,
     count: sessionsMessages(opts.lang)('messages_n', { n: s.message_count }),
     when: formatRelativeTime(s.last_active, opts.now, opts.lang),
     project: projectOf(s),

@@ -8,6 +8,8 @@ import type { CommandContext, CommandOutcome, SessionView } from './command-cont
 import { dirPolicy } from './dir-policy.js';
 import { resolveSessionRef } from './resolve-session-ref.js';
 import { shortId, titleOf } from './session-format.js';
+import { DEFAULT_AGENT } from '../../engine/engine-types.js';
+import { agentLabel, catalogOf } from './agent-catalog.js';
 
 /**
  * `/switch <n|prefix>`: the user's later messages go to that session (messages already queued keep
@@ -34,12 +36,24 @@ export async function switchToSession(
   if (statusOf(session) === 'corrupted') return { ok: false, reply: textReply(t('switchCorrupted', { id })) };
   const dir = await checkWorkingDirectory(session.cwd, dirPolicy(ctx));
   if (!dir.ok) return { ok: false, reply: textReply(t('switchDirRefused', { id, reason: dir.message })) };
+  const agent = session.agent && session.agent !== DEFAULT_AGENT ? session.agent : undefined;
+  if (
+    agent &&
+    !catalogOf(ctx)
+      .list()
+      .some((a) => a.name === agent)
+  )
+    return { ok: false, reply: textReply(t('switchAgentMissing', { id, agent: agentLabel(ctx, agent), name: agent })) };
   const title = titleOf(session, ctx.lang);
   const entry = await ctx.mapping.get(ctx.userId);
   if (entry?.type === 'session' && entry.sessionUuid === session.uuid && entry.cwd === session.cwd) {
     return { ok: true, reply: textReply(t('switchAlready', { title, id })) };
   }
-  // The session's own recorded cwd: Claude Code finds a session file by the cwd it was created in.
-  await ctx.mapping.setSession(ctx.userId, { sessionUuid: session.uuid, cwd: session.cwd });
+  // The session's own recorded cwd: agents find a session by the cwd it was created in.
+  await ctx.mapping.setSession(ctx.userId, {
+    sessionUuid: session.uuid,
+    cwd: session.cwd,
+    ...(agent ? { agent } : {}),
+  });
   return { ok: true, reply: textReply(t('switchDone', { title, id, cwd: tildify(session.cwd, ctx.paths.userHome) })) };
 }

@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { VersionedDoc } from '../../store/versioned-doc.js';
 
 /**
- * What one chat user is talking to: an existing Claude Code session, a directory
- * waiting for its first message (`pending_new_session`, a one-shot slot), or that slot already
- * claimed by one queued message whose Claude run has no session id yet.
+ * What one chat user is talking to: an existing session, a directory waiting for its first message
+ * (`pending_new_session`, a one-shot slot), or that slot already claimed by one queued message whose
+ * run has no session id yet.
  *
+ * `agent` is the coding agent of the session or of the session to create (absent = Claude Code).
  * `defaultProvider` (session) and `model` (pending) hold the user's default model; it is carried
- * over when the target changes, so `/model` survives `/switch` and `/new`.
+ * over when the target changes to the same agent, so `/model` survives `/switch` and `/new`, and
+ * dropped when the agent changes (one agent's model names mean nothing to another).
  */
 export type MappingEntry =
   | {
@@ -18,6 +20,7 @@ export type MappingEntry =
       casToken: string;
       lastActiveAt: string;
       defaultProvider?: string | null;
+      agent?: string | null;
     }
   | {
       type: 'pending_new_session';
@@ -26,6 +29,7 @@ export type MappingEntry =
       casToken: string;
       lastActiveAt: string;
       model?: string | null;
+      agent?: string | null;
     }
   | {
       type: 'pending_new_session_claimed';
@@ -36,6 +40,7 @@ export type MappingEntry =
       claimedAt: string;
       lastActiveAt: string;
       model?: string | null;
+      agent?: string | null;
     };
 
 /** The `data` of `user-mapping.json` (inside the VersionedDoc envelope `{version, schema, data}`). */
@@ -43,6 +48,8 @@ export interface UserMappingData {
   /** The one user this private bot serves; null until configured or auto-bound. */
   ownerOpenId: string | null;
   entries: Record<string, MappingEntry>;
+  /** Each user's default agent for `/new` (`/agent <name>`); absent = `agents.default`. */
+  defaultAgents?: Record<string, string>;
 }
 
 /**
@@ -50,9 +57,9 @@ export interface UserMappingData {
  * `mappingVersion` is the document version the decision was made at (for logs and the snapshot).
  */
 export type ClaimOutcome =
-  | { kind: 'session'; sessionId: string; cwd: string; model?: string; mappingVersion?: number }
+  | { kind: 'session'; sessionId: string; cwd: string; model?: string; agent?: string; mappingVersion?: number }
   /** This message claimed the pending slot (or re-claims idempotently: same messageId). */
-  | { kind: 'new'; cwd: string; model?: string; mappingVersion?: number }
+  | { kind: 'new'; cwd: string; model?: string; agent?: string; mappingVersion?: number }
   /** Another message already claimed it → reply "新会话正在创建…". */
   | { kind: 'creating'; claimedByMessageId: string; mappingVersion?: number }
   /** No target → guidance reply. */
@@ -114,19 +121,22 @@ export class UserMapping {
         return undefined;
       }
       if (entry.type === 'session') {
-        outcome = withModel({ kind: 'session', sessionId: entry.sessionUuid, cwd: entry.cwd }, entry.defaultProvider);
+        outcome = withModel(
+          { kind: 'session', sessionId: entry.sessionUuid, cwd: entry.cwd, ...agentOf(entry) },
+          entry.defaultProvider,
+        );
         return undefined;
       }
       if (entry.type === 'pending_new_session_claimed') {
         outcome =
           entry.claimedByMessageId === messageId
-            ? withModel({ kind: 'new', cwd: entry.cwd }, entry.model)
+            ? withModel({ kind: 'new', cwd: entry.cwd, ...agentOf(entry) }, entry.model)
             : { kind: 'creating', claimedByMessageId: entry.claimedByMessageId };
         return undefined;
       }
       const at = this.stamp();
       data.entries[userId] = claimedFrom(entry, messageId, at);
-      outcome = withModel({ kind: 'new', cwd: entry.cwd }, entry.model);
+      outcome = withModel({ kind: 'new', cwd: entry.cwd, ...agentOf(entry) }, entry.model);
       return data;
     });
     return { ...outcome, mappingVersion: result.version };
@@ -135,9 +145,15 @@ export class UserMapping {
   /**
    * `/new <cwd> -- prompt`: the mapping becomes `pending_new_session_claimed` by this message in
    * one CAS, whatever it was (an explicit `/new` wins over an older target). `model` undefined keeps
-   * the user's current default model.
+   * the user's current default model (for the same agent). `agent` absent = Claude Code.
    */
-  async claimNewDirectly(userId: string, messageId: string, cwd: string, model?: string): Promise<void> {
+  async claimNewDirectly(
+    userId: string,
+    messageId: string,
+    cwd: string,
+    model?: string,
+    agent?: string,
+  ): Promise<void> {
     await this.doc.update((data) => {
       const prev = data.entries[userId];
       if (prev?.type === 'pending_new_session_claimed' && prev.claimedByMessageId === messageId && prev.cwd === cwd)
@@ -151,14 +167,18 @@ export class UserMapping {
         claimedByMessageId: messageId,
         claimedAt: at,
         lastActiveAt: at,
-        model: model !== undefined ? model : defaultModelOf(prev),
+        model: model !== undefined ? model : carriedModel(prev, agent),
+        ...agentField(agent),
       };
       return data;
     });
   }
 
   /** `/switch` and the select paths: the user now talks to this session. `model` undefined keeps the default. */
-  async setSession(userId: string, s: { sessionUuid: string; cwd: string; model?: string | null }): Promise<void> {
+  async setSession(
+    userId: string,
+    s: { sessionUuid: string; cwd: string; model?: string | null; agent?: string },
+  ): Promise<void> {
     await this.doc.update((data) => {
       const prev = data.entries[userId];
       const at = this.stamp();
@@ -170,14 +190,15 @@ export class UserMapping {
         createdAt: sameSession ? prev.createdAt : at,
         casToken: newToken(),
         lastActiveAt: at,
-        defaultProvider: s.model !== undefined ? s.model : defaultModelOf(prev),
+        defaultProvider: s.model !== undefined ? s.model : carriedModel(prev, s.agent),
+        ...agentField(s.agent),
       };
       return data;
     });
   }
 
   /** `/new <cwd>` without a prompt, or a `select_dir` click: the next plain text creates the session here. */
-  async setPendingNew(userId: string, p: { cwd: string; model?: string | null }): Promise<void> {
+  async setPendingNew(userId: string, p: { cwd: string; model?: string | null; agent?: string }): Promise<void> {
     await this.doc.update((data) => {
       const prev = data.entries[userId];
       const at = this.stamp();
@@ -187,7 +208,8 @@ export class UserMapping {
         createdAt: at,
         casToken: newToken(),
         lastActiveAt: at,
-        model: p.model !== undefined ? p.model : defaultModelOf(prev),
+        model: p.model !== undefined ? p.model : carriedModel(prev, p.agent),
+        ...agentField(p.agent),
       };
       return data;
     });
@@ -220,6 +242,7 @@ export class UserMapping {
         casToken: newToken(),
         lastActiveAt: at,
         defaultProvider: entry.model ?? null,
+        ...agentField(entry.agent),
       };
       done = true;
       return data;
@@ -243,6 +266,7 @@ export class UserMapping {
         casToken: newToken(),
         lastActiveAt: this.stamp(),
         model: entry.model ?? null,
+        ...agentField(entry.agent),
       };
       done = true;
       return data;
@@ -270,6 +294,22 @@ export class UserMapping {
       return data;
     });
     return done;
+  }
+
+  /** `/agent <name>`: the agent `/new` uses for this user from now on; null returns to `agents.default`. */
+  async setDefaultAgent(userId: string, agent: string | null): Promise<void> {
+    await this.doc.update((data) => {
+      const agents = { ...(data.defaultAgents ?? {}) };
+      if (agent === null) delete agents[userId];
+      else agents[userId] = agent;
+      data.defaultAgents = agents;
+      return data;
+    });
+  }
+
+  /** The user's own default agent, or null when they never chose one. */
+  async defaultAgentOf(userId: string): Promise<string | null> {
+    return (await this.read()).defaultAgents?.[userId] ?? null;
   }
 
   /**
@@ -323,6 +363,25 @@ export function defaultModelOf(entry: MappingEntry | null | undefined): string |
   return (entry.type === 'session' ? entry.defaultProvider : entry.model) ?? null;
 }
 
+/** The agent of a mapping entry (absent or null = Claude Code). */
+export function entryAgent(entry: MappingEntry | null | undefined): string | undefined {
+  return entry?.agent ?? undefined;
+}
+
+/** `{ agent }` when an entry names one; Claude Code's entries stay as they always were. */
+function agentField(agent: string | null | undefined): { agent?: string } {
+  return agent ? { agent } : {};
+}
+
+function agentOf(entry: MappingEntry): { agent?: string } {
+  return agentField(entry.agent);
+}
+
+/** The previous entry's model, kept only when the new target runs the same agent. */
+function carriedModel(prev: MappingEntry | undefined, agent: string | undefined): string | null {
+  return entryAgent(prev) === (agent || undefined) ? defaultModelOf(prev) : null;
+}
+
 function withModel<T extends ClaimOutcome>(outcome: T, model: string | null | undefined): T {
   return model ? { ...outcome, model } : outcome;
 }
@@ -341,6 +400,7 @@ function claimedFrom(
     claimedAt: at,
     lastActiveAt: at,
     model: entry.model ?? null,
+    ...agentField(entry.agent),
   };
 }
 
@@ -361,13 +421,21 @@ function validateMapping(raw: unknown): UserMappingData {
       e && typeof e === 'object' && str(e.cwd) && str(e.createdAt) && str(e.casToken) && str(e.lastActiveAt);
     const ok =
       common &&
+      optStr(e.agent) &&
       ((e.type === 'session' && str(e.sessionUuid) && optStr(e.defaultProvider)) ||
         (e.type === 'pending_new_session' && optStr(e.model)) ||
         (e.type === 'pending_new_session_claimed' && str(e.claimedByMessageId) && str(e.claimedAt) && optStr(e.model)));
     if (!ok) throw new Error(`entry for ${user} is not a valid mapping entry`);
   }
+  const agents = (data as { defaultAgents?: unknown }).defaultAgents;
+  if (
+    agents !== undefined &&
+    (!agents || typeof agents !== 'object' || Array.isArray(agents) || !Object.values(agents).every(str))
+  )
+    throw new Error('defaultAgents must map user ids to agent names');
   return {
     ownerOpenId: str(data.ownerOpenId) ? data.ownerOpenId : null,
     entries: data.entries as Record<string, MappingEntry>,
+    ...(agents ? { defaultAgents: agents as Record<string, string> } : {}),
   };
 }

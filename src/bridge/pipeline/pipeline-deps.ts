@@ -17,6 +17,8 @@ export interface SessionHooks {
     userId: string;
     channel: string;
     model?: string;
+    /** The session's agent (absent = Claude Code). */
+    agent?: string;
     prompt: string;
   }): Promise<void>;
   runFinished?(info: { sessionId: string; prompt: string; answer: string; model?: string }): Promise<void>;
@@ -71,4 +73,6 @@ export interface PipelineDeps {
   recovery?: RecoveryOptions;
   /** Notifications after a long turn or a waiting prompt (`[notify]`); absent = none. */
   notifier?: RunNotifier;
+  /** An agent's display name for the cards (`codex` → `Codex`; absent agent = Claude Code); default: the name. */
+  agentLabel?: (agent: string | undefined) => string;
 }

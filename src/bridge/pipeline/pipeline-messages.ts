@@ -3,9 +3,9 @@ import { defineMessages } from '../../core/i18n.js';
 /** Texts the message pipeline itself shows (zh default, en). Command texts live in bridge-messages.ts. */
 export const pipelineMessages = defineMessages({
   zh: {
-    completeTitle: '✅ Claude',
+    completeTitle: '✅ {agent}',
     errorTitle: '❌ 处理失败',
-    emptyAnswer: '（Claude 没有返回文本）',
+    emptyAnswer: '（{agent} 没有返回文本）',
     turns: '{n} 轮',
     denials: '⚠️ 以下工具被拒绝：{tools}',
     internalError: '处理消息时发生内部错误，请稍后重试。',
@@ -40,9 +40,9 @@ export const pipelineMessages = defineMessages({
     stopNotYours: '只有发送这条消息的人可以停止它。',
   },
   en: {
-    completeTitle: '✅ Claude',
+    completeTitle: '✅ {agent}',
     errorTitle: '❌ Failed',
-    emptyAnswer: '(Claude returned no text)',
+    emptyAnswer: '({agent} returned no text)',
     turns: '{n} turns',
     denials: '⚠️ These tools were denied: {tools}',
     internalError: 'An internal error occurred while handling your message. Please try again.',

@@ -28,7 +28,9 @@ export async function markRunStarted(record: RoutedRecord, sessionId: string, de
   if (record.run) return;
   const target = record.target;
   const transcript =
-    target.kind === 'session' || target.kind === 'new' ? deps.engine.transcriptOf?.(sessionId, target.cwd) : null;
+    target.kind === 'session' || target.kind === 'new'
+      ? deps.engine.transcriptOf?.(sessionId, target.cwd, target.agent)
+      : null;
   record.run = {
     startedAt: new Date().toISOString(),
     sessionId,
@@ -50,7 +52,7 @@ export async function planRun(record: RoutedRecord, deps: PipelineDeps): Promise
   const target = record.target;
   if (!run || !deps.engine.transcriptOf || (target.kind !== 'session' && target.kind !== 'new'))
     return { kind: 'prompt' };
-  const file = deps.engine.transcriptOf(run.sessionId, target.cwd) ?? run.transcript;
+  const file = deps.engine.transcriptOf(run.sessionId, target.cwd, target.agent) ?? run.transcript;
   if (!file) return { kind: 'prompt' };
   const found = await findTurn(file, {
     prompt: buildPrompt(record),

@@ -30,14 +30,19 @@ export function completeCard(input: {
   lang: Language;
   continued?: boolean;
   fromTranscript?: boolean;
+  /** The agent's display name for the title (default Claude). */
+  agent?: string;
 }): CardReply {
   const t = pipelineMessages(input.lang);
+  const agent = input.agent ?? 'Claude';
   const sections: CardReply['sections'] = [];
   if (input.continued) sections.push({ type: 'markdown', text: `**${t('continuedNote')}**` });
   if (input.showThinking && input.thinking.trim().length > 0)
     sections.push({ type: 'quote', text: input.thinking.trim() });
   sections.push(
-    input.text.trim().length > 0 ? { type: 'answer', text: input.text } : { type: 'plain', text: t('emptyAnswer') },
+    input.text.trim().length > 0
+      ? { type: 'answer', text: input.text }
+      : { type: 'plain', text: t('emptyAnswer', { agent }) },
   );
   if (input.result.permissionDenials.length > 0) {
     sections.push({
@@ -47,7 +52,7 @@ export function completeCard(input: {
   }
   return {
     kind: 'card',
-    title: t('completeTitle'),
+    title: t('completeTitle', { agent }),
     status: 'complete',
     sections,
     footer: input.fromTranscript ? t('transcriptFooter') : resultFooter(input.result, input.lang),

@@ -83,7 +83,12 @@ async function targetOf(record: SpoolRecord, deps: RouteDeps): Promise<{ target:
     const outcome = await deps.runCommand(command, record);
     if (outcome.run)
       return {
-        target: { kind: 'new', cwd: outcome.run.cwd, ...(outcome.run.model ? { model: outcome.run.model } : {}) },
+        target: {
+          kind: 'new',
+          cwd: outcome.run.cwd,
+          ...(outcome.run.model ? { model: outcome.run.model } : {}),
+          ...(outcome.run.agent ? { agent: outcome.run.agent } : {}),
+        },
         prompt: outcome.run.prompt,
       };
     return { target: { kind: 'reply', reply: outcome.reply } };
@@ -98,10 +103,18 @@ async function targetOf(record: SpoolRecord, deps: RouteDeps): Promise<{ target:
           sessionId: claim.sessionId,
           cwd: claim.cwd,
           ...(claim.model ? { model: claim.model } : {}),
+          ...(claim.agent ? { agent: claim.agent } : {}),
         },
       };
     case 'new':
-      return { target: { kind: 'new', cwd: claim.cwd, ...(claim.model ? { model: claim.model } : {}) } };
+      return {
+        target: {
+          kind: 'new',
+          cwd: claim.cwd,
+          ...(claim.model ? { model: claim.model } : {}),
+          ...(claim.agent ? { agent: claim.agent } : {}),
+        },
+      };
     case 'creating':
       return { target: { kind: 'reply', reply: textReply(t('newSessionCreating')) } };
     default:

@@ -54,6 +54,7 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
       userId: msg.userId,
       channel: msg.channel,
       model,
+      ...(target.agent ? { agent: target.agent } : {}),
       prompt: record.prompt ?? '',
     });
   };
@@ -75,6 +76,7 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
       lang: deps.lang,
       continued: plan.continued,
       fromTranscript: true,
+      agent: cardAgent(target.agent, deps),
     });
     return { outcome: transcriptOutcome(record.run?.sessionId ?? sessionId, plan, card), stream };
   }
@@ -160,6 +162,7 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
         cwd: target.cwd,
         ...(resumeId ? { sessionId: resumeId } : { newSessionId: record.plannedSessionId }),
         ...(target.model ? { model: target.model } : {}),
+        ...(target.agent ? { agent: target.agent } : {}),
         userId: msg.userId,
         ...(imagePaths(record).length ? { imagePaths: imagePaths(record) } : {}),
       },
@@ -176,6 +179,7 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
       result,
       lang: deps.lang,
       continued,
+      agent: cardAgent(target.agent, deps),
     });
     const { permissionDenials, ...rest } = result;
     return {
@@ -227,4 +231,10 @@ function transcriptOutcome(sessionId: string, plan: { text: string; continued: b
     fromTranscript: true,
     ...(plan.continued ? { continued: true } : {}),
   };
+}
+
+/** The name on a run's card: Claude for Claude Code (as before), else the agent's display name. */
+function cardAgent(agent: string | undefined, deps: PipelineDeps): string {
+  if (!agent || agent === 'claude') return 'Claude';
+  return deps.agentLabel?.(agent) ?? agent;
 }

@@ -1,3 +1,4 @@
+import type { AgentCatalog } from '../commands/agent-catalog.js';
 import path from 'node:path';
 import type { AgentEngine } from '../../engine/engine-types.js';
 import type { Config } from '../../core/config-schema.js';
@@ -30,6 +31,8 @@ export interface BridgeRuntimeOptions {
   sessionHooks?: SessionHooks;
   ccexec?: (question: string, userId: string, signal: AbortSignal) => Promise<Reply>;
   models?: () => Promise<Array<{ alias: string; model: string }>>;
+  /** The coding agents this daemon runs (absent: Claude Code alone). */
+  agents?: AgentCatalog;
   /** Rescans Claude's session files into the registry; runs before each reconcile. */
   syncSessions?: () => Promise<void>;
 }
@@ -85,6 +88,7 @@ export class BridgeRuntime {
       ...(o.sessionHooks ? { sessionHooks: o.sessionHooks } : {}),
       ...(o.ccexec ? { ccexec: o.ccexec } : {}),
       ...(o.models ? { models: o.models } : {}),
+      ...(o.agents ? { agents: o.agents } : {}),
       ownerPolicy: ownerPolicyFrom(o.config, this.mapping, o.trustedChannels),
     });
   }

@@ -10,10 +10,10 @@ import type { Reply } from '../reply-model.js';
  * arrived after it.
  */
 export type TargetSnapshot =
-  /** Continue an existing Claude Code session. */
-  | { kind: 'session'; sessionId: string; cwd: string; model?: string }
-  /** Create a new session in `cwd`; this message holds the claim on the user's pending slot. */
-  | { kind: 'new'; cwd: string; model?: string }
+  /** Continue an existing session of `agent` (absent = Claude Code). */
+  | { kind: 'session'; sessionId: string; cwd: string; model?: string; agent?: string }
+  /** Create a new session of `agent` in `cwd`; this message holds the claim on the user's pending slot. */
+  | { kind: 'new'; cwd: string; model?: string; agent?: string }
   /** The answer is already known once routed (commands, "新会话正在创建…", guidance). */
   | { kind: 'reply'; reply: Reply }
   /** Ask the cc_exec gateway (`/cc <question>`). */

@@ -51,6 +51,8 @@ export interface SessionEntry {
   status?: SessionStatus;
   /** Display only: the model the session used. */
   lastKnownProvider?: string | null;
+  /** The coding agent the session belongs to (`codex`, `qwen`, …); absent = Claude Code. */
+  agent?: string;
 }
 
 export interface Registry {
