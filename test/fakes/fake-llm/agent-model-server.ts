@@ -70,8 +70,9 @@ export function responsesTurnOf(reply: AgentReply): ResponsesFakeTurn {
   return { events };
 }
 
-/** A reply as a chat-completions turn: text deltas (paced), then one tool call; usage last. */
+/** A reply as a chat-completions turn: the role, text deltas (paced), then one tool call; usage last. */
 export function chatTurnOf(reply: AgentReply): OpenAIFakeTurn {
+  const role: OpenAIFakeEvent = { kind: 'delta', delta: { role: 'assistant', content: '' } };
   const text: OpenAIFakeEvent[] = textPieces(reply.text ?? '', reply.chunkSize)
     .filter((t) => t !== '')
     .flatMap((t): OpenAIFakeEvent[] => [
@@ -84,10 +85,10 @@ export function chatTurnOf(reply: AgentReply): OpenAIFakeTurn {
       name: reply.toolCall.name,
       argPieces: [JSON.stringify(reply.toolCall.args)],
     });
-    return 'events' in call ? { events: [...text, ...call.events] } : call;
+    return 'events' in call ? { events: [role, ...text, ...call.events] } : call;
   }
   return {
-    events: [...text, { kind: 'finish', reason: 'stop' }, { kind: 'usage', prompt: 11, completion: text.length }],
+    events: [role, ...text, { kind: 'finish', reason: 'stop' }, { kind: 'usage', prompt: 11, completion: text.length }],
   };
 }
 

@@ -47,10 +47,10 @@ function digest(
   };
 }
 
-/** OpenAI Responses (`POST /v1/responses`): `input[]` messages and `function_call_output` items. */
+/** OpenAI Responses (`POST /v1/responses`): `input` as a string, or `input[]` messages and `function_call_output` items. */
 export function responsesAgentRequest(body: unknown): AgentRequest {
   const b = isObj(body) ? body : {};
-  const steps: Step[] = [];
+  const steps: Step[] = typeof b.input === 'string' ? [{ kind: 'user', text: b.input }] : [];
   for (const item of list(b.input)) {
     if ((item.type === 'message' || item.type === undefined) && item.role === 'user') {
       const text = textOf(item.content);

@@ -9,9 +9,10 @@ import {
  * A scripted OpenAI Responses server (what Codex speaks): POST `/v1/responses` answers with the
  * next queued turn, or what `options.script` picks, as the Responses SSE events, each written as
  * `event: <type>` + `data: {"type": <type>, …}`: `response.created`, then per text
- * `response.output_item.added` → `response.output_text.delta`s → `response.output_item.done`, per
- * tool call one `response.output_item.done` with a `function_call` item, then `response.completed`
- * with the output and usage. A request with `stream` not `true` gets the response object as JSON.
+ * `response.output_item.added` → `response.content_part.added` → `response.output_text.delta`s →
+ * `response.output_text.done` → `response.content_part.done` → `response.output_item.done`, per
+ * tool call `response.output_item.added` + `.done` with a `function_call` item, then
+ * `response.completed` with the output and usage. A request with `stream` not `true` gets the response object as JSON.
  */
 
 /** One scripted step. */
@@ -113,22 +114,31 @@ export async function startFakeOpenAIResponsesServer(
                 output_index: index,
                 item: { type: 'message', id: itemId, role: 'assistant', status: 'in_progress', content: [] },
               });
+              const part = { item_id: itemId, output_index: index, content_index: 0 };
+              await send('response.content_part.added', {
+                ...part,
+                part: { type: 'output_text', text: '', annotations: [] },
+              });
               for (const delta of ev.pieces) {
                 if (ev.pauseMs) await out.pause(ev.pauseMs);
                 if (out.gone()) return;
-                await send('response.output_text.delta', {
-                  item_id: itemId,
-                  output_index: index,
-                  content_index: 0,
-                  delta,
-                });
+                await send('response.output_text.delta', { ...part, delta });
               }
+              const text = ev.pieces.join('');
+              await send('response.output_text.done', { ...part, text });
+              await send('response.content_part.done', {
+                ...part,
+                part: { type: 'output_text', text, annotations: [] },
+              });
               await send('response.output_item.done', { output_index: index, item });
               index += 1;
               break;
             }
             case 'functionCall':
-              await send('response.output_item.added', { output_index: index, item: { ...item, arguments: '' } });
+              await send('response.output_item.added', {
+                output_index: index,
+                item: { ...item, arguments: '', status: 'in_progress' },
+              });
               await send('response.output_item.done', { output_index: index, item });
               index += 1;
               break;
