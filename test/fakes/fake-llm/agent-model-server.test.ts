@@ -145,3 +145,98 @@ describe('startAgentModelServer("chat")', () => {
     expect(done.choices[0]?.message.content).toBe('scripted');
   });
 });
+
+/** The `data:` payloads of an SSE body. */
+async function sseData(res: Response): Promise<Array<Record<string, unknown>>> {
+  const text = await res.text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('data: '))
+    .map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
+}
+
+type GeminiChunk = { candidates: Array<{ content: { parts: Array<Record<string, unknown>> }; finishReason?: string }> };
+const partsOf = (chunks: Array<Record<string, unknown>>): Array<Record<string, unknown>> =>
+  chunks.flatMap((c) => (c as GeminiChunk).candidates[0]!.content.parts);
+
+describe('startAgentModelServer("gemini")', () => {
+  const shell = {
+    functionDeclarations: [
+      {
+        name: 'run_shell_command',
+        parametersJsonSchema: { type: 'object', properties: { command: { type: 'string' }, description: {} } },
+      },
+    ],
+  };
+  const post = (f: AgentModelServer, path: string, body: unknown): Promise<Response> =>
+    fetch(`${f.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': 'k' },
+      body: JSON.stringify(body),
+    });
+
+  it('answers the routing call with JSON that follows its schema', async () => {
+    fake = await startAgentModelServer('gemini');
+    expect(fake.baseUrl).toBe(fake.origin);
+    const res = await post(fake, '/v1beta/models/gemini-3.5-flash-lite:generateContent', {
+      contents: [{ role: 'user', parts: [{ text: 'hello' }] }],
+      generationConfig: {
+        responseMimeType: 'application/json',
+        responseJsonSchema: {
+          type: 'object',
+          properties: { complexity_reasoning: { type: 'string' }, complexity_score: { type: 'integer' } },
+        },
+      },
+    });
+    const body = (await res.json()) as GeminiChunk;
+    expect(body.candidates[0]!.finishReason).toBe('STOP');
+    expect(JSON.parse(String(body.candidates[0]!.content.parts[0]!.text))).toEqual({
+      complexity_reasoning: 'fake',
+      complexity_score: 1,
+    });
+    expect(fake.calls[0]!.request).toMatchObject({ api: 'gemini', model: 'gemini-3.5-flash-lite', stream: false });
+  });
+
+  it('streams text, a run_shell_command call, then quotes the functionResponse', async () => {
+    fake = await startAgentModelServer('gemini');
+    const path = '/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse';
+    const hello = await sseData(await post(fake, path, { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] }));
+    expect(
+      partsOf(hello)
+        .map((p) => p.text ?? '')
+        .join(''),
+    ).toBe('ok: hello');
+    expect((hello.at(-1) as GeminiChunk).candidates[0]!.finishReason).toBe('STOP');
+    const run = await sseData(
+      await post(fake, path, { contents: [{ role: 'user', parts: [{ text: 'RUN: ls' }] }], tools: [shell] }),
+    );
+    expect(partsOf(run).find((p) => p.functionCall)).toEqual({
+      functionCall: { name: 'run_shell_command', args: { command: 'ls', description: 'run ls' } },
+    });
+    const after = await sseData(
+      await post(fake, path, {
+        tools: [shell],
+        contents: [
+          { role: 'user', parts: [{ text: 'RUN: ls' }] },
+          { role: 'model', parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'ls' } } }] },
+          { role: 'user', parts: [{ functionResponse: { name: 'run_shell_command', response: { output: 'a.txt' } } }] },
+        ],
+      }),
+    );
+    expect(
+      partsOf(after)
+        .map((p) => p.text ?? '')
+        .join(''),
+    ).toBe('ran: a.txt');
+  });
+
+  it('answers 404 on another path and 400 with the cause when the script throws', async () => {
+    fake = await startAgentModelServer('gemini');
+    expect((await post(fake, '/v1/models/x:generateContent', {})).status).toBe(404);
+    const res = await post(fake, '/v1beta/models/m:streamGenerateContent?alt=sse', {
+      contents: [{ role: 'user', parts: [{ text: 'RUN: ls' }] }],
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/no shell tool offered/);
+  });
+});

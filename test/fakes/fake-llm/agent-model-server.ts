@@ -1,4 +1,4 @@
-import { chatAgentRequest, responsesAgentRequest } from './agent-request.js';
+import { chatAgentRequest, geminiAgentRequest, responsesAgentRequest } from './agent-request.js';
 import {
   defaultAgentScript,
   textPieces,
@@ -17,17 +17,18 @@ import {
   type ResponsesFakeEvent,
   type ResponsesFakeTurn,
 } from './fake-openai-responses-server.js';
+import { geminiRoute, startFakeGeminiServer, type GeminiFakeEvent, type GeminiFakeTurn } from './fake-gemini-server.js';
 import type { RecordedRequest } from './scripted-sse-server.js';
 
 /**
  * A fake model for a real coding agent: one of the scripted servers with an {@link AgentScript}
  * deciding every request from what it carries (the last user text, tool outputs, the offered
  * tools), so an agent can run whole turns with no queued answers. Which server speaks to which agent:
- * `responses` → Codex (codex-acp), `chat` → Qwen Code, OpenCode.
+ * `responses` → Codex (codex-acp), `chat` → Qwen Code, OpenCode, `gemini` → Gemini CLI.
  */
 
 /** The wire API the agent speaks. */
-export type AgentModelApi = 'responses' | 'chat';
+export type AgentModelApi = 'responses' | 'chat' | 'gemini';
 
 /** One model call the script answered: what it saw and what it said. */
 export type AgentCall = { request: AgentRequest; reply: AgentReply };
@@ -36,7 +37,7 @@ export type AgentModelServer = {
   readonly api: AgentModelApi;
   /** `http://127.0.0.1:<port>`. */
   readonly origin: string;
-  /** What the agent's base-URL setting takes: `<origin>/v1`. */
+  /** What the agent's base-URL setting takes: `<origin>/v1` (`<origin>` for `gemini`). */
   readonly baseUrl: string;
   /** Every model call the script answered, in order (background calls included). */
   readonly calls: AgentCall[];
@@ -92,6 +93,15 @@ export function chatTurnOf(reply: AgentReply): OpenAIFakeTurn {
   };
 }
 
+/** A reply as a Gemini turn: text pieces (paced), then one function call. */
+export function geminiTurnOf(reply: AgentReply): GeminiFakeTurn {
+  const events: GeminiFakeEvent[] = [];
+  if (reply.text !== undefined)
+    events.push({ kind: 'text', pieces: textPieces(reply.text, reply.chunkSize), pauseMs: reply.chunkDelayMs });
+  if (reply.toolCall) events.push({ kind: 'functionCall', name: reply.toolCall.name, args: reply.toolCall.args });
+  return { events };
+}
+
 /** Starts the fake model for `api` on 127.0.0.1 with `options.script` (default {@link defaultAgentScript}). */
 export async function startAgentModelServer(
   api: AgentModelApi,
@@ -109,7 +119,14 @@ export async function startAgentModelServer(
       ? await startFakeOpenAIResponsesServer({
           script: async (r) => responsesTurnOf(await decide(responsesAgentRequest(r.body))),
         })
-      : await startFakeOpenAIServer({ script: async (r) => chatTurnOf(await decide(chatAgentRequest(r.body))) });
+      : api === 'chat'
+        ? await startFakeOpenAIServer({ script: async (r) => chatTurnOf(await decide(chatAgentRequest(r.body))) })
+        : await startFakeGeminiServer({
+            script: async (r) => {
+              const route = geminiRoute(r) ?? { model: '', stream: false };
+              return geminiTurnOf(await decide(geminiAgentRequest(r.body, route.stream, route.model)));
+            },
+          });
   return {
     api,
     origin: server.origin,

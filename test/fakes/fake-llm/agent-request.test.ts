@@ -67,6 +67,19 @@ describe('chatAgentRequest (Qwen Code)', () => {
   });
 });
 
+describe('JSON-mode requests', () => {
+  it('carries the schema of a chat response_format and of Gemini generationConfig', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } } };
+    const chat = chatAgentRequest({ messages: [], response_format: { type: 'json_schema', json_schema: { schema } } });
+    expect(chat.jsonSchema).toEqual(schema);
+    const gemini = geminiAgentRequest({ generationConfig: { responseJsonSchema: schema } }, false, 'm');
+    expect(gemini.jsonSchema).toEqual(schema);
+    const bare = geminiAgentRequest({ generationConfig: { responseMimeType: 'application/json' } }, false, 'm');
+    expect(bare.jsonSchema).toEqual({});
+    expect(chatAgentRequest({ messages: [] }).jsonSchema).toBeUndefined();
+  });
+});
+
 describe('geminiAgentRequest', () => {
   it('reads text turns, functionResponse parts and function declarations', () => {
     const r = geminiAgentRequest(

@@ -47,6 +47,10 @@ function digest(
   };
 }
 
+function withSchema(req: AgentRequest, schema: unknown): AgentRequest {
+  return isObj(schema) ? { ...req, jsonSchema: schema } : req;
+}
+
 /** OpenAI Responses (`POST /v1/responses`): `input` as a string, or `input[]` messages and `function_call_output` items. */
 export function responsesAgentRequest(body: unknown): AgentRequest {
   const b = isObj(body) ? body : {};
@@ -81,7 +85,8 @@ export function chatAgentRequest(body: unknown): AgentRequest {
     .map((t) => (isObj(t.function) ? t.function : t))
     .filter((f) => typeof f.name === 'string')
     .map((f) => ({ name: str(f.name), parameters: isObj(f.parameters) ? f.parameters : undefined }));
-  return digest('chat', b, steps, tools, b.stream === true);
+  const format = isObj(b.response_format) && isObj(b.response_format.json_schema) ? b.response_format.json_schema : {};
+  return withSchema(digest('chat', b, steps, tools, b.stream === true), format.schema);
 }
 
 /**
@@ -114,5 +119,11 @@ export function geminiAgentRequest(body: unknown, stream: boolean, model: string
       const schema = isObj(f.parametersJsonSchema) ? f.parametersJsonSchema : f.parameters;
       return { name: str(f.name), parameters: isObj(schema) ? schema : undefined };
     });
-  return digest('gemini', { ...b, model }, steps, tools, stream);
+  const config = isObj(b.generationConfig) ? b.generationConfig : {};
+  return withSchema(
+    digest('gemini', { ...b, model }, steps, tools, stream),
+    config.responseJsonSchema ??
+      config.responseSchema ??
+      (config.responseMimeType === 'application/json' ? {} : undefined),
+  );
 }

@@ -99,3 +99,16 @@ describe('textPieces', () => {
     expect(textPieces('', 3)).toEqual(['']);
   });
 });
+
+describe('defaultAgentScript with a JSON schema', () => {
+  it('answers JSON following the schema before any other rule', () => {
+    const reply = defaultAgentScript(
+      request({
+        stream: false,
+        lastUserText: 'RUN: ls',
+        jsonSchema: { type: 'object', properties: { next_speaker: { type: 'string', enum: ['user', 'model'] } } },
+      }),
+    );
+    expect(JSON.parse(reply.text!)).toEqual({ next_speaker: 'user' });
+  });
+});

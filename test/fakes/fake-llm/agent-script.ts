@@ -1,3 +1,4 @@
+import { jsonSample } from './json-sample.js';
 import { shellToolCall } from './shell-tool-call.js';
 
 /**
@@ -23,6 +24,8 @@ export type AgentRequest = {
   /** Every user text in the request, oldest first (history checks after a session load). */
   userTexts: string[];
   tools: OfferedTool[];
+  /** The JSON schema the answer must follow, when the request asks for JSON (a background call). */
+  jsonSchema?: Record<string, unknown>;
 };
 
 /**
@@ -47,6 +50,7 @@ export const SLOW_DEFAULT_MS = 150;
 
 /**
  * The default model:
+ * - asked for JSON (a schema in the request): {@link jsonSample} of that schema, as text;
  * - not streamed (a background call): text `ok`;
  * - tool outputs after the user's text: text `ran: <outputs joined by \n, first 500 chars>`;
  * - `RUN: <command>` (rest of the line): a call of the request's shell tool with that command;
@@ -54,6 +58,7 @@ export const SLOW_DEFAULT_MS = 150;
  * - anything else: text `ok: <last user text>`.
  */
 export function defaultAgentScript(req: AgentRequest): AgentReply {
+  if (req.jsonSchema) return { text: JSON.stringify(jsonSample(req.jsonSchema) ?? {}) };
   if (!req.stream) return { text: 'ok' };
   if (req.toolResults.length > 0) return { text: `ran: ${req.toolResults.join('\n').slice(0, 500)}` };
   const run = /\bRUN:[ \t]*(\S[^\n]*)/.exec(req.lastUserText);

@@ -66,8 +66,8 @@ export type TurnPlayer<Turn> = {
   route(method: string, path: string): boolean;
   /** Picks the error answer of a turn, if it is one. */
   httpError(turn: Turn): HttpErrorSpec | undefined;
-  /** Streams a turn; `request` is the parsed body of the request it answers. */
-  play(turn: Turn, out: SseWriter, request: unknown): Promise<void>;
+  /** Streams a turn; `request` is the parsed body of the request it answers, `recorded` all of it. */
+  play(turn: Turn, out: SseWriter, request: unknown, recorded: RecordedRequest): Promise<void>;
   /** The error body sent when the script is used up. */
   exhaustedBody: unknown;
   /** The body of an HTTP 400 for a `script` that threw `message`. */
@@ -186,7 +186,7 @@ export async function startScriptedSseServer<Turn>(
         gone: () => closed,
         hang: () => gone,
       };
-      await player.play(turn, out, body);
+      await player.play(turn, out, body, recorded);
       finished = true;
       if (!res.writableEnded && !closed) {
         startStream();
