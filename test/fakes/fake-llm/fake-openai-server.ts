@@ -1,9 +1,16 @@
-import { startScriptedSseServer, type HttpErrorSpec, type ScriptedServer } from './scripted-sse-server.js';
+import {
+  startScriptedSseServer,
+  type HttpErrorSpec,
+  type ScriptedServer,
+  type ScriptedServerOptions,
+} from './scripted-sse-server.js';
 
 /**
  * A scripted OpenAI Chat Completions server (also Doubao / any OpenAI-compatible endpoint) for the
  * gateway's provider tests: POST `/v1/chat/completions` answers with the next queued turn as SSE
  * `chat.completion.chunk`s followed by `[DONE]`. Point the real `openai` client at `baseURL`.
+ * A request with `stream` not `true` gets the turn folded into one `chat.completion` JSON body.
+ * With `options.script`, requests the queue does not answer get the turn the script picks.
  *
  * @example
  *   const fake = await startFakeOpenAIServer();
@@ -22,6 +29,8 @@ export type OpenAIFakeEvent =
   | { kind: 'finish'; reason: string }
   /** The `include_usage` chunk (empty `choices`). */
   | { kind: 'usage'; prompt: number; completion: number }
+  /** Wait this long before the next step (cut short when the client leaves). */
+  | { kind: 'pause'; ms: number }
   /** An `{"error": …}` data line inside the stream. */
   | { kind: 'error'; message: string; type?: string }
   /** Stop writing and keep the connection open until the client leaves. */
@@ -43,54 +52,100 @@ function chunk(model: unknown, delta: Record<string, unknown>, finish: string | 
   };
 }
 
+/** A turn's events folded into one non-streamed `chat.completion` body. */
+function completionOf(model: unknown, events: OpenAIFakeEvent[]): Record<string, unknown> {
+  let content = '';
+  let finish: string | null = null;
+  let usage: Record<string, number> | undefined;
+  const calls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> = [];
+  for (const ev of events) {
+    if (ev.kind === 'text') content += ev.text;
+    else if (ev.kind === 'finish') finish = ev.reason;
+    else if (ev.kind === 'usage')
+      usage = { prompt_tokens: ev.prompt, completion_tokens: ev.completion, total_tokens: ev.prompt + ev.completion };
+    else if (ev.kind === 'tool') {
+      const f = (ev.fragment.function ?? {}) as { name?: string; arguments?: string };
+      if (typeof ev.fragment.id === 'string')
+        calls.push({ id: ev.fragment.id, type: 'function', function: { name: f.name ?? '', arguments: '' } });
+      const last = calls.at(-1);
+      if (last && typeof f.arguments === 'string') last.function.arguments += f.arguments;
+    }
+  }
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model: typeof model === 'string' ? model : 'fake-model',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content, ...(calls.length > 0 ? { tool_calls: calls } : {}) },
+        finish_reason: finish ?? 'stop',
+      },
+    ],
+    usage: usage ?? { prompt_tokens: 11, completion_tokens: 1, total_tokens: 12 },
+  };
+}
+
 /** Starts the fake on 127.0.0.1; `baseURL` ends in `/v1` as the OpenAI client expects. */
-export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
-  const server = await startScriptedSseServer<OpenAIFakeTurn>({
-    route: (method, path) => method === 'POST' && path === '/v1/chat/completions',
-    httpError: (turn) => ('httpError' in turn ? turn.httpError : undefined),
-    exhaustedBody: { error: { message: 'fake-openai: no scripted turn left', type: 'fake_exhausted' } },
-    async play(turn, out, request) {
-      if (!('events' in turn)) return;
-      const model = (request as { model?: unknown } | undefined)?.model;
-      for (const ev of turn.events) {
-        switch (ev.kind) {
-          case 'text':
-            await out.send(chunk(model, { content: ev.text }));
-            break;
-          case 'reasoning':
-            await out.send(chunk(model, { reasoning_content: ev.text }));
-            break;
-          case 'tool':
-            await out.send(chunk(model, { tool_calls: [ev.fragment] }));
-            break;
-          case 'delta':
-            await out.send(chunk(model, ev.delta, ev.finish ?? null));
-            break;
-          case 'finish':
-            await out.send(chunk(model, {}, ev.reason));
-            break;
-          case 'usage':
-            await out.send({
-              ...chunk(model, {}),
-              choices: [],
-              usage: {
-                prompt_tokens: ev.prompt,
-                completion_tokens: ev.completion,
-                total_tokens: ev.prompt + ev.completion,
-              },
-            });
-            break;
-          case 'error':
-            await out.send({ error: { message: ev.message, type: ev.type ?? 'server_error' } });
-            return;
-          case 'hang':
-            await out.hang();
-            return;
+export async function startFakeOpenAIServer(
+  options: ScriptedServerOptions<OpenAIFakeTurn> = {},
+): Promise<FakeOpenAIServer> {
+  const server = await startScriptedSseServer<OpenAIFakeTurn>(
+    {
+      route: (method, path) => method === 'POST' && path === '/v1/chat/completions',
+      httpError: (turn) => ('httpError' in turn ? turn.httpError : undefined),
+      exhaustedBody: { error: { message: 'fake-openai: no scripted turn left', type: 'fake_exhausted' } },
+      async play(turn, out, request) {
+        if (!('events' in turn)) return;
+        const model = (request as { model?: unknown } | undefined)?.model;
+        if ((request as { stream?: unknown } | undefined)?.stream !== true)
+          return out.json(completionOf(model, turn.events));
+        for (const ev of turn.events) {
+          if (out.gone()) return;
+          switch (ev.kind) {
+            case 'text':
+              await out.send(chunk(model, { content: ev.text }));
+              break;
+            case 'reasoning':
+              await out.send(chunk(model, { reasoning_content: ev.text }));
+              break;
+            case 'tool':
+              await out.send(chunk(model, { tool_calls: [ev.fragment] }));
+              break;
+            case 'delta':
+              await out.send(chunk(model, ev.delta, ev.finish ?? null));
+              break;
+            case 'finish':
+              await out.send(chunk(model, {}, ev.reason));
+              break;
+            case 'usage':
+              await out.send({
+                ...chunk(model, {}),
+                choices: [],
+                usage: {
+                  prompt_tokens: ev.prompt,
+                  completion_tokens: ev.completion,
+                  total_tokens: ev.prompt + ev.completion,
+                },
+              });
+              break;
+            case 'error':
+              await out.send({ error: { message: ev.message, type: ev.type ?? 'server_error' } });
+              return;
+            case 'pause':
+              await out.pause(ev.ms);
+              break;
+            case 'hang':
+              await out.hang();
+              return;
+          }
         }
-      }
-      await out.send('[DONE]');
+        await out.send('[DONE]');
+      },
     },
-  });
+    options,
+  );
   return Object.assign(server, { baseURL: `${server.origin}/v1` });
 }
 

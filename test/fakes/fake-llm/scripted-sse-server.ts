@@ -3,12 +3,22 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * Plumbing shared by the scripted fake LLM servers: an HTTP server on 127.0.0.1 that records every
- * request, answers each one with the next scripted turn, and notices when a client hangs up early
- * (how tests prove an abort really closed the connection).
+ * request, answers each one with the next scripted turn (or, once the queue is empty, with what the
+ * server's `script` decides from the request), and notices when a client hangs up early (how tests
+ * prove an abort really closed the connection).
  */
 
-/** One request as the fake received it; `body` is parsed JSON when it parses. */
-export type RecordedRequest = { method: string; path: string; headers: IncomingHttpHeaders; body: unknown };
+/** One request as the fake received it; `body` is parsed JSON when it parses; `query` has no `?`. */
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  query: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+};
+
+/** Decides the turn for a request when no queued turn is left; a throw is answered with HTTP 400. */
+export type TurnScript<Turn> = (request: RecordedRequest) => Turn | Promise<Turn>;
 
 /**
  * An HTTP error answer. `retry` sets `x-should-retry`, which both SDKs obey (default false, so one
@@ -16,10 +26,19 @@ export type RecordedRequest = { method: string; path: string; headers: IncomingH
  */
 export type HttpErrorSpec = { status: number; body: unknown; retry?: boolean };
 
-/** How a turn writes its stream; `hang` resolves once the client has gone. */
+/**
+ * How a turn writes its answer; `hang` resolves once the client has gone. The status line is sent
+ * with the first write: `send` makes the answer an SSE stream, `json` one JSON body instead.
+ */
 export type SseWriter = {
-  /** Writes one SSE event: `event: name` (when given) and `data: <json or text>`. */
+  /** Writes one SSE event: `event: name` (when given) and `data: <json or text>`; nothing once the client left. */
   send(data: unknown, event?: string): Promise<void>;
+  /** Answers with one JSON body (a non-streamed request); only before any `send`. */
+  json(body: unknown, status?: number): void;
+  /** Waits `ms`, or less if the client leaves meanwhile (slow streams that a cancel cuts). */
+  pause(ms: number): Promise<void>;
+  /** Has the client closed the connection? */
+  gone(): boolean;
   /** Holds the response open until the client disconnects. */
   hang(): Promise<void>;
 };
@@ -32,6 +51,8 @@ export type ScriptedServer<Turn> = {
   enqueue(...turns: Turn[]): void;
   /** Turns not yet played (a test can assert the script was used up). */
   pending(): number;
+  /** Errors the `script` threw (each was answered with HTTP 400), in order. */
+  readonly scriptErrors: unknown[];
   /** How many responses the client closed before they finished, so far. */
   disconnects(): number;
   /** Resolves once `n` responses in total were closed by the client before they finished. */
@@ -45,10 +66,18 @@ export type TurnPlayer<Turn> = {
   route(method: string, path: string): boolean;
   /** Picks the error answer of a turn, if it is one. */
   httpError(turn: Turn): HttpErrorSpec | undefined;
-  /** Streams a turn; `request` is the parsed body of the request it answers. */
-  play(turn: Turn, out: SseWriter, request: unknown): Promise<void>;
+  /** Streams a turn; `request` is the parsed body of the request it answers, `recorded` all of it. */
+  play(turn: Turn, out: SseWriter, request: unknown, recorded: RecordedRequest): Promise<void>;
   /** The error body sent when the script is used up. */
   exhaustedBody: unknown;
+  /** The body of an HTTP 400 for a `script` that threw `message`. */
+  scriptErrorBody?(message: string): unknown;
+};
+
+/** Options shared by the scripted servers. */
+export type ScriptedServerOptions<Turn> = {
+  /** Answers every request the queue does not (a fake "model" that reads the request). */
+  script?: TurnScript<Turn>;
 };
 
 function readBody(req: http.IncomingMessage): Promise<unknown> {
@@ -73,9 +102,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 }
 
 /** Starts a scripted server on an ephemeral 127.0.0.1 port. */
-export async function startScriptedSseServer<Turn>(player: TurnPlayer<Turn>): Promise<ScriptedServer<Turn>> {
+export async function startScriptedSseServer<Turn>(
+  player: TurnPlayer<Turn>,
+  options: ScriptedServerOptions<Turn> = {},
+): Promise<ScriptedServer<Turn>> {
   const queue: Turn[] = [];
   const requests: RecordedRequest[] = [];
+  const scriptErrors: unknown[] = [];
   let disconnects = 0;
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   const noteDisconnect = (): void => {
@@ -89,11 +122,22 @@ export async function startScriptedSseServer<Turn>(player: TurnPlayer<Turn>): Pr
   const server = http.createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
-      const path = (req.url ?? '/').split('?')[0] ?? '/';
-      requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
-      if (!player.route(req.method ?? 'GET', path))
+      const [path = '/', query = ''] = (req.url ?? '/').split('?', 2);
+      const recorded: RecordedRequest = { method: req.method ?? 'GET', path, query, headers: req.headers, body };
+      requests.push(recorded);
+      if (!player.route(recorded.method, path))
         return sendJson(res, 404, { error: { message: `fake-llm: no route ${req.method} ${path}` } });
-      const turn = queue.shift();
+      let turn = queue.shift();
+      if (turn === undefined && options.script) {
+        try {
+          turn = await options.script(recorded);
+        } catch (err) {
+          scriptErrors.push(err);
+          const message = `fake-llm script threw: ${err instanceof Error ? err.message : String(err)}`;
+          const errorBody = player.scriptErrorBody?.(message) ?? { error: { message, type: 'invalid_request_error' } };
+          return sendJson(res, 400, errorBody, { 'x-should-retry': 'false' });
+        }
+      }
       if (turn === undefined) return sendJson(res, 500, player.exhaustedBody, { 'x-should-retry': 'false' });
       const failure = player.httpError(turn);
       if (failure) {
@@ -103,27 +147,51 @@ export async function startScriptedSseServer<Turn>(player: TurnPlayer<Turn>): Pr
         });
       }
       let finished = false;
+      let closed = false;
       const gone = new Promise<void>((resolve) => res.on('close', () => resolve()));
       res.on('close', () => {
+        closed = true;
         if (!finished) noteDisconnect();
       });
-      res.writeHead(200, {
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-      });
+      const startStream = (): void => {
+        if (res.headersSent) return;
+        res.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          connection: 'keep-alive',
+        });
+      };
       const out: SseWriter = {
         async send(data, event) {
+          if (closed) return;
+          startStream();
           const payload = typeof data === 'string' ? data : JSON.stringify(data);
           res.write(`${event !== undefined ? `event: ${event}\n` : ''}data: ${payload}\n\n`);
           // Let each event leave in its own write, as a real server streams them.
           await new Promise((r) => setImmediate(r));
         },
+        json(jsonBody, status = 200) {
+          if (res.headersSent) throw new Error('fake-llm: json() after the stream started');
+          finished = true;
+          sendJson(res, status, jsonBody);
+        },
+        pause: (ms) =>
+          new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, ms);
+            void gone.then(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          }),
+        gone: () => closed,
         hang: () => gone,
       };
-      await player.play(turn, out, body);
+      await player.play(turn, out, body, recorded);
       finished = true;
-      res.end();
+      if (!res.writableEnded && !closed) {
+        startStream();
+        res.end();
+      }
     })().catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { message: `fake-llm crashed: ${String(err)}` } });
       else res.destroy();
@@ -135,6 +203,7 @@ export async function startScriptedSseServer<Turn>(player: TurnPlayer<Turn>): Pr
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
+    scriptErrors,
     enqueue: (...turns) => void queue.push(...turns),
     pending: () => queue.length,
     disconnects: () => disconnects,
