@@ -30,6 +30,8 @@ export interface Paths {
   readonly defaultSpoolDir: string;
   readonly imagesDir: string;
   readonly permissionsFile: string;
+  /** "Always allow" answers given to ACP agents (Codex, Qwen Code, …), per agent. */
+  readonly agentPermissionsFile: string;
   readonly ccexecDir: string;
   readonly auditFile: string;
   readonly webTokenFile: string;
@@ -68,6 +70,7 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
     defaultSpoolDir: path.join(home, 'spool'),
     imagesDir: path.join(home, 'images'),
     permissionsFile: path.join(home, 'permissions.json'),
+    agentPermissionsFile: path.join(home, 'agent-permissions.json'),
     ccexecDir,
     auditFile: path.join(ccexecDir, 'audit.jsonl'),
     webTokenFile: path.join(home, 'web-token'),

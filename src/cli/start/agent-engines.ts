@@ -1,0 +1,96 @@
+import { AgentError } from '../../agents/agent-error.js';
+import { agentEnvFor } from '../../agents/agent-env.js';
+import { agentProfiles, type AgentProfile } from '../../agents/agent-profiles.js';
+import { createAcpEngine } from '../../agents/acp/create-acp-engine.js';
+import { AgentPermissionStore } from '../../agents/acp/agent-permission-store.js';
+import { resolveAgentCommand } from '../../agents/resolve-agent-command.js';
+import type { AgentCatalog } from '../../bridge/commands/agent-catalog.js';
+import { ENGINE_KILL_GRACE_MS } from '../../claude/create-engine.js';
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import type { Logger } from '../../core/logger.js';
+import type { Paths } from '../../core/paths.js';
+import { AgentRouter } from '../../engine/agent-router.js';
+import { DEFAULT_AGENT, type AgentEngine } from '../../engine/engine-types.js';
+import { defaultOriginOf } from '../../engine/guarded-engine.js';
+import type { SessionRecorder } from '../../engine/session-recorder.js';
+import { Semaphore, SessionLocks } from '../../engine/session-lock.js';
+import type { ChildTracker } from '../../process/child-tracker.js';
+
+/** What `agentEngines` needs: the daemon's parts that every agent's engine shares. */
+export interface AgentEnginesDeps {
+  config: Config;
+  paths: Paths;
+  lang: Language;
+  logger: Logger;
+  env: NodeJS.ProcessEnv;
+  tracker?: ChildTracker;
+  sessionRecorder?: SessionRecorder;
+  /** Claude Code's native engine (built from the same config). */
+  claude: AgentEngine;
+  /** Shared with Claude Code's engine, so `runtime.max_concurrent_sessions` counts every agent's runs. */
+  slots: Semaphore;
+  locks: SessionLocks;
+}
+
+/** A profile's command and environment as the agent gets them, and whether its command was found. */
+function launchOf(
+  profile: AgentProfile,
+  deps: AgentEnginesDeps,
+): { command: string[]; env: NodeJS.ProcessEnv; found: boolean } {
+  const env = agentEnvFor(profile, deps.env, deps.config);
+  try {
+    return { command: resolveAgentCommand(profile, env, deps.paths.userHome), env, found: true };
+  } catch (err) {
+    if (!(err instanceof AgentError)) throw err;
+    // Not installed (yet): a run says so, naming the command and how to install it.
+    return { command: profile.command, env, found: false };
+  }
+}
+
+/**
+ * Every agent the config names behind one `AgentEngine` (Claude Code's native engine first, then
+ * one ACP engine per profile of `[agents]`, built-in ones included), and the catalog the chat
+ * commands show. An agent whose command is not installed stays listed (as not installed) so
+ * `/new --agent` can say how to install it.
+ */
+export function agentEngines(deps: AgentEnginesDeps): { engine: AgentRouter; catalog: AgentCatalog } {
+  const { config, paths, lang, logger } = deps;
+  const permissionStore = new AgentPermissionStore(paths.agentPermissionsFile);
+  const engines: AgentEngine[] = [deps.claude];
+  const info = [{ name: DEFAULT_AGENT, label: 'Claude Code', available: true }];
+  const acpEngines = new Map<string, ReturnType<typeof createAcpEngine>>();
+  for (const profile of agentProfiles(config)) {
+    const launch = launchOf(profile, deps);
+    const engine = createAcpEngine(
+      { name: profile.name, label: profile.label, command: launch.command, env: launch.env, install: profile.install },
+      {
+        guard: {
+          config,
+          paths,
+          logger: logger.child(profile.name),
+          lang,
+          locks: deps.locks,
+          slots: deps.slots,
+          originOf: defaultOriginOf,
+          label: profile.label,
+          ...(deps.sessionRecorder ? { sessionRecorder: deps.sessionRecorder } : {}),
+        },
+        permissionStore,
+        killGraceMs: ENGINE_KILL_GRACE_MS,
+        ...(deps.tracker ? { tracker: deps.tracker } : {}),
+      },
+    );
+    engines.push(engine);
+    acpEngines.set(profile.name, engine);
+    info.push({ name: profile.name, label: profile.label, available: launch.found });
+  }
+  return {
+    engine: new AgentRouter(engines, lang),
+    catalog: {
+      list: () => info,
+      defaultAgent: config.agents.default,
+      models: async (agent) => (await acpEngines.get(agent)?.listModels()) ?? [],
+    },
+  };
+}
