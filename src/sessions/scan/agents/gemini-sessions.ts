@@ -36,7 +36,11 @@ function foldGemini(
   const add = (m: Record<string, unknown>) => {
     const role = roleOf(m.type);
     if (!role) return;
-    const msg: AgentMessage = { role, timestamp: asString(m.timestamp), text: contentText(m.content).slice(0, opts.keepChars) };
+    const msg: AgentMessage = {
+      role,
+      timestamp: asString(m.timestamp),
+      text: contentText(m.content).slice(0, opts.keepChars),
+    };
     const id = asString(m.id);
     const at = id === null ? undefined : byId.get(id);
     if (at !== undefined) messages[at] = msg;

@@ -95,7 +95,11 @@ export const opencodeReader: AgentReader = {
     try {
       const cols = columns(db, 'session');
       if (!['id', 'directory', 'time_created'].every((c) => cols.has(c)))
-        return { sessions: [], warnings: [{ code: 'unreadable_db', file, detail: 'no session table' }], unreadable: true };
+        return {
+          sessions: [],
+          warnings: [{ code: 'unreadable_db', file, detail: 'no session table' }],
+          unreadable: true,
+        };
       const pick = (c: string) => (cols.has(c) ? c : 'NULL');
       const summaries = new Map<string, AgentSummary>();
       for (const r of rows(

@@ -118,7 +118,11 @@ export async function scanAgents(opts: ScanAgentsOptions): Promise<AgentsScan> {
       }
       for (const s of found) {
         const prev = byId.get(s.sessionId);
-        if (!prev || s.mtimeMs > prev.mtimeMs || (s.mtimeMs === prev.mtimeMs && (s.lastActive ?? '') > (prev.lastActive ?? '')))
+        if (
+          !prev ||
+          s.mtimeMs > prev.mtimeMs ||
+          (s.mtimeMs === prev.mtimeMs && (s.lastActive ?? '') > (prev.lastActive ?? ''))
+        )
           byId.set(s.sessionId, s);
       }
     }
@@ -129,8 +133,7 @@ export async function scanAgents(opts: ScanAgentsOptions): Promise<AgentsScan> {
     for (const session of own) sessions.push({ agent: reader.agent, session });
   }
   if (Object.keys(cache).some((f) => !next[f])) dirty = true;
-  const cacheWritten =
-    opts.cacheFile && dirty ? writeCache(opts.cacheFile, opts.maxFileSize, next) : Promise.resolve();
+  const cacheWritten = opts.cacheFile && dirty ? writeCache(opts.cacheFile, opts.maxFileSize, next) : Promise.resolve();
   cacheWritten.catch(() => undefined);
   return {
     sessions,
