@@ -20,6 +20,8 @@ export const syncCommand: CommandSpec = {
         ...r.stats,
         read: r.scan.read,
         cached: r.scan.cached,
+        agents_read: r.agents?.read ?? 0,
+        agents_cached: r.agents?.cached ?? 0,
         skipped_not_session_ids: r.scan.notSessionIds,
         events: r.events,
         warnings: r.warnings.length,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentMessage, AgentReader } from './agent-reader.js';
@@ -155,9 +154,12 @@ export function projectCwds(file: string): Map<string, string> {
   } catch {
     return out;
   }
-  for (const [cwd, id] of Object.entries(projects ?? {})) {
+  const entries = Object.entries(projects ?? {});
+  // Loaded only here, when there are projects: `init` and `sync` must not load node:crypto at start.
+  const crypto = entries.length > 0 ? process.getBuiltinModule('node:crypto') : null;
+  for (const [cwd, id] of entries) {
     if (typeof id === 'string') out.set(id, cwd);
-    out.set(createHash('sha256').update(cwd).digest('hex'), cwd);
+    if (crypto) out.set(crypto.createHash('sha256').update(cwd).digest('hex'), cwd);
   }
   return out;
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { writeFileAtomic } from '../../../store/atomic-write.js';
 import type { ScannedSession } from '../scanned-session.js';
@@ -183,8 +182,20 @@ function stampOf(file: string, st: fs.Stats | undefined): string {
   return st ? `${file}\0${st.size}\0${st.mtimeMs}` : `${file}\0-`;
 }
 
+/**
+ * A short digest of the stamps (two 32-bit FNV-1a hashes, forwards and backwards): a change
+ * detector, not a security check — and no `node:crypto`, which `init`, `sync` and `list` must not
+ * load at start (test/e2e/session-cli-built.test.ts).
+ */
 function digest(stamps: string[]): string {
-  return createHash('sha256').update(stamps.join('\n')).digest('hex');
+  const text = stamps.join('\n');
+  let a = 0x811c9dc5;
+  let b = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    a = Math.imul(a ^ text.charCodeAt(i), 0x01000193);
+    b = Math.imul(b ^ text.charCodeAt(text.length - 1 - i), 0x01000193);
+  }
+  return `${stamps.length}:${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}`;
 }
 
 function statQuietly(file: string): fs.Stats | undefined {
