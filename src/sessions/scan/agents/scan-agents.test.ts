@@ -235,6 +235,19 @@ describe('gemini reader', () => {
     expect(await read(geminiReader, junk)).toEqual({ sessions: [], warnings: [{ code: 'not_jsonl', file: junk }] });
   });
 
+  it('finds the cwd of a directory named by the sha256 of the cwd (older CLIs); none without projects.json', async () => {
+    const { createHash } = await import('node:crypto');
+    const hash = createHash('sha256').update('/w/app').digest('hex');
+    const file = writeGeminiSession(dirs.geminiHome, spec(AGENT_IDS.gemini), hash);
+    fs.writeFileSync(path.join(dirs.geminiHome, 'projects.json'), JSON.stringify({ projects: { '/w/app': 'app' } }));
+    expect((await scanAgents({ dirs, maxFileSize: MAX })).sessions[0]?.session).toMatchObject({ cwd: '/w/app' });
+    fs.rmSync(path.join(dirs.geminiHome, 'projects.json'));
+    expect((await scanAgents({ dirs, maxFileSize: MAX })).sessions[0]?.session).toMatchObject({
+      cwd: null,
+      jsonlPath: file,
+    });
+  });
+
   it('the same session in two files: the most recently modified wins', async () => {
     const s = spec(AGENT_IDS.gemini, [['old', 'old answer']]);
     const old = writeGeminiSession(dirs.geminiHome, s, 'app');

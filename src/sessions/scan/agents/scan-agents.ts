@@ -80,6 +80,7 @@ export async function scanAgents(opts: ScanAgentsOptions): Promise<AgentsScan> {
   const stats = { files: 0, read: 0, cached: 0 };
   const stamps: string[] = [];
   let dirty = Object.keys(cache).length === 0 && opts.cacheFile !== undefined;
+  let lastYield = Date.now();
 
   for (const reader of readers) {
     const files = reader.list(opts.dirs, warnings, kept);
@@ -106,6 +107,11 @@ export async function scanAgents(opts: ScanAgentsOptions): Promise<AgentsScan> {
       } else {
         stats.read += 1;
         dirty = true;
+        // Reads are synchronous (like the Claude scan's): let timers and sockets run every ~20 ms.
+        if (Date.now() - lastYield > 20) {
+          await new Promise((resolve) => setImmediate(resolve));
+          lastYield = Date.now();
+        }
         const read = await readSafely(reader, file, st, opts);
         warnings.push(...read.warnings);
         if (read.unreadable) {
