@@ -131,12 +131,19 @@ export default tseslint.config(
   ),
   boundary(['src/agents/acp/**'], 'agents/acp'),
 
-  // sessions/: scan ← hook ← registry ← present; scan ← transcript.
+  // sessions/: scan ← hook ← registry ← present; scan ← transcript; scan/ ← scan/agents/.
   boundary(['src/sessions/**'], 'sessions'),
   boundary(
     ['src/sessions/scan/**'],
     'sessions',
     inside('sessions', ['hook', 'registry', 'present', 'transcript']),
+    TESTS,
+  ),
+  // scan/agents/ (the other agents' readers) builds on the scan's root files, never the reverse.
+  boundary(
+    ['src/sessions/scan/*.ts'],
+    'sessions',
+    inside('sessions', ['hook', 'registry', 'present', 'transcript', 'agents']),
     TESTS,
   ),
   boundary(['src/sessions/hook/**'], 'sessions', inside('sessions', ['registry', 'present', 'transcript']), TESTS),

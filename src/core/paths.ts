@@ -41,6 +41,14 @@ export interface Paths {
   readonly claudeDir: string;
   readonly claudeProjectsDir: string;
   readonly claudeSettingsFile: string;
+  /** Codex's own directory: `$CODEX_HOME` or `$HOME/.codex` (sessions under `sessions/`). */
+  readonly codexHome: string;
+  /** Gemini CLI's directory: `$HOME/.gemini` (chats under `tmp/<project>/chats/`). */
+  readonly geminiHome: string;
+  /** Qwen Code's directory: `$HOME/.qwen` (chats under `projects/<cwd>/chats/`). */
+  readonly qwenHome: string;
+  /** OpenCode's data directory: `$XDG_DATA_HOME/opencode` or `$HOME/.local/share/opencode` (`opencode.db`). */
+  readonly opencodeDataDir: string;
 }
 
 /** Resolves all paths from an environment (defaults to `process.env`). Pure: creates nothing. */
@@ -54,6 +62,8 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
     env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.length > 0 ? env.CLAUDE_CONFIG_DIR : path.join(userHome, '.claude'),
   );
   const ccexecDir = path.join(home, 'ccexec');
+  const set = (v: string | undefined): v is string => v !== undefined && v.length > 0;
+  const dataHome = set(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(userHome, '.local', 'share');
   return {
     userHome,
     home,
@@ -79,5 +89,9 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
     claudeDir,
     claudeProjectsDir: path.join(claudeDir, 'projects'),
     claudeSettingsFile: path.join(claudeDir, 'settings.json'),
+    codexHome: path.resolve(set(env.CODEX_HOME) ? env.CODEX_HOME : path.join(userHome, '.codex')),
+    geminiHome: path.resolve(userHome, '.gemini'),
+    qwenHome: path.resolve(userHome, '.qwen'),
+    opencodeDataDir: path.resolve(dataHome, 'opencode'),
   };
 }

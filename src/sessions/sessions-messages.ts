@@ -16,6 +16,8 @@ export const sessionsMessages = defineMessages({
     warn_long_lines: '会话文件 {file} 有 {detail} 行过长，已跳过这些行',
     warn_duplicate_session: '会话 ID 重复：{file} 与 {detail}，使用最近修改的文件',
     warn_unreadable_dir: '无法读取目录 {file}（{detail}）',
+    warn_no_session_id: '跳过 {file}：其中和文件名里都没有会话 ID',
+    warn_unreadable_db: '无法读取 OpenCode 数据库 {file}（{detail}），其中的会话保持原样',
     warn_bad_event: '忽略无法解析的会话发现事件 {file}',
     warn_unreadable_mapping: '无法解析 {file}，本次不从中恢复飞书来源信息',
     warn_registry_recovered: '{file} 已损坏，已从备份 {detail} 恢复',
@@ -27,6 +29,8 @@ export const sessionsMessages = defineMessages({
     err_SESSION_FILE_MISSING: '会话 {id} 的 JSONL 文件不存在（{file}），可执行 cc-linker repair {id}',
     err_SESSION_NOT_AN_ID:
       '{id} 不是 Claude Code 的会话 ID（UUID），不能恢复；运行 cc-linker sync 会把它从会话列表中移除',
+    err_UNKNOWN_AGENT: '未知的 agent：{agent}，可用的有 {known}',
+    err_RESUME_EXEC_CLAUDE_ONLY: '--exec 只能恢复 Claude Code 的会话；{id} 是 {agent} 的会话，请在终端运行：{command}',
     err_REGISTRY_MISSING: '尚未初始化：找不到 {file}，请先运行 cc-linker init',
     err_REGISTRY_UNRECOVERABLE:
       '{file} 已损坏（{reason}）且没有可用的备份；可删除该文件后运行 cc-linker init 重新扫描（飞书来源信息可能丢失）',
@@ -58,6 +62,8 @@ export const sessionsMessages = defineMessages({
     warn_long_lines: 'The session file {file} has {detail} over-long lines; they were skipped',
     warn_duplicate_session: 'Duplicate session id: {file} and {detail}; using the most recently modified file',
     warn_unreadable_dir: 'Cannot read the directory {file} ({detail})',
+    warn_no_session_id: 'Skipped {file}: no session id in it nor in its name',
+    warn_unreadable_db: 'Cannot read the OpenCode database {file} ({detail}); its sessions are kept as they were',
     warn_bad_event: 'Ignored an unparsable session discovery event {file}',
     warn_unreadable_mapping: 'Cannot parse {file}; Feishu-origin metadata is not restored from it this time',
     warn_registry_recovered: '{file} was corrupt; recovered from the backup {detail}',
@@ -72,6 +78,9 @@ export const sessionsMessages = defineMessages({
     err_SESSION_FILE_MISSING: 'The JSONL file of session {id} does not exist ({file}); try cc-linker repair {id}',
     err_SESSION_NOT_AN_ID:
       '{id} is not a Claude Code session id (a UUID) and cannot be resumed; cc-linker sync removes it from the list',
+    err_UNKNOWN_AGENT: 'Unknown agent: {agent}; known agents are {known}',
+    err_RESUME_EXEC_CLAUDE_ONLY:
+      '--exec resumes Claude Code sessions only; {id} is a {agent} session, run this in a terminal: {command}',
     err_REGISTRY_MISSING: 'Not initialised: {file} does not exist; run cc-linker init first',
     err_REGISTRY_UNRECOVERABLE:
       '{file} is corrupt ({reason}) and no usable backup exists; delete it and run cc-linker init to rescan (Feishu-origin metadata may be lost)',

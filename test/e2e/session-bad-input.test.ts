@@ -172,13 +172,13 @@ describe('bad config', () => {
 describe('bad registry', () => {
   it('a registry written by a newer schema: read and write commands refuse, the file is untouched', async () => {
     fs.mkdirSync(ccHome, { recursive: true });
-    const newer = JSON.stringify({ version: 5, updated_at: NOW.toISOString(), sessions: {}, shiny: true });
+    const newer = JSON.stringify({ version: 6, updated_at: NOW.toISOString(), sessions: {}, shiny: true });
     fs.writeFileSync(registryFile, newer);
     for (const args of [['list'], ['sync'], ['init'], ['clean'], ['show', 'abc']]) {
       const r = await cli(args);
       expect(r.code, args.join(' ')).toBe(65);
       oneLineNoStack(r);
-      expect(r.stderr).toContain('schema 5');
+      expect(r.stderr).toContain('schema 6');
     }
     expect(fs.readFileSync(registryFile, 'utf8')).toBe(newer);
   });

@@ -102,7 +102,7 @@ describe('session commands (golden, zh)', () => {
   it('init registers every session, restores Feishu origin, merges the hook event', async () => {
     await expectGolden('init', ['init']);
     const reg = JSON.parse(fs.readFileSync(path.join(ccHome, 'registry.json'), 'utf8'));
-    expect(reg.version).toBe(4);
+    expect(reg.version).toBe(5);
     expect(reg.sessions[tree.sessions.basic.id]).toMatchObject({ origin: 'feishu', feishu_user_id: 'ou_owner' });
     expect(reg.sessions[NEW_ID]).toMatchObject({ status: 'provisioning', jsonl_path: null });
     expect(fs.readdirSync(path.join(ccHome, 'runtime', 'session-events'))).toEqual([]);

@@ -4,6 +4,7 @@ import type { SessionDirectory, SessionView } from '../../src/bridge/commands/co
 export function fakeSession(uuid: string, over: Partial<SessionView> = {}): SessionView {
   return {
     uuid,
+    agent: 'claude',
     origin: 'cli',
     cwd: '/tmp/project',
     project_name: 'project',

@@ -42,4 +42,15 @@ describe('RegistrySessionDirectory', () => {
     ]);
     expect(await view.recentChatSessions('ou_y', 0)).toEqual([]);
   });
+
+  it('passes every session’s agent through, so chat commands can tell another agent’s sessions apart', async () => {
+    const d = new RegistrySessionDirectory(paths);
+    await upsertSession(paths, 'aaaa1111-0000-4000-8000-000000000001', { cwd: '/w/alpha', title: 'Claude one' });
+    await upsertSession(paths, 'ses_opencode1', { agent: 'opencode', cwd: '/w/oc', title: 'OpenCode one' });
+    const agents = Object.fromEntries((await d.list()).map((s) => [s.uuid, s.agent]));
+    expect(agents).toEqual({ 'aaaa1111-0000-4000-8000-000000000001': 'claude', ses_opencode1: 'opencode' });
+    expect((await d.get('ses_opencode1'))?.agent).toBe('opencode');
+    expect((await d.resolvePrefix('ses_')).map((s) => s.agent)).toEqual(['opencode']);
+    expect((await d.search('opencode one')).map((s) => s.agent)).toEqual(['opencode']);
+  });
 });

@@ -56,8 +56,7 @@ export const exportCommand: CommandSpec = {
     say(t('exportStart', { title }));
     let messages;
     try {
-      if (!entry.jsonl_path) throw Object.assign(new Error('no path'), { code: 'ENOENT' });
-      messages = await exporter.readTranscript(entry.jsonl_path, { thinking: Boolean(opts.thinking) });
+      messages = await exporter.readSessionTranscript(id, entry, { thinking: Boolean(opts.thinking) });
     } catch (err) {
       throw new SessionsError(
         'SESSION_FILE_MISSING',

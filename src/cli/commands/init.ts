@@ -29,6 +29,9 @@ export const initCommand: CommandSpec = {
     ctx.out.print(t(r.created ? 'initCreated' : 'initExisting', { file }));
     ctx.out.print(t('initScanning'));
     ctx.out.print(t('foundSessions', { n: r.stats.scanned }));
+    const others = Object.entries(r.stats.others ?? {});
+    if (others.length > 0)
+      ctx.out.print(t('foundOthers', { list: others.map(([agent, n]) => `${n} ${agent}`).join(', ') }));
     if (r.scan.notSessionIds > 0) ctx.out.print(t('skippedNotIds', { n: r.scan.notSessionIds }));
     ctx.out.print(t('restoredFeishu', { n: r.stats.feishu }));
     ctx.out.print(t('initDone', { n: r.stats.total }));

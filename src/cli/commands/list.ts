@@ -5,6 +5,7 @@ import { commandMessages } from './command-messages.js';
 import { parsePositiveInt } from './option-parsers.js';
 
 interface ListOptions {
+  agent?: string;
   origin?: 'cli' | 'feishu';
   status?: string;
   project?: string;
@@ -23,13 +24,17 @@ const STATUSES = ['provisioning', 'active', 'archived', 'degraded', 'corrupted']
  *        ID: 8c4b1297
  *        终端 | 230条 | 刚刚 | cc-linker
  *
- * Filters: `--origin cli|feishu`, `--status <s>`, `--project <text>` (project name or cwd
+ * Another agent's session has its name before the meta line (`[Codex] 终端 | 3条 | …`).
+ *
+ * Filters: `--agent <name>` (claude, codex, gemini, qwen, opencode; another name is an error
+ * listing them), `--origin cli|feishu`, `--status <s>`, `--project <text>` (project name or cwd
  * contains it), `--limit <n>` (default 20). `--json` prints the matching entries.
  */
 export const listCommand: CommandSpec = {
   name: 'list',
-  description: 'List Claude Code sessions, most recently active first',
+  description: 'List sessions (Claude Code, Codex, Gemini, Qwen, OpenCode), most recently active first',
   options: [
+    { flags: '--agent <name>', description: 'only sessions of this agent (claude, codex, gemini, qwen, opencode)' },
     {
       flags: '--origin <origin>',
       description: 'only sessions started from the terminal or from Feishu',
@@ -42,6 +47,8 @@ export const listCommand: CommandSpec = {
   ],
   action: async (ctx, opts: ListOptions) => {
     const [
+      { AGENT_NAMES, isAgentName },
+      { SessionsError },
       { requireRegistry },
       { readListIndex, writeListIndex },
       { newestFirst },
@@ -49,6 +56,8 @@ export const listCommand: CommandSpec = {
       { sessionJson },
       { printWarnings },
     ] = await Promise.all([
+      import('../../sessions/scan/agents/agent-name.js'),
+      import('../../sessions/sessions-error.js'),
       import('../../sessions/registry/read-registry.js'),
       import('../../sessions/registry/list-index.js'),
       import('../../sessions/registry/newest-first.js'),
@@ -59,7 +68,9 @@ export const listCommand: CommandSpec = {
     // The human listing comes from the small list index when it matches the registry (without a
     // filter, only its first `limit` rows are read: they are newest first); --json prints whole
     // entries, so it (and any doubt about the index) reads the registry itself.
-    const filtered = Boolean(opts.origin || opts.status || opts.project);
+    if (opts.agent !== undefined && !isAgentName(opts.agent))
+      throw new SessionsError('UNKNOWN_AGENT', { agent: opts.agent, known: AGENT_NAMES.join(', ') });
+    const filtered = Boolean(opts.agent || opts.origin || opts.status || opts.project);
     const indexed = opts.json ? null : await readListIndex(ctx.paths.registryFile, filtered ? undefined : opts.limit);
     let sessions: { id: string; entry: ListEntry }[];
     let full: Registry | null = null;
@@ -75,6 +86,7 @@ export const listCommand: CommandSpec = {
     }
     const project = opts.project?.toLowerCase();
     const all = sessions
+      .filter(({ entry }) => !opts.agent || entry.agent === opts.agent)
       .filter(({ entry }) => !opts.origin || entry.origin === opts.origin)
       .filter(({ entry }) => !opts.status || (entry.status ?? 'active') === opts.status)
       .filter(
@@ -99,7 +111,7 @@ export const listCommand: CommandSpec = {
         '',
         `${i + 1}. ${fmt.truncate(fmt.titleOf(entry, ctx.lang), 30)}`,
         `   ID: ${fmt.shortId(id)}`,
-        `   ${fmt.sessionMetaLine(entry, now, ctx.lang)}`,
+        `   ${fmt.agentTag(entry)}${fmt.sessionMetaLine(entry, now, ctx.lang)}`,
       );
     });
     if (total > shown.length) lines.push('', t('listMore', { n: total - shown.length }));

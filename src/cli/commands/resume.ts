@@ -4,13 +4,16 @@ import { commandMessages } from './command-messages.js';
 
 /**
  * `cc-linker resume <id> [--exec]`, by the session's status:
- * - active / archived: print `cd <cwd> && claude --resume <uuid>`;
+ * - active / archived: print `cd <cwd> && claude --resume <uuid>` — for another agent's session,
+ *   that agent's own command (`codex resume <id>`, `gemini --resume <id>`, `qwen --resume <id>`,
+ *   `opencode --session <id>`; see `resumeCommandLine`);
  * - provisioning / degraded: first look for the session file; when found (and `start` is not
  *   running) the registry is repaired, then as above; when not, a one-line error says why and
  *   suggests `cc-linker repair`;
  * - corrupted, or an id that is not a session id (an older version's entry): refused.
  * The directory and the id are quoted for the shell. `--exec` runs `claude --resume=<uuid>` in the
- * session's directory with the terminal attached and exits with its exit code.
+ * session's directory with the terminal attached and exits with its exit code (Claude Code's
+ * sessions only: for another agent's it is an error that prints the command to run instead).
  */
 export const resumeCommand: CommandSpec = {
   name: 'resume',
@@ -26,7 +29,7 @@ export const resumeCommand: CommandSpec = {
       { SessionsError },
       { readOwnerLock },
       { resumeCommandLine },
-      { isSessionId },
+      { isAgentSessionId },
       fmt,
       { printWarnings },
     ] = await Promise.all([
@@ -37,7 +40,7 @@ export const resumeCommand: CommandSpec = {
       import('../../sessions/sessions-error.js'),
       import('../../store/owner-lock.js'),
       import('../../sessions/present/resume-command.js'),
-      import('../../sessions/scan/session-id.js'),
+      import('../../sessions/scan/agents/agent-name.js'),
       import('../../sessions/present/format-session.js'),
       import('../format/print-warnings.js'),
     ]);
@@ -48,13 +51,13 @@ export const resumeCommand: CommandSpec = {
     const { id } = resolved;
     // An entry an older version made from a file's name (`--dangerously-skip-permissions`): never
     // handed to `claude`, never printed as a command.
-    if (!isSessionId(id)) throw new SessionsError('SESSION_NOT_AN_ID', { id });
     let { entry } = resolved;
+    if (!isAgentSessionId(entry.agent, id)) throw new SessionsError('SESSION_NOT_AN_ID', { id });
     const status = entry.status ?? 'active';
     const short = fmt.shortId(id);
     if (status === 'corrupted')
       throw new SessionsError('SESSION_CORRUPTED', { id: short, reason: entry.last_error ?? 'corrupted' });
-    if (status === 'provisioning' || status === 'degraded') {
+    if (entry.agent === 'claude' && (status === 'provisioning' || status === 'degraded')) {
       const found = await locateSessionFile(ctx.paths.claudeProjectsDir, id, entry.project_dir);
       if (!found) throw new SessionsError('SESSION_NOT_READY', { id: short, reason: entry.last_error ?? status });
       const owner = await readOwnerLock(ctx.paths.ownerLockFile);
@@ -72,9 +75,11 @@ export const resumeCommand: CommandSpec = {
         ctx.out.progress(t('resumeRepaired', { id: short, status: entry.status ?? 'active' }));
       }
     }
-    const command = resumeCommandLine(entry.cwd, id);
+    const command = resumeCommandLine(entry.cwd, id, entry.agent);
     ctx.out.print(t('resumeWill', { command }));
     if (!opts.exec) return 0;
+    if (entry.agent !== 'claude')
+      throw new SessionsError('RESUME_EXEC_CLAUDE_ONLY', { id: short, agent: fmt.agentLabel(entry.agent), command });
     return execClaude(ctx, id, entry.cwd, short);
   },
 };

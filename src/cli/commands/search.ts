@@ -52,7 +52,10 @@ export const searchCommand: CommandSpec = {
     const lines = [t('searchFound', { n: hits.length })];
     shown.forEach((h, i) => {
       const meta = fmt.sessionMetaLine(h.entry, now, ctx.lang).split(' | ').slice(0, 3).join(' | ');
-      lines.push(`${i + 1}. ${fmt.titleOf(h.entry, ctx.lang)}`, `   ID: ${fmt.shortId(h.id)} | ${meta}`);
+      lines.push(
+        `${i + 1}. ${fmt.titleOf(h.entry, ctx.lang)}`,
+        `   ID: ${fmt.shortId(h.id)} | ${fmt.agentTag(h.entry)}${meta}`,
+      );
       if (h.snippet) lines.push(`   “${h.snippet}”`);
     });
     if (hits.length > shown.length) lines.push(t('listMore', { n: hits.length - shown.length }));

@@ -34,6 +34,7 @@ export const showCommand: CommandSpec = {
       '─'.repeat(36),
       row('showUuid', id),
       row('showTitle', fmt.titleOf(entry, ctx.lang)),
+      row('showAgent', fmt.agentLabel(entry.agent)),
       row('showOrigin', fmt.originLabel(entry, ctx.lang)),
       row('showProject', fmt.projectOf(entry)),
       row('showCwd', entry.cwd),

@@ -20,6 +20,8 @@ export const syncCommand: CommandSpec = {
         ...r.stats,
         read: r.scan.read,
         cached: r.scan.cached,
+        agents_read: r.agents?.read ?? 0,
+        agents_cached: r.agents?.cached ?? 0,
         skipped_not_session_ids: r.scan.notSessionIds,
         events: r.events,
         warnings: r.warnings.length,
@@ -29,6 +31,9 @@ export const syncCommand: CommandSpec = {
     const t = commandMessages(ctx.lang);
     ctx.out.print(t('syncStart'));
     ctx.out.print(t('foundSessions', { n: r.stats.scanned }));
+    const others = Object.entries(r.stats.others ?? {});
+    if (others.length > 0)
+      ctx.out.print(t('foundOthers', { list: others.map(([agent, n]) => `${n} ${agent}`).join(', ') }));
     if (r.scan.notSessionIds > 0) ctx.out.print(t('skippedNotIds', { n: r.scan.notSessionIds }));
     ctx.out.print(t('restoredFeishu', { n: r.stats.feishu }));
     ctx.out.print(t('syncDone', { n: r.stats.total }));

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { blocksText, humanText } from '../scan/line-facts.js';
 import { handleSource, readJsonlLines } from '../scan/read-jsonl-lines.js';
 import type { SessionEntry } from '../registry/registry-schema.js';
+import { readerOf } from '../scan/agents/agent-readers.js';
 
 export const EXPORT_FORMATS = ['markdown', 'json', 'text'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -108,6 +109,31 @@ export async function readTranscript(
   return messages;
 }
 
+/**
+ * The transcript of any agent's session: Claude Code's through `readTranscript`, another agent's
+ * through its reader (prompts and answers in order; tool calls are not part of those formats'
+ * messages). Throws like `readTranscript` when the file cannot be read (ENOENT when there is none).
+ *
+ * @example
+ *   const messages = await readSessionTranscript(id, entry, { thinking: false });
+ */
+export async function readSessionTranscript(
+  id: string,
+  entry: Pick<SessionEntry, 'agent' | 'jsonl_path'>,
+  opts: { thinking: boolean; maxLineBytes?: number },
+): Promise<ExportedMessage[]> {
+  const file = entry.jsonl_path;
+  if (!file) throw Object.assign(new Error('no session file'), { code: 'ENOENT' });
+  const reader = readerOf(entry.agent);
+  if (!reader) return readTranscript(file, opts);
+  await fs.promises.access(file, fs.constants.R_OK);
+  return (await reader.transcript(file, id, { maxLineBytes: opts.maxLineBytes })).map((m) => ({
+    role: m.role,
+    timestamp: m.timestamp,
+    text: m.text,
+  }));
+}
+
 /** Metadata printed at the top of an export. */
 export interface TranscriptMeta {
   id: string;
@@ -117,13 +143,14 @@ export interface TranscriptMeta {
 
 /**
  * Renders a transcript. `markdown`: a heading per message, tool calls as quoted lines;
- * `text`: plain blocks; `json`: `{session_id, title, cwd, created_at, last_active, messages}`.
+ * `text`: plain blocks (both name the agent when it is not Claude Code); `json`:
+ * `{session_id, agent, title, cwd, created_at, last_active, messages}`.
  * Times are the lines' ISO timestamps, so an export is the same wherever it is made.
  */
 export function renderTranscript(meta: TranscriptMeta, messages: ExportedMessage[], format: ExportFormat): string {
   if (format === 'json') {
     const { entry } = meta;
-    return `${JSON.stringify({ session_id: meta.id, title: meta.title, cwd: entry.cwd, project_name: entry.project_name, created_at: entry.created_at, last_active: entry.last_active, message_count: messages.length, messages }, null, 2)}\n`;
+    return `${JSON.stringify({ session_id: meta.id, agent: entry.agent, title: meta.title, cwd: entry.cwd, project_name: entry.project_name, created_at: entry.created_at, last_active: entry.last_active, message_count: messages.length, messages }, null, 2)}\n`;
   }
   const out: string[] = [];
   if (format === 'markdown') {
@@ -131,6 +158,7 @@ export function renderTranscript(meta: TranscriptMeta, messages: ExportedMessage
       `# ${meta.title}`,
       '',
       `- Session: \`${meta.id}\``,
+      ...(meta.entry.agent === 'claude' ? [] : [`- Agent: ${meta.entry.agent}`]),
       `- Project: \`${meta.entry.cwd}\``,
       `- Created: ${meta.entry.created_at}`,
       `- Last active: ${meta.entry.last_active}`,
@@ -149,7 +177,9 @@ export function renderTranscript(meta: TranscriptMeta, messages: ExportedMessage
     }
     return `${out.join('\n').trimEnd()}\n`;
   }
-  out.push(meta.title, `Session: ${meta.id}`, `Project: ${meta.entry.cwd}`, `Messages: ${messages.length}`, '');
+  out.push(meta.title, `Session: ${meta.id}`);
+  if (meta.entry.agent !== 'claude') out.push(`Agent: ${meta.entry.agent}`);
+  out.push(`Project: ${meta.entry.cwd}`, `Messages: ${messages.length}`, '');
   for (const m of messages) {
     out.push(`[${m.timestamp ?? '-'}] ${m.role === 'user' ? 'User' : 'Assistant'}:`);
     for (const t of m.thinking ?? []) out.push(`  (thinking) ${oneLine(t)}`);

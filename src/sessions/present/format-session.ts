@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Language } from '../../core/i18n.js';
 import { statusOf, type SessionEntry } from '../registry/registry-schema.js';
 import { sessionsMessages } from '../sessions-messages.js';
+import type { AgentName } from '../scan/agents/agent-name.js';
 
 /**
  * Human formatting of sessions shared by the terminal commands and chat replies: relative times
@@ -81,4 +82,26 @@ export function sessionMetaLine(
 ): string {
   const count = sessionsMessages(lang)('messages_n', { n: entry.message_count });
   return `${sessionLabel(entry, lang)} | ${count} | ${formatRelativeTime(entry.last_active, now, lang)} | ${projectOf(entry)}`;
+}
+
+/** Each agent's name as users know it (the same in every language). */
+const AGENT_LABELS: Record<AgentName, string> = {
+  claude: 'Claude Code',
+  codex: 'Codex',
+  gemini: 'Gemini',
+  qwen: 'Qwen',
+  opencode: 'OpenCode',
+};
+
+/** `Codex`, `Gemini`, … for the detail view and tags. */
+export function agentLabel(agent: AgentName): string {
+  return AGENT_LABELS[agent];
+}
+
+/**
+ * The tag a listing puts before a session's meta line: `[Codex] ` for another agent's session,
+ * nothing for Claude Code's (the default).
+ */
+export function agentTag(entry: Pick<SessionEntry, 'agent'>): string {
+  return entry.agent === 'claude' ? '' : `[${AGENT_LABELS[entry.agent]}] `;
 }

@@ -21,6 +21,7 @@ function treeOf(specs: SessionSpec[]): Registry {
   for (const spec of specs) {
     const { file } = writeSession(path.join(tmp, '.claude'), spec, createRng(7));
     registry.sessions[spec.id] = {
+      agent: 'claude',
       origin: 'cli',
       cwd: spec.cwd,
       project_name: 'p',

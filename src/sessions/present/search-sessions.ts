@@ -5,6 +5,7 @@ import { readLineEliding } from '../scan/read-line-eliding.js';
 import type { Registry } from '../registry/registry-schema.js';
 import type { SessionRef } from '../registry/resolve-session.js';
 import { scanReadBuffer } from '../scan/scan-jsonl.js';
+import { readerOf } from '../scan/agents/agent-readers.js';
 
 /** Where a query matched. */
 export type MatchField = 'title' | 'preview' | 'project' | 'cwd' | 'content';
@@ -52,7 +53,7 @@ export interface ContentSearchOptions {
 
 /**
  * Searches the message text (human prompts and assistant text, not tool output, not sidechains)
- * of every session file, streaming each file line by line; stops reading a file at its first
+ * of every session file (another agent's through its reader's transcript), streaming each file line by line; stops reading a file at its first
  * match. Metadata matches are included too. Unreadable files are skipped silently (the registry
  * already marks them corrupted).
  */
@@ -77,7 +78,10 @@ export async function searchContent(
       lastYield = Date.now();
       if (opts.signal?.aborted) break;
     }
-    const snippet = firstContentMatch(entry.jsonl_path as string, q, opts.maxFileSize, buffer);
+    const reader = readerOf(entry.agent);
+    const snippet = reader
+      ? await firstAgentMatch(reader, entry.jsonl_path as string, id, q, opts.maxFileSize)
+      : firstContentMatch(entry.jsonl_path as string, q, opts.maxFileSize, buffer);
     done += 1;
     opts.onProgress?.(done, entries.length);
     if (snippet === null) continue;
@@ -113,6 +117,29 @@ function firstContentMatch(file: string, q: string, maxFileSize: number, buffer:
     fs.closeSync(fd);
   }
   return matcher.found;
+}
+
+/**
+ * `firstContentMatch` for another agent's session: the first prompt or answer of its transcript
+ * (read by its reader) that holds `q`; null when none does or the file cannot be read.
+ */
+async function firstAgentMatch(
+  reader: NonNullable<ReturnType<typeof readerOf>>,
+  file: string,
+  id: string,
+  q: string,
+  maxFileSize: number,
+): Promise<string | null> {
+  try {
+    if (fs.statSync(file).size > maxFileSize) return null;
+    for (const m of await reader.transcript(file, id, {})) {
+      const at = m.text.toLowerCase().indexOf(q);
+      if (at >= 0) return snippetAround(m.text, at, q.length);
+    }
+  } catch {
+    return null;
+  }
+  return null;
 }
 
 /** The line sink of `firstContentMatch`; `aborted` (its stop signal for the reader) once it has found. */

@@ -20,6 +20,7 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const entry = (over: Partial<SessionEntry>): SessionEntry => ({
+  agent: 'claude',
   origin: 'cli',
   cwd: '/w/p',
   project_name: 'p',
@@ -33,7 +34,7 @@ const entry = (over: Partial<SessionEntry>): SessionEntry => ({
   ...over,
 });
 const registry = (): Registry => ({
-  version: 4,
+  version: 5,
   updated_at: '2026-05-02T00:00:00.000Z',
   sessions: {
     a: entry({}),
@@ -48,6 +49,7 @@ describe('list index', () => {
     const c = {
       id: 'c',
       entry: {
+        agent: 'claude' as const,
         origin: 'cli' as const,
         title: 'newer',
         message_count: 1,
@@ -59,6 +61,7 @@ describe('list index', () => {
     const a = {
       id: 'a',
       entry: {
+        agent: 'claude' as const,
         origin: 'cli' as const,
         title: 'T',
         message_count: 3,
@@ -70,6 +73,7 @@ describe('list index', () => {
     const b = {
       id: 'b',
       entry: {
+        agent: 'claude' as const,
         origin: 'feishu' as const,
         status: 'degraded' as const,
         title: null,
@@ -104,7 +108,9 @@ describe('list index', () => {
     const lines = good.split('\n');
     for (const bad of [
       good.slice(0, good.length / 2),
-      good.replace('"version":2', '"version":1'),
+      good.replace('"version":3', '"version":2'),
+      good.replace('"claude"', '"cursor"'),
+      good.replace(',"claude"]', ']'),
       good.replace('"degraded"', '"sleeping"'),
       good.replace('"feishu"', '"web"'),
       '',

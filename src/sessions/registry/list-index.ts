@@ -3,19 +3,33 @@ import path from 'node:path';
 import { registryStamp } from './read-registry.js';
 import { newestFirst } from './newest-first.js';
 import { SESSION_STATUSES, type Registry, type SessionEntry, type SessionStatus } from './registry-schema.js';
+import { isAgentName, type AgentName } from '../scan/agents/agent-name.js';
 
 /** What `cc-linker list` shows and filters on for one session (a subset of `SessionEntry`). */
 export type ListEntry = Pick<
   SessionEntry,
-  'origin' | 'status' | 'title' | 'message_count' | 'last_active' | 'project_name' | 'cwd'
+  'agent' | 'origin' | 'status' | 'title' | 'message_count' | 'last_active' | 'project_name' | 'cwd'
 >;
 
-/** One row on disk: `[id, origin, status, title, message_count, last_active, project_name, cwd]`. */
-type Row = [string, 'cli' | 'feishu', SessionStatus | null, string | null, number, string, string | null, string];
+/** One row on disk: `[id, origin, status, title, message_count, last_active, project_name, cwd, agent]`. */
+type Row = [
+  string,
+  'cli' | 'feishu',
+  SessionStatus | null,
+  string | null,
+  number,
+  string,
+  string | null,
+  string,
+  AgentName,
+];
+
+/** The index layout: 3 — rows carry the agent (9 fields). */
+const INDEX_VERSION = 3;
 
 /** The first line of the file. */
 interface ListIndexHeader {
-  version: 2;
+  version: typeof INDEX_VERSION;
   /** `registryStamp` of the registry file this index was made from. */
   registry: string;
   /** How many rows follow. */
@@ -35,7 +49,7 @@ export function listIndexFile(registryFile: string): string {
 
 /**
  * Writes the list index of `registry`, the content of `registryFile` when it had identity `stamp`
- * (`registryStamp`, taken after writing it or before reading it): the eight fields `list` needs
+ * (`registryStamp`, taken after writing it or before reading it): the nine fields `list` needs
  * per session, one session a line, newest first (the order `list` shows), after a header line
  * with the count. A cold `cc-linker list` then parses the header and its first 20 lines instead
  * of every preview and path of thousands of sessions (a cold `list` must start fast). It is a cache:
@@ -55,9 +69,10 @@ export async function writeListIndex(registryFile: string, registry: Registry, s
       e.last_active,
       e.project_name,
       e.cwd,
+      e.agent,
     ] satisfies Row),
   );
-  const header: ListIndexHeader = { version: 2, registry: stamp, count: lines.length };
+  const header: ListIndexHeader = { version: INDEX_VERSION, registry: stamp, count: lines.length };
   // Loaded here, not at the top: `list` reads this module on every cold start and writes an index
   // only after a full read, so a cold `list` never initialises the store's writers.
   const { writeFileAtomic } = await import('../../store/atomic-write.js');
@@ -80,7 +95,7 @@ export async function readListIndex(registryFile: string, limit?: number): Promi
     let end = bytes.indexOf(0x0a);
     if (stamp === null || end < 0) return null;
     const header = JSON.parse(bytes.toString('utf8', 0, end)) as Partial<ListIndexHeader>;
-    if (header.version !== 2 || header.registry !== stamp || !Number.isInteger(header.count)) return null;
+    if (header.version !== INDEX_VERSION || header.registry !== stamp || !Number.isInteger(header.count)) return null;
     const total = header.count as number;
     const wanted = Math.min(total, limit ?? total);
     const sessions: { id: string; entry: ListEntry }[] = [];
@@ -102,10 +117,11 @@ export async function readListIndex(registryFile: string, limit?: number): Promi
 }
 
 function rowEntry(row: unknown): ListEntry | null {
-  if (!Array.isArray(row) || row.length !== 8) return null;
-  const [id, origin, status, title, count, lastActive, projectName, cwd] = row as unknown[];
+  if (!Array.isArray(row) || row.length !== 9) return null;
+  const [id, origin, status, title, count, lastActive, projectName, cwd, agent] = row as unknown[];
   if (
     typeof id !== 'string' ||
+    !isAgentName(agent) ||
     (origin !== 'cli' && origin !== 'feishu') ||
     typeof count !== 'number' ||
     typeof lastActive !== 'string' ||
@@ -116,6 +132,7 @@ function rowEntry(row: unknown): ListEntry | null {
   if ((title !== null && typeof title !== 'string') || (projectName !== null && typeof projectName !== 'string'))
     return null;
   return {
+    agent,
     origin,
     ...(status !== null ? { status: status as SessionStatus } : {}),
     title: title as string | null,

@@ -57,6 +57,7 @@ const entryArb: fc.Arbitrary<SessionEntry> = fc
     extra: fc.boolean(),
   })
   .map((r) => ({
+    agent: 'claude' as const,
     origin: r.origin,
     cwd: '/w/old',
     project_name: 'old',
@@ -183,10 +184,11 @@ describe('mergeRegistry (rules)', () => {
   });
   const scanOf = (...sessions: ScannedSession[]): MergeScan => ({ sessions, unscannedIds: [], unlistedDirs: [] });
 
-  it('builds a v4 entry from a scan: title falls back to the first prompt, project name from cwd', () => {
+  it('builds a v5 entry from a scan: title falls back to the first prompt, project name from cwd', () => {
     const { registry, stats } = mergeRegistry(null, scanOf(scanned()), [], [], NOW);
-    expect(registry.version).toBe(4);
+    expect(registry.version).toBe(5);
     expect(registry.sessions.s1).toEqual({
+      agent: 'claude',
       origin: 'cli',
       cwd: '/w/a',
       project_name: 'a',
@@ -214,10 +216,11 @@ describe('mergeRegistry (rules)', () => {
 
   it('turns a provisioning entry active when its file appears, clearing the pending error', () => {
     const existing: Registry = {
-      version: 4,
+      version: 5,
       updated_at: iso(1),
       sessions: {
         s1: {
+          agent: 'claude',
           origin: 'feishu',
           cwd: '/w/a',
           project_name: 'a',

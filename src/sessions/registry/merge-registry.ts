@@ -9,6 +9,8 @@ import {
 } from './registry-schema.js';
 import { encodeProjectDir } from '../scan/project-dir.js';
 import type { ScannedSession } from '../scan/scanned-session.js';
+import type { AgentName } from '../scan/agents/agent-name.js';
+import type { AgentsScan } from '../scan/agents/scan-agents.js';
 import type { DiscoveryEvent } from '../hook/session-events.js';
 import type { MappedSession } from './mapped-session.js';
 
@@ -21,10 +23,15 @@ export interface MergeScan {
   unlistedDirs: string[];
 }
 
+/** What the other agents' scan contributes to a merge (a subset of `AgentsScan`). */
+export type MergeAgentsScan = Pick<AgentsScan, 'sessions' | 'agents' | 'kept'>;
+
 /** Counts for the `init` / `sync` summary. */
 export interface MergeStats {
-  /** Sessions found in JSONL files. */
+  /** Claude Code sessions found in JSONL files. */
   scanned: number;
+  /** Sessions of the other agents found, per agent (only agents with at least one). */
+  others?: Partial<Record<AgentName, number>>;
   /** Entries with origin=feishu in the result (carried over from the registry or the mapping). */
   feishu: number;
   added: number;
@@ -56,6 +63,10 @@ export const MISSING_FILE_ERROR = 'JSONL file missing';
  *   for a known one it only moves `last_active` forward.
  * - A mapping entry with `origin: 'feishu'` marks its session feishu-origin with the user's
  *   open_id; an unknown mapped session with a cwd is added as `provisioning`.
+ * - Every entry names its `agent`. The Claude scan judges Claude Code's entries, the agents'
+ *   scan (`agents`) the others' by the same rules: an entry of an agent that was not scanned, or
+ *   whose file or directory could not be judged (`kept`), stays as it is. An id one agent's
+ *   session already holds is never taken over by another agent's.
  */
 export function mergeRegistry(
   existing: Registry | null,
@@ -63,21 +74,36 @@ export function mergeRegistry(
   events: readonly DiscoveryEvent[],
   mapping: readonly MappedSession[],
   now: Date,
+  agents: MergeAgentsScan = { sessions: [], agents: [], kept: [] },
 ): { registry: Registry; stats: MergeStats } {
   const prev = existing?.sessions ?? {};
   const next: Record<string, SessionEntry> = {};
   const nowMs = now.getTime();
   const stats: MergeStats = { scanned: scan.sessions.length, feishu: 0, added: 0, missing: 0, total: 0 };
+  const others: Partial<Record<AgentName, number>> = {};
+  for (const { agent } of agents.sessions) others[agent] = (others[agent] ?? 0) + 1;
+  if (agents.sessions.length > 0) stats.others = others;
 
-  for (const s of scan.sessions) next[s.sessionId] = fromScan(s, prev[s.sessionId], nowMs);
+  const same = (id: string, agent: AgentName) => {
+    const before = prev[id];
+    return before && before.agent === agent ? before : undefined;
+  };
+  for (const s of scan.sessions) next[s.sessionId] = fromScan(s, same(s.sessionId, 'claude'), nowMs, 'claude');
+  for (const { agent, session: s } of agents.sessions) {
+    if (next[s.sessionId] || (prev[s.sessionId] && prev[s.sessionId]?.agent !== agent)) continue;
+    next[s.sessionId] = fromScan(s, same(s.sessionId, agent), nowMs, agent);
+  }
 
   const unscanned = new Set(scan.unscannedIds);
+  const scannedAgents = new Set<AgentName>(agents.agents);
   for (const [id, entry] of Object.entries(prev)) {
     if (next[id]) continue;
+    const claude = entry.agent === 'claude';
     const keep =
       entry.jsonl_path === null ||
-      unscanned.has(id) ||
-      scan.unlistedDirs.some((d) => isInside(entry.jsonl_path as string, d));
+      (claude
+        ? unscanned.has(id) || scan.unlistedDirs.some((d) => isInside(entry.jsonl_path as string, d))
+        : !scannedAgents.has(entry.agent) || agents.kept.some((d) => isInside(entry.jsonl_path as string, d)));
     if (keep) {
       next[id] = { ...entry };
       continue;
@@ -123,17 +149,18 @@ export function mergeRegistry(
 }
 
 /** The entry for a scanned session, carrying the previous entry's enrichments. */
-function fromScan(s: ScannedSession, before: SessionEntry | undefined, nowMs: number): SessionEntry {
+function fromScan(s: ScannedSession, before: SessionEntry | undefined, nowMs: number, agent: AgentName): SessionEntry {
   const cwd = s.cwd ?? before?.cwd ?? '';
   // Never backwards: the bridge may have recorded activity the file does not show yet.
   const lastActive = maxIso(s.lastActive, before?.last_active ?? null) ?? new Date(nowMs).toISOString();
   const entry: SessionEntry = {
     ...before,
+    agent,
     origin: before?.origin === 'feishu' ? 'feishu' : 'cli',
     cwd,
     project_name: cwd ? path.basename(cwd) || null : (before?.project_name ?? null),
     jsonl_path: s.jsonlPath,
-    project_dir: s.projectDir,
+    project_dir: s.projectDir || null,
     created_at: s.createdAt ?? before?.created_at ?? lastActive,
     last_active: lastActive,
     title: s.title ?? s.firstPrompt ?? before?.title ?? null,
@@ -165,6 +192,7 @@ function fromScan(s: ScannedSession, before: SessionEntry | undefined, nowMs: nu
 /** A session known only by id and cwd: its file does not exist (yet). */
 function pendingEntry(cwd: string, time: string, origin: SessionEntry['origin']): SessionEntry {
   return {
+    agent: 'claude', // events and the mapping are Claude Code's
     origin,
     cwd,
     project_name: path.basename(cwd) || null,

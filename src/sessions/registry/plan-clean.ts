@@ -9,8 +9,10 @@ import { scanJsonl } from '../scan/scan-jsonl.js';
 /**
  * Why `clean` removes a session:
  * - `missing_file`: its JSONL file is gone (`claude --resume` cannot load it);
- * - `empty`: the file holds no message at all (a session opened and closed without a prompt) —
- *   the empty file is deleted too, otherwise the next scan would register it again;
+ * - `empty`: a Claude Code session file that holds no message at all (a session opened and
+ *   closed without a prompt) — the empty file is deleted too, otherwise the next scan would
+ *   register it again. Never another agent's: their files (OpenCode's database holds every
+ *   session) are theirs to delete;
  * - `never_written`: a terminal session announced by the hook more than a day ago whose file never
  *   appeared.
  * Feishu-created sessions that are still provisioning are never cleaned (the bridge owns them).
@@ -35,7 +37,13 @@ export function planClean(registry: Registry, now: Date): CleanItem[] {
     const idleMs = nowMs - Date.parse(entry.last_active);
     if (entry.jsonl_path && entry.status === 'corrupted' && entry.last_error === MISSING_FILE_ERROR)
       items.push({ id, entry, reason: 'missing_file' });
-    else if (entry.jsonl_path && entry.message_count === 0 && entry.status !== 'corrupted' && idleMs > EMPTY_GRACE_MS)
+    else if (
+      entry.agent === 'claude' &&
+      entry.jsonl_path &&
+      entry.message_count === 0 &&
+      entry.status !== 'corrupted' &&
+      idleMs > EMPTY_GRACE_MS
+    )
       items.push({ id, entry, reason: 'empty' });
     else if (
       !entry.jsonl_path &&
@@ -90,6 +98,7 @@ async function stillCleanable(item: CleanItem, now: Date, maxFileSize: number): 
   const file = item.entry.jsonl_path;
   if (item.reason === 'never_written') return true;
   if (!file) return false;
+  if (item.reason === 'empty' && item.entry.agent !== 'claude') return false; // see CleanReason
   const st = await fs.promises.stat(file).catch(() => null);
   if (item.reason === 'missing_file') return st === null;
   if (!st?.isFile() || now.getTime() - st.mtimeMs <= EMPTY_GRACE_MS) return false;

@@ -1,16 +1,21 @@
+import { isAgentName, type AgentName } from '../scan/agents/agent-name.js';
+
 /**
- * `~/.cc-linker/registry.json`, schema v4: one entry per Claude Code session, keyed by its id
+ * `~/.cc-linker/registry.json`, schema v5: one entry per session of any agent (Claude Code,
+ * Codex, Gemini CLI, Qwen Code, OpenCode), keyed by the agent's own session id
  * (see docs/design.md#the-session-registry):
  *
  * ```json
- * { "version": 4, "updated_at": "…", "sessions": { "<uuid>": SessionEntry } }
+ * { "version": 5, "updated_at": "…", "sessions": { "<id>": SessionEntry } }
  * ```
+ *
+ * 5: every entry names its `agent`; a v1–v4 file is read as Claude Code's sessions only.
  *
  * Validation is hand-written (no schema library) because `cc-linker list` reads this file on
  * every cold start. Unknown fields are kept, so a field added by a later minor version survives a
  * rewrite by this one.
  */
-export const REGISTRY_SCHEMA = 4;
+export const REGISTRY_SCHEMA = 5;
 
 export const SESSION_STATUSES = ['provisioning', 'active', 'archived', 'degraded', 'corrupted'] as const;
 /**
@@ -20,18 +25,24 @@ export const SESSION_STATUSES = ['provisioning', 'active', 'archived', 'degraded
  */
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export type SessionOrigin = 'cli' | 'feishu';
+export type { AgentName };
 
 /** Idle time after which an active session is shown as archived. */
 export const ARCHIVE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** One session, keyed by its uuid in `Registry.sessions`. Field names are the file's. */
 export interface SessionEntry {
+  /** Whose session: `claude` (Claude Code), `codex`, `gemini`, `qwen`, `opencode`. */
+  agent: AgentName;
   origin: SessionOrigin;
   cwd: string;
   project_name: string | null;
-  /** Null while a new session's file has not been found yet. */
+  /**
+   * The file the session is stored in (a JSONL file; OpenCode's: its database, shared by all its
+   * sessions). Null while a new session's file has not been found yet.
+   */
   jsonl_path: string | null;
-  /** The encoded directory under `projects/`. */
+  /** Claude Code: the encoded directory under `projects/`; Gemini, Qwen: their project directory name. */
   project_dir: string | null;
   pending_jsonl_resolve?: boolean;
   last_error?: string | null;
@@ -80,7 +91,7 @@ const optStr = (v: unknown): boolean => v === undefined || v === null || typeof 
  * Checks a parsed registry. A newer `version` is reported (never rewritten by this code); a wrong
  * top-level shape is `invalid` (treat like a half-written file); a single malformed entry is
  * dropped and named in `dropped` (the next scan re-adds what is still on disk). Older versions
- * (1–3) are read with missing fields filled in.
+ * (1–4) are read with missing fields filled in (their entries are Claude Code's: `agent: 'claude'`).
  */
 export function checkRegistry(value: unknown): RegistryCheck {
   if (!isObj(value)) return { ok: false, reason: 'invalid', detail: 'not an object' };
@@ -92,7 +103,7 @@ export function checkRegistry(value: unknown): RegistryCheck {
   const sessions: Record<string, SessionEntry> = {};
   const dropped: string[] = [];
   for (const [id, raw] of Object.entries(value.sessions)) {
-    const entry = normalizeEntry(raw);
+    const entry = normalizeEntry(raw, version);
     if (entry) sessions[id] = entry;
     else dropped.push(id);
   }
@@ -110,8 +121,12 @@ export function isUsableRegistry(value: unknown): boolean {
  * parsed object in place instead of copying it: the registry is read on every cold start and the
  * copies (and the garbage collections they cause) were a measurable part of `cc-linker list`.
  */
-function normalizeEntry(raw: unknown): SessionEntry | null {
+function normalizeEntry(raw: unknown, version: number): SessionEntry | null {
   if (!isObj(raw)) return null;
+  // Before v5 every entry was Claude Code's; from v5 on, an agent this version does not know makes
+  // the entry unusable here (like an unknown status): dropped and reported.
+  if (version < 5 || raw.agent === undefined) raw.agent = 'claude';
+  else if (!isAgentName(raw.agent)) return null;
   if (typeof raw.cwd !== 'string' || typeof raw.created_at !== 'string' || typeof raw.last_active !== 'string')
     return null;
   if (!optStr(raw.jsonl_path) || !optStr(raw.title) || !optStr(raw.project_name) || !optStr(raw.project_dir))

@@ -30,7 +30,7 @@ afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('registry store', () => {
   it('reads a missing registry as empty and writes 0600 with a rolling backup', async () => {
-    expect(await readRegistry(paths)).toMatchObject({ exists: false, registry: { version: 4, sessions: {} } });
+    expect(await readRegistry(paths)).toMatchObject({ exists: false, registry: { version: 5, sessions: {} } });
     await writeRegistry(paths, emptyRegistry(NOW));
     await upsertSession(paths, 's1', { cwd: '/w/a' }, NOW);
     expect(fs.statSync(paths.registryFile).mode & 0o777).toBe(0o600);
@@ -40,6 +40,7 @@ describe('registry store', () => {
   it('upsertSession creates a provisioning entry with defaults, then merges fields', async () => {
     const created = await upsertSession(paths, 's1', { origin: 'feishu', cwd: '/w/proj', feishu_user_id: 'ou_1' }, NOW);
     expect(created).toEqual({
+      agent: 'claude',
       origin: 'feishu',
       cwd: '/w/proj',
       project_name: 'proj',

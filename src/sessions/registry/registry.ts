@@ -117,6 +117,7 @@ function newEntry(fields: SessionFields, now: Date): SessionEntry {
   const cwd = fields.cwd ?? '';
   const jsonlPath = fields.jsonl_path ?? null;
   return {
+    agent: 'claude',
     origin: 'cli',
     cwd,
     project_name: cwd ? path.basename(cwd) || null : null,

@@ -21,7 +21,7 @@ export interface RepairResult {
 }
 
 /**
- * Re-resolves a session's `jsonl_path` (provisioning → active, degraded → active, or a moved
+ * Re-resolves a Claude Code session's `jsonl_path` (provisioning → active, degraded → active, or a moved
  * file) by looking for `projects/*\/<id>.jsonl`, re-scans the file and merges the result with the
  * same rules as `sync`, under the registry lock. When the file is still missing the entry keeps
  * its status, gets `pending_jsonl_resolve: true` and `last_error: "JSONL file not found"`.
@@ -40,6 +40,11 @@ export async function repairSession(
   const now = opts.now ?? new Date();
   return modifyRegistry(paths, async ({ registry }) => {
     const { id, entry } = resolveSession(registry, idOrPrefix);
+    if (entry.agent !== 'claude') {
+      // Another agent's session has no hook nor provisioning: `sync` re-reads it; nothing to repair here.
+      const resumable = entry.status === undefined || entry.status === 'active' || entry.status === 'archived';
+      return { registry: null, result: { id, entry, found: entry.jsonl_path, resumable } };
+    }
     const found = await locateSessionFile(paths.claudeProjectsDir, id, entry.project_dir);
     const scanned = found ? await scanJsonl(found, { maxFileSize: opts.maxFileSize }) : null;
     if (!found || !scanned?.session) {

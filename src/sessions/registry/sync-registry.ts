@@ -15,6 +15,9 @@ import {
 } from '../scan/scan-claude-projects.js';
 import type { ScanWarning } from '../scan/scan-warning.js';
 import { isSessionId } from '../scan/session-id.js';
+import { isAgentSessionId } from '../scan/agents/agent-name.js';
+import type { AgentDirs } from '../scan/agents/agent-reader.js';
+import { agentsCacheFile, agentsStamp, scanAgents, type AgentsScan } from '../scan/agents/scan-agents.js';
 import { readSessionEvents, removeSessionEvents, type SessionEventsRead } from '../hook/session-events.js';
 import type { MappedSessions } from './mapped-session.js';
 
@@ -30,7 +33,8 @@ export interface SyncOptions {
     | 'claudeProjectsDir'
     | 'sessionEventsDir'
     | 'userMappingFile'
-  >;
+  > &
+    Partial<AgentDirs>;
   /** `scanner.max_file_size`. */
   maxFileSize: number;
   /**
@@ -55,6 +59,8 @@ export interface SyncResult {
   created: boolean;
   /** Discovery events merged (and removed). */
   events: number;
+  /** The other agents' scan (none when `paths` does not say where the agents live). */
+  agents: AgentsScan['stats'] | null;
 }
 
 /**
@@ -91,8 +97,10 @@ export async function syncRegistry(opts: SyncOptions): Promise<SyncResult> {
   // Fast path: nothing on disk changed since the last sync and no status is due to age — answer
   // from the sync state without reading or rewriting the registry.
   const state = opts.incremental === false || events.files.length > 0 ? null : await readSyncState(stateFile);
+  const dirs = agentDirsOf(paths);
   if (
     state &&
+    state.agentsStamp === (dirs ? agentsStamp(dirs) : null) &&
     state.registryStamp !== null &&
     state.registryStamp === (await registryStamp(paths.registryFile)) &&
     state.mappingStamp === (await registryStamp(paths.userMappingFile)) &&
@@ -105,7 +113,8 @@ export async function syncRegistry(opts: SyncOptions): Promise<SyncResult> {
       maxFileSize: opts.maxFileSize,
       extraFiles,
     });
-    if (same) return { stats: state.stats, scan: same, warnings: events.warnings, created: false, events: 0 };
+    if (same)
+      return { stats: state.stats, scan: same, warnings: events.warnings, created: false, events: 0, agents: null };
     const scan = await scanClaudeProjects({
       projectsDir: paths.claudeProjectsDir,
       maxFileSize: opts.maxFileSize,
@@ -122,6 +131,7 @@ export async function syncRegistry(opts: SyncOptions): Promise<SyncResult> {
         warnings: [...scan.warnings, ...events.warnings],
         created: false,
         events: 0,
+        agents: null,
       };
     }
     return slowSync(opts, now, stateFile, events, eventFiles, scan);
@@ -142,7 +152,8 @@ async function slowSync(
   const projectsPrefix = paths.claudeProjectsDir + path.sep;
   const outside = new Set(eventFiles);
   for (const entry of Object.values(before.registry.sessions)) {
-    if (entry.jsonl_path && !entry.jsonl_path.startsWith(projectsPrefix)) outside.add(entry.jsonl_path);
+    if (entry.agent === 'claude' && entry.jsonl_path && !entry.jsonl_path.startsWith(projectsPrefix))
+      outside.add(entry.jsonl_path);
   }
   const extraFiles = await existing([...outside]);
   const reuse = earlierScan && extraFiles.every((f) => earlierScan.sessions.some((s) => s.jsonlPath === f));
@@ -159,6 +170,15 @@ async function slowSync(
           onProgress: opts.onProgress,
           signal: opts.signal,
         });
+  const dirs = agentDirsOf(paths);
+  const agents = dirs
+    ? await scanAgents({
+        dirs,
+        maxFileSize: opts.maxFileSize,
+        cacheFile: agentsCacheFile(paths.scanCacheFile),
+        incremental: opts.incremental,
+      })
+    : null;
   const mapping = await opts.readMapping();
   const mappingStamp = await registryStamp(paths.userMappingFile);
   const result = await modifyRegistry(
@@ -171,6 +191,7 @@ async function slowSync(
         events.events.filter((e) => isSessionId(e.session_id)),
         mapping.sessions.filter((m) => isSessionId(m.sessionId)),
         now,
+        agents ?? undefined,
       );
       return {
         registry: merged.registry,
@@ -186,6 +207,7 @@ async function slowSync(
   );
   await removeSessionEvents(events.files);
   await scan.cacheWritten;
+  await agents?.cacheWritten;
   const sessions = Object.values(result.next.sessions);
   await writeSyncState(stateFile, {
     format: SYNC_STATE_FORMAT,
@@ -198,26 +220,36 @@ async function slowSync(
     }, null),
     stats: result.stats,
     extraFiles: sessions.flatMap((e) =>
-      e.jsonl_path && !e.jsonl_path.startsWith(projectsPrefix) ? [e.jsonl_path] : [],
+      e.agent === 'claude' && e.jsonl_path && !e.jsonl_path.startsWith(projectsPrefix) ? [e.jsonl_path] : [],
     ),
+    agentsStamp: agents?.stamp ?? null,
   });
   return {
     stats: result.stats,
     scan: scan.stats,
-    warnings: [...result.warnings, ...scan.warnings, ...events.warnings, ...mapping.warnings],
+    warnings: [
+      ...result.warnings,
+      ...scan.warnings,
+      ...(agents?.warnings ?? []),
+      ...events.warnings,
+      ...mapping.warnings,
+    ],
     created: result.created,
     events: events.events.length,
+    agents: agents?.stats ?? null,
   };
 }
 
 /**
- * The registry without the entries whose key is not a session id, with a warning for each: an
- * older version made sessions of any `*.jsonl` file name (`--dangerously-skip-permissions`), and
- * such an id must never be listed or resumed. Hook events and mapped sessions with such an id are
+ * The registry without the entries whose key is not a session id of their agent
+ * (`isAgentSessionId`), with a warning for each: an older version made sessions of any `*.jsonl`
+ * file name (`--dangerously-skip-permissions`), and such an id must never be listed or resumed. Hook events and mapped sessions with such an id are
  * left out of the merge the same way.
  */
 function withSessionIdsOnly(registry: Registry): { registry: Registry; warnings: ScanWarning[] } {
-  const foreign = Object.keys(registry.sessions).filter((id) => !isSessionId(id));
+  const foreign = Object.entries(registry.sessions)
+    .filter(([id, e]) => !isAgentSessionId(e.agent, id))
+    .map(([id]) => id);
   if (foreign.length === 0) return { registry, warnings: [] };
   const sessions = { ...registry.sessions };
   const warnings: ScanWarning[] = [];
@@ -233,7 +265,9 @@ function withSessionIdsOnly(registry: Registry): { registry: Registry; warnings:
  * registry: the registry's and the mapping's file identity, when the first active session turns
  * archived, the summary counts, and the session files outside `projects/` to keep watching.
  * `format` changes when a sync must merge again whatever the stamps say: 2 — registry entries
- * whose id is not a session id are dropped, so the first sync of this version always merges.
+ * whose id is not a session id are dropped, so the first sync of this version always merges; 3 —
+ * the other agents' sessions are scanned too (`agentsStamp`: their files' identity, null when the
+ * sync was not told where the agents live).
  */
 interface SyncState {
   format: typeof SYNC_STATE_FORMAT;
@@ -242,9 +276,18 @@ interface SyncState {
   nextChangeAt: number | null;
   stats: MergeStats;
   extraFiles: string[];
+  agentsStamp: string | null;
 }
 
-const SYNC_STATE_FORMAT = 2;
+const SYNC_STATE_FORMAT = 3;
+
+/** Where the agents live, when `paths` says it for every one of them. */
+function agentDirsOf(paths: Partial<AgentDirs>): AgentDirs | null {
+  const { codexHome, geminiHome, qwenHome, opencodeDataDir } = paths;
+  return codexHome && geminiHome && qwenHome && opencodeDataDir
+    ? { codexHome, geminiHome, qwenHome, opencodeDataDir }
+    : null;
+}
 
 /** `scan-cache.sync.json` beside the scan cache. */
 function syncStateFile(scanCacheFile: string): string {

@@ -18,6 +18,8 @@ export interface ScanWarning {
     | 'long_lines'
     | 'duplicate_session'
     | 'unreadable_dir'
+    | 'no_session_id'
+    | 'unreadable_db'
     | 'bad_event'
     | 'unreadable_mapping'
     | 'registry_recovered'

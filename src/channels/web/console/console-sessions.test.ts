@@ -121,3 +121,26 @@ describe('createConsoleSessions (over the real registry and transcripts)', () =>
     expect(await createConsoleSessions(empty, 'zh').list({})).toEqual([]);
   });
 });
+
+describe('createConsoleSessions: the agent of each session', () => {
+  it('lists and gets every session with its agent', async () => {
+    const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ccl-csess-agent-')));
+    try {
+      const paths = resolvePaths({ HOME: home, CC_LINKER_HOME: path.join(home, '.cc-linker') });
+      await upsertSession(paths, '44444444-4444-4444-8444-444444444444', { cwd: '/w/a', title: 'Claude' });
+      await upsertSession(paths, '019a0c1e-7f3a-7b21-9c4d-0a1b2c3d4e5f', {
+        agent: 'codex',
+        cwd: '/w/c',
+        title: 'Codex',
+      });
+      const s = createConsoleSessions(paths, 'en');
+      expect(Object.fromEntries((await s.list({})).map((x) => [x.title, x.agent]))).toEqual({
+        Claude: 'claude',
+        Codex: 'codex',
+      });
+      expect((await s.get('019a0c1e-7f3a-7b21-9c4d-0a1b2c3d4e5f'))?.agent).toBe('codex');
+    } finally {
+      await fs.rm(home, { recursive: true, force: true });
+    }
+  });
+});

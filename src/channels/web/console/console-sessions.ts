@@ -21,6 +21,8 @@ export interface SessionFilter {
 /** One registry session as the page lists it (paths under home shown as `~/…`). */
 export interface ConsoleSessionSummary {
   id: string;
+  /** Whose session (`claude`, `codex`, `gemini`, `qwen`, `opencode`): the page and the lead's bridge decide from it. */
+  agent: string;
   title: string;
   project: string;
   cwd: string;
@@ -69,6 +71,7 @@ export function createConsoleSessions(
 ): ConsoleSessions {
   const summary = (id: string, e: SessionEntry): ConsoleSessionSummary => ({
     id,
+    agent: e.agent,
     title: titleOf(e, lang),
     project: projectOf(e),
     cwd: tildify(e.cwd, paths.userHome),
