@@ -131,7 +131,7 @@ export default tseslint.config(
   ),
   boundary(['src/agents/acp/**'], 'agents/acp'),
 
-  // sessions/: scan ← hook ← registry ← present; scan ← transcript; scan/ ← scan/agents/.
+  // sessions/: scan ← hook ← registry ← present; scan ← transcript; scan/ ← scan/agent-files/.
   boundary(['src/sessions/**'], 'sessions'),
   boundary(
     ['src/sessions/scan/**'],
@@ -139,11 +139,11 @@ export default tseslint.config(
     inside('sessions', ['hook', 'registry', 'present', 'transcript']),
     TESTS,
   ),
-  // scan/agents/ (the other agents' readers) builds on the scan's root files, never the reverse.
+  // scan/agent-files/ (the other agents' readers) builds on the scan's root files, never the reverse.
   boundary(
     ['src/sessions/scan/*.ts'],
     'sessions',
-    inside('sessions', ['hook', 'registry', 'present', 'transcript', 'agents']),
+    inside('sessions', ['hook', 'registry', 'present', 'transcript', 'agent-files']),
     TESTS,
   ),
   boundary(['src/sessions/hook/**'], 'sessions', inside('sessions', ['registry', 'present', 'transcript']), TESTS),

@@ -106,6 +106,7 @@ export const bridgeMessages = defineMessages({
     agentList: '可用智能体：',
     agentHint: '使用 /agent <名称> 设置 /new 的默认智能体，或 /new [目录] --agent <名称> 单次指定。',
     agentSet: '✅ /new 默认智能体已设置为 {agent}（已有会话不变）',
+    agentNotInstalled: '（未安装）',
     agentUnknown: '没有名为「{agent}」的智能体。可用：{known}',
     switchAgentMissing: '会话 {id} 属于 {agent}，但本机未配置该智能体（[agents.{name}]），无法切换。',
     // ── /listDir and card actions ──
@@ -272,6 +273,7 @@ export const bridgeMessages = defineMessages({
     agentList: 'Available agents:',
     agentHint: 'Use /agent <name> to set the agent /new uses, or /new [dir] --agent <name> for one session.',
     agentSet: '✅ /new now starts {agent} sessions (existing sessions keep their agent)',
+    agentNotInstalled: ' (not installed)',
     agentUnknown: 'There is no agent named "{agent}". Available: {known}',
     switchAgentMissing:
       'Session {id} belongs to {agent}, which is not configured here ([agents.{name}]); cannot switch to it.',

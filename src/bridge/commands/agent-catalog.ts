@@ -6,6 +6,8 @@ import type { CommandContext } from './command-context.js';
 export interface AgentInfo {
   name: string;
   label: string;
+  /** False when its command was not found when the daemon started (a run then says how to install it). */
+  available?: boolean;
 }
 
 /**

@@ -15,7 +15,7 @@ const catalog: AgentCatalog = {
   list: () => [
     { name: 'claude', label: 'Claude Code' },
     { name: 'codex', label: 'Codex' },
-    { name: 'qwen', label: 'Qwen Code' },
+    { name: 'qwen', label: 'Qwen Code', available: false },
   ],
   defaultAgent: 'claude',
   models: async (agent) => (agent === 'codex' ? [{ id: 'gpt-5.4', name: 'GPT-5.4' }, { id: 'gpt-5.4-mini' }] : []),
@@ -60,6 +60,7 @@ describe('/agent', () => {
     expect(all).toContain('/new 默认使用：Claude Code');
     expect(all).toContain('• codex — Codex');
     expect(all).toContain('• claude — Claude Code ✓');
+    expect(all).toContain('• qwen — Qwen Code（未安装）');
     expect(text(await run('/agent codex'))).toBe('✅ /new 默认智能体已设置为 Codex（已有会话不变）');
     const out = await run('/new ~/Git/alpha -- hi');
     expect(out.run).toEqual({ prompt: 'hi', cwd: path.join(f.home, 'Git/alpha'), agent: 'codex' });

@@ -26,7 +26,10 @@ export async function handleAgent(
   if (entry) sections.push({ type: 'plain', text: t('agentCurrent', { agent: agentLabel(ctx, entryAgent(entry)) }) });
   const lines = catalogOf(ctx)
     .list()
-    .map((a) => `• ${a.name} — ${a.label}${a.name === chosen ? ' ✓' : ''}`);
+    .map(
+      (a) =>
+        `• ${a.name} — ${a.label}${a.available === false ? t('agentNotInstalled') : ''}${a.name === chosen ? ' ✓' : ''}`,
+    );
   sections.push(
     { type: 'markdown', text: t('agentList') },
     { type: 'plain', text: lines.join('\n') },

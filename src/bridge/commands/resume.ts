@@ -42,7 +42,7 @@ export async function handleResume(
     sections.push({ type: 'markdown', text: t('resumeReady') });
     sections.push({
       type: 'plain',
-      text: `${t('resumeCliCommand', { id })}\n${resumeCommandLine(s.cwd, s.uuid)}`,
+      text: `${t('resumeCliCommand', { id })}\n${resumeCommandLine(s.cwd, s.uuid, s.agent)}`,
     });
   }
   sections.push({ type: 'markdown', text: t('resumeBusyNote') });

@@ -56,7 +56,7 @@ export const listCommand: CommandSpec = {
       { sessionJson },
       { printWarnings },
     ] = await Promise.all([
-      import('../../sessions/scan/agents/agent-name.js'),
+      import('../../sessions/scan/agent-files/agent-name.js'),
       import('../../sessions/sessions-error.js'),
       import('../../sessions/registry/read-registry.js'),
       import('../../sessions/registry/list-index.js'),

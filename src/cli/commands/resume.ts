@@ -40,7 +40,7 @@ export const resumeCommand: CommandSpec = {
       import('../../sessions/sessions-error.js'),
       import('../../store/owner-lock.js'),
       import('../../sessions/present/resume-command.js'),
-      import('../../sessions/scan/agents/agent-name.js'),
+      import('../../sessions/scan/agent-files/agent-name.js'),
       import('../../sessions/present/format-session.js'),
       import('../format/print-warnings.js'),
     ]);

@@ -16,6 +16,10 @@ import { defaultOriginOf } from '../../engine/guarded-engine.js';
 import type { SessionRecorder } from '../../engine/session-recorder.js';
 import { Semaphore, SessionLocks } from '../../engine/session-lock.js';
 import type { ChildTracker } from '../../process/child-tracker.js';
+import { locateAgentSession } from '../../sessions/scan/agent-files/locate-agent-session.js';
+import { isReadableAgent } from '../../sessions/scan/agent-files/agent-name.js';
+import type { SessionFiles } from '../../engine/guarded-engine.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What `agentEngines` needs: the daemon's parts that every agent's engine shares. */
 export interface AgentEnginesDeps {
@@ -31,6 +35,29 @@ export interface AgentEnginesDeps {
   /** Shared with Claude Code's engine, so `runtime.max_concurrent_sessions` counts every agent's runs. */
   slots: Semaphore;
   locks: SessionLocks;
+}
+
+/** Waits between lookups of a new ACP session's file (the agent writes it during the turn). */
+const LOCATE_DELAYS_MS = [0, 300, 700, 1500, 3000];
+
+/**
+ * Where an ACP agent keeps its sessions, as far as the registry needs it: a new session's file,
+ * found by its id. No transcript for the bridge's recovery (it reads Claude Code's format only),
+ * so an interrupted turn of these agents is sent again from its prompt (docs/design.md#agents).
+ */
+function acpSessionFiles(agent: string, paths: Paths): SessionFiles {
+  if (!isReadableAgent(agent)) return { transcriptOf: () => null };
+  return {
+    transcriptOf: () => null,
+    locateNew: async (sessionId) => {
+      for (const wait of LOCATE_DELAYS_MS) {
+        if (wait > 0) await sleep(wait);
+        const file = locateAgentSession(agent, paths, sessionId);
+        if (file) return file;
+      }
+      return null;
+    },
+  };
 }
 
 /** A profile's command and environment as the agent gets them, and whether its command was found. */
@@ -74,6 +101,7 @@ export function agentEngines(deps: AgentEnginesDeps): { engine: AgentRouter; cat
           slots: deps.slots,
           originOf: defaultOriginOf,
           label: profile.label,
+          files: acpSessionFiles(profile.name, paths),
           ...(deps.sessionRecorder ? { sessionRecorder: deps.sessionRecorder } : {}),
         },
         permissionStore,

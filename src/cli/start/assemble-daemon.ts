@@ -1,3 +1,5 @@
+import { agentEngines } from './agent-engines.js';
+import { Semaphore, SessionLocks } from '../../engine/session-lock.js';
 import type { Bridge } from '../../bridge/bridge.js';
 import type { Channel } from '../../bridge/channel.js';
 import { BridgeRuntime } from '../../bridge/runtime/bridge-runtime.js';
@@ -68,13 +70,22 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
   let web: WebConsole | null = null;
   try {
     const tracker = createChildTracker(paths.childrenDir, { logger });
-    const engine = createEngine(config, {
+    const sessionRecorder = createRegistrySessionRecorder(paths, logger);
+    // One set of locks and one run limit for every agent's runs.
+    const locks = new SessionLocks();
+    const slots = new Semaphore(config.runtime.max_concurrent_sessions);
+    const claude = createEngine(config, { paths, logger, lang, tracker, env, sessionRecorder, locks, slots });
+    const { engine, catalog } = agentEngines({
+      config,
       paths,
-      logger,
       lang,
-      tracker,
+      logger,
       env,
-      sessionRecorder: createRegistrySessionRecorder(paths, logger),
+      tracker,
+      sessionRecorder,
+      claude,
+      locks,
+      slots,
     });
     const gateway = createGateway({ config, paths, env, lang, logger });
     const directory = new RegistrySessionDirectory(paths);
@@ -88,6 +99,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       registry: registryViewOf(directory),
       trustedChannels: [WEB_CHANNEL],
       ccexec: ccexecForBridge(gateway, lang),
+      agents: catalog,
       models: async () =>
         listModels(config.claude.models, paths.claudeDir).map((m) => ({ alias: m.alias, model: m.model })),
       syncSessions: async () => {

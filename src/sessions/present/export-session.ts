@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { blocksText, humanText } from '../scan/line-facts.js';
 import { handleSource, readJsonlLines } from '../scan/read-jsonl-lines.js';
 import type { SessionEntry } from '../registry/registry-schema.js';
-import { readerOf } from '../scan/agents/agent-readers.js';
+import { readerOf } from '../scan/agent-files/agent-readers.js';
 
 export const EXPORT_FORMATS = ['markdown', 'json', 'text'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

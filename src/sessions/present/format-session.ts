@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Language } from '../../core/i18n.js';
 import { statusOf, type SessionEntry } from '../registry/registry-schema.js';
 import { sessionsMessages } from '../sessions-messages.js';
-import type { AgentName } from '../scan/agents/agent-name.js';
+import { isReadableAgent, type AgentName, type ReadableAgent } from '../scan/agent-files/agent-name.js';
 
 /**
  * Human formatting of sessions shared by the terminal commands and chat replies: relative times
@@ -85,7 +85,7 @@ export function sessionMetaLine(
 }
 
 /** Each agent's name as users know it (the same in every language). */
-const AGENT_LABELS: Record<AgentName, string> = {
+const AGENT_LABELS: Record<ReadableAgent, string> = {
   claude: 'Claude Code',
   codex: 'Codex',
   gemini: 'Gemini',
@@ -95,7 +95,7 @@ const AGENT_LABELS: Record<AgentName, string> = {
 
 /** `Codex`, `Gemini`, … for the detail view and tags. */
 export function agentLabel(agent: AgentName): string {
-  return AGENT_LABELS[agent];
+  return isReadableAgent(agent) ? AGENT_LABELS[agent] : agent;
 }
 
 /**
@@ -103,5 +103,5 @@ export function agentLabel(agent: AgentName): string {
  * nothing for Claude Code's (the default).
  */
 export function agentTag(entry: Pick<SessionEntry, 'agent'>): string {
-  return entry.agent === 'claude' ? '' : `[${AGENT_LABELS[entry.agent]}] `;
+  return entry.agent === 'claude' ? '' : `[${agentLabel(entry.agent)}] `;
 }

@@ -1,11 +1,11 @@
 import { shellQuote } from '../../core/shell-quote.js';
-import type { AgentName } from '../scan/agents/agent-name.js';
+import { isReadableAgent, type AgentName, type ReadableAgent } from '../scan/agent-files/agent-name.js';
 
 /**
  * How each agent resumes a session by id: `claude --resume <id>`, `codex resume <id>`,
  * `gemini --resume <id>`, `qwen --resume <id>`, `opencode --session <id>`.
  */
-const RESUME_ARGS: Record<AgentName, readonly string[]> = {
+const RESUME_ARGS: Record<ReadableAgent, readonly string[]> = {
   claude: ['claude', '--resume'],
   codex: ['codex', 'resume'],
   gemini: ['gemini', '--resume'],
@@ -23,7 +23,11 @@ const RESUME_ARGS: Record<AgentName, readonly string[]> = {
  * @example
  *   resumeCommandLine('/w/my app', '8c4b1297-…') // "cd '/w/my app' && claude --resume 8c4b1297-…"
  *   resumeCommandLine('/w', 'ses_ab12', 'opencode') // "cd /w && opencode --session ses_ab12"
+ *
+ * An agent configured in `[agents]` without a known resume command gets the `cd` and, as a shell
+ * comment, which session to open there: cc-linker does not guess another program's flags.
  */
 export function resumeCommandLine(cwd: string, id: string, agent: AgentName = 'claude'): string {
+  if (!isReadableAgent(agent)) return `cd ${shellQuote(cwd)}  # ${agent}: ${shellQuote(id)}`;
   return `cd ${shellQuote(cwd)} && ${RESUME_ARGS[agent].join(' ')} ${shellQuote(id)}`;
 }

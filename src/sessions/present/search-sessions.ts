@@ -5,7 +5,7 @@ import { readLineEliding } from '../scan/read-line-eliding.js';
 import type { Registry } from '../registry/registry-schema.js';
 import type { SessionRef } from '../registry/resolve-session.js';
 import { scanReadBuffer } from '../scan/scan-jsonl.js';
-import { readerOf } from '../scan/agents/agent-readers.js';
+import { readerOf } from '../scan/agent-files/agent-readers.js';
 
 /** Where a query matched. */
 export type MatchField = 'title' | 'preview' | 'project' | 'cwd' | 'content';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { registryStamp } from './read-registry.js';
 import { newestFirst } from './newest-first.js';
 import { SESSION_STATUSES, type Registry, type SessionEntry, type SessionStatus } from './registry-schema.js';
-import { isAgentName, type AgentName } from '../scan/agents/agent-name.js';
+import { isAgentName, type AgentName } from '../scan/agent-files/agent-name.js';
 
 /** What `cc-linker list` shows and filters on for one session (a subset of `SessionEntry`). */
 export type ListEntry = Pick<

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blankSession, type ScannedSession } from '../scan/scanned-session.js';
 import { mergeRegistry, MISSING_FILE_ERROR } from './merge-registry.js';
-import type { AgentScannedSession } from '../scan/agents/scan-agents.js';
+import type { AgentScannedSession } from '../scan/agent-files/scan-agents.js';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
 const NO_CLAUDE = { sessions: [], unscannedIds: [], unlistedDirs: [] };

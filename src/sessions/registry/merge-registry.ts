@@ -9,8 +9,8 @@ import {
 } from './registry-schema.js';
 import { encodeProjectDir } from '../scan/project-dir.js';
 import type { ScannedSession } from '../scan/scanned-session.js';
-import type { AgentName } from '../scan/agents/agent-name.js';
-import type { AgentsScan } from '../scan/agents/scan-agents.js';
+import type { AgentName } from '../scan/agent-files/agent-name.js';
+import type { AgentsScan } from '../scan/agent-files/scan-agents.js';
 import type { DiscoveryEvent } from '../hook/session-events.js';
 import type { MappedSession } from './mapped-session.js';
 

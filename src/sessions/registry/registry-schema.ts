@@ -1,4 +1,4 @@
-import { isAgentName, type AgentName } from '../scan/agents/agent-name.js';
+import { isAgentName, type AgentName } from '../scan/agent-files/agent-name.js';
 
 /**
  * `~/.cc-linker/registry.json`, schema v5: one entry per session of any agent (Claude Code,
@@ -62,8 +62,6 @@ export interface SessionEntry {
   status?: SessionStatus;
   /** Display only: the model the session used. */
   lastKnownProvider?: string | null;
-  /** The coding agent the session belongs to (`codex`, `qwen`, …); absent = Claude Code. */
-  agent?: string;
 }
 
 export interface Registry {

@@ -15,9 +15,9 @@ import {
 } from '../scan/scan-claude-projects.js';
 import type { ScanWarning } from '../scan/scan-warning.js';
 import { isSessionId } from '../scan/session-id.js';
-import { isAgentSessionId } from '../scan/agents/agent-name.js';
-import type { AgentDirs } from '../scan/agents/agent-reader.js';
-import { agentsCacheFile, agentsStamp, scanAgents, type AgentsScan } from '../scan/agents/scan-agents.js';
+import { isAgentSessionId } from '../scan/agent-files/agent-name.js';
+import type { AgentDirs } from '../scan/agent-files/agent-reader.js';
+import { agentsCacheFile, agentsStamp, scanAgents, type AgentsScan } from '../scan/agent-files/scan-agents.js';
 import { readSessionEvents, removeSessionEvents, type SessionEventsRead } from '../hook/session-events.js';
 import type { MappedSessions } from './mapped-session.js';
 

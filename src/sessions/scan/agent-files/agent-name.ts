@@ -1,14 +1,27 @@
+import { AGENT_NAME_PATTERN } from '../../../core/agent-names.js';
 import { isSessionId } from '../session-id.js';
 
 /**
- * The coding agents whose sessions the registry lists. `claude` is Claude Code (its sessions are
+ * The coding agents whose session files cc-linker reads. `claude` is Claude Code (its sessions are
  * read by the scanner in `sessions/scan/`); the others are read by this folder's readers.
  */
 export const AGENT_NAMES = ['claude', 'codex', 'gemini', 'qwen', 'opencode'] as const;
-export type AgentName = (typeof AGENT_NAMES)[number];
+export type ReadableAgent = (typeof AGENT_NAMES)[number];
 
-/** True when `name` is one of `AGENT_NAMES`. */
+/**
+ * The agent a registry entry belongs to: one of `AGENT_NAMES`, or an agent configured in
+ * `[agents.<name>]` whose sessions the registry records when chat creates them (there is no reader
+ * for its files, so nothing is scanned for it).
+ */
+export type AgentName = string;
+
+/** True when `name` has the shape of an agent name (`[a-z][a-z0-9-]{0,31}`). */
 export function isAgentName(name: unknown): name is AgentName {
+  return typeof name === 'string' && AGENT_NAME_PATTERN.test(name);
+}
+
+/** True when cc-linker reads this agent's session files. */
+export function isReadableAgent(name: unknown): name is ReadableAgent {
   return typeof name === 'string' && (AGENT_NAMES as readonly string[]).includes(name);
 }
 
