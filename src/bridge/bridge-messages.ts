@@ -19,7 +19,7 @@ export const bridgeMessages = defineMessages({
     noTarget:
       '当前没有活跃会话。\n请先执行以下任一命令：\n1. /list 查看已有会话\n2. /switch <ID> 切换到已有会话\n3. /new [目录] [-- 问题] 显式创建新会话',
     tooLong: (p) =>
-      `消息过长（${s(p.length)} 字符），单条消息最多 ${s(p.max)} 字符。请精简后重发，或把内容放进文件后让 Claude 读取。`,
+      `消息过长（${s(p.length)} 字符），单条消息最多 ${s(p.max)} 字符。请精简后重发，或把内容放进文件后让智能体读取。`,
     overloaded: (p) => `当前排队消息过多（${s(p.pending)} 条），这条消息未被处理，请稍后重发。已排队的消息不受影响。`,
     shuttingDown: '服务正在停止，这条消息未被处理，请稍后重发。',
     sessionGone: '会话已不存在，请 /list 后 /switch 到其他会话，或 /new 创建新会话',
@@ -145,7 +145,7 @@ export const bridgeMessages = defineMessages({
     statusQueue: '队列',
     statusQueueValue: '待处理 {pending} / 处理中 {processing} / 失败 {failed}（上限 {max}，并发 {workers}）',
     statusPrompts: '等待你确认',
-    statusEngines: 'Claude 运行中',
+    statusEngines: '智能体运行中',
     statusEngineMode: '引擎模式',
     statusChannels: '通道',
     statusChannelUp: '已连接',
@@ -189,7 +189,7 @@ export const bridgeMessages = defineMessages({
     noTarget:
       'There is no active session.\nFirst run one of:\n1. /list to see your sessions\n2. /switch <ID> to continue one\n3. /new [dir] [-- question] to start a new one',
     tooLong: (p) =>
-      `Your message is too long (${s(p.length)} characters); the limit is ${s(p.max)}. Shorten it, or put the content in a file and ask Claude to read it.`,
+      `Your message is too long (${s(p.length)} characters); the limit is ${s(p.max)}. Shorten it, or put the content in a file and ask the agent to read it.`,
     overloaded: (p) =>
       `Too many messages are queued (${s(p.pending)}); this one was not accepted. Please resend it later. Queued messages are not affected.`,
     shuttingDown: 'The service is stopping; this message was not accepted. Please resend it later.',
@@ -310,7 +310,7 @@ export const bridgeMessages = defineMessages({
     statusQueue: 'Queue',
     statusQueueValue: '{pending} pending / {processing} processing / {failed} failed (limit {max}, {workers} workers)',
     statusPrompts: 'Waiting for you',
-    statusEngines: 'Claude runs',
+    statusEngines: 'Agent runs',
     statusEngineMode: 'Engine mode',
     statusChannels: 'Channels',
     statusChannelUp: 'connected',

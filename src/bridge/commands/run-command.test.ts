@@ -61,7 +61,7 @@ describe('runChatCommand', () => {
           { label: '当前目标', value: '会话 8c4b1297（Alpha）' },
           { label: '默认模型', value: 'opus' },
           { label: '队列', value: '待处理 2 / 处理中 1 / 失败 0（上限 100，并发 5）' },
-          { label: 'Claude 运行中', value: '1' },
+          { label: '智能体运行中', value: '1' },
           { label: '等待你确认', value: '0' },
           { label: '引擎模式', value: 'auto' },
           { label: '通道', value: 'feishu: 已连接' },

@@ -151,7 +151,8 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
     update: (messageId: string, card: CardReply) => outbox.update(messageId, card),
   };
   const continued = plan.kind === 'continue';
-  const handlerFor = (s: typeof sender) => deps.prompts.handlerFor(msg.userId, s, msg.id);
+  const handlerFor = (s: typeof sender) =>
+    deps.prompts.handlerFor(msg.userId, s, msg.id, cardAgent(target.agent, deps));
   const permissions = deps.notifier
     ? deps.notifier.watchPrompts(record, stream.messageId, sender, handlerFor, deps)
     : handlerFor(sender);

@@ -43,11 +43,11 @@ export class PendingPrompts {
 
   constructor(private readonly options: { timeoutMs: number; lang: Language }) {}
 
-  /** A `PermissionHandler` for one run of one user's message. */
-  handlerFor(userId: string, sender: PromptSender, keyBase: string): PermissionHandler {
+  /** A `PermissionHandler` for one run of one user's message; `agent` names who asks on the cards (default Claude). */
+  handlerFor(userId: string, sender: PromptSender, keyBase: string, agent = 'Claude'): PermissionHandler {
     return {
-      requestPermission: (request, signal) => this.ask(userId, sender, keyBase, request, signal),
-      askQuestion: (request, signal) => this.askQuestion(userId, sender, keyBase, request, signal),
+      requestPermission: (request, signal) => this.ask(userId, sender, keyBase, request, signal, agent),
+      askQuestion: (request, signal) => this.askQuestion(userId, sender, keyBase, request, signal, agent),
     };
   }
 
@@ -140,13 +140,14 @@ export class PendingPrompts {
     keyBase: string,
     request: PermissionRequest,
     signal: AbortSignal,
+    agent: string,
   ): Promise<PermissionDecision> {
     const t = promptMessages(this.options.lang);
     const nonce = randomBytes(12).toString('hex');
     const id = `${request.id}`;
     const base = (status: CardReply['status'], extra?: string): CardReply => ({
       kind: 'card',
-      title: t('permissionTitle'),
+      title: t('permissionTitle', { agent }),
       status,
       sections: [
         { type: 'fields', fields: [{ label: t('tool'), value: request.toolName }] },
@@ -211,6 +212,7 @@ export class PendingPrompts {
     keyBase: string,
     request: QuestionRequest,
     signal: AbortSignal,
+    agent: string,
   ): Promise<{ answers: Record<string, string> } | { cancelled: true }> {
     const t = promptMessages(this.options.lang);
     const nonce = randomBytes(12).toString('hex');
@@ -218,7 +220,7 @@ export class PendingPrompts {
     const first = request.questions[0];
     const base = (status: CardReply['status'], extra?: string): CardReply => ({
       kind: 'card',
-      title: first?.header ?? t('questionTitle'),
+      title: first?.header ?? t('questionTitle', { agent }),
       status,
       sections: [
         { type: 'plain', text: first?.question ?? '' },

@@ -3,8 +3,8 @@ import { defineMessages } from '../../core/i18n.js';
 /** Texts of permission and question cards (zh default, en). */
 export const promptMessages = defineMessages({
   zh: {
-    permissionTitle: '🔐 Claude 请求使用工具',
-    questionTitle: '❓ Claude 有个问题',
+    permissionTitle: '🔐 {agent} 请求使用工具',
+    questionTitle: '❓ {agent} 有个问题',
     tool: '工具',
     allow: '允许',
     deny: '拒绝',
@@ -24,8 +24,8 @@ export const promptMessages = defineMessages({
     couldNotAsk: '无法发送确认卡片，已拒绝',
   },
   en: {
-    permissionTitle: '🔐 Claude wants to use a tool',
-    questionTitle: '❓ Claude has a question',
+    permissionTitle: '🔐 {agent} wants to use a tool',
+    questionTitle: '❓ {agent} has a question',
     tool: 'Tool',
     allow: 'Allow',
     deny: 'Deny',
