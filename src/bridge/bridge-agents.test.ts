@@ -57,4 +57,21 @@ describe('Bridge with several agents', () => {
       expect.objectContaining({ agent: 'codex', sessionId: CODEX_ID, prompt: 'go on', userId: OWNER }),
     ]);
   });
+
+  it("the agent's plan shows on the streaming card as one line", async () => {
+    h = await bridgeHarness({ bridge: { agents } });
+    h.engine.onSend = (_req, opts) => {
+      opts.onEvent?.({
+        type: 'plan',
+        entries: [
+          { content: 'Read the code', status: 'completed' },
+          { content: 'Run the tests', status: 'in_progress' },
+        ],
+      });
+    };
+    await h.bridge.accept(h.msg('/new ~/Git/alpha --agent codex -- plan it'));
+    await h.bridge.whenIdle();
+    const states = h.channel.messages.flatMap((m) => m.streamStates);
+    expect(states.map((st) => st.plan)).toContain('📋 1/2 · Run the tests');
+  });
 });

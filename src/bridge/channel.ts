@@ -95,6 +95,8 @@ export interface StreamState {
   thinking: string;
   /** The tool running now, for the heartbeat line. */
   activeTool?: string;
+  /** The agent's plan for the turn, as one line (`📋 2/5 · Run the tests`), when it shared one. */
+  plan?: string;
   toolCount: number;
   elapsedMs: number;
 }

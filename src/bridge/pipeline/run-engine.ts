@@ -10,6 +10,7 @@ import { pipelineMessages } from './pipeline-messages.js';
 import { markRunStarted, planRun } from './recover-turn.js';
 import { skippedCard } from './recovery-choices.js';
 import { completeCard, errorCard } from './reply-cards.js';
+import { planLine } from './plan-line.js';
 import { openStreamFor, replyTargetOf } from './reply-stream.js';
 import { stopButtons, stoppedCard, stoppedOutcome } from './stop-cards.js';
 
@@ -139,6 +140,9 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
         break;
       case 'tool_result':
         state.activeTool = undefined;
+        break;
+      case 'plan':
+        state.plan = planLine(event.entries);
         break;
       default:
         return;

@@ -37,6 +37,11 @@ describe('streamView', () => {
     );
   });
 
+  it("shows the agent's plan line in the heartbeat, escaped", () => {
+    const v = streamView(state({ text: 'x', elapsedMs: 3_000, plan: '📋 1/2 · Run <at id=all>' }), opts);
+    expect(v.status).toBe("<font color='grey'>⏱ 3s · 📋 1/2 · Run &#60;at id=all&#62;</font>");
+  });
+
   it('grows by prefixes while Claude writes (CardKit typewriter)', () => {
     let text = '';
     let previous = streamView(state({ thinking: 't' }), opts).answer;

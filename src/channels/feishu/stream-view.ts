@@ -64,6 +64,7 @@ export function streamView(state: StreamState, o: StreamViewOptions): StreamView
       : t('statusElapsed', { s: seconds }),
   ];
   if (state.activeTool) status.push(`🔧 ${cap(state.activeTool.replace(/\s+/g, ' '), MAX_TOOL_CHARS)}`);
+  if (state.plan) status.push(cap(state.plan, MAX_TOOL_CHARS));
   if (state.toolCount > 0) status.push(t('statusTools', { n: state.toolCount }));
   return {
     answer: parts.length > 0 ? parts.join('\n\n') : t('waiting'),

@@ -66,6 +66,7 @@ describe('renderStreamState', () => {
         text: `partial **answer** ${EVIL}`,
         thinking: EVIL,
         activeTool: `Bash: ${EVIL}`,
+        plan: `📋 1/2 · ${EVIL}`,
         toolCount: 2,
         elapsedMs: 4200,
       },
@@ -75,6 +76,7 @@ describe('renderStreamState', () => {
     expect(html).toContain('<strong>answer</strong>');
     expect(html).toContain('4 s elapsed · 2 tool calls');
     expect(html).toContain('🔧 Bash: &quot;&gt;&lt;img');
+    expect(html).toContain('<div class="sec-plan">📋 1/2 · &quot;&gt;&lt;img');
     expect(
       renderStreamState({ phase: 'processing', text: '', thinking: '', toolCount: 0, elapsedMs: 0 }, 'zh'),
     ).toContain('处理中');

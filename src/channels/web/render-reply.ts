@@ -80,6 +80,7 @@ export function renderStreamState(state: StreamState, lang: Language, buttons: C
   if (state.text) parts.push(`<div class="sec-text">${renderMarkdown(state.text)}</div>`);
   if (state.activeTool)
     parts.push(`<div class="sec-tool">${escapeHtml(t('streamTool', { tool: state.activeTool }))}</div>`);
+  if (state.plan) parts.push(`<div class="sec-plan">${escapeHtml(state.plan)}</div>`);
   parts.push('</div>');
   if (buttons.length > 0) parts.push(`<div class="card-buttons">${renderButtons(buttons)}</div>`);
   parts.push(
