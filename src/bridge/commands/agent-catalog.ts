@@ -1,6 +1,7 @@
 import { DEFAULT_AGENT, type AgentModel } from '../../engine/engine-types.js';
 import { bridgeMessages } from '../bridge-messages.js';
-import type { CommandContext } from './command-context.js';
+import type { Language } from '../../core/i18n.js';
+import type { UserMapping } from '../mapping/user-mapping.js';
 
 /** One agent the user can pick: its name in commands and its name for people. */
 export interface AgentInfo {
@@ -23,6 +24,11 @@ export interface AgentCatalog {
   models(agent: string): Promise<AgentModel[]>;
 }
 
+/** What these helpers read of a command context (kept here so the context can name the catalog). */
+interface WithAgents {
+  agents?: AgentCatalog;
+}
+
 /** Claude Code alone: what a daemon without `[agents]` offers. */
 export const CLAUDE_ONLY: AgentCatalog = {
   list: () => [{ name: DEFAULT_AGENT, label: 'Claude Code' }],
@@ -31,12 +37,12 @@ export const CLAUDE_ONLY: AgentCatalog = {
 };
 
 /** The catalog of the context (Claude Code alone when the daemon has none). */
-export function catalogOf(ctx: Pick<CommandContext, 'agents'>): AgentCatalog {
+export function catalogOf(ctx: WithAgents): AgentCatalog {
   return ctx.agents ?? CLAUDE_ONLY;
 }
 
 /** `codex` → `Codex`; an agent that is not configured keeps its name. */
-export function agentLabel(ctx: Pick<CommandContext, 'agents'>, name: string | undefined): string {
+export function agentLabel(ctx: WithAgents, name: string | undefined): string {
   const agent = name ?? DEFAULT_AGENT;
   return (
     catalogOf(ctx)
@@ -46,7 +52,9 @@ export function agentLabel(ctx: Pick<CommandContext, 'agents'>, name: string | u
 }
 
 /** The agent `/new` uses for this user: their `/agent` choice, else `agents.default`. */
-export async function newSessionAgent(ctx: Pick<CommandContext, 'agents' | 'mapping' | 'userId'>): Promise<string> {
+export async function newSessionAgent(
+  ctx: WithAgents & { mapping: Pick<UserMapping, 'defaultAgentOf'>; userId: string },
+): Promise<string> {
   const own = await ctx.mapping.defaultAgentOf(ctx.userId);
   const catalog = catalogOf(ctx);
   return own && catalog.list().some((a) => a.name === own) ? own : catalog.defaultAgent;
@@ -55,7 +63,7 @@ export async function newSessionAgent(ctx: Pick<CommandContext, 'agents' | 'mapp
 /** Checks a typed agent name against the configured ones: ok, or the reply naming what exists. */
 export function checkAgent(
   name: string,
-  ctx: Pick<CommandContext, 'agents' | 'lang'>,
+  ctx: WithAgents & { lang: Language },
 ): { ok: true; agent: AgentInfo } | { ok: false; message: string } {
   const all = catalogOf(ctx).list();
   const found = all.find((a) => a.name === name);

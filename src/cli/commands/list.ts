@@ -26,7 +26,7 @@ const STATUSES = ['provisioning', 'active', 'archived', 'degraded', 'corrupted']
  *
  * Another agent's session has its name before the meta line (`[Codex] 终端 | 3条 | …`).
  *
- * Filters: `--agent <name>` (claude, codex, gemini, qwen, opencode; another name is an error
+ * Filters: `--agent <name>` (claude, codex, gemini, qwen, opencode, or a configured agent the registry has sessions of; another name is an error
  * listing them), `--origin cli|feishu`, `--status <s>`, `--project <text>` (project name or cwd
  * contains it), `--limit <n>` (default 20). `--json` prints the matching entries.
  */
@@ -68,8 +68,6 @@ export const listCommand: CommandSpec = {
     // The human listing comes from the small list index when it matches the registry (without a
     // filter, only its first `limit` rows are read: they are newest first); --json prints whole
     // entries, so it (and any doubt about the index) reads the registry itself.
-    if (opts.agent !== undefined && !isAgentName(opts.agent))
-      throw new SessionsError('UNKNOWN_AGENT', { agent: opts.agent, known: AGENT_NAMES.join(', ') });
     const filtered = Boolean(opts.agent || opts.origin || opts.status || opts.project);
     const indexed = opts.json ? null : await readListIndex(ctx.paths.registryFile, filtered ? undefined : opts.limit);
     let sessions: { id: string; entry: ListEntry }[];
@@ -84,6 +82,10 @@ export const listCommand: CommandSpec = {
       if (recoveredFrom === null) await writeListIndex(ctx.paths.registryFile, registry, stamp).catch(() => undefined);
       sessions = Object.entries(registry.sessions).map(([id, entry]) => ({ id, entry }));
     }
+    // Known: the agents cc-linker reads, and any configured agent whose sessions the registry holds.
+    const known = new Set<string>([...AGENT_NAMES, ...sessions.map(({ entry }) => entry.agent)]);
+    if (opts.agent !== undefined && (!isAgentName(opts.agent) || !known.has(opts.agent)))
+      throw new SessionsError('UNKNOWN_AGENT', { agent: opts.agent, known: [...known].join(', ') });
     const project = opts.project?.toLowerCase();
     const all = sessions
       .filter(({ entry }) => !opts.agent || entry.agent === opts.agent)

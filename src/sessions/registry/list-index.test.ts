@@ -109,7 +109,7 @@ describe('list index', () => {
     for (const bad of [
       good.slice(0, good.length / 2),
       good.replace('"version":3', '"version":2'),
-      good.replace('"claude"', '"cursor"'),
+      good.replace('"claude"', '"Not An Agent"'),
       good.replace(',"claude"]', ']'),
       good.replace('"degraded"', '"sleeping"'),
       good.replace('"feishu"', '"web"'),

@@ -30,13 +30,14 @@ describe('registry schema v5 (agent)', () => {
     expect(r.ok && r.registry.sessions.x?.agent).toBe('claude');
   });
 
-  it('reads each agent of a v5 file; a missing agent is Claude Code; an unknown one drops the entry and says so', () => {
+  it('reads each agent of a v5 file (a configured one too); a missing agent is Claude Code; a malformed one drops the entry and says so', () => {
     const sessions = {
       a: { ...v4Entry, agent: 'codex' },
       b: { ...v4Entry, agent: 'opencode' },
       c: { ...v4Entry },
-      d: { ...v4Entry, agent: 'cursor' },
+      d: { ...v4Entry, agent: 'Not An Agent' },
       e: { ...v4Entry, agent: 7 },
+      f: { ...v4Entry, agent: 'my-agent' },
     };
     const r = checkRegistry({ version: 5, updated_at: 'u', sessions });
     expect(r).toMatchObject({ ok: true, dropped: ['d', 'e'] });
@@ -45,6 +46,7 @@ describe('registry schema v5 (agent)', () => {
       a: 'codex',
       b: 'opencode',
       c: 'claude',
+      f: 'my-agent',
     });
   });
 
