@@ -122,6 +122,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
         bridge: runtime.bridge,
         gateway: consoleGatewayFrom(gateway, paths.auditFile),
         sessions: createConsoleSessions(paths, lang),
+        agents: catalog,
         ...(o.webPort !== undefined ? { port: o.webPort } : {}),
       });
       runtime.addChannel(web.channel);
