@@ -37,7 +37,8 @@ export function agentStorageDir(agent: string, dirs: StorageDirs): string | null
  * A session's transcript, read only from inside its agent's own storage directory: the registry's
  * `jsonl_path` and that directory are both resolved through symlinks first, so a registry entry
  * (hand-edited, or written by anything else) can never make a page or a chat reply show another
- * file. Null when the file is outside, missing or unreadable, or the agent's files are not read.
+ * file. Null when the file is outside, missing, unreadable or over `maxFileSize` (the scanner's
+ * `scanner.max_file_size`: an OpenCode database is read whole), or the agent's files are not read.
  *
  * @example
  *   const messages = await readStoredTranscript(id, entry, paths, { thinking: false });
@@ -46,15 +47,23 @@ export async function readStoredTranscript(
   id: string,
   entry: Pick<SessionEntry, 'agent' | 'jsonl_path'>,
   dirs: StorageDirs,
-  opts: { thinking: boolean; maxLineBytes?: number },
+  opts: { thinking: boolean; maxLineBytes?: number; maxFileSize?: number },
 ): Promise<ExportedMessage[] | null> {
   const root = agentStorageDir(entry.agent, dirs);
   if (!entry.jsonl_path || !root || !path.isAbsolute(entry.jsonl_path)) return null;
   try {
     const [file, realRoot] = await Promise.all([fs.realpath(entry.jsonl_path), fs.realpath(root)]);
     if (file === realRoot || !isInside(file, realRoot)) return null;
-    if (!(await fs.stat(file)).isFile()) return null;
-    return await readSessionTranscript(id, { agent: entry.agent, jsonl_path: file }, opts);
+    const stat = await fs.stat(file);
+    if (!stat.isFile() || (opts.maxFileSize !== undefined && stat.size > opts.maxFileSize)) return null;
+    return await readSessionTranscript(
+      id,
+      { agent: entry.agent, jsonl_path: file },
+      {
+        thinking: opts.thinking,
+        ...(opts.maxLineBytes ? { maxLineBytes: opts.maxLineBytes } : {}),
+      },
+    );
   } catch {
     return null;
   }

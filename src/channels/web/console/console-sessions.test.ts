@@ -263,6 +263,16 @@ describe('createConsoleSessions: every agent’s filter and recent turns', () =>
     for (const id of Object.values(ids)) expect(await s.recentTurns(id, 10), id).toEqual([]);
   });
 
+  it('does not read a file over maxFileSize', async () => {
+    const size = (await fs.stat(files.opencode)).size;
+    expect(
+      await createConsoleSessions(paths, 'en', { maxFileSize: size }).recentTurns(AGENT_IDS.opencode, 5),
+    ).toHaveLength(2);
+    expect(
+      await createConsoleSessions(paths, 'en', { maxFileSize: size - 1 }).recentTurns(AGENT_IDS.opencode, 5),
+    ).toEqual([]);
+  });
+
   it('follows a storage directory that is itself a link', async () => {
     const real = path.join(home, 'elsewhere-codex');
     await fs.rename(paths.codexHome, real);

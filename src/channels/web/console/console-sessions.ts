@@ -67,12 +67,12 @@ const MAX_LIST = 500;
  * `ConsoleSessions` over the registry (`readRegistry`, re-read on every call so the page sees what
  * `sync` and the bridge wrote), its metadata search (`searchSessions`) and the transcript reader
  * (`readStoredTranscript`: Claude Code's or another agent's, and only from inside that agent's
- * own storage directory, symlinks resolved).
+ * own storage directory, symlinks resolved; a file over `maxFileSize` is not read).
  */
 export function createConsoleSessions(
   paths: Pick<Paths, 'registryFile' | 'registryBackupDir' | 'locksDir' | 'userHome'> & StorageDirs,
   lang: Language,
-  opts: { maxLineBytes?: number } = {},
+  opts: { maxLineBytes?: number; maxFileSize?: number } = {},
 ): ConsoleSessions {
   const summary = (id: string, e: SessionEntry): ConsoleSessionSummary => ({
     id,
@@ -117,6 +117,7 @@ export function createConsoleSessions(
       const messages = await readStoredTranscript(id, e, paths, {
         thinking: false,
         ...(opts.maxLineBytes ? { maxLineBytes: opts.maxLineBytes } : {}),
+        ...(opts.maxFileSize ? { maxFileSize: opts.maxFileSize } : {}),
       });
       if (!messages) return [];
       return messages.slice(-Math.max(1, Math.min(n, 200))).map((m) => ({
