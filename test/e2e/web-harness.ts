@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Channel } from '../../src/bridge/channel.js';
+import type { AgentCatalog } from '../../src/bridge/commands/agent-catalog.js';
 import { createGateway } from '../../src/ccexec/create-gateway.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { upsertSession } from '../../src/sessions/registry/registry.js';
@@ -66,14 +67,20 @@ const DATA: FakeData = {
   ],
 };
 
-export async function startWebHarness(options: { gatewayEnv?: NodeJS.ProcessEnv } = {}): Promise<WebHarness> {
+/** `agents`: the daemon's agent catalog, given to the bridge and the console alike (absent: Claude Code alone). */
+export async function startWebHarness(
+  options: { gatewayEnv?: NodeJS.ProcessEnv; agents?: AgentCatalog } = {},
+): Promise<WebHarness> {
   const gw = await startGatewayHarness({ data: DATA, env: { FAKE_CC_SLOW_MS: '1200', ...options.gatewayEnv } });
   const bh = await bridgeHarness({
     configure: (c) => {
       c.ccexec = gw.config.ccexec;
       c.sdk.timeout_ms = 60_000;
     },
-    bridge: { ownerPolicy: async (_c, userId) => (userId === WEB_USER_ID ? 'owner' : 'stranger') },
+    bridge: {
+      ownerPolicy: async (_c, userId) => (userId === WEB_USER_ID ? 'owner' : 'stranger'),
+      ...(options.agents ? { agents: options.agents } : {}),
+    },
   });
   const cwd = path.join(bh.home, 'Git', 'alpha');
   const written = writeSession(
@@ -116,6 +123,7 @@ export async function startWebHarness(options: { gatewayEnv?: NodeJS.ProcessEnv 
     bridge: bh.bridge,
     gateway,
     sessions: createConsoleSessions(bh.paths, 'zh'),
+    ...(options.agents ? { agents: options.agents } : {}),
     port: 0,
     statusIntervalMs: 500,
   });

@@ -49,6 +49,20 @@ describe('AgentPermissionStore', () => {
     expect((await store.list()).map((r) => r.command)).toEqual(['a', 'b']);
   });
 
+  it('revokes one exact rule, and nothing when the rule is not there', async () => {
+    const store = new AgentPermissionStore(file);
+    await store.add({ agent: 'codex', kind: 'execute', command: 'npm test' });
+    await store.add({ agent: 'qwen', kind: 'execute', command: 'npm test' });
+    await store.add({ agent: 'codex', kind: 'edit', command: 'npm test' });
+    expect(await store.revokeRule({ agent: 'codex', kind: 'execute', command: 'npm   test' })).toMatchObject({
+      agent: 'codex',
+      kind: 'execute',
+    });
+    expect(await store.revokeRule({ agent: 'codex', kind: 'execute', command: 'npm test' })).toBeNull();
+    expect(await store.revokeRule({ agent: 'gemini', kind: 'edit', command: 'npm test' })).toBeNull();
+    expect((await store.list()).map((r) => `${r.agent}/${r.kind}`)).toEqual(['qwen/execute', 'codex/edit']);
+  });
+
   it('a hand-edited file with bad entries keeps the good ones', async () => {
     fs.writeFileSync(
       file,

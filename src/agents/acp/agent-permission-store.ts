@@ -103,6 +103,25 @@ export class AgentPermissionStore {
     return r.changed;
   }
 
+  /**
+   * Removes exactly this rule (agent, kind and command, whitespace collapsed); returns it, or null
+   * when it is not there (any more). What a caller that picked a rule from `list()` revokes, so a
+   * change to the file in between can never remove another rule.
+   */
+  async revokeRule(rule: Pick<AgentRule, 'agent' | 'kind' | 'command'>): Promise<AgentRule | null> {
+    const command = normalizeCommand(rule.command);
+    let removed: AgentRule | null = null;
+    await this.doc.update((data) => {
+      removed = null;
+      const i = data.rules.findIndex((r) => r.agent === rule.agent && r.kind === rule.kind && r.command === command);
+      if (i < 0) return undefined;
+      removed = data.rules[i] ?? null;
+      data.rules.splice(i, 1);
+      return data;
+    });
+    return removed;
+  }
+
   /** Removes the `index`-th (1-based) rule of `list(agent)`; returns it, or null when there is none. */
   async revoke(index: number, agent?: string): Promise<AgentRule | null> {
     let removed: AgentRule | null = null;

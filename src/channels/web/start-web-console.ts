@@ -1,10 +1,13 @@
 import path from 'node:path';
 import type { Channel } from '../../bridge/channel.js';
+import { CLAUDE_ONLY, type AgentCatalog } from '../../bridge/commands/agent-catalog.js';
+import { UserMapping } from '../../bridge/mapping/user-mapping.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import type { Paths } from '../../core/paths.js';
 import { handleApi, statusBody, type ApiContext, type ConsoleBridge } from './console/api-routes.js';
+import { consoleAgents } from './console/console-agents.js';
 import { ConsoleChats } from './console/console-chats.js';
 import type { ConsoleGateway } from './console/console-gateway.js';
 import type { ConsoleSessions } from './console/console-sessions.js';
@@ -16,7 +19,7 @@ import { loadUiAssets } from './http/static-assets.js';
 import { TokenSource } from './http/token-source.js';
 import { startWebServer, type WebServer } from './http/web-server.js';
 import { loadWebToken } from './http/web-token.js';
-import { WebChannel } from './web-channel.js';
+import { WebChannel, WEB_USER_ID } from './web-channel.js';
 import { WebOutbox } from './web-outbox.js';
 
 /** What `startWebConsole` needs. `bridge` absent = the chat page only (sessions answer 503). */
@@ -28,6 +31,8 @@ export interface WebConsoleOptions {
   bridge?: ConsoleBridge;
   gateway: ConsoleGateway;
   sessions: ConsoleSessions;
+  /** The agents the daemon runs (the bridge's catalog); absent = Claude Code alone. */
+  agents?: AgentCatalog;
   /** Overrides `web.host` (tests); a non-loopback value still needs `web.host` + `web.token` in config. */
   host?: string;
   /** Overrides `web.port`; 0 = any free port (tests). */
@@ -93,6 +98,9 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     bridge: opts.bridge ?? null,
     gateway: opts.gateway,
     sessions: opts.sessions,
+    agents: consoleAgents(opts.agents ?? CLAUDE_ONLY, () =>
+      new UserMapping(opts.paths.userMappingFile).defaultAgentOf(WEB_USER_ID),
+    ),
     chats,
     outbox,
     hub,

@@ -121,7 +121,8 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
         logger: logger.child('web'),
         bridge: runtime.bridge,
         gateway: consoleGatewayFrom(gateway, paths.auditFile),
-        sessions: createConsoleSessions(paths, lang),
+        sessions: createConsoleSessions(paths, lang, { maxFileSize: config.scanner.max_file_size }),
+        agents: catalog,
         ...(o.webPort !== undefined ? { port: o.webPort } : {}),
       });
       runtime.addChannel(web.channel);

@@ -9,6 +9,7 @@ import { httpMessages } from '../http/http-messages.js';
 import { renderMarkdown } from '../render-markdown.js';
 import { WebChannel, WEB_USER_ID } from '../web-channel.js';
 import type { WebOutbox } from '../web-outbox.js';
+import type { ConsoleAgents } from './console-agents.js';
 import type { ConsoleChats } from './console-chats.js';
 import type { ConsoleGateway } from './console-gateway.js';
 import { consoleMessages } from './console-messages.js';
@@ -26,6 +27,8 @@ export interface ApiContext {
   bridge: ConsoleBridge | null;
   gateway: ConsoleGateway;
   sessions: ConsoleSessions;
+  /** The agents the daemon runs (Claude Code alone when it has no `[agents]`). */
+  agents: ConsoleAgents;
   chats: ConsoleChats;
   outbox: WebOutbox;
   hub: EventHub;
@@ -138,14 +141,16 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       const pick = (k: string) => (q.get(k) ?? '').slice(0, 200) || undefined;
       const filter = {
         q: pick('q'),
+        agent: pick('agent'),
         origin: pick('origin'),
         status: pick('status'),
         project: pick('project'),
         limit: intParam(c.url, 'limit', 100, 500),
       };
-      return { sessions: await ctx.sessions.list(filter) };
+      return { sessions: (await ctx.sessions.list(filter)).map((s) => labelled(ctx, s)) };
     },
   },
+  { method: 'GET', path: /^\/api\/agents$/, handler: async (ctx) => ({ agents: await ctx.agents.list() }) },
   {
     method: 'GET',
     path: /^\/api\/sessions\/([0-9a-zA-Z-]{1,64})$/,
@@ -154,7 +159,7 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       const session = (await ctx.sessions.get(id)) ?? notFound(c, 'notFound');
       const turns = await ctx.sessions.recentTurns(id, intParam(c.url, 'turns', 20, 200));
       // Claude's text is markdown: send it rendered by the escaping renderer, next to the raw text.
-      return { session, turns: turns.map((t) => ({ ...t, html: renderMarkdown(t.text) })) };
+      return { session: labelled(ctx, session), turns: turns.map((t) => ({ ...t, html: renderMarkdown(t.text) })) };
     },
   },
   {
@@ -184,11 +189,19 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       const id = requireUuid(body.id, c.lang);
       const dir = optString(body.dir, 'dir', c.lang) ?? '';
       const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : '';
+      const agent = optString(body.agent, 'agent', c.lang);
+      if (agent !== undefined && !ctx.agents.has(agent)) {
+        const known = (await ctx.agents.list()).map((a) => a.name).join(', ');
+        throw new HttpError(400, consoleMessages(c.lang)('unknownAgent', { agent: agent.slice(0, 64), known }));
+      }
       const check = await checkWorkingDirectory(dir, { ...ctx.dirPolicy, lang: c.lang });
       if (!check.ok) throw new HttpError(400, check.message);
-      if (/(^|\s)--/.test(check.realPath))
+      // `/new` splits its arguments at a standalone `--` and, around `--agent`, rebuilds the
+      // directory from its words: a path that would read otherwise is refused, never guessed.
+      if (/(^|\s)--/.test(check.realPath) || (agent !== undefined && /\s\s|[^\S ]/.test(check.realPath)))
         throw new HttpError(400, consoleMessages(c.lang)('badRequest', { reason: 'dir' }));
-      const text = prompt ? `/new ${check.realPath} -- ${prompt}` : `/new ${check.realPath}`;
+      const option = agent === undefined ? '' : ` --agent ${agent}`;
+      const text = `/new ${check.realPath}${option}${prompt ? ` -- ${prompt}` : ''}`;
       if (text.length > MAX_TEXT) throw new HttpError(400, consoleMessages(c.lang)('badRequest', { reason: 'prompt' }));
       return acceptText(ctx, bridge, id, text);
     },
@@ -222,6 +235,11 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
     },
   },
 ];
+
+/** A session with its agent named as the daemon's catalog names it. */
+function labelled<T extends { agent: string; agentLabel: string }>(ctx: ApiContext, s: T): T {
+  return { ...s, agentLabel: ctx.agents.label(s.agent) };
+}
 
 /** Routes one authorised `/api/…` request; returns false when no route matches the path. */
 export async function handleApi(

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePaths, type Paths } from '../../../core/paths.js';
 import { upsertSession } from '../../../sessions/registry/registry.js';
 import { createRng, encodeCwd, writeSession } from '../../../../test/fixtures/claude-tree.js';
+import { AGENT_IDS, writeAgentTrees } from '../../../../test/fixtures/agent-trees.js';
 import { createConsoleSessions } from './console-sessions.js';
 
 describe('createConsoleSessions (over the real registry and transcripts)', () => {
@@ -141,6 +142,148 @@ describe('createConsoleSessions: the agent of each session', () => {
       expect((await s.get('019a0c1e-7f3a-7b21-9c4d-0a1b2c3d4e5f'))?.agent).toBe('codex');
     } finally {
       await fs.rm(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('createConsoleSessions: every agent’s filter and recent turns', () => {
+  let home: string;
+  let paths: Paths;
+  let files: Awaited<ReturnType<typeof writeAgentTrees>>;
+  const NOW = new Date('2026-06-01T12:00:00.000Z');
+  const CLAUDE = '55555555-5555-4555-8555-555555555555';
+  const ids = {
+    evilCodex: '019a0c1e-0000-7000-8000-00000000e1e1',
+    linkedQwen: '7c8d9e0f-0000-4000-8000-00000000e2e2',
+    claudeAsCodex: '019a0c1e-0000-7000-8000-00000000e3e3',
+    mine: '9a9a9a9a-0000-4000-8000-00000000e4e4',
+    relative: '019a0c1e-0000-7000-8000-00000000e5e5',
+    rootItself: '019a0c1e-0000-7000-8000-00000000e6e6',
+  };
+
+  beforeAll(async () => {
+    home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ccl-csess-agents-')));
+    paths = resolvePaths({ HOME: home, CC_LINKER_HOME: path.join(home, '.cc-linker') });
+    files = await writeAgentTrees(home, NOW);
+    const claudeFile = writeSession(
+      paths.claudeDir,
+      { id: CLAUDE, cwd: '/w/claude', start: NOW, turns: [{ prompt: 'claude prompt', answer: 'claude answer' }] },
+      createRng(5),
+    ).file;
+    const at = (m: number) => new Date(NOW.getTime() - m * 60_000).toISOString();
+    await upsertSession(paths, CLAUDE, {
+      cwd: '/w/claude',
+      title: 'claude',
+      jsonl_path: claudeFile,
+      last_active: at(1),
+    });
+    for (const [agent, id, minutes] of [
+      ['codex', AGENT_IDS.codex, 50],
+      ['gemini', AGENT_IDS.gemini, 40],
+      ['qwen', AGENT_IDS.qwen, 30],
+      ['opencode', AGENT_IDS.opencode, 20],
+    ] as const)
+      await upsertSession(paths, id, {
+        agent,
+        cwd: `/w/${agent}`,
+        title: agent,
+        jsonl_path: files[agent],
+        last_active: at(minutes),
+      });
+
+    // Hostile registry entries: each names a real, readable session file the agent must not show.
+    const outside = path.join(home, 'outside');
+    await fs.mkdir(outside, { recursive: true });
+    const stolen = path.join(outside, 'rollout-2026-05-30T10-00-00-stolen.jsonl');
+    await fs.copyFile(files.codex, stolen);
+    await upsertSession(paths, ids.evilCodex, { agent: 'codex', cwd: '/w/x', title: 'evil', jsonl_path: stolen });
+    // A link inside Qwen's storage to a Qwen file outside it: resolved, so still outside.
+    const qwenOutside = path.join(outside, 'qwen.jsonl');
+    await fs.copyFile(files.qwen, qwenOutside);
+    const link = path.join(paths.qwenHome, 'projects', '-w-x', 'chats', `${ids.linkedQwen}.jsonl`);
+    await fs.mkdir(path.dirname(link), { recursive: true });
+    await fs.symlink(qwenOutside, link);
+    await upsertSession(paths, ids.linkedQwen, { agent: 'qwen', cwd: '/w/x', title: 'linked', jsonl_path: link });
+    // Claude's own file, claimed by a Codex entry: outside Codex's storage.
+    await upsertSession(paths, ids.claudeAsCodex, { agent: 'codex', cwd: '/w/x', title: 'c', jsonl_path: claudeFile });
+    // A configured agent: its files are not read, wherever they are.
+    await upsertSession(paths, ids.mine, { agent: 'mine', cwd: '/w/x', title: 'mine', jsonl_path: claudeFile });
+    // A path that climbs out of the storage with `..`.
+    await upsertSession(paths, ids.relative, {
+      agent: 'codex',
+      cwd: '/w/x',
+      title: 'dots',
+      jsonl_path: path.join(paths.codexHome, 'sessions', '..', '..', 'outside', path.basename(stolen)),
+    });
+    await upsertSession(paths, ids.rootItself, {
+      agent: 'codex',
+      cwd: '/w/x',
+      title: 'root',
+      jsonl_path: path.join(paths.codexHome, 'sessions'),
+    });
+  });
+  afterAll(() => fs.rm(home, { recursive: true, force: true }));
+
+  it('filters by agent, with each session’s label', async () => {
+    const s = createConsoleSessions(paths, 'en');
+    const byAgent = async (agent: string) => (await s.list({ agent })).map((x) => x.title);
+    expect(await byAgent('claude')).toEqual(['claude']);
+    expect(await byAgent('gemini')).toEqual(['gemini']);
+    expect(await byAgent('mine')).toEqual(['mine']);
+    expect(await byAgent('nobody')).toEqual([]);
+    expect((await s.list({ agent: 'opencode' }))[0]).toMatchObject({ agent: 'opencode', agentLabel: 'OpenCode' });
+    expect((await s.list({ agent: 'claude' }))[0]?.agentLabel).toBe('Claude Code');
+    expect((await s.list({ agent: 'codex', q: 'evil' })).map((x) => x.title)).toEqual(['evil']);
+  });
+
+  it('reads each agent’s recent turns with its own reader', async () => {
+    const s = createConsoleSessions(paths, 'en');
+    const texts = async (id: string) => (await s.recentTurns(id, 10)).map((t) => `${t.role}: ${t.text}`);
+    expect(await texts(AGENT_IDS.codex)).toEqual([
+      'user: fix the flaky codex test',
+      'assistant: The test waited on a timer; I made it await the event.',
+      'user: run it again',
+      'assistant: All 12 tests pass now.',
+    ]);
+    expect(await texts(AGENT_IDS.gemini)).toEqual([
+      'user: describe the gemini layout',
+      'assistant: It has a header, a grid and a footer.',
+    ]);
+    expect(await texts(AGENT_IDS.qwen)).toEqual(['user: list the qwen files', 'assistant: There are three files.']);
+    expect(await texts(AGENT_IDS.opencode)).toEqual([
+      'user: split the opencode router',
+      'assistant: Done: three routers, one per resource.',
+    ]);
+    expect((await s.recentTurns(AGENT_IDS.codex, 1)).map((t) => t.text)).toEqual(['All 12 tests pass now.']);
+    expect(await texts(CLAUDE)).toEqual(['user: claude prompt', 'assistant: claude answer']);
+  });
+
+  it('shows nothing of a file outside the agent’s own storage, however the registry names it', async () => {
+    const s = createConsoleSessions(paths, 'en');
+    for (const id of Object.values(ids)) expect(await s.recentTurns(id, 10), id).toEqual([]);
+  });
+
+  it('does not read a file over maxFileSize', async () => {
+    const size = (await fs.stat(files.opencode)).size;
+    expect(
+      await createConsoleSessions(paths, 'en', { maxFileSize: size }).recentTurns(AGENT_IDS.opencode, 5),
+    ).toHaveLength(2);
+    expect(
+      await createConsoleSessions(paths, 'en', { maxFileSize: size - 1 }).recentTurns(AGENT_IDS.opencode, 5),
+    ).toEqual([]);
+  });
+
+  it('follows a storage directory that is itself a link', async () => {
+    const real = path.join(home, 'elsewhere-codex');
+    await fs.rename(paths.codexHome, real);
+    await fs.symlink(real, paths.codexHome);
+    try {
+      const s = createConsoleSessions(paths, 'en');
+      expect(await s.recentTurns(AGENT_IDS.codex, 10)).toHaveLength(4);
+      expect(await s.recentTurns(ids.evilCodex, 10)).toEqual([]);
+    } finally {
+      await fs.rm(paths.codexHome);
+      await fs.rename(real, paths.codexHome);
     }
   });
 });

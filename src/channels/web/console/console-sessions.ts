@@ -1,10 +1,8 @@
-import path from 'node:path';
 import type { Language } from '../../../core/i18n.js';
 import type { Paths } from '../../../core/paths.js';
 import { tildify } from '../../../core/tildify.js';
-import { readTranscript } from '../../../sessions/present/export-session.js';
-import { projectOf, titleOf } from '../../../sessions/present/format-session.js';
-import { isInside } from '../../../core/path-inside.js';
+import { agentLabel, projectOf, titleOf } from '../../../sessions/present/format-session.js';
+import { readStoredTranscript, type StorageDirs } from '../../../sessions/present/read-stored-transcript.js';
 import { statusOf, type SessionEntry } from '../../../sessions/registry/registry-schema.js';
 import { readRegistry } from '../../../sessions/registry/registry.js';
 import { searchSessions } from '../../../sessions/present/search-sessions.js';
@@ -12,6 +10,8 @@ import { searchSessions } from '../../../sessions/present/search-sessions.js';
 /** Filters of the sessions page (all optional; `q` searches title, previews, project and cwd). */
 export interface SessionFilter {
   q?: string;
+  /** The agent's name (`claude`, `codex`, …): only that agent's sessions. */
+  agent?: string;
   origin?: string;
   status?: string;
   project?: string;
@@ -23,6 +23,8 @@ export interface ConsoleSessionSummary {
   id: string;
   /** Whose session (`claude`, `codex`, `gemini`, `qwen`, `opencode`): the page and the lead's bridge decide from it. */
   agent: string;
+  /** The agent as people call it (`Codex`); the console's agent catalog may name it better. */
+  agentLabel: string;
   title: string;
   project: string;
   cwd: string;
@@ -50,7 +52,10 @@ export interface ConsoleSessions {
   /** Sessions matching the filter, most recently active first. */
   list(filter: SessionFilter): Promise<ConsoleSessionSummary[]>;
   get(id: string): Promise<ConsoleSessionSummary | null>;
-  /** The last `n` turns of the session's transcript (empty when its file is missing or unreadable). */
+  /**
+   * The last `n` turns of the session's transcript, read by its agent's reader (empty when its file
+   * is missing, unreadable or outside the agent's storage directory).
+   */
   recentTurns(id: string, n: number): Promise<ConsoleTurn[]>;
 }
 
@@ -61,17 +66,18 @@ const MAX_LIST = 500;
 /**
  * `ConsoleSessions` over the registry (`readRegistry`, re-read on every call so the page sees what
  * `sync` and the bridge wrote), its metadata search (`searchSessions`) and the transcript reader
- * (`readTranscript`). A transcript is read only when the registry's path lies inside Claude's
- * projects directory.
+ * (`readStoredTranscript`: Claude Code's or another agent's, and only from inside that agent's
+ * own storage directory, symlinks resolved; a file over `maxFileSize` is not read).
  */
 export function createConsoleSessions(
-  paths: Pick<Paths, 'registryFile' | 'registryBackupDir' | 'locksDir' | 'claudeProjectsDir' | 'userHome'>,
+  paths: Pick<Paths, 'registryFile' | 'registryBackupDir' | 'locksDir' | 'userHome'> & StorageDirs,
   lang: Language,
-  opts: { maxLineBytes?: number } = {},
+  opts: { maxLineBytes?: number; maxFileSize?: number } = {},
 ): ConsoleSessions {
   const summary = (id: string, e: SessionEntry): ConsoleSessionSummary => ({
     id,
     agent: e.agent,
+    agentLabel: agentLabel(e.agent),
     title: titleOf(e, lang),
     project: projectOf(e),
     cwd: tildify(e.cwd, paths.userHome),
@@ -90,6 +96,7 @@ export function createConsoleSessions(
       let rows: Array<[string, SessionEntry]> = q
         ? searchSessions(registry, q).map((h) => [h.id, h.entry])
         : Object.entries(registry.sessions);
+      if (filter.agent) rows = rows.filter(([, e]) => e.agent === filter.agent);
       if (filter.origin) rows = rows.filter(([, e]) => e.origin === filter.origin);
       if (filter.status) rows = rows.filter(([, e]) => statusOf(e) === filter.status);
       if (filter.project) {
@@ -106,17 +113,13 @@ export function createConsoleSessions(
     },
     async recentTurns(id, n) {
       const e = (await load()).sessions[id];
-      const file = e?.jsonl_path;
-      if (!file || !isInside(path.resolve(file), path.resolve(paths.claudeProjectsDir))) return [];
-      let messages;
-      try {
-        messages = await readTranscript(file, {
-          thinking: false,
-          ...(opts.maxLineBytes ? { maxLineBytes: opts.maxLineBytes } : {}),
-        });
-      } catch {
-        return [];
-      }
+      if (!e) return [];
+      const messages = await readStoredTranscript(id, e, paths, {
+        thinking: false,
+        ...(opts.maxLineBytes ? { maxLineBytes: opts.maxLineBytes } : {}),
+        ...(opts.maxFileSize ? { maxFileSize: opts.maxFileSize } : {}),
+      });
+      if (!messages) return [];
       return messages.slice(-Math.max(1, Math.min(n, 200))).map((m) => ({
         role: m.role,
         timestamp: m.timestamp,

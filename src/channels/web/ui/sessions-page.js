@@ -1,6 +1,7 @@
-// The sessions pages: the registry with search and filters, a session's recent turns, continuing
-// it through the bridge (the console is a channel like Feishu), a new session in a directory
-// picked within the allowed roots, and the conversation with Allow / Deny / Always allow buttons.
+// The sessions pages: the registry with search and filters (the agent among them), a session's
+// recent turns, continuing it through the bridge (the console is a channel like Feishu), a new
+// session of a picked agent in a directory picked within the allowed roots, and the conversation
+// with Allow / Deny / Always allow buttons.
 import { api, el, uuid } from './api.js';
 import { t } from './i18n.js';
 
@@ -8,6 +9,8 @@ const $ = (id) => document.getElementById(id);
 let toast = () => undefined;
 let searchTimer = null;
 let selected = null;
+/** The agents the daemon runs (`GET /api/agents`): the filter, the picker and the tags use them. */
+let agents = [];
 
 /** Wires the page's controls. */
 export function initSessions(showToast) {
@@ -21,7 +24,8 @@ export function initSessions(showToast) {
     clearTimeout(searchTimer);
     searchTimer = setTimeout(() => loadSessions().catch(report), 250);
   });
-  for (const id of ['s-origin', 's-status']) $(id).addEventListener('change', () => loadSessions().catch(report));
+  for (const id of ['s-agent', 's-origin', 's-status'])
+    $(id).addEventListener('change', () => loadSessions().catch(report));
   $('s-continue').addEventListener('click', () => continueSession().catch(report));
   $('b-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -48,6 +52,7 @@ export function initSessions(showToast) {
 
 /** (Re)loads the list, the open session and the conversation. */
 export async function refreshSessions() {
+  await loadAgents();
   await Promise.all([loadSessions(), loadMessages(), browse($('dir-list').dataset.path || '')]);
   if (selected) await openSession(selected);
 }
@@ -56,6 +61,7 @@ async function loadSessions() {
   const params = new URLSearchParams();
   for (const [key, id] of [
     ['q', 's-q'],
+    ['agent', 's-agent'],
     ['origin', 's-origin'],
     ['status', 's-status'],
     ['project', 's-project'],
@@ -79,7 +85,7 @@ async function loadSessions() {
             dataset: { id: s.id },
             onclick: () => openSession(s.id).catch((err) => toast(err.message)),
           },
-          el('span', { class: 'session-title', text: s.title }),
+          el('span', { class: 'session-head' }, agentTag(s), el('span', { class: 'session-title', text: s.title })),
           el('span', {
             class: 'session-meta',
             text: `${s.id.slice(0, 8)} · ${s.origin === 'feishu' ? t('sOriginFeishu') : t('sOriginCli')} · ${t(`status_${s.status}`)} · ${t('sMessages', { n: s.messageCount })} · ${s.project}`,
@@ -97,8 +103,9 @@ async function openSession(id) {
     row.classList.toggle('selected', row.dataset.id === id);
   const { session, turns } = await api(`/api/sessions/${encodeURIComponent(id)}?turns=20`);
   $('s-detail').hidden = false;
-  $('s-detail-title').textContent = session.title;
-  $('s-detail-meta').textContent = `${session.id} · ${t('sCwd')}: ${session.cwd} · ${t(`status_${session.status}`)}`;
+  $('s-detail-title').replaceChildren(agentTag(session) ?? '', session.title);
+  $('s-detail-meta').textContent =
+    `${session.id} · ${t('sAgent')}: ${session.agentLabel} · ${t('sCwd')}: ${session.cwd} · ${t(`status_${session.status}`)}`;
   const box = $('s-turns');
   if (turns.length === 0) return box.replaceChildren(el('p', { class: 'empty', text: t('sNoTurns') }));
   box.replaceChildren(
@@ -117,6 +124,30 @@ async function openSession(id) {
       ),
     ),
   );
+}
+
+/** The small tag naming a session's agent; none for Claude Code's sessions (the usual case). */
+function agentTag(session) {
+  if (session.agent === 'claude') return null;
+  return el('span', { class: 'agent-tag', dataset: { agent: session.agent }, text: session.agentLabel });
+}
+
+/** Fills the agent filter and the new-session picker, keeping what the user picked while it exists. */
+async function loadAgents() {
+  ({ agents } = await api('/api/agents'));
+  const filter = $('s-agent');
+  const chosenFilter = filter.value;
+  filter.replaceChildren(filter.options[0], ...agents.map((a) => el('option', { value: a.name, text: a.label })));
+  filter.value = agents.some((a) => a.name === chosenFilter) ? chosenFilter : '';
+  const picker = $('new-agent');
+  const chosen = picker.value;
+  picker.replaceChildren(
+    ...agents.map((a) =>
+      el('option', { value: a.name, text: a.available ? a.label : t('agentNotInstalled', { label: a.label }) }),
+    ),
+  );
+  const fallback = agents.find((a) => a.default) ?? agents[0];
+  picker.value = agents.some((a) => a.name === chosen) ? chosen : (fallback?.name ?? '');
 }
 
 function turnText(turn) {
@@ -236,10 +267,11 @@ async function browse(path) {
 async function startSession() {
   const dir = $('dir-path').value.trim();
   const prompt = $('new-prompt').value.trim();
+  const agent = $('new-agent').value || undefined;
   const error = $('new-error');
   error.hidden = true;
   try {
-    const r = await api('/api/sessions/new', { method: 'POST', body: { id: uuid(), dir, prompt } });
+    const r = await api('/api/sessions/new', { method: 'POST', body: { id: uuid(), dir, prompt, agent } });
     onBridgeMessage(r.message);
     $('new-prompt').value = '';
     $('b-input').focus();
