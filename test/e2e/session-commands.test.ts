@@ -3,6 +3,7 @@
  * in-process against a generated ~/.claude tree (test/fixtures/claude-case-tree.ts) with a fixed clock.
  * Goldens live in test/e2e/golden/sessions/; temp paths are replaced by <TMP>.
  */
+import { pathWithoutDevAgents } from '../helpers/path-without-dev-agents.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,11 +46,7 @@ beforeAll(() => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cc-cmd-')));
   const home = path.join(tmp, 'home');
   ccHome = path.join(home, '.cc-linker');
-  // PATH without node_modules/.bin (npm puts it there): the repo's dev-only agents are not installed.
-  const PATH = (process.env.PATH ?? '')
-    .split(path.delimiter)
-    .filter((dir) => !dir.endsWith(path.join('node_modules', '.bin')))
-    .join(path.delimiter);
+  const PATH = pathWithoutDevAgents();
   env = { HOME: home, CC_LINKER_HOME: ccHome, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), PATH };
   tree = writeCaseTree(path.join(home, '.claude'), NOW);
   fs.mkdirSync(path.join(ccHome, 'runtime', 'session-events'), { recursive: true, mode: 0o700 });

@@ -6,6 +6,7 @@
  * SessionStart hook too. A hand-written `config.toml` others can read is the user's file: `start`
  * warns (with `chmod 600 <file>`) and `doctor` fails that check, and neither changes it.
  */
+import { pathWithoutDevAgents } from '../helpers/path-without-dev-agents.js';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -82,7 +83,7 @@ function makeHome(opts: { handMade: boolean; configMode?: number; config?: strin
     fs.chmodSync(config, opts.configMode ?? 0o600);
   }
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: pathWithoutDevAgents(),
     HOME: home,
     LANG: 'C.UTF-8',
     CC_LINKER_HOME: ccHome,
