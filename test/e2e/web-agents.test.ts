@@ -2,22 +2,14 @@
 // filters by agent on the server, a Codex session's recent turns come from its own transcript, and
 // the new-session picker starts a Codex session through the bridge (`/new … --agent codex`). The
 // real bridge and registry, a fake engine (no agent runs), the console as a bridge channel.
+import { FAKE_AGENT_CATALOG } from '../fakes/fake-agent-catalog.js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentCatalog } from '../../src/bridge/commands/agent-catalog.js';
 import { upsertSession } from '../../src/sessions/registry/registry.js';
 import { AGENT_IDS, writeCodexSession } from '../fixtures/agent-trees.js';
 import { HAS_CHROMIUM, SESSION_ID, startWebHarness, type WebHarness } from './web-harness.js';
 
-const CATALOG: AgentCatalog = {
-  list: () => [
-    { name: 'claude', label: 'Claude Code', available: true },
-    { name: 'codex', label: 'Codex', available: true },
-    { name: 'qwen', label: 'Qwen Code', available: false },
-  ],
-  defaultAgent: 'claude',
-  models: async () => [],
-};
+const CATALOG = FAKE_AGENT_CATALOG;
 
 describe.skipIf(!HAS_CHROMIUM)('web console: agents on the sessions page (chromium)', () => {
   let h: WebHarness;

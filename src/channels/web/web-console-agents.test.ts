@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { FAKE_AGENT_CATALOG } from '../../../test/fakes/fake-agent-catalog.js';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentCatalog } from '../../bridge/commands/agent-catalog.js';
@@ -15,15 +16,7 @@ import {
 } from '../../../test/helpers/web-console-kit.js';
 import { WEB_USER_ID } from './web-channel.js';
 
-const CATALOG: AgentCatalog = {
-  list: () => [
-    { name: 'claude', label: 'Claude Code', available: true },
-    { name: 'codex', label: 'Codex', available: true },
-    { name: 'qwen', label: 'Qwen Code', available: false },
-  ],
-  defaultAgent: 'claude',
-  models: async () => [],
-};
+const CATALOG = FAKE_AGENT_CATALOG;
 
 const summary = (id: string, agent: string): ConsoleSessionSummary => ({
   id,

@@ -1,4 +1,5 @@
 import { preview } from '../preview.js';
+import type { AgentFileRead } from './agent-reader.js';
 import { blankSession, type ScannedSession } from '../scanned-session.js';
 import type { ScanWarning } from '../scan-warning.js';
 import type { AgentFileStat } from './agent-reader.js';
@@ -128,4 +129,10 @@ export function partsText(parts: unknown): string {
       if ((p as { thought?: unknown }).thought !== true) texts.push((p as { text: string }).text);
   }
   return texts.join('\n');
+}
+
+/** A one-session file's read: its session, or none and a `no_session_id` warning when no line named it. */
+export function oneSessionRead(session: ScannedSession, warnings: ScanWarning[], file: string): AgentFileRead {
+  if (!session.sessionId) return { sessions: [], warnings: [...warnings, { code: 'no_session_id', file }] };
+  return { sessions: [session], warnings };
 }

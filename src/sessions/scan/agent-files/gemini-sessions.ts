@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentMessage, AgentReader } from './agent-reader.js';
 import { isAgentSessionId } from './agent-name.js';
-import { AgentSummary, partsText } from './agent-summary.js';
+import { AgentSummary, oneSessionRead, partsText } from './agent-summary.js';
 import { asObject, asString, forEachJsonLine } from './json-lines.js';
 import { filesIn, readDirQuietly, subdirs } from './list-files.js';
 import type { ScanWarning } from '../scan-warning.js';
@@ -126,8 +126,7 @@ export const geminiReader: AgentReader = {
     }
     // Gemini's empty extra session (or a reset that left nothing): not a session.
     if (messages.length === 0) return { sessions: [], warnings };
-    if (!session.sessionId) return { sessions: [], warnings: [...warnings, { code: 'no_session_id', file }] };
-    return { sessions: [session], warnings };
+    return oneSessionRead(session, warnings, file);
   },
 
   complete(sessions, dirs) {

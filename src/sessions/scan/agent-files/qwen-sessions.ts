@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AgentMessage, AgentReader } from './agent-reader.js';
 import { isAgentSessionId } from './agent-name.js';
-import { AgentSummary, partsText } from './agent-summary.js';
+import { AgentSummary, oneSessionRead, partsText } from './agent-summary.js';
 import { asObject, asString, forEachJsonLine } from './json-lines.js';
 import { filesIn, readDirQuietly, subdirs } from './list-files.js';
 import type { ScanWarning } from '../scan-warning.js';
@@ -55,8 +55,7 @@ export const qwenReader: AgentReader = {
       { maxLineBytes: opts.maxLineBytes, size: stat.size },
     );
     const session = s.finish(warnings, pass);
-    if (!session.sessionId) return { sessions: [], warnings: [...warnings, { code: 'no_session_id', file }] };
-    return { sessions: [session], warnings };
+    return oneSessionRead(session, warnings, file);
   },
 
   async transcript(file, _id, opts) {
