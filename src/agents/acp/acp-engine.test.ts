@@ -237,7 +237,7 @@ describe('permissions', () => {
       kind: 'execute',
       summary: 'Shell: echo hi',
       input: { command: 'echo hi' },
-      suggestions: [],
+      suggestions: ['echo hi'],
     });
     expect(events).toContainEqual({ type: 'tool_use', id: 'call-0', name: 'Shell', summary: 'echo hi' });
     expect(events).toContainEqual({ type: 'tool_result', id: 'call-0', ok: true, summary: 'hi' });
