@@ -163,6 +163,9 @@ const sessionOf = (events: EngineEvent[]): string | undefined =>
 /** Every streamed model call's request, in order (background calls left out). */
 const streamed = (fake: AgentModelServer) => fake.calls.filter((c) => c.request.stream).map((c) => c.request);
 
+/** The body of the last model request (the raw wire format). */
+const lastBody = (fake: AgentModelServer): unknown => fake.requests.at(-1)?.body;
+
 /** Dumps the engine's warnings when a case fails. */
 function logOnFailure(r: Rig | undefined, ctx: { task: { result?: { state?: string } } }): void {
   if (!r || ctx.task.result?.state !== 'fail' || !fs.existsSync(r.logFile)) return;
@@ -277,6 +280,8 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
       const last = streamed(rg.fake).at(-1);
       expect(last?.lastUserText).toBe('what word?');
       expect(last?.userTexts).toEqual(expect.arrayContaining(['remember the word pelican', 'what word?']));
+      // The earlier answer is part of the history too (the agent kept it before it was stopped).
+      expect(JSON.stringify(lastBody(rg.fake))).toContain('ok: remember the word pelican');
       // The replayed history is not part of this turn's answer.
       expect(result.text).toContain('ok: what word?');
       expect(result.text).not.toContain('pelican');
@@ -412,6 +417,11 @@ describe.skipIf(qwenCliScript() === null)('the ACP engine with the real Qwen Cod
       expect(result.text).toContain(MARKER);
       const loaded = streamed(rg.fake).find((c) => c.lastUserText === `RUN: ${MARKER_COMMAND}`);
       expect(loaded?.userTexts).toEqual(expect.arrayContaining(['hello qwen']));
+      // The first turn's answer is in the loaded history: Qwen Code writes it to its session file
+      // after answering the prompt, so the engine must not stop it before that.
+      expect(JSON.stringify(rg.fake.requests.find((q) => JSON.stringify(q.body).includes('RUN: '))?.body)).toContain(
+        'ok: hello qwen',
+      );
     },
     QWEN_CASE_MS,
   );
