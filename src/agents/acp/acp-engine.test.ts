@@ -80,6 +80,7 @@ function harness(extraEnv: Record<string, string> = {}, command?: string[], stal
       permissionStore: store,
       killGraceMs: 300,
       cancelWaitMs: 500,
+      endSettleMs: 0,
       replayQuietMs: 150,
       replayMaxMs: 2000,
     },
@@ -157,6 +158,32 @@ describe('a new session', () => {
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
     });
     expect(calls.find((c) => c.method === 'session/new')?.params).toEqual({ cwd: fx.cwd, mcpServers: [] });
+    for (const pid of agentPids()) expect(isGroupAlive(pid)).toBe(false);
+  });
+
+  it('after the turn, the agent is left endSettleMs to save it, then its stdin is closed and it exits', async () => {
+    const engine = createAcpEngine(
+      { name: 'fakeagent', command: fx.command, env: fx.env() },
+      { guard: guardDeps(recordingLogger([])), killGraceMs: 300, endSettleMs: 700 },
+    );
+    const result = await engine.send({ prompt: 'save-late now', cwd: fx.cwd });
+    expect(result.text).toBe('echo: save-late now');
+    // Written after the prompt response: a kill or the end of stdin right after the turn loses it.
+    expect(fx.calls().filter((c) => c.method === 'saved')).toEqual([
+      expect.objectContaining({ params: { sessionId: result.sessionId } }),
+    ]);
+    for (const pid of agentPids()) expect(isGroupAlive(pid)).toBe(false);
+  });
+
+  it('an agent that stays after the end of its input is killed once endGraceMs is over', async () => {
+    const logs: Logged[] = [];
+    const engine = createAcpEngine(
+      { name: 'fakeagent', command: fx.command, env: fx.env() },
+      { guard: guardDeps(recordingLogger(logs)), killGraceMs: 300, endSettleMs: 0, endGraceMs: 200 },
+    );
+    const result = await engine.send({ prompt: 'linger please', cwd: fx.cwd });
+    expect(result.text).toBe('echo: linger please');
+    expect(agentPids()).toHaveLength(1);
     for (const pid of agentPids()) expect(isGroupAlive(pid)).toBe(false);
   });
 
