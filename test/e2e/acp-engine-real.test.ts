@@ -343,10 +343,13 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
       const rg = r as Rig;
       const config: Config = defaultConfig();
       config.general.language = 'en';
+      // Codex's home where the profile says, not the default ~/.codex.
+      const codexHome = path.join(rg.sb.root, 'codex-elsewhere');
+      fs.cpSync(rg.sb.env.CODEX_HOME as string, codexHome, { recursive: true });
       config.agents.profiles.codex = {
         kind: 'acp',
         command: rg.sb.command,
-        env: { CODEX_HOME: rg.sb.env.CODEX_HOME as string },
+        env: { CODEX_HOME: codexHome },
         env_pass: ['FAKE_API_KEY'],
       };
       // The daemon's own environment: the key is there, CODEX_HOME is not (the profile sets it).
@@ -374,7 +377,7 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
       expect(result.text).toContain('ok: hello daemon');
       const entry = (await readRegistry(paths)).registry.sessions[result.sessionId];
       expect(entry).toMatchObject({ agent: 'codex', status: 'active' });
-      expect(entry?.jsonl_path).toContain(`${result.sessionId}.jsonl`);
+      expect(entry?.jsonl_path).toMatch(new RegExp(`^${codexHome}/sessions/.*${result.sessionId}\\.jsonl$`));
       // The model list comes from the last run's session/new.
       expect((await catalog.models('codex')).length).toBeGreaterThan(0);
     },
