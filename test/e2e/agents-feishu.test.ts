@@ -185,6 +185,32 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
   );
 
   it(
+    "/model in a Codex session lists Codex's own models; choosing one makes the next turn use it",
+    async () => {
+      showLogOnFailure(() => s);
+      const { messageId } = await s.send('/model');
+      await s.fake.waitFor(() => repliesTo(s.fake, messageId).length === 1);
+      const card = s.fake.textOf(repliesTo(s.fake, messageId)[0] as SentMessage);
+      expect(card).toContain('Models · Codex');
+      const ids = [...card.matchAll(/^(\d+)\. (\S+)/gm)].map((m) => m[2] as string);
+      expect(ids.length).toBeGreaterThan(1);
+      expect(ids).toContain('gpt-5.4'); // config.toml's model
+      const chosen = ids.find((id) => id !== 'gpt-5.4') as string;
+      const set = await commandReply(s, `/model ${ids.indexOf(chosen) + 1}`);
+      expect(set).toContain(chosen);
+
+      const turn = await s.send('which model now');
+      await s.finished(turn.messageId);
+      expect(replyTemplate(s.fake, turn.messageId)).toBe('green');
+      const used = codexCalls().at(-1);
+      expect(used?.lastUserText).toBe('which model now');
+      expect(used?.model).toBe(chosen);
+      expect(codexCalls()[0]?.model).toBe('gpt-5.4'); // the config's model before
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it(
     '/list shows the Codex session with its agent',
     async () => {
       showLogOnFailure(() => s);
