@@ -211,6 +211,34 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
   );
 
   it(
+    'a Claude Code session in between, then /switch back to the Codex session: text goes to Codex again',
+    async () => {
+      showLogOnFailure(() => s);
+      const claudeDir = s.sys.project('claude-work');
+      const claude = await s.send(`/new ${claudeDir} -- echo: claude in between`);
+      await s.finished(claude.messageId);
+      expect(s.answer(claude.messageId)).toContain('claude in between');
+      expect(s.runsOf('echo: claude in between')).toBe(1);
+
+      const switched = await commandReply(s, `/switch ${sessionId.slice(0, 8)}`);
+      expect(switched).toContain('Switched');
+      expect(await new UserMapping(s.sys.paths.userMappingFile).get(OWNER)).toMatchObject({
+        type: 'session',
+        sessionUuid: sessionId,
+        cwd,
+      });
+      const codexBefore = codexCalls().length;
+      const back = await s.send('back to codex');
+      await s.finished(back.messageId);
+      expect(s.answer(back.messageId)).toContain('ok: back to codex');
+      expect(codexCalls().length).toBeGreaterThan(codexBefore);
+      expect(codexCalls().at(-1)?.userTexts).toEqual(expect.arrayContaining(['hello', 'back to codex']));
+      expect(s.runsOf('back to codex')).toBe(0); // not sent to Claude
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it(
     '/list shows the Codex session with its agent',
     async () => {
       showLogOnFailure(() => s);
