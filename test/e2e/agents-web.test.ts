@@ -141,7 +141,11 @@ describe.skipIf(!HAS_CHROMIUM || !CLAUDE_BIN || !CODEX_BIN)('web console with Co
 
       // 3. The sessions page lists it; the API names its agent.
       await page.press('#s-q', 'Enter'); // reload the list
-      await page.locator(`.session-row[data-id="${sessionId}"]`).waitFor();
+      const row = page.locator(`.session-row[data-id="${sessionId}"]`);
+      await row.waitFor();
+      expect(await row.locator('.session-meta').textContent()).toMatch(
+        new RegExp(`^codex · ${sessionId.slice(0, 8)} · `),
+      );
       const listed = await page.evaluate(async () => {
         const res = await fetch('/api/sessions');
         return (await res.json()) as { sessions: Array<{ id: string; agent: string }> };
