@@ -39,6 +39,15 @@ function replyTitle(s: System, messageId: string): string | undefined {
   return card?.header?.title?.content;
 }
 
+/**
+ * Waits until the reply to `messageId` is final and the bridge is idle: an ACP agent is ended a
+ * moment after its answer, and a message sent meanwhile would be queued behind it.
+ */
+async function turnOver(s: System, messageId: string): Promise<void> {
+  await s.finished(messageId);
+  await s.runtime.bridge.whenIdle();
+}
+
 /** The text of the one plain reply to a command message. */
 async function commandReply(s: System, text: string): Promise<string> {
   const { messageId } = await s.send(text);
@@ -67,7 +76,7 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
       showLogOnFailure(() => s);
       const anthropicBefore = s.anth.requests.length;
       const { messageId } = await s.send(`/new ${cwd} --agent codex -- hello`);
-      await s.finished(messageId);
+      await turnOver(s, messageId);
       expect(replyTemplate(s.fake, messageId)).toBe('green');
       expect(replyTitle(s, messageId)).toContain('Codex');
       expect(s.answer(messageId)).toContain('ok: hello');
@@ -95,7 +104,7 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
     async () => {
       showLogOnFailure(() => s);
       const { messageId } = await s.send('and a follow-up');
-      await s.finished(messageId);
+      await turnOver(s, messageId);
       expect(replyTemplate(s.fake, messageId)).toBe('green');
       expect(s.answer(messageId)).toContain('ok: and a follow-up');
       expect(s.answer(messageId)).not.toContain('ok: hello'); // the replayed history is not this turn's answer
@@ -122,7 +131,7 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
       expect(fs.existsSync(path.join(cwd, 'ran-marker'))).toBe(false); // waiting for the click
 
       expect(await click(s.fake, card, 'Allow')).toMatchObject({ type: 'success', content: 'Allowed' });
-      await s.finished(messageId);
+      await turnOver(s, messageId);
       expect(replyTemplate(s.fake, messageId)).toBe('green');
       expect(fs.existsSync(path.join(cwd, 'ran-marker'))).toBe(true);
       expect(s.answer(messageId)).toContain(MARKER);
@@ -142,7 +151,7 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
       expect(await click(s.fake, promptCard(s.fake, messageId) as SentMessage, 'Deny')).toMatchObject({
         content: 'Denied',
       });
-      await s.finished(messageId);
+      await turnOver(s, messageId);
       expect(fs.existsSync(path.join(cwd, 'denied-marker'))).toBe(false);
       expect(codexCalls().some((c) => c.toolResults.length > 0 && c.lastUserText === 'RUN: touch denied-marker')).toBe(
         false,
@@ -162,7 +171,7 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
         type: 'success',
         content: 'Allowed, rule remembered',
       });
-      await s.finished(first.messageId);
+      await turnOver(s, first.messageId);
       expect(fs.existsSync(path.join(cwd, 'always-marker'))).toBe(true);
       const stored = JSON.parse(fs.readFileSync(s.sys.paths.agentPermissionsFile, 'utf8')) as {
         data: { rules: Array<{ agent: string; kind: string; command: string; userId?: string }> };
@@ -176,7 +185,7 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
 
       fs.rmSync(path.join(cwd, 'always-marker'));
       const second = await s.send(`RUN: ${command}`);
-      await s.finished(second.messageId);
+      await turnOver(s, second.messageId);
       expect(replyTemplate(s.fake, second.messageId)).toBe('green');
       expect(fs.existsSync(path.join(cwd, 'always-marker'))).toBe(true);
       expect(promptCard(s.fake, second.messageId)).toBeUndefined();
@@ -200,7 +209,7 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
       expect(set).toContain(chosen);
 
       const turn = await s.send('which model now');
-      await s.finished(turn.messageId);
+      await turnOver(s, turn.messageId);
       expect(replyTemplate(s.fake, turn.messageId)).toBe('green');
       const used = codexCalls().at(-1);
       expect(used?.lastUserText).toBe('which model now');
@@ -216,7 +225,7 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
       showLogOnFailure(() => s);
       const claudeDir = s.sys.project('claude-work');
       const claude = await s.send(`/new ${claudeDir} -- echo: claude in between`);
-      await s.finished(claude.messageId);
+      await turnOver(s, claude.messageId);
       expect(s.answer(claude.messageId)).toContain('claude in between');
       expect(s.runsOf('echo: claude in between')).toBe(1);
 
@@ -229,7 +238,7 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
       });
       const codexBefore = codexCalls().length;
       const back = await s.send('back to codex');
-      await s.finished(back.messageId);
+      await turnOver(s, back.messageId);
       expect(s.answer(back.messageId)).toContain('ok: back to codex');
       expect(codexCalls().length).toBeGreaterThan(codexBefore);
       expect(codexCalls().at(-1)?.userTexts).toEqual(expect.arrayContaining(['hello', 'back to codex']));
