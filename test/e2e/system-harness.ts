@@ -25,6 +25,9 @@ import {
   type PushResult,
   type SentMessage,
 } from '../fakes/fake-feishu/fake-feishu-server.js';
+import { codexAcpBinary } from '../fakes/agent-sandbox/agent-binaries.js';
+import { codexConfigToml, FAKE_API_KEY } from '../fakes/agent-sandbox/agent-sandbox.js';
+import { startAgentModelServer, type AgentModelServer } from '../fakes/fake-llm/agent-model-server.js';
 import { waitNoLeftovers } from './claude-harness.js';
 
 const CHILD = path.join(import.meta.dirname, 'fixtures/system-feishu-child.ts');
@@ -84,6 +87,8 @@ export function systemConfig(o: {
   mode: Config['claude']['mode'];
   feishu?: { baseUrl: string; appSecret: string; appId: string };
   web?: boolean;
+  /** `[agents.codex]` pointed at the real codex-acp binary, from `withCodex`. */
+  codex?: CodexSetup;
 }): Config {
   const c = defaultConfig();
   c.general.language = 'en';
@@ -104,7 +109,36 @@ export function systemConfig(o: {
   c.security.denied_roots = [];
   c.web.enabled = o.web ?? false;
   c.ccexec.cwd = o.sys.home;
+  if (o.codex) c.agents.profiles.codex = o.codex.profile;
   return c;
+}
+
+/** The native codex-acp binary, or null on a platform without it (the agent tests then skip). */
+export const CODEX_BIN = codexAcpBinary();
+
+/** What `withCodex` set up: the fake Responses API Codex talks to and its `[agents.codex]` table. */
+export interface CodexSetup {
+  fake: AgentModelServer;
+  profile: Config['agents']['profiles'][string];
+}
+
+/**
+ * Real Codex for the system: a fake Responses API on 127.0.0.1, `$CODEX_HOME` = `<home>/.codex` (where
+ * the registry looks) with a config.toml pointing at it, the fake key in the daemon's environment
+ * (`sys.env.FAKE_API_KEY`), and the `[agents.codex]` table a user would write: the binary, `env`
+ * naming `CODEX_HOME`, and the key passed by name (`env_pass`).
+ */
+export async function withCodex(sys: SystemRoot): Promise<CodexSetup> {
+  if (!CODEX_BIN) throw new Error('system harness: codex-acp is not installed');
+  const fake = await startAgentModelServer('responses');
+  const codexHome = path.join(sys.home, '.codex');
+  fs.mkdirSync(codexHome, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(codexHome, 'config.toml'), codexConfigToml(fake.baseUrl));
+  sys.env.FAKE_API_KEY = FAKE_API_KEY;
+  return {
+    fake,
+    profile: { kind: 'acp', command: [CODEX_BIN], env: { CODEX_HOME: codexHome }, env_pass: ['FAKE_API_KEY'] },
+  };
 }
 
 /** The CardKit card id a streamed reply message refers to (`{type:'card', data:{card_id}}`), if any. */
@@ -188,6 +222,8 @@ export interface System {
   answer(messageId: string): string;
   /** Claude runs started for `prompt` (API requests whose last user text is the prompt). */
   runsOf(prompt: string): number;
+  /** The real Codex's fake model, when started with `agents: ['codex']`. */
+  codex?: CodexSetup;
   stop(): Promise<void>;
 }
 
@@ -197,15 +233,22 @@ export interface System {
  */
 export async function startSystem(
   mode: Config['claude']['mode'],
-  opts: { tweak?: (c: Config) => void; prepare?: (sys: SystemRoot) => Promise<void> } = {},
+  opts: {
+    tweak?: (c: Config) => void;
+    prepare?: (sys: SystemRoot) => Promise<void>;
+    /** Other agents to configure with their real binaries (`[agents.<name>]`); see `withCodex`. */
+    agents?: Array<'codex'>;
+  } = {},
 ): Promise<System> {
   const anth = await startFakeAnthropic();
   const fake = await startFakeFeishuServer();
   const sys = systemRoot(anth.url);
+  const codex = opts.agents?.includes('codex') ? await withCodex(sys) : undefined;
   const config = systemConfig({
     sys,
     mode,
     feishu: { baseUrl: fake.baseUrl, appSecret: fake.appSecret, appId: newAppId() },
+    ...(codex ? { codex } : {}),
   });
   // Ask for every tool call that is not on the allow list (the default `acceptEdits` would let
   // `touch` through without asking, and the permission cases need a prompt).
@@ -230,6 +273,7 @@ export async function startSystem(
     await assembledRuntime?.stop(0).catch(() => undefined);
     await fake.close();
     await anth.close();
+    await codex?.fake.close();
     sys.cleanup();
     throw err;
   }
@@ -241,6 +285,7 @@ export async function startSystem(
     config,
     runtime,
     logFile,
+    ...(codex ? { codex } : {}),
     async send(text, opts = {}) {
       const event = textMessageEvent({
         openId: opts.openId ?? OWNER,
@@ -266,6 +311,7 @@ export async function startSystem(
       const left = await waitNoLeftovers(sys.home, 5_000);
       await fake.close();
       await anth.close();
+      await codex?.fake.close();
       sys.cleanup();
       expect(left).toEqual([]);
     },

@@ -45,6 +45,12 @@ export interface AcpConnection {
   stderrTail(): TextTail;
   /** Ends the agent's whole process group and waits until it is gone. */
   close(): Promise<RunResult>;
+  /**
+   * Ends an agent whose turn is over the polite way: leaves it `settleMs` to save the turn (agents
+   * write their session file after answering), then closes its stdin (an ACP agent exits at the
+   * end of its input), waits up to `graceMs` for the group to go, then `close()`s whatever is left.
+   */
+  finish(settleMs: number, graceMs: number): Promise<RunResult>;
 }
 
 /**
@@ -141,6 +147,16 @@ export function openAcpConnection(options: AcpSpawnOptions, handlers: AcpClientH
     });
   const connection = app.connect(stream);
   void exited.then(() => connection.close(new Error('the agent process ended')));
+  const untilExitedOr = async (ms: number): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  };
+  const close = async (): Promise<RunResult> => {
+    connection.close();
+    run.kill('killed');
+    return exited;
+  };
 
   return {
     pid: run.pid,
@@ -150,10 +166,14 @@ export function openAcpConnection(options: AcpSpawnOptions, handlers: AcpClientH
       return hasExited;
     },
     stderrTail: () => tail,
-    close: async () => {
-      connection.close();
-      run.kill('killed');
-      return exited;
+    close,
+    finish: async (settleMs, graceMs) => {
+      if (!hasExited && settleMs > 0) await untilExitedOr(settleMs);
+      if (!hasExited && graceMs > 0) {
+        run.stdin?.end();
+        await untilExitedOr(graceMs);
+      }
+      return close();
     },
   };
 }

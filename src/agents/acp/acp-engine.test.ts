@@ -80,6 +80,7 @@ function harness(extraEnv: Record<string, string> = {}, command?: string[], stal
       permissionStore: store,
       killGraceMs: 300,
       cancelWaitMs: 500,
+      endSettleMs: 0,
       replayQuietMs: 150,
       replayMaxMs: 2000,
     },
@@ -160,6 +161,32 @@ describe('a new session', () => {
     for (const pid of agentPids()) expect(isGroupAlive(pid)).toBe(false);
   });
 
+  it('after the turn, the agent is left endSettleMs to save it, then its stdin is closed and it exits', async () => {
+    const engine = createAcpEngine(
+      { name: 'fakeagent', command: fx.command, env: fx.env() },
+      { guard: guardDeps(recordingLogger([])), killGraceMs: 300, endSettleMs: 700 },
+    );
+    const result = await engine.send({ prompt: 'save-late now', cwd: fx.cwd });
+    expect(result.text).toBe('echo: save-late now');
+    // Written after the prompt response: a kill or the end of stdin right after the turn loses it.
+    expect(fx.calls().filter((c) => c.method === 'saved')).toEqual([
+      expect.objectContaining({ params: { sessionId: result.sessionId } }),
+    ]);
+    for (const pid of agentPids()) expect(isGroupAlive(pid)).toBe(false);
+  });
+
+  it('an agent that stays after the end of its input is killed once endGraceMs is over', async () => {
+    const logs: Logged[] = [];
+    const engine = createAcpEngine(
+      { name: 'fakeagent', command: fx.command, env: fx.env() },
+      { guard: guardDeps(recordingLogger(logs)), killGraceMs: 300, endSettleMs: 0, endGraceMs: 200 },
+    );
+    const result = await engine.send({ prompt: 'linger please', cwd: fx.cwd });
+    expect(result.text).toBe('echo: linger please');
+    expect(agentPids()).toHaveLength(1);
+    for (const pid of agentPids()) expect(isGroupAlive(pid)).toBe(false);
+  });
+
   it('maps thoughts to thinking, not to the answer', async () => {
     const { events, promise } = run(harness(), 'think hard');
     const result = await promise;
@@ -237,7 +264,7 @@ describe('permissions', () => {
       kind: 'execute',
       summary: 'Shell: echo hi',
       input: { command: 'echo hi' },
-      suggestions: [],
+      suggestions: ['echo hi'],
     });
     expect(events).toContainEqual({ type: 'tool_use', id: 'call-0', name: 'Shell', summary: 'echo hi' });
     expect(events).toContainEqual({ type: 'tool_result', id: 'call-0', ok: true, summary: 'hi' });

@@ -38,6 +38,15 @@ export interface AcpExecutorDeps {
   killGraceMs?: number;
   /** After `session/cancel`, how long the turn may take to end by itself before the group is killed. */
   cancelWaitMs?: number;
+  /**
+   * After a finished turn, how long the agent is left running before its stdin is closed: agents
+   * save part of the turn after answering it (Qwen Code writes the answer to its session file
+   * ~0.1 s later, and exits at the end of its input without writing it), so killed or closed at
+   * once, the next `session/load` lacks the answer.
+   */
+  endSettleMs?: number;
+  /** … then how long it may take to exit by itself once its stdin is closed before the group is killed. */
+  endGraceMs?: number;
   /** After `session/load`, the history replay counts as over once no update came for this long. */
   replayQuietMs?: number;
   /** … but the prompt is sent after this much waiting at the latest. */
@@ -47,6 +56,8 @@ export interface AcpExecutorDeps {
 }
 
 const DEFAULT_CANCEL_WAIT_MS = 1000;
+const DEFAULT_END_SETTLE_MS = 500;
+const DEFAULT_END_GRACE_MS = 500;
 const DEFAULT_REPLAY_QUIET_MS = 300;
 const DEFAULT_REPLAY_MAX_MS = 3000;
 
@@ -91,6 +102,7 @@ async function runTurn(profile: AcpAgentProfile, deps: AcpExecutorDeps, ctx: Run
   const denials: PermissionDenial[] = [];
   let mapper: SessionUpdateMapper | undefined;
   let promptSent = false;
+  let answered = false;
   let lastUpdateAt = performance.now();
   const onSkipped = (what: string): void => logger.warn('ACP update skipped', { agent: agentName, what });
 
@@ -185,6 +197,7 @@ async function runTurn(profile: AcpAgentProfile, deps: AcpExecutorDeps, ctx: Run
       if (err instanceof RunStopped) await cancelTurn(conn, sessionId, prompting, deps);
       throw err;
     }
+    answered = true;
     turn.setResponseUsage((response as unknown as Obj).usage);
     const usage = turn.usage();
     return {
@@ -211,7 +224,10 @@ async function runTurn(profile: AcpAgentProfile, deps: AcpExecutorDeps, ctx: Run
       { lang, cause: err, stderrTail: conn.stderrTail().text() },
     );
   } finally {
-    await conn.close();
+    // A finished turn: let the agent save it and exit; anything else: end the group now.
+    await (answered && !ctx.signal.aborted
+      ? conn.finish(deps.endSettleMs ?? DEFAULT_END_SETTLE_MS, deps.endGraceMs ?? DEFAULT_END_GRACE_MS)
+      : conn.close());
   }
 }
 

@@ -134,6 +134,27 @@ describe('answerPermission', () => {
     expect(broken.events).toHaveLength(1);
   });
 
+  it('offers "always allow" (one suggestion: the exact command) only when it can be stored and allowed', async () => {
+    const store = new AgentPermissionStore(path.join(dir, 'p.json'));
+    const asked: Array<{ suggestions: string[] }> = [];
+    const recording: PermissionHandler = {
+      requestPermission: async (request) => {
+        asked.push(request);
+        return { behavior: 'deny' };
+      },
+      askQuestion: async () => ({ cancelled: true }),
+    };
+    await answerPermission(params(), never, context(recording, { store }).c);
+    await answerPermission(params(), never, context(recording).c); // no store: nothing could be remembered
+    await answerPermission(params({ options: [OPTIONS[2]] }), never, context(recording, { store }).c); // no allow option
+    await answerPermission(
+      params({ toolCall: { toolCallId: 't3', kind: 'execute', rawInput: {} } }),
+      never,
+      context(recording, { store }).c,
+    ); // nothing to remember it by
+    expect(asked.map((r) => r.suggestions)).toEqual([['git push'], [], [], []]);
+  });
+
   it('a request without a command is remembered by its title', async () => {
     const store = new AgentPermissionStore(path.join(dir, 'p.json'));
     const { c } = context(decide({ behavior: 'allow', always: true }), { store });

@@ -106,7 +106,9 @@ export async function answerPermission(
     kind,
     summary: summary ? `${name}: ${summary}` : name,
     input,
-    suggestions: [],
+    // The one "always allow" rule on offer: this exact command, as the store keeps it. The chat
+    // shows its "Always allow" button only when a request has suggestions.
+    suggestions: c.store && subject && optionOf('allow_once', 'allow_always') ? [subject] : [],
   };
   c.emit({ type: 'permission_request', request });
   if (!c.handler) return denied();

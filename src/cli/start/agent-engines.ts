@@ -1,4 +1,5 @@
 import { AgentError } from '../../agents/agent-error.js';
+import { agentDirsFor } from '../../agents/agent-dirs.js';
 import { agentEnvFor } from '../../agents/agent-env.js';
 import { agentProfiles, type AgentProfile } from '../../agents/agent-profiles.js';
 import { createAcpEngine } from '../../agents/acp/create-acp-engine.js';
@@ -19,6 +20,7 @@ import type { ChildTracker } from '../../process/child-tracker.js';
 import { locateAgentSession } from '../../sessions/scan/agent-files/locate-agent-session.js';
 import { isReadableAgent } from '../../sessions/scan/agent-files/agent-name.js';
 import type { SessionFiles } from '../../engine/guarded-engine.js';
+import type { AgentDirs } from '../../sessions/scan/agent-files/agent-reader.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What `agentEngines` needs: the daemon's parts that every agent's engine shares. */
@@ -45,14 +47,14 @@ const LOCATE_DELAYS_MS = [0, 300, 700, 1500, 3000];
  * found by its id. No transcript for the bridge's recovery (it reads Claude Code's format only),
  * so an interrupted turn of these agents is sent again from its prompt (docs/design.md#agents).
  */
-function acpSessionFiles(agent: string, paths: Paths): SessionFiles {
+function acpSessionFiles(agent: string, dirs: AgentDirs): SessionFiles {
   if (!isReadableAgent(agent)) return { transcriptOf: () => null };
   return {
     transcriptOf: () => null,
     locateNew: async (sessionId) => {
       for (const wait of LOCATE_DELAYS_MS) {
         if (wait > 0) await sleep(wait);
-        const file = locateAgentSession(agent, paths, sessionId);
+        const file = locateAgentSession(agent, dirs, sessionId);
         if (file) return file;
       }
       return null;
@@ -101,7 +103,8 @@ export function agentEngines(deps: AgentEnginesDeps): { engine: AgentRouter; cat
           slots: deps.slots,
           originOf: defaultOriginOf,
           label: profile.label,
-          files: acpSessionFiles(profile.name, paths),
+          // Where this agent writes, as its own environment says (a profile's CODEX_HOME …).
+          files: acpSessionFiles(profile.name, agentDirsFor(launch.env)),
           ...(deps.sessionRecorder ? { sessionRecorder: deps.sessionRecorder } : {}),
         },
         permissionStore,

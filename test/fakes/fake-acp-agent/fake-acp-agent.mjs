@@ -25,6 +25,9 @@
 //                  session/cancel ends the turn with stopReason cancelled
 //   hang-cancel    one chunk, then never answers (session/cancel ignored)
 //   blocks         text describing the prompt's content blocks (type[:mimeType]) one per line
+//   save-late      text, then records `saved` 300 ms AFTER the prompt response (as Qwen Code writes
+//                  its session file); the end of stdin ends the process at once, unsaved (as Qwen's)
+//   linger         text; then the process ignores the end of stdin and stays until killed
 // session/load replays history: an agent_message_chunk "REPLAYED-OLD-ANSWER" and a
 // user_message_chunk before the response, and "REPLAYED-LATE" 50 ms after it (as Gemini does).
 // Loading a session id starting with "gone" fails with -32002 (resource not found).
@@ -44,6 +47,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Raw JSON-RPC straight to stdout (what the SDK would refuse to build). */
 const raw = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 
+let linger = false;
 const cancelled = new Map(); // sessionId → resolve of the running turn's cancel wait
 const MODELS = {
   availableModels: [
@@ -72,6 +76,8 @@ async function turn(client, sessionId, prompt) {
       ],
     });
   if (word === 'usage') await update({ sessionUpdate: 'usage_update', used: 1234, size: 200000 });
+  if (word === 'save-late') void sleep(300).then(() => record('saved', { sessionId }));
+  if (word === 'linger') linger = true;
   if (word.startsWith('tool')) {
     const rounds = word === 'tool-twice' ? 2 : 1;
     const outcomes = [];
@@ -216,4 +222,5 @@ const app = acp
 const stream = acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin));
 const connection = app.connect(stream);
 await connection.closed;
-process.exit(0);
+if (linger) setInterval(() => undefined, 1000);
+else process.exit(0);

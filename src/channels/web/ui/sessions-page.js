@@ -88,7 +88,8 @@ async function loadSessions() {
           el('span', { class: 'session-head' }, agentTag(s), el('span', { class: 'session-title', text: s.title })),
           el('span', {
             class: 'session-meta',
-            text: `${s.id.slice(0, 8)} · ${s.origin === 'feishu' ? t('sOriginFeishu') : t('sOriginCli')} · ${t(`status_${s.status}`)} · ${t('sMessages', { n: s.messageCount })} · ${s.project}`,
+            // Another agent's session says whose it is (Claude Code's, the default, does not).
+            text: `${s.agent && s.agent !== 'claude' ? `${s.agent} · ` : ''}${s.id.slice(0, 8)} · ${s.origin === 'feishu' ? t('sOriginFeishu') : t('sOriginCli')} · ${t(`status_${s.status}`)} · ${t('sMessages', { n: s.messageCount })} · ${s.project}`,
           }),
           el('span', { class: 'session-time', text: new Date(s.lastActive).toLocaleString() }),
         ),

@@ -1,0 +1,159 @@
+// Browser test of another agent through the whole system: `assembleDaemon` with the web console on
+// a random port (Feishu off), `[agents.codex]` pointed at the REAL codex-acp binary against a fake
+// Responses API, and Debian's chromium driven by playwright-core. A Codex session is started by
+// typing `/new … --agent codex -- …` in the console's chat, a tool call in it is approved on the
+// permission card, and the session is found in the sessions list. Screenshots go to test-artifacts/web/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
+import { assembleDaemon, type Daemon } from '../../src/cli/start/assemble-daemon.js';
+import { WEB_USER_ID } from '../../src/channels/web/web-channel.js';
+import type { WebConsole } from '../../src/channels/web/start-web-console.js';
+import { createLogger } from '../../src/core/logger.js';
+import { readRegistry } from '../../src/sessions/registry/registry.js';
+import { startFakeAnthropic, type FakeAnthropic } from '../fakes/fake-anthropic/fake-anthropic-server.js';
+import { waitNoLeftovers } from './claude-harness.js';
+import {
+  CASE_TIMEOUT_MS,
+  CLAUDE_BIN,
+  CODEX_BIN,
+  systemConfig,
+  systemRoot,
+  withCodex,
+  type CodexSetup,
+  type SystemRoot,
+} from './system-harness.js';
+import { ARTIFACTS, CHROMIUM, HAS_CHROMIUM } from './web-harness.js';
+
+const MARKER_COMMAND = 'touch ran-marker && echo cc-linker-$((40 + 2))';
+const MARKER = 'cc-linker-42';
+
+describe.skipIf(!HAS_CHROMIUM || !CLAUDE_BIN || !CODEX_BIN)('web console with Codex (chromium, real codex-acp)', () => {
+  let anth: FakeAnthropic;
+  let sys: SystemRoot;
+  let codex: CodexSetup;
+  let runtime: Daemon;
+  let web: WebConsole;
+  let browser: Browser;
+  let logFile: string;
+
+  beforeAll(async () => {
+    anth = await startFakeAnthropic();
+    sys = systemRoot(anth.url);
+    codex = await withCodex(sys);
+    const config = systemConfig({ sys, mode: 'sdk', web: true, codex });
+    logFile = path.join(sys.root, 'cc-linker.log');
+    const assembled = await assembleDaemon({
+      config,
+      paths: sys.paths,
+      lang: 'en',
+      logger: createLogger({ level: 'debug', sink: { file: logFile } }),
+      env: sys.env,
+      feishu: false,
+      webPort: 0,
+    });
+    runtime = assembled;
+    web = assembled.web as WebConsole;
+    expect(web).not.toBeNull();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+  }, CASE_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.close();
+    await runtime?.stop(5_000);
+    const left = sys ? await waitNoLeftovers(sys.home, 5_000) : [];
+    await codex?.fake.close();
+    await anth?.close();
+    sys?.cleanup();
+    expect(left).toEqual([]);
+  }, CASE_TIMEOUT_MS);
+
+  it(
+    'starts a Codex session from the chat, streams it, approves a tool call, and lists the session',
+    async () => {
+      onTestFailed(() => {
+        const lines = fs.existsSync(logFile)
+          ? fs
+              .readFileSync(logFile, 'utf8')
+              .split('\n')
+              .filter((l) => /"level":"(warn|error)"/.test(l))
+          : [];
+        console.error(`--- cc-linker log (warn/error) ---\n${lines.slice(-40).join('\n')}`);
+      });
+      const cwd = sys.project('codex-web');
+      const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(CASE_TIMEOUT_MS / 2);
+      await page.goto(web.url);
+      await page.click('#tab-sessions'); // the sessions page holds the chat box
+
+      // 1. `/new <dir> --agent codex -- <prompt>` typed in the chat: Codex's answer streams in.
+      const anthropicBefore = anth.requests.length;
+      await page.fill('#b-input', `/new ${cwd} --agent codex -- hello from the browser`);
+      await page.press('#b-input', 'Enter');
+      const first = page.locator('#b-log .card-complete', { hasText: 'ok: hello from the browser' });
+      await first.waitFor();
+      expect(await first.textContent()).toContain('Codex');
+      expect(anth.requests.length).toBe(anthropicBefore);
+      const entry = await new UserMapping(sys.paths.userMappingFile).get(WEB_USER_ID);
+      expect(entry).toMatchObject({ type: 'session', cwd });
+      const sessionId = entry?.type === 'session' ? entry.sessionUuid : '';
+      expect((await readRegistry(sys.paths)).registry.sessions[sessionId]).toMatchObject({
+        agent: 'codex',
+        status: 'active',
+      });
+
+      // 2. A tool call that needs approval in the same session: the card, Allow, the answer, the file.
+      await page.fill('#b-input', `RUN: ${MARKER_COMMAND}`);
+      await page.press('#b-input', 'Enter');
+      const prompt = page.locator('#b-log .card-warning', { has: page.locator('button[data-button]') });
+      await prompt.waitFor();
+      expect(await prompt.locator('button[data-button]').allTextContents()).toEqual(['Allow', 'Deny', 'Always allow']);
+      expect(await prompt.textContent()).toContain('touch ran-marker');
+      expect(fs.existsSync(path.join(cwd, 'ran-marker'))).toBe(false);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'codex-permission-prompt.png') });
+      await prompt.locator('button[data-button="0"]').click();
+      await page.locator('#b-log .card-complete', { hasText: MARKER }).waitFor();
+      expect(fs.existsSync(path.join(cwd, 'ran-marker'))).toBe(true);
+      const run = codex.fake.calls.filter((c) => c.request.stream).at(-1)?.request;
+      expect(run?.toolResults.join('\n')).toContain(MARKER);
+      expect(run?.userTexts).toEqual(expect.arrayContaining(['hello from the browser'])); // same session, loaded
+      expect(await new UserMapping(sys.paths.userMappingFile).get(WEB_USER_ID)).toMatchObject({
+        sessionUuid: sessionId,
+      });
+
+      // 3. The sessions page lists it; the API names its agent.
+      await page.press('#s-q', 'Enter'); // reload the list
+      const row = page.locator(`.session-row[data-id="${sessionId}"]`);
+      await row.waitFor();
+      expect(await row.locator('.session-meta').textContent()).toMatch(
+        new RegExp(`^codex · ${sessionId.slice(0, 8)} · `),
+      );
+      const listed = await page.evaluate(async () => {
+        const res = await fetch('/api/sessions');
+        return (await res.json()) as { sessions: Array<{ id: string; agent: string }> };
+      });
+      expect(listed.sessions.find((x) => x.id === sessionId)).toMatchObject({ agent: 'codex' });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'codex-sessions.png') });
+      await context.close();
+    },
+    2 * CASE_TIMEOUT_MS,
+  );
+});
