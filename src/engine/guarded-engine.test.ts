@@ -208,6 +208,32 @@ describe('GuardedEngine', () => {
     ).resolves.toBeTruthy();
   });
 
+  it('returns the answer before the wrap-up ends, and holds the session and the slot until it has', async () => {
+    const deps = makeDeps({ slots: new Semaphore(1) });
+    let finishSaving!: () => void;
+    const saving = new Promise<void>((r) => (finishSaving = r));
+    const wrapping: Executor = async (ctx) => {
+      ctx.emit({ type: 'session', sessionId: ID });
+      ctx.wrapUp(saving);
+      return result(ID, 'answered');
+    };
+    const first = await new GuardedEngine('claude', 'acp', wrapping, deps).send({ prompt: 'a', cwd, sessionId: ID });
+    expect(first.text).toBe('answered');
+    expect(deps.locks.isLocked(ID)).toBe(true);
+    let secondRan = false;
+    const second = new GuardedEngine('claude', 'acp', scripted({ onCtx: () => (secondRan = true) }), deps).send({
+      prompt: 'b',
+      cwd,
+      sessionId: ID,
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(secondRan).toBe(false);
+    finishSaving();
+    await second;
+    expect(secondRan).toBe(true);
+    expect(deps.locks.isLocked(ID)).toBe(false);
+  });
+
   it('locks a new session id as soon as it is known, so a resume of it waits', async () => {
     const deps = makeDeps();
     let open!: () => void;

@@ -75,6 +75,13 @@ export interface RunContext {
   resume(): void;
   /** Start of the run (performance.now()), for `durationMs`. */
   startedAt: number;
+  /**
+   * Work the agent still does after it answered (saving the turn, exiting): the answer is returned
+   * at once, while the session's lock and the run slot are held until `work` settles, so the next
+   * turn of the session never starts before the last one is saved. `work` must end by itself
+   * within a bounded time and never reject.
+   */
+  wrapUp(work: Promise<void>): void;
 }
 
 /**
@@ -156,6 +163,7 @@ export class GuardedEngine implements AgentEngine {
     const request = plannedOrResumed(input, deps.files, cwd);
 
     const releases: Release[] = [];
+    const wrapUps: Promise<void>[] = [];
     const stop = new AbortController();
     let stopReason: StopReason | undefined;
     const stopWith = (reason: StopReason): void => {
@@ -226,6 +234,7 @@ export class GuardedEngine implements AgentEngine {
         pause: () => dog.pause(),
         resume: () => dog.resume(),
         startedAt,
+        wrapUp: (work) => void wrapUps.push(work),
       };
       const result = await this.execute(ctx);
       if (!sessionAnnounced)
@@ -240,7 +249,11 @@ export class GuardedEngine implements AgentEngine {
       watchdog?.stop();
       clearTimeout(hardTimer);
       options.signal?.removeEventListener('abort', onExternalAbort);
-      for (const release of releases.reverse()) release();
+      const releaseAll = (): void => {
+        for (const release of releases.reverse()) release();
+      };
+      if (wrapUps.length === 0) releaseAll();
+      else void Promise.allSettled(wrapUps).then(releaseAll);
     }
   }
 

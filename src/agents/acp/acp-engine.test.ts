@@ -49,8 +49,17 @@ function recordingLogger(into: Logged[]): Logger {
   return logger;
 }
 
+/** The locks of the last engine built: an answered turn's wrap-up holds its session until the agent is gone. */
+let lastLocks = new SessionLocks();
+
+/** Until the wrap-up of session `id`'s answered turn is over (the agent saved it and exited). */
+async function wrappedUp(id: string): Promise<void> {
+  while (lastLocks.isLocked(id)) await new Promise((r) => setTimeout(r, 20));
+}
+
 function guardDeps(logger: Logger, staleMs = 20_000): GuardDeps {
   const config = defaultConfig();
+  lastLocks = new SessionLocks();
   config.runtime.stale_timeout_ms = staleMs;
   config.runtime.hard_timeout_ms = 25_000;
   return {
@@ -58,7 +67,7 @@ function guardDeps(logger: Logger, staleMs = 20_000): GuardDeps {
     paths: resolvePaths({ HOME: fx.home, CC_LINKER_HOME: path.join(fx.root, 'cc') }),
     logger,
     lang: 'en',
-    locks: new SessionLocks(),
+    locks: lastLocks,
     slots: new Semaphore(4),
     originOf: defaultOriginOf,
   };
@@ -133,7 +142,7 @@ function pidAlive(pid: number): boolean {
 }
 
 describe('a new session', () => {
-  it('streams the text, names the session at once and ends the agent after the turn', async () => {
+  it('streams the text, names the session at once and ends the agent after the turn (its wrap-up)', async () => {
     const h = harness();
     const { events, promise } = run(h, 'hello there');
     const result = await promise;
@@ -158,6 +167,7 @@ describe('a new session', () => {
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
     });
     expect(calls.find((c) => c.method === 'session/new')?.params).toEqual({ cwd: fx.cwd, mcpServers: [] });
+    await wrappedUp(sessionId);
     for (const pid of agentPids()) expect(isGroupAlive(pid)).toBe(false);
   });
 
@@ -168,6 +178,7 @@ describe('a new session', () => {
     );
     const result = await engine.send({ prompt: 'save-late now', cwd: fx.cwd });
     expect(result.text).toBe('echo: save-late now');
+    await wrappedUp(result.sessionId);
     // Written after the prompt response: a kill or the end of stdin right after the turn loses it.
     expect(fx.calls().filter((c) => c.method === 'saved')).toEqual([
       expect.objectContaining({ params: { sessionId: result.sessionId } }),
@@ -183,6 +194,7 @@ describe('a new session', () => {
     );
     const result = await engine.send({ prompt: 'linger please', cwd: fx.cwd });
     expect(result.text).toBe('echo: linger please');
+    await wrappedUp(result.sessionId);
     expect(agentPids()).toHaveLength(1);
     for (const pid of agentPids()) expect(isGroupAlive(pid)).toBe(false);
   });

@@ -224,10 +224,16 @@ async function runTurn(profile: AcpAgentProfile, deps: AcpExecutorDeps, ctx: Run
       { lang, cause: err, stderrTail: conn.stderrTail().text() },
     );
   } finally {
-    // A finished turn: let the agent save it and exit; anything else: end the group now.
-    await (answered && !ctx.signal.aborted
-      ? conn.finish(deps.endSettleMs ?? DEFAULT_END_SETTLE_MS, deps.endGraceMs ?? DEFAULT_END_GRACE_MS)
-      : conn.close());
+    // A finished turn: the answer goes out now while the agent saves it and exits (the session
+    // stays locked until it has); anything else: end the group now.
+    if (answered && !ctx.signal.aborted)
+      ctx.wrapUp(
+        conn
+          .finish(deps.endSettleMs ?? DEFAULT_END_SETTLE_MS, deps.endGraceMs ?? DEFAULT_END_GRACE_MS)
+          .catch(() => conn.close())
+          .then(() => undefined),
+      );
+    else await conn.close();
   }
 }
 
