@@ -14,15 +14,16 @@ const BAR_MIN_BYTES = 20 * 1024 * 1024;
  * a big scan). Heavy modules are imported here, inside the action, to keep the CLI's start fast.
  */
 export async function runSync(ctx: CliContext, opts: { action: string; incremental: boolean }): Promise<SyncResult> {
-  const [{ assertNoLiveOwner }, { syncRegistry }, { readMappedSessions }] = await Promise.all([
+  const [{ assertNoLiveOwner }, { syncRegistry }, { readMappedSessions }, { agentScanPaths }] = await Promise.all([
     import('../../store/owner-lock.js'),
     import('../../sessions/registry/sync-registry.js'),
     import('../../bridge/mapping/read-mapped-sessions.js'),
+    import('../../agents/agent-dirs.js'),
   ]);
   await assertNoLiveOwner(ctx.paths.ownerLockFile, opts.action);
   let bar: ReturnType<typeof createProgressBar> | null = null;
   const result = await syncRegistry({
-    paths: ctx.paths,
+    paths: agentScanPaths(ctx.paths, ctx.config, ctx.env),
     maxFileSize: ctx.config.scanner.max_file_size,
     readMapping: () => readMappedSessions(ctx.paths.userMappingFile),
     incremental: opts.incremental && ctx.config.scanner.incremental,

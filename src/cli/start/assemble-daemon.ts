@@ -1,3 +1,4 @@
+import { agentScanPaths } from '../../agents/agent-dirs.js';
 import { agentEngines } from './agent-engines.js';
 import { Semaphore, SessionLocks } from '../../engine/session-lock.js';
 import type { Bridge } from '../../bridge/bridge.js';
@@ -71,6 +72,8 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
   try {
     const tracker = createChildTracker(paths.childrenDir, { logger });
     const sessionRecorder = createRegistrySessionRecorder(paths, logger);
+    // Where each agent keeps its sessions when cc-linker starts it (a profile's env may move them).
+    const scanPaths = agentScanPaths(paths, config, env);
     // One set of locks and one run limit for every agent's runs.
     const locks = new SessionLocks();
     const slots = new Semaphore(config.runtime.max_concurrent_sessions);
@@ -104,7 +107,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
         listModels(config.claude.models, paths.claudeDir).map((m) => ({ alias: m.alias, model: m.model })),
       syncSessions: async () => {
         await syncRegistry({
-          paths,
+          paths: scanPaths,
           maxFileSize: config.scanner.max_file_size,
           incremental: config.scanner.incremental,
           readMapping: () => readMappedSessions(paths.userMappingFile),
@@ -121,7 +124,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
         logger: logger.child('web'),
         bridge: runtime.bridge,
         gateway: consoleGatewayFrom(gateway, paths.auditFile),
-        sessions: createConsoleSessions(paths, lang, { maxFileSize: config.scanner.max_file_size }),
+        sessions: createConsoleSessions(scanPaths, lang, { maxFileSize: config.scanner.max_file_size }),
         agents: catalog,
         ...(o.webPort !== undefined ? { port: o.webPort } : {}),
       });
