@@ -1,8 +1,10 @@
-// Another agent through the whole daemon over Feishu: `assembleDaemon` with `[agents.codex]`
-// pointed at the REAL codex-acp binary (its model a fake Responses API on 127.0.0.1), the real
-// Feishu SDK against the fake Feishu server. What the user sees is read from the fake Feishu
-// server; what Codex was asked, from its fake model. Codex only: Qwen Code takes 15–25 s a turn
-// here, its engine cases are in acp-engine-real.test.ts.
+// Other agents through the whole daemon over Feishu: `assembleDaemon` with `[agents.codex]`
+// pointed at the REAL codex-acp binary (its model a fake Responses API on 127.0.0.1) and
+// `[agents.qwen]` at the REAL Qwen Code (a fake chat-completions API), the real Feishu SDK against
+// the fake Feishu server. What the user sees is read from the fake Feishu server; what the agent
+// was asked, from its fake model. Qwen Code takes 15–25 s a turn here (start-up, and the wait
+// before its first tool call), so its block is a few cases on one daemon; the rest of its
+// behaviour is in acp-engine-real.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +20,9 @@ import {
   CODEX_BIN,
   OWNER,
   promptCard,
+  QWEN_BIN,
   repliesTo,
+  replyFinished,
   replyTemplate,
   showLogOnFailure,
   startSystem,
@@ -268,5 +272,94 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
       expect(text).toMatch(/Codex[^\n]*current|current[^\n]*Codex/i);
     },
     CASE_TIMEOUT_MS,
+  );
+});
+
+/** Limit of one Qwen Code case: a new process per turn (≈10 s to start here) and a slow first tool call. */
+const QWEN_CASE_TIMEOUT_MS = 120_000;
+
+describe.skipIf(!CLAUDE_BIN || !QWEN_BIN)('Qwen Code through the whole system over Feishu', () => {
+  let s: System;
+  let cwd: string;
+  let sessionId: string;
+
+  beforeAll(async () => {
+    s = await startSystem('sdk', {
+      agents: ['qwen'],
+      // A Qwen turn is silent while the process starts and before its first tool call.
+      tweak: (c) => {
+        c.runtime.stale_timeout_ms = 90_000;
+        c.runtime.hard_timeout_ms = QWEN_CASE_TIMEOUT_MS;
+      },
+    });
+    cwd = s.sys.project('qwen-work');
+  }, CASE_TIMEOUT_MS);
+  afterAll(async () => {
+    await s?.stop();
+  }, CASE_TIMEOUT_MS);
+
+  const qwenCalls = () => (s.qwen?.fake.calls ?? []).filter((c) => c.request.stream).map((c) => c.request);
+
+  it(
+    '/new <dir> --agent qwen -- hello: a Qwen Code session streams its answer into a card titled with the agent',
+    async () => {
+      showLogOnFailure(() => s);
+      const anthropicBefore = s.anth.requests.length;
+      const { messageId } = await s.send(`/new ${cwd} --agent qwen -- hello`);
+      await s.fake.waitFor(() => replyFinished(s.fake, messageId), QWEN_CASE_TIMEOUT_MS);
+      await s.runtime.bridge.whenIdle();
+      expect(replyTemplate(s.fake, messageId)).toBe('green');
+      expect(replyTitle(s, messageId)).toContain('Qwen');
+      expect(s.answer(messageId)).toContain('ok: hello');
+      expect(repliesTo(s.fake, messageId)).toHaveLength(1);
+      expect(qwenCalls().map((r) => r.lastUserText)).toEqual(['hello']);
+      expect(s.anth.requests.length).toBe(anthropicBefore); // Claude was not involved
+
+      const mapped = (await new UserMapping(s.sys.paths.userMappingFile).get(OWNER)) as {
+        type: string;
+        sessionUuid: string;
+        cwd: string;
+      };
+      expect(mapped).toMatchObject({ type: 'session', cwd });
+      sessionId = mapped.sessionUuid;
+      const entry = (await readRegistry(s.sys.paths)).registry.sessions[sessionId];
+      expect(entry).toMatchObject({ agent: 'qwen', cwd, status: 'active' });
+      expect(entry?.jsonl_path).toContain(path.join(s.sys.home, '.qwen', 'projects'));
+      expect(entry?.jsonl_path).toContain(`${sessionId}.jsonl`);
+    },
+    QWEN_CASE_TIMEOUT_MS,
+  );
+
+  it(
+    'RUN: in the same session — the Allow / Deny / Always allow card; Allow runs it, the answer quotes it, the model saw the earlier prompt',
+    async () => {
+      showLogOnFailure(() => s);
+      const { messageId } = await s.send(`RUN: ${MARKER_COMMAND}`);
+      await s.fake.waitFor(() => promptCard(s.fake, messageId) !== undefined, QWEN_CASE_TIMEOUT_MS);
+      const card = promptCard(s.fake, messageId) as SentMessage;
+      expect(buttonsOf(card).map((b) => b.label)).toEqual(['Allow', 'Deny', 'Always allow']);
+      expect(s.fake.textOf(card)).toContain('touch ran-marker');
+      expect(fs.existsSync(path.join(cwd, 'ran-marker'))).toBe(false); // waiting for the click
+
+      expect(await click(s.fake, card, 'Allow')).toMatchObject({ type: 'success', content: 'Allowed' });
+      await s.fake.waitFor(() => replyFinished(s.fake, messageId), QWEN_CASE_TIMEOUT_MS);
+      await s.runtime.bridge.whenIdle();
+      expect(replyTemplate(s.fake, messageId)).toBe('green');
+      expect(fs.existsSync(path.join(cwd, 'ran-marker'))).toBe(true);
+      expect(s.answer(messageId)).toContain(MARKER);
+      const last = qwenCalls().at(-1);
+      expect(last?.toolResults.join('\n')).toContain(MARKER);
+      // The same session, continued: Qwen loaded it, so the model got the first prompt too.
+      expect(last?.userTexts).toEqual(expect.arrayContaining(['hello', `RUN: ${MARKER_COMMAND}`]));
+      expect(await new UserMapping(s.sys.paths.userMappingFile).get(OWNER)).toMatchObject({
+        type: 'session',
+        sessionUuid: sessionId,
+        cwd,
+      });
+      expect((await readRegistry(s.sys.paths)).registry.sessions[sessionId]).toMatchObject({ agent: 'qwen' });
+      // A one-off allow remembers nothing.
+      expect(fs.existsSync(s.sys.paths.agentPermissionsFile)).toBe(false);
+    },
+    QWEN_CASE_TIMEOUT_MS,
   );
 });

@@ -25,8 +25,8 @@ import {
   type PushResult,
   type SentMessage,
 } from '../fakes/fake-feishu/fake-feishu-server.js';
-import { codexAcpBinary } from '../fakes/agent-sandbox/agent-binaries.js';
-import { codexConfigToml, FAKE_API_KEY } from '../fakes/agent-sandbox/agent-sandbox.js';
+import { codexAcpBinary, qwenBin } from '../fakes/agent-sandbox/agent-binaries.js';
+import { codexConfigToml, FAKE_API_KEY, QWEN_FAKE_MODEL } from '../fakes/agent-sandbox/agent-sandbox.js';
 import { startAgentModelServer, type AgentModelServer } from '../fakes/fake-llm/agent-model-server.js';
 import { waitNoLeftovers } from './claude-harness.js';
 
@@ -89,6 +89,8 @@ export function systemConfig(o: {
   web?: boolean;
   /** `[agents.codex]` pointed at the real codex-acp binary, from `withCodex`. */
   codex?: CodexSetup;
+  /** `[agents.qwen]` pointed at the real Qwen Code, from `withQwen`. */
+  qwen?: QwenSetup;
 }): Config {
   const c = defaultConfig();
   c.general.language = 'en';
@@ -110,17 +112,23 @@ export function systemConfig(o: {
   c.web.enabled = o.web ?? false;
   c.ccexec.cwd = o.sys.home;
   if (o.codex) c.agents.profiles.codex = o.codex.profile;
+  if (o.qwen) c.agents.profiles.qwen = o.qwen.profile;
   return c;
 }
 
 /** The native codex-acp binary, or null on a platform without it (the agent tests then skip). */
 export const CODEX_BIN = codexAcpBinary();
 
-/** What `withCodex` set up: the fake Responses API Codex talks to and its `[agents.codex]` table. */
-export interface CodexSetup {
+/** What `withCodex` / `withQwen` set up: the fake model the agent talks to and its `[agents.<name>]` table. */
+export interface AgentSetup {
   fake: AgentModelServer;
   profile: Config['agents']['profiles'][string];
 }
+
+/** `withCodex`'s fake Responses API and `[agents.codex]` table. */
+export type CodexSetup = AgentSetup;
+/** `withQwen`'s fake chat-completions API and `[agents.qwen]` table. */
+export type QwenSetup = AgentSetup;
 
 /**
  * Real Codex for the system: a fake Responses API on 127.0.0.1, `$CODEX_HOME` = `<home>/.codex` (where
@@ -138,6 +146,35 @@ export async function withCodex(sys: SystemRoot): Promise<CodexSetup> {
   return {
     fake,
     profile: { kind: 'acp', command: [CODEX_BIN], env: { CODEX_HOME: codexHome }, env_pass: ['FAKE_API_KEY'] },
+  };
+}
+
+/** Qwen Code's `qwen` command (`node_modules/.bin/qwen`), or null when it is not installed (the tests then skip). */
+export const QWEN_BIN = qwenBin();
+
+/**
+ * Real Qwen Code for the system: a fake chat-completions API on 127.0.0.1, `<home>/.qwen/settings.json`
+ * with usage statistics off (otherwise it looks up a telemetry host), the fake key in the daemon's
+ * environment (`sys.env.OPENAI_API_KEY`), and the `[agents.qwen]` table a user would write: the
+ * `qwen` command with the built-in profile's flags, `env` with the (secret-free) base URL and model,
+ * and the key passed by name (`env_pass`). Its sessions land in `<home>/.qwen/projects`, where the
+ * registry looks.
+ */
+export async function withQwen(sys: SystemRoot): Promise<QwenSetup> {
+  if (!QWEN_BIN) throw new Error('system harness: Qwen Code is not installed');
+  const fake = await startAgentModelServer('chat');
+  const qwenDir = path.join(sys.home, '.qwen');
+  fs.mkdirSync(qwenDir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(qwenDir, 'settings.json'), JSON.stringify({ privacy: { usageStatisticsEnabled: false } }));
+  sys.env.OPENAI_API_KEY = FAKE_API_KEY;
+  return {
+    fake,
+    profile: {
+      kind: 'acp',
+      command: [QWEN_BIN, '--acp', '--approval-mode', 'default'],
+      env: { OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: QWEN_FAKE_MODEL },
+      env_pass: ['OPENAI_API_KEY'],
+    },
   };
 }
 
@@ -224,6 +261,8 @@ export interface System {
   runsOf(prompt: string): number;
   /** The real Codex's fake model, when started with `agents: ['codex']`. */
   codex?: CodexSetup;
+  /** The real Qwen Code's fake model, when started with `agents: ['qwen']`. */
+  qwen?: QwenSetup;
   stop(): Promise<void>;
 }
 
@@ -236,19 +275,21 @@ export async function startSystem(
   opts: {
     tweak?: (c: Config) => void;
     prepare?: (sys: SystemRoot) => Promise<void>;
-    /** Other agents to configure with their real binaries (`[agents.<name>]`); see `withCodex`. */
-    agents?: Array<'codex'>;
+    /** Other agents to configure with their real binaries (`[agents.<name>]`); see `withCodex`, `withQwen`. */
+    agents?: Array<'codex' | 'qwen'>;
   } = {},
 ): Promise<System> {
   const anth = await startFakeAnthropic();
   const fake = await startFakeFeishuServer();
   const sys = systemRoot(anth.url);
   const codex = opts.agents?.includes('codex') ? await withCodex(sys) : undefined;
+  const qwen = opts.agents?.includes('qwen') ? await withQwen(sys) : undefined;
   const config = systemConfig({
     sys,
     mode,
     feishu: { baseUrl: fake.baseUrl, appSecret: fake.appSecret, appId: newAppId() },
     ...(codex ? { codex } : {}),
+    ...(qwen ? { qwen } : {}),
   });
   // Ask for every tool call that is not on the allow list (the default `acceptEdits` would let
   // `touch` through without asking, and the permission cases need a prompt).
@@ -274,6 +315,7 @@ export async function startSystem(
     await fake.close();
     await anth.close();
     await codex?.fake.close();
+    await qwen?.fake.close();
     sys.cleanup();
     throw err;
   }
@@ -286,6 +328,7 @@ export async function startSystem(
     runtime,
     logFile,
     ...(codex ? { codex } : {}),
+    ...(qwen ? { qwen } : {}),
     async send(text, opts = {}) {
       const event = textMessageEvent({
         openId: opts.openId ?? OWNER,
@@ -312,6 +355,7 @@ export async function startSystem(
       await fake.close();
       await anth.close();
       await codex?.fake.close();
+      await qwen?.fake.close();
       sys.cleanup();
       expect(left).toEqual([]);
     },

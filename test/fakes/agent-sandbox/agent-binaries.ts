@@ -34,3 +34,13 @@ export function qwenCliScript(): string | null {
   const cli = dir === null ? null : join(dir, 'cli.js');
   return cli !== null && existsSync(cli) ? cli : null;
 }
+
+/**
+ * The `qwen` command npm installs (`node_modules/.bin/qwen`, a link to `cli.js` run by `node` on
+ * PATH), as a user's `[agents.qwen] command` would name it.
+ */
+export function qwenBin(): string | null {
+  const cli = qwenCliScript();
+  const bin = cli === null ? null : join(dirname(dirname(dirname(cli))), '.bin', 'qwen');
+  return bin !== null && existsSync(bin) ? bin : null;
+}
