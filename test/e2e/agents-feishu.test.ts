@@ -52,6 +52,35 @@ async function turnOver(s: System, messageId: string): Promise<void> {
   await s.runtime.bridge.whenIdle();
 }
 
+/**
+ * After `/new <cwd> --agent <agent> -- hello`: a green card titled with the agent answering it, one
+ * reply, the agent's model asked once and Claude not at all, the owner mapped to the new session,
+ * registered under the agent (active) with its file in the agent's `storage`. Returns its id.
+ */
+async function expectNewSession(
+  s: System,
+  messageId: string,
+  o: { agent: string; title: string; cwd: string; prompts: unknown[]; storage: string; anthropicBefore: number },
+): Promise<string> {
+  expect(replyTemplate(s.fake, messageId)).toBe('green');
+  expect(replyTitle(s, messageId)).toContain(o.title);
+  expect(s.answer(messageId)).toContain('ok: hello');
+  expect(repliesTo(s.fake, messageId)).toHaveLength(1);
+  expect(o.prompts).toEqual(['hello']);
+  expect(s.anth.requests.length).toBe(o.anthropicBefore); // Claude was not involved
+  const mapped = (await new UserMapping(s.sys.paths.userMappingFile).get(OWNER)) as {
+    type: string;
+    sessionUuid: string;
+    cwd: string;
+  };
+  expect(mapped).toMatchObject({ type: 'session', cwd: o.cwd });
+  const entry = (await readRegistry(s.sys.paths)).registry.sessions[mapped.sessionUuid];
+  expect(entry).toMatchObject({ agent: o.agent, cwd: o.cwd, status: 'active' });
+  expect(entry?.jsonl_path).toContain(o.storage);
+  expect(entry?.jsonl_path).toContain(`${mapped.sessionUuid}.jsonl`);
+  return mapped.sessionUuid;
+}
+
 /** The text of the one plain reply to a command message. */
 async function commandReply(s: System, text: string): Promise<string> {
   const { messageId } = await s.send(text);
@@ -81,24 +110,14 @@ describe.skipIf(!CLAUDE_BIN || !CODEX_BIN)('Codex through the whole system over 
       const anthropicBefore = s.anth.requests.length;
       const { messageId } = await s.send(`/new ${cwd} --agent codex -- hello`);
       await turnOver(s, messageId);
-      expect(replyTemplate(s.fake, messageId)).toBe('green');
-      expect(replyTitle(s, messageId)).toContain('Codex');
-      expect(s.answer(messageId)).toContain('ok: hello');
-      expect(repliesTo(s.fake, messageId)).toHaveLength(1);
-      expect(codexCalls().map((r) => r.lastUserText)).toEqual(['hello']);
-      expect(s.anth.requests.length).toBe(anthropicBefore); // Claude was not involved
-
-      const mapped = (await new UserMapping(s.sys.paths.userMappingFile).get(OWNER)) as {
-        type: string;
-        sessionUuid: string;
-        cwd: string;
-      };
-      expect(mapped).toMatchObject({ type: 'session', cwd });
-      sessionId = mapped.sessionUuid;
-      const entry = (await readRegistry(s.sys.paths)).registry.sessions[sessionId];
-      expect(entry).toMatchObject({ agent: 'codex', cwd, status: 'active' });
-      expect(entry?.jsonl_path).toContain(path.join(s.sys.home, '.codex', 'sessions'));
-      expect(entry?.jsonl_path).toContain(`${sessionId}.jsonl`);
+      sessionId = await expectNewSession(s, messageId, {
+        agent: 'codex',
+        title: 'Codex',
+        cwd,
+        prompts: codexCalls().map((r) => r.lastUserText),
+        storage: path.join(s.sys.home, '.codex', 'sessions'),
+        anthropicBefore,
+      });
     },
     CASE_TIMEOUT_MS,
   );
@@ -308,24 +327,14 @@ describe.skipIf(!CLAUDE_BIN || !QWEN_BIN)('Qwen Code through the whole system ov
       const { messageId } = await s.send(`/new ${cwd} --agent qwen -- hello`);
       await s.fake.waitFor(() => replyFinished(s.fake, messageId), QWEN_CASE_TIMEOUT_MS);
       await s.runtime.bridge.whenIdle();
-      expect(replyTemplate(s.fake, messageId)).toBe('green');
-      expect(replyTitle(s, messageId)).toContain('Qwen');
-      expect(s.answer(messageId)).toContain('ok: hello');
-      expect(repliesTo(s.fake, messageId)).toHaveLength(1);
-      expect(qwenCalls().map((r) => r.lastUserText)).toEqual(['hello']);
-      expect(s.anth.requests.length).toBe(anthropicBefore); // Claude was not involved
-
-      const mapped = (await new UserMapping(s.sys.paths.userMappingFile).get(OWNER)) as {
-        type: string;
-        sessionUuid: string;
-        cwd: string;
-      };
-      expect(mapped).toMatchObject({ type: 'session', cwd });
-      sessionId = mapped.sessionUuid;
-      const entry = (await readRegistry(s.sys.paths)).registry.sessions[sessionId];
-      expect(entry).toMatchObject({ agent: 'qwen', cwd, status: 'active' });
-      expect(entry?.jsonl_path).toContain(path.join(s.sys.home, '.qwen', 'projects'));
-      expect(entry?.jsonl_path).toContain(`${sessionId}.jsonl`);
+      sessionId = await expectNewSession(s, messageId, {
+        agent: 'qwen',
+        title: 'Qwen',
+        cwd,
+        prompts: qwenCalls().map((r) => r.lastUserText),
+        storage: path.join(s.sys.home, '.qwen', 'projects'),
+        anthropicBefore,
+      });
     },
     QWEN_CASE_TIMEOUT_MS,
   );
