@@ -15,15 +15,24 @@ describe('LoginSessions', () => {
   let file: string;
   let now: number;
   const clock = () => now;
-  const open = (tag = tokenTag('token-one-0123456789')) =>
-    LoginSessions.open(file, tag, { logger: silentLogger, limits: LIMITS, now: clock });
+  let opened: LoginSessions[] = [];
+  const open = async (tag = tokenTag('token-one-0123456789')) => {
+    const logins = await LoginSessions.open(file, tag, { logger: silentLogger, limits: LIMITS, now: clock });
+    opened.push(logins);
+    return logins;
+  };
 
   beforeEach(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ccl-logins-'));
     file = path.join(dir, 'web', 'logins.json');
     now = Date.parse('2026-06-01T00:00:00Z');
   });
-  afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    // A lookup saves in the background: let those writes end before the folder goes.
+    await Promise.all(opened.map((logins) => logins.settled()));
+    opened = [];
+    await fs.rm(dir, { recursive: true, force: true });
+  });
 
   it('gives each login a random 256-bit id and stores only its hash (0600, in a 0700 folder)', async () => {
     const logins = await open();

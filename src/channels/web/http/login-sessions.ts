@@ -149,6 +149,11 @@ export class LoginSessions {
     return this.save();
   }
 
+  /** Resolves when every write started so far is done (a lookup saves in the background). */
+  settled(): Promise<void> {
+    return this.saving;
+  }
+
   private alive(login: Login, now: number): boolean {
     return now - login.created < this.limits.maxAgeMs && now - login.seen < this.limits.idleMs;
   }
