@@ -6,7 +6,7 @@
 // permission card, and the session is found in the sessions list. Screenshots go to test-artifacts/web/.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
 import { assembleDaemon, type Daemon } from '../../src/cli/start/assemble-daemon.js';
@@ -28,7 +28,7 @@ import {
   type AgentSetup,
   type SystemRoot,
 } from './system-harness.js';
-import { ARTIFACTS, CHROMIUM, HAS_CHROMIUM } from './web-harness.js';
+import { ARTIFACTS, HAS_CHROMIUM, launchChromium } from './web-harness.js';
 
 const MARKER_COMMAND = 'touch ran-marker && echo cc-linker-$((40 + 2))';
 const MARKER = 'cc-linker-42';
@@ -72,20 +72,7 @@ function agentWebSuite(agent: keyof typeof AGENTS): void {
       runtime = assembled;
       web = assembled.web as WebConsole;
       expect(web).not.toBeNull();
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium();
       fs.mkdirSync(ARTIFACTS, { recursive: true });
     }, CASE_TIMEOUT_MS);
 

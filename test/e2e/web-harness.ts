@@ -23,6 +23,24 @@ import { createRng, encodeCwd, writeSession } from '../fixtures/claude-tree.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
+
+/** Debian's Chromium, headless, with nothing that would reach the network (updates, sync, QUIC). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
 if (!HAS_CHROMIUM)
   console.warn(`[web e2e] SKIPPED: ${CHROMIUM} is missing — install it with: apt-get install -y chromium`);
 
@@ -130,20 +148,7 @@ export async function startWebHarness(
   bh.bridge.addChannel(web.channel);
   await web.channel.start(bh.bridge);
 
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const contexts: BrowserContext[] = [];
   return {

@@ -5,7 +5,7 @@
 // approved on the permission card. Screenshots go to test-artifacts/web/.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
 import { assembleDaemon, type Daemon } from '../../src/cli/start/assemble-daemon.js';
@@ -16,7 +16,7 @@ import { encodeProjectDir } from '../fakes/fake-anthropic/claude-sandbox.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/fake-anthropic/fake-anthropic-server.js';
 import { waitNoLeftovers } from './claude-harness.js';
 import { CASE_TIMEOUT_MS, CLAUDE_BIN, systemConfig, systemRoot, type SystemRoot } from './system-harness.js';
-import { ARTIFACTS, CHROMIUM, HAS_CHROMIUM } from './web-harness.js';
+import { ARTIFACTS, HAS_CHROMIUM, launchChromium } from './web-harness.js';
 
 describe.skipIf(!HAS_CHROMIUM || !CLAUDE_BIN)('web console over the whole system (chromium, real Claude Code)', () => {
   let anth: FakeAnthropic;
@@ -46,20 +46,7 @@ describe.skipIf(!HAS_CHROMIUM || !CLAUDE_BIN)('web console over the whole system
     expect(assembled.feishu).toBe('disabled');
     web = assembled.web as WebConsole;
     expect(web).not.toBeNull();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     fs.mkdirSync(ARTIFACTS, { recursive: true });
   }, CASE_TIMEOUT_MS);
 
