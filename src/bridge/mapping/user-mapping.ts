@@ -1,69 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { VersionedDoc } from '../../store/versioned-doc.js';
+import type { ClaimOutcome, MappingEntry, UserMappingData } from './mapping-entry.js';
+import { validateMapping } from './validate-mapping.js';
 
-/**
- * What one chat user is talking to: an existing session, a directory waiting for its first message
- * (`pending_new_session`, a one-shot slot), or that slot already claimed by one queued message whose
- * run has no session id yet.
- *
- * `agent` is the coding agent of the session or of the session to create (absent = Claude Code).
- * `defaultProvider` (session) and `model` (pending) hold the user's default model; it is carried
- * over when the target changes to the same agent, so `/model` survives `/switch` and `/new`, and
- * dropped when the agent changes (one agent's model names mean nothing to another).
- */
-export type MappingEntry =
-  | {
-      type: 'session';
-      sessionUuid: string;
-      cwd: string;
-      createdAt: string;
-      casToken: string;
-      lastActiveAt: string;
-      defaultProvider?: string | null;
-      agent?: string | null;
-    }
-  | {
-      type: 'pending_new_session';
-      cwd: string;
-      createdAt: string;
-      casToken: string;
-      lastActiveAt: string;
-      model?: string | null;
-      agent?: string | null;
-    }
-  | {
-      type: 'pending_new_session_claimed';
-      cwd: string;
-      createdAt: string;
-      casToken: string;
-      claimedByMessageId: string;
-      claimedAt: string;
-      lastActiveAt: string;
-      model?: string | null;
-      agent?: string | null;
-    };
-
-/** The `data` of `user-mapping.json` (inside the VersionedDoc envelope `{version, schema, data}`). */
-export interface UserMappingData {
-  /** The one user this private bot serves; null until configured or auto-bound. */
-  ownerOpenId: string | null;
-  entries: Record<string, MappingEntry>;
-  /** Each user's default agent for `/new` (`/agent <name>`); absent = `agents.default`. */
-  defaultAgents?: Record<string, string>;
-}
-
-/**
- * Where one plain text goes, decided once when the dispatcher routes it (the target snapshot's source).
- * `mappingVersion` is the document version the decision was made at (for logs and the snapshot).
- */
-export type ClaimOutcome =
-  | { kind: 'session'; sessionId: string; cwd: string; model?: string; agent?: string; mappingVersion?: number }
-  /** This message claimed the pending slot (or re-claims idempotently: same messageId). */
-  | { kind: 'new'; cwd: string; model?: string; agent?: string; mappingVersion?: number }
-  /** Another message already claimed it → reply "新会话正在创建…". */
-  | { kind: 'creating'; claimedByMessageId: string; mappingVersion?: number }
-  /** No target → guidance reply. */
-  | { kind: 'none'; mappingVersion?: number };
+export type { ClaimOutcome, MappingEntry, UserMappingData } from './mapping-entry.js';
 
 /** Schema number written to `user-mapping.json`. */
 export const USER_MAPPING_SCHEMA = 1;
@@ -401,41 +341,5 @@ function claimedFrom(
     lastActiveAt: at,
     model: entry.model ?? null,
     ...agentField(entry.agent),
-  };
-}
-
-const str = (v: unknown): v is string => typeof v === 'string';
-const optStr = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';
-
-/** Checks the stored shape; a wrong shape makes the read fail with `STORE_CORRUPT` naming the file. */
-function validateMapping(raw: unknown): UserMappingData {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('data is not an object');
-  const data = raw as { ownerOpenId?: unknown; entries?: unknown };
-  if (!(data.ownerOpenId === null || data.ownerOpenId === undefined || str(data.ownerOpenId)))
-    throw new Error('ownerOpenId must be a string or null');
-  if (!data.entries || typeof data.entries !== 'object' || Array.isArray(data.entries))
-    throw new Error('entries must be an object');
-  for (const [user, value] of Object.entries(data.entries as Record<string, unknown>)) {
-    const e = value as Record<string, unknown> | null;
-    const common =
-      e && typeof e === 'object' && str(e.cwd) && str(e.createdAt) && str(e.casToken) && str(e.lastActiveAt);
-    const ok =
-      common &&
-      optStr(e.agent) &&
-      ((e.type === 'session' && str(e.sessionUuid) && optStr(e.defaultProvider)) ||
-        (e.type === 'pending_new_session' && optStr(e.model)) ||
-        (e.type === 'pending_new_session_claimed' && str(e.claimedByMessageId) && str(e.claimedAt) && optStr(e.model)));
-    if (!ok) throw new Error(`entry for ${user} is not a valid mapping entry`);
-  }
-  const agents = (data as { defaultAgents?: unknown }).defaultAgents;
-  if (
-    agents !== undefined &&
-    (!agents || typeof agents !== 'object' || Array.isArray(agents) || !Object.values(agents).every(str))
-  )
-    throw new Error('defaultAgents must map user ids to agent names');
-  return {
-    ownerOpenId: str(data.ownerOpenId) ? data.ownerOpenId : null,
-    entries: data.entries as Record<string, MappingEntry>,
-    ...(agents ? { defaultAgents: agents as Record<string, string> } : {}),
   };
 }
