@@ -17,6 +17,10 @@ import { createSdkEngine } from './sdk-engine.js';
 import type { SessionOrigin, SessionRecorder } from '../engine/session-recorder.js';
 import { Semaphore, SessionLocks } from '../engine/session-lock.js';
 import { createStreamJsonEngine } from './stream-json-engine.js';
+import { WarmPool } from '../engine/warm-pool.js';
+import { claudeSessionFiles } from './claude-session-files.js';
+import { claudeWarmChecks } from './warm-staleness.js';
+import type { SdkConversation } from './sdk-conversation.js';
 
 /** What `createEngine` needs besides the config. */
 export interface CreateEngineDeps {
@@ -89,10 +93,26 @@ export function createEngine(config: Config, deps: CreateEngineDeps): AgentEngin
   };
   switch (selectEngineMode(config)) {
     case 'sdk':
-      return createSdkEngine(engineDeps);
+      return createSdkEngine(engineDeps, warmPool(config, engineDeps));
     case 'stream-json':
       return createStreamJsonEngine(engineDeps);
     case 'json':
       return createJsonEngine(engineDeps);
   }
+}
+
+/**
+ * The children kept alive between a session's turns (`runtime.warm_idle_ms`, `runtime.max_warm`;
+ * either 0 = none): a follow-up is written to the session's child instead of starting Claude Code
+ * again. See docs/design.md#warm-sessions.
+ */
+function warmPool(config: Config, deps: ClaudeDeps): WarmPool<SdkConversation> | undefined {
+  const { warm_idle_ms: idleMs, max_warm: max } = config.runtime;
+  if (idleMs <= 0 || max <= 0) return undefined;
+  return new WarmPool<SdkConversation>({
+    idleMs,
+    max,
+    logger: deps.logger,
+    ...claudeWarmChecks(claudeSessionFiles(deps.paths.claudeProjectsDir)),
+  });
 }

@@ -1,20 +1,12 @@
-import type { Options } from '@anthropic-ai/claude-agent-sdk';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isSessionMissingText, resultFailure, toEngineResult } from './claude-result.js';
-import { imageDirectories } from './cli-args.js';
-import { EngineError, failureDetail, shortSessionId, STDERR_TAIL_CHARS } from '../engine/engine-error.js';
+import { EngineError, failureDetail, shortSessionId } from '../engine/engine-error.js';
 import type { EngineResult } from '../engine/engine-types.js';
 import { resolveConfiguredExecutable } from '../process/find-executable.js';
 import { bundledClaudeBinary } from './find-claude-binary.js';
 import type { GuardedEngine } from '../engine/guarded-engine.js';
 import { guardedClaudeEngine, type ClaudeDeps, type ClaudeRunContext } from './claude-engine-deps.js';
-import { createCanUseTool } from './sdk-permissions.js';
-import { createSdkSpawner } from './sdk-spawn.js';
-import { StreamJsonParser } from './stream-json-parser.js';
-import { TextTail } from '../engine/text-tail.js';
-
-/** After the last message, how long the child may take to exit on its own before we end its group. */
-const EXIT_WAIT_MS = 3000;
+import type { WarmPool } from '../engine/warm-pool.js';
+import { conversationKey, SdkConversation, type TurnEnd } from './sdk-conversation.js';
 
 /**
  * The `sdk` mode, the default (`sdk.enabled` is true unless configured off):
@@ -34,8 +26,8 @@ const EXIT_WAIT_MS = 3000;
  *
  * @example const engine = createSdkEngine(deps); await engine.send(req, { onEvent, permissions, signal })
  */
-export function createSdkEngine(deps: ClaudeDeps): GuardedEngine {
-  return guardedClaudeEngine('sdk', runSdk, deps);
+export function createSdkEngine(deps: ClaudeDeps, warm?: WarmPool<SdkConversation>): GuardedEngine {
+  return guardedClaudeEngine('sdk', (ctx) => runSdk(ctx, deps, warm), warm ? { ...deps, warm } : deps);
 }
 
 /** The Claude Code executable for the SDK, or `CLAUDE_NOT_FOUND`. */
@@ -52,85 +44,46 @@ function sdkExecutable(deps: ClaudeDeps, env: NodeJS.ProcessEnv): { path: string
   return { path: bundled, bundled: true };
 }
 
-async function runSdk(ctx: ClaudeRunContext, deps: ClaudeDeps): Promise<EngineResult> {
-  const { config, lang, logger } = deps;
+async function runSdk(
+  ctx: ClaudeRunContext,
+  deps: ClaudeDeps,
+  pool: WarmPool<SdkConversation> | undefined,
+): Promise<EngineResult> {
   const exe = sdkExecutable(deps, ctx.env);
-  const stderr = new TextTail(STDERR_TAIL_CHARS);
-  const spawner = createSdkSpawner({
-    ...(deps.tracker ? { tracker: deps.tracker } : {}),
-    ...(deps.killGraceMs !== undefined ? { killGraceMs: deps.killGraceMs } : {}),
-    onActivity: ctx.touch,
-    onStderr: (text) => stderr.push(text),
-  });
-  const abortController = new AbortController();
-  const onStop = (): void => {
-    abortController.abort();
-    spawner.kill(); // at once: the SDK itself would wait ~2 s after closing stdin
-  };
-  ctx.signal.addEventListener('abort', onStop, { once: true });
-  const parser = new StreamJsonParser(ctx.emit);
-  const permissionMode = config.sdk.permission_mode;
-  const options: Options = {
-    cwd: ctx.cwd,
-    env: ctx.env,
-    abortController,
-    pathToClaudeCodeExecutable: exe.path,
-    spawnClaudeCodeProcess: spawner.spawn,
-    // The bundled CLI reads MCP servers from the initialize request; an older configured one needs argv.
-    mcpServersDelivery: exe.bundled ? 'initialize' : 'argv',
-    permissionMode,
-    ...(permissionMode === 'bypassPermissions' ? { allowDangerouslySkipPermissions: true } : {}),
-    // Bare tool names are allowed by our canUseTool instead: given to the SDK they "shadow" the
-    // callback (a CLAUDE_SDK_CAN_USE_TOOL_SHADOWED warning on every run); rules with content are fine.
-    allowedTools: ctx.rules.allowed.filter((r) => r.includes('(')),
-    disallowedTools: [...ctx.rules.disallowed],
-    includePartialMessages: config.stream.enabled,
-    canUseTool: createCanUseTool({
-      policy: deps.policy,
-      rules: ctx.rules,
-      handler: ctx.permissions,
-      emit: ctx.emit,
-      pause: ctx.pause,
-      resume: ctx.resume,
-      runSignal: ctx.signal,
-      timeoutMs: config.sdk.timeout_ms,
-      cwd: ctx.cwd,
-      home: deps.paths.userHome,
-      ...(ctx.request.userId ? { userId: ctx.request.userId } : {}),
-      lang,
-      logger,
-    }),
-    stderr: (text) => stderr.push(text),
-    ...(ctx.request.sessionId ? { resume: ctx.request.sessionId } : {}),
-    ...(!ctx.request.sessionId && ctx.request.newSessionId ? { sessionId: ctx.request.newSessionId } : {}),
-    ...(ctx.request.model ? { model: ctx.request.model } : {}),
-    ...(ctx.request.imagePaths?.length ? { additionalDirectories: imageDirectories(ctx.request.imagePaths) } : {}),
-  };
-
-  let thrown: unknown;
-  try {
-    if (ctx.signal.aborted) throw new Error('stopped before start');
-    // Loaded on first use: the SDK costs ~30 MB that an idle bridge (or a json-mode one) never needs.
-    const { query } = await import('@anthropic-ai/claude-agent-sdk');
-    for await (const message of query({ prompt: ctx.request.prompt, options })) {
-      ctx.touch();
-      parser.push(message);
-    }
-  } catch (err) {
-    thrown = err;
-  } finally {
-    ctx.signal.removeEventListener('abort', onStop);
-    await ensureGone(spawner);
+  const kept = ctx.request.sessionId && pool ? await pool.take(ctx.request.sessionId, conversationKey(ctx)) : undefined;
+  let conversation = kept ?? new SdkConversation(ctx, deps, exe);
+  let end = await conversation.run(ctx);
+  if (kept && end.silent && !ctx.signal.aborted) {
+    // The kept child had died (or died as the message was written) before this turn did anything:
+    // the turn runs on a fresh child that resumes the session from its file, as a cold run would.
+    deps.logger.info('warm process gone; resuming cold', { sessionId: ctx.request.sessionId });
+    await conversation.dispose('died');
+    conversation = new SdkConversation(ctx, deps, exe);
+    end = await conversation.run(ctx);
   }
+  let result: EngineResult;
+  try {
+    result = sdkTurnResult(end, ctx, deps);
+  } catch (err) {
+    await conversation.dispose('failed');
+    throw err;
+  }
+  if (pool?.enabled && conversation.alive) pool.keep(result.sessionId, conversation);
+  else ctx.wrapUp(conversation.dispose('one turn')); // the answer is out; the lock waits for the exit
+  return result;
+}
 
-  const tail = stderr.text();
+/** A turn's end as the engine's result, or the matching `EngineError`. */
+function sdkTurnResult(end: TurnEnd, ctx: ClaudeRunContext, deps: ClaudeDeps): EngineResult {
+  const { lang } = deps;
+  const { thrown, stderrTail: tail, parser } = end;
   const sessionGone = (): EngineError =>
     new EngineError(
       'SESSION_NOT_FOUND',
       { session: shortSessionId(ctx.request.sessionId ?? '') },
       { lang, stderrTail: tail, cause: thrown },
     );
-  const result = parser.result;
+  const result = end.result;
   if (result) {
     const failure = resultFailure(result);
     if (failure?.sessionMissing && ctx.request.sessionId) throw sessionGone();
@@ -141,7 +94,7 @@ async function runSdk(ctx: ClaudeRunContext, deps: ClaudeDeps): Promise<EngineRe
         { lang, stderrTail: tail, cause: thrown },
       );
   }
-  if (thrown !== undefined) {
+  if (!result && thrown !== undefined) {
     const message = thrown instanceof Error ? thrown.message : String(thrown);
     if (ctx.request.sessionId && isSessionMissingText(message, tail)) throw sessionGone();
     throw new EngineError('RUN_FAILED', { detail: failureDetail(message) }, { lang, stderrTail: tail, cause: thrown });
@@ -149,7 +102,7 @@ async function runSdk(ctx: ClaudeRunContext, deps: ClaudeDeps): Promise<EngineRe
   if (!result)
     throw new EngineError(
       'RUN_FAILED',
-      { detail: failureDetail(`no result from Claude Code${stderr.lastLine() ? ` (${stderr.lastLine()})` : ''}`) },
+      { detail: failureDetail(`no result from Claude Code${end.stderrLastLine ? ` (${end.stderrLastLine})` : ''}`) },
       { lang, stderrTail: tail },
     );
   const sessionId =
@@ -164,13 +117,4 @@ async function runSdk(ctx: ClaudeRunContext, deps: ClaudeDeps): Promise<EngineRe
     isNewSession: ctx.isNew,
     ...(parser.model ? { model: parser.model } : {}),
   });
-}
-
-/** Waits for the child's group to be gone; ends it when it lingers after the conversation ended. */
-async function ensureGone(spawner: ReturnType<typeof createSdkSpawner>): Promise<void> {
-  if (!spawner.started) return;
-  const done = spawner.settled();
-  const lingering = await Promise.race([done.then(() => false), sleep(EXIT_WAIT_MS).then(() => true)]);
-  if (lingering) spawner.kill();
-  await done;
 }

@@ -68,6 +68,10 @@ export interface Config {
     max_concurrent_sessions: number;
     idle_timeout_ms: number;
     session_lock_timeout_ms: number;
+    /** How long a session's agent process is kept alive after its last turn, for the next message (0 = off). */
+    warm_idle_ms: number;
+    /** At most this many kept processes; the least recently used is ended first (0 = off). */
+    max_warm: number;
     /** A turn cut by a crash or restart: resume it at once (`continue`) or ask the owner first (`ask`). */
     recovery: 'continue' | 'ask';
   };
@@ -192,6 +196,8 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     max_concurrent_sessions: pos(5),
     idle_timeout_ms: pos(1_800_000),
     session_lock_timeout_ms: pos(600_000),
+    warm_idle_ms: nonNeg(600_000),
+    max_warm: nonNeg(3),
     recovery: oneOf(['continue', 'ask'], 'continue'),
   },
   queue: {

@@ -22,6 +22,8 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'CC_LINKER_FEISHU_DOMAIN', key: 'feishu_bot.domain', kind: 'string' },
   { env: 'CC_LINKER_MAX_CONCURRENT_SESSIONS', key: 'runtime.max_concurrent_sessions', kind: 'int' },
   { env: 'CC_LINKER_SESSION_LOCK_TIMEOUT_MS', key: 'runtime.session_lock_timeout_ms', kind: 'int' },
+  { env: 'CC_LINKER_WARM_IDLE_MS', key: 'runtime.warm_idle_ms', kind: 'int' },
+  { env: 'CC_LINKER_MAX_WARM', key: 'runtime.max_warm', kind: 'int' },
   { env: 'CC_LINKER_SDK_ENABLED', key: 'sdk.enabled', kind: 'bool' },
   { env: 'CC_LINKER_SDK_PERMISSION_MODE', key: 'sdk.permission_mode', kind: 'string' },
   { env: 'CC_LINKER_SDK_TIMEOUT_MS', key: 'sdk.timeout_ms', kind: 'int' },

@@ -67,4 +67,8 @@ export class AgentRouter implements AgentEngine {
   async listModels(agent?: string): Promise<AgentModel[]> {
     return (await this.get(agent).listModels?.()) ?? [];
   }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.engines.values()].map((engine) => engine.close?.()));
+  }
 }

@@ -149,4 +149,6 @@ export interface AgentEngine {
   transcriptOf?(sessionId: string, cwd: string, agent?: string): string | null;
   /** The models the agent offers in `cwd`, where it can say (`/model`). */
   listModels?(agent?: string): Promise<AgentModel[]>;
+  /** Ends what the engine keeps running between turns (warm processes); later turns start cold. */
+  close?(): Promise<void>;
 }

@@ -19,6 +19,7 @@ import type {
 import { preview } from '../sessions/scan/preview.js';
 import type { SessionOrigin, SessionRecorder } from './session-recorder.js';
 import type { Release, Semaphore, SessionLocks } from './session-lock.js';
+import type { WarmPool } from './warm-pool.js';
 
 /** The longest prompt accepted; a longer one is refused (`MESSAGE_TOO_LONG`) before anything is spawned. */
 export const MAX_PROMPT_CHARS = 10_000;
@@ -52,6 +53,8 @@ export interface GuardDeps {
   files?: SessionFiles;
   /** The agent's name in messages (`Codex`); absent = Claude Code. */
   label?: string;
+  /** The agent processes its executor keeps between turns, ended by `close()`. */
+  warm?: Pick<WarmPool, 'close'>;
 }
 
 /** Why the engine stopped a run itself. */
@@ -255,6 +258,11 @@ export class GuardedEngine implements AgentEngine {
       if (wrapUps.length === 0) releaseAll();
       else void Promise.allSettled(wrapUps).then(releaseAll);
     }
+  }
+
+  /** Ends the processes kept between turns; later turns start cold. */
+  async close(): Promise<void> {
+    await this.deps.warm?.close();
   }
 
   /** Where this agent writes session `sessionId` run in `cwd` (see `AgentEngine`); null when it cannot say. */

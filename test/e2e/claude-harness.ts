@@ -29,6 +29,8 @@ export interface EngineHarness {
   /** Process groups the engine started (recorded through its child tracker). */
   pgids: number[];
   engine(mode: ClaudeMode, tweak?: (config: Config) => void): AgentEngine;
+  /** Ends what the engines built so far keep between turns (warm processes). */
+  closeEngines(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,10 @@ export async function startEngineHarness(): Promise<EngineHarness> {
   const paths = resolvePaths({ ...sb.env, CC_LINKER_HOME: path.join(sb.home, '.cc-linker') });
   const pgids: number[] = [];
   const tracker: ChildTracker = { add: (c) => void pgids.push(c.pgid), remove: () => undefined };
+  const engines: AgentEngine[] = [];
+  const closeEngines = async (): Promise<void> => {
+    await Promise.all(engines.splice(0).map((e) => e.close?.()));
+  };
   return {
     fake,
     sb,
@@ -51,7 +57,7 @@ export async function startEngineHarness(): Promise<EngineHarness> {
       config.runtime.stale_timeout_ms = 30_000;
       config.runtime.hard_timeout_ms = RUN_TIMEOUT_MS;
       tweak?.(config);
-      return createEngine(config, {
+      const engine = createEngine(config, {
         paths,
         logger: silentLogger,
         lang: 'en',
@@ -59,8 +65,12 @@ export async function startEngineHarness(): Promise<EngineHarness> {
         tracker,
         sessionRecorder: createRegistrySessionRecorder(paths, silentLogger),
       });
+      engines.push(engine);
+      return engine;
     },
+    closeEngines,
     async close() {
+      await closeEngines();
       await waitNoLeftovers(sb.home, 5000);
       sb.cleanup();
       await fake.close();

@@ -1,10 +1,10 @@
 // The `sdk` engine mode: the REAL Agent SDK query() starting the REAL bundled Claude Code through our
-// process runner, against the fake Anthropic API. 9 real runs: new session (CJK, ~ cwd) + resume,
+// process runner, against the fake Anthropic API, warm and cold. 9 real runs each: new session (CJK, ~ cwd) + resume,
 // unknown resume, a tool allowed "always" then not asked again, denied, timed out, AskUserQuestion,
 // cancel mid-run, idle timeout.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type {
   PermissionDecision,
   PermissionHandler,
@@ -12,6 +12,7 @@ import type {
   QuestionRequest,
 } from '../../src/engine/engine-types.js';
 import { PermissionStore } from '../../src/claude/permission-store.js';
+import type { Config } from '../../src/core/config-schema.js';
 import { readRegistry } from '../../src/sessions/registry/registry.js';
 import {
   allGroupsGone,
@@ -29,6 +30,7 @@ beforeAll(async () => {
   h = await startEngineHarness();
 });
 afterAll(async () => h?.close());
+afterEach(async () => h?.closeEngines());
 
 const failure = engineFailure;
 
@@ -52,13 +54,23 @@ function handler(
   return { permissions, asked, questions };
 }
 
-describe.skipIf(!CLAUDE_BIN)('sdk mode, real Agent SDK + claude', () => {
+// Every case runs twice: with the session's child kept between turns (the default) and without.
+describe.skipIf(!CLAUDE_BIN).each([
+  { name: 'warm (the default)', warmIdleMs: undefined },
+  { name: 'cold (runtime.warm_idle_ms = 0)', warmIdleMs: 0 },
+])('sdk mode, real Agent SDK + claude, $name', ({ warmIdleMs }) => {
+  const sdkEngine = (tweak?: (config: Config) => void) =>
+    h.engine('sdk', (config) => {
+      if (warmIdleMs !== undefined) config.runtime.warm_idle_ms = warmIdleMs;
+      tweak?.(config);
+    });
+
   it(
     'new session with a CJK prompt in a ~ cwd (registered active), then resumed',
     { timeout: RUN_TIMEOUT_MS },
     async () => {
-      fs.mkdirSync(path.join(h.sb.home, 'sdk 项目'));
-      const engine = h.engine('sdk');
+      fs.mkdirSync(path.join(h.sb.home, 'sdk 项目'), { recursive: true });
+      const engine = sdkEngine();
       const log = eventLog();
       const first = await engine.send(
         { prompt: 'echo: 你好 SDK', cwd: '~/sdk 项目', userId: 'web:1' },
@@ -78,7 +90,7 @@ describe.skipIf(!CLAUDE_BIN)('sdk mode, real Agent SDK + claude', () => {
 
   it('an unknown session is SESSION_NOT_FOUND', { timeout: RUN_TIMEOUT_MS }, async () => {
     const e = await failure(
-      h.engine('sdk').send({ prompt: 'echo: x', cwd: h.sb.cwd, sessionId: '00000000-0000-4000-8000-00000000dead' }),
+      sdkEngine().send({ prompt: 'echo: x', cwd: h.sb.cwd, sessionId: '00000000-0000-4000-8000-00000000dead' }),
     );
     expect(e.code).toBe('SESSION_NOT_FOUND');
   });
@@ -87,7 +99,7 @@ describe.skipIf(!CLAUDE_BIN)('sdk mode, real Agent SDK + claude', () => {
     '"always allow" is persisted from the suggestion; the next run is not asked; the project gets no settings file',
     { timeout: RUN_TIMEOUT_MS },
     async () => {
-      const engine = h.engine('sdk');
+      const engine = sdkEngine();
       const first = handler(() => ({ behavior: 'allow', always: true }));
       const log = eventLog();
       const r1 = await engine.send(
@@ -117,7 +129,7 @@ describe.skipIf(!CLAUDE_BIN)('sdk mode, real Agent SDK + claude', () => {
 
   it('a denied tool is reported in permissionDenials with the user message', { timeout: RUN_TIMEOUT_MS }, async () => {
     const { permissions, asked } = handler(() => ({ behavior: 'deny', message: 'not on my machine' }));
-    const r = await h.engine('sdk').send({ prompt: 'tool: Bash node -e 2', cwd: h.sb.cwd }, { permissions });
+    const r = await sdkEngine().send({ prompt: 'tool: Bash node -e 2', cwd: h.sb.cwd }, { permissions });
     expect(asked).toHaveLength(1);
     expect(r.text).toBe('tool-result: error not on my machine');
     expect(r.permissionDenials).toEqual([
@@ -140,9 +152,10 @@ describe.skipIf(!CLAUDE_BIN)('sdk mode, real Agent SDK + claude', () => {
         return permissions.requestPermission(r, signal);
       },
     };
-    const r = await h
-      .engine('sdk', (c) => (c.sdk.timeout_ms = 1000))
-      .send({ prompt: 'tool: Bash node -e 3', cwd: h.sb.cwd }, { permissions: wrapped });
+    const r = await sdkEngine((c) => (c.sdk.timeout_ms = 1000)).send(
+      { prompt: 'tool: Bash node -e 3', cwd: h.sb.cwd },
+      { permissions: wrapped },
+    );
     expect(r.text).toContain('did not answer the permission request');
     expect(r.permissionDenials).toHaveLength(1);
     expect(sawAbort).toBe(true);
@@ -157,9 +170,10 @@ describe.skipIf(!CLAUDE_BIN)('sdk mode, real Agent SDK + claude', () => {
         (q) => ({ [q.questions[0]?.question ?? '']: 'blue' }),
       );
       const log = eventLog();
-      const r = await h
-        .engine('sdk')
-        .send({ prompt: 'ask: Which color? | red | blue', cwd: h.sb.cwd }, { permissions, onEvent: log.onEvent });
+      const r = await sdkEngine().send(
+        { prompt: 'ask: Which color? | red | blue', cwd: h.sb.cwd },
+        { permissions, onEvent: log.onEvent },
+      );
       expect(asked).toEqual([]);
       expect(questions[0]?.questions[0]).toMatchObject({
         question: 'Which color?',
@@ -176,12 +190,10 @@ describe.skipIf(!CLAUDE_BIN)('sdk mode, real Agent SDK + claude', () => {
     async () => {
       const ac = new AbortController();
       const log = eventLog();
-      const run = h
-        .engine('sdk')
-        .send(
-          { prompt: 'slow: 300', cwd: h.sb.cwd },
-          { signal: ac.signal, onEvent: (e) => (log.onEvent(e), e.type === 'text' && ac.abort()) },
-        );
+      const run = sdkEngine().send(
+        { prompt: 'slow: 300', cwd: h.sb.cwd },
+        { signal: ac.signal, onEvent: (e) => (log.onEvent(e), e.type === 'text' && ac.abort()) },
+      );
       const e = await failure(run);
       expect(e.code).toBe('CANCELLED');
       expect(log.text().length).toBeGreaterThan(0);
@@ -192,7 +204,7 @@ describe.skipIf(!CLAUDE_BIN)('sdk mode, real Agent SDK + claude', () => {
 
   it('idle timeout kills a silent run: TIMEOUT_IDLE, nothing left', { timeout: RUN_TIMEOUT_MS }, async () => {
     const e = await failure(
-      h.engine('sdk', (c) => (c.runtime.stale_timeout_ms = 1500)).send({ prompt: 'hang: 30000', cwd: h.sb.cwd }),
+      sdkEngine((c) => (c.runtime.stale_timeout_ms = 1500)).send({ prompt: 'hang: 30000', cwd: h.sb.cwd }),
     );
     expect(e.code).toBe('TIMEOUT_IDLE');
     expect(allGroupsGone(h.pgids)).toBe(true);

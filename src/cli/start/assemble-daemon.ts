@@ -150,6 +150,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
         try {
           await started.stop(graceMs);
         } finally {
+          await engine.close?.().catch(() => undefined); // the processes kept between turns
           await webConsole?.close().catch(() => undefined);
           await lock.release();
         }

@@ -1,0 +1,230 @@
+import type { CanUseTool, Options, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ClaudeResultMessage } from './claude-result.js';
+import { imageDirectories } from './cli-args.js';
+import type { ClaudeDeps, ClaudeRunContext } from './claude-engine-deps.js';
+import { STDERR_TAIL_CHARS } from '../engine/engine-error.js';
+import type { EngineEvent } from '../engine/engine-types.js';
+import type { WarmProcess } from '../engine/warm-pool.js';
+import { TextTail } from '../engine/text-tail.js';
+import { InputQueue } from './input-queue.js';
+import { createCanUseTool } from './sdk-permissions.js';
+import { createSdkSpawner, type SdkSpawner } from './sdk-spawn.js';
+import { StreamJsonParser } from './stream-json-parser.js';
+
+/** After the input ends, how long the child may take to exit on its own before we end its group. */
+const EXIT_WAIT_MS = 3000;
+
+/** How one turn ended, for the mode to turn into a result or an error. */
+export interface TurnEnd {
+  result: ClaudeResultMessage | undefined;
+  parser: StreamJsonParser;
+  /** What the conversation's iterator threw, when it did. */
+  thrown: unknown;
+  stderrTail: string;
+  stderrLastLine: string;
+  /** True when the turn emitted nothing before the child ended (a warm child that had died). */
+  silent: boolean;
+}
+
+interface Turn {
+  ctx: ClaudeRunContext;
+  parser: StreamJsonParser;
+  stderr: TextTail;
+  canUseTool: CanUseTool;
+  emitted: boolean;
+  finish: () => void;
+  done: Promise<void>;
+}
+
+/** The options a conversation is started with that a later turn cannot change: its key. */
+export function conversationKey(ctx: ClaudeRunContext): string {
+  return JSON.stringify([ctx.cwd, ctx.request.model ?? '', ctx.rules, imageDirectories(ctx.request.imagePaths)]);
+}
+
+/**
+ * One Claude Code child driven by the Agent SDK with streaming input: each turn writes one user
+ * message and ends at its `result`, and the child stays alive between turns, so a follow-up costs no
+ * start-up. Each turn has its own events, permission handler, idle clock and stderr tail; the
+ * options fixed at the start (cwd, model, rules, extra directories) make its `key`.
+ *
+ * A stop (the turn's signal) ends the child's whole process group, as a cold run would; so does
+ * `dispose`. Used once and disposed, it is exactly the cold path.
+ */
+export class SdkConversation implements WarmProcess {
+  readonly key: string;
+  readonly cwd: string;
+  private readonly input = new InputQueue<SDKUserMessage>();
+  private readonly spawner: SdkSpawner;
+  private readonly abortController = new AbortController();
+  private readonly exitListeners: Array<() => void> = [];
+  private readonly startTail = new TextTail(STDERR_TAIL_CHARS);
+  private turn: Turn | undefined;
+  private ended = false;
+  private thrown: unknown;
+  private disposing: Promise<void> | undefined;
+
+  constructor(
+    first: ClaudeRunContext,
+    private readonly deps: ClaudeDeps,
+    executable: { path: string; bundled: boolean },
+  ) {
+    this.key = conversationKey(first);
+    this.cwd = first.cwd;
+    this.spawner = createSdkSpawner({
+      ...(deps.tracker ? { tracker: deps.tracker } : {}),
+      ...(deps.killGraceMs !== undefined ? { killGraceMs: deps.killGraceMs } : {}),
+      onActivity: () => this.turn?.ctx.touch(),
+      onStderr: (text) => (this.turn?.stderr ?? this.startTail).push(text),
+    });
+    const options = this.options(first, executable);
+    void this.pump(options);
+  }
+
+  get alive(): boolean {
+    return !this.ended && this.disposing === undefined;
+  }
+
+  get pid(): number | undefined {
+    return this.spawner.pid;
+  }
+
+  onExit(listener: () => void): void {
+    if (this.ended) listener();
+    else this.exitListeners.push(listener);
+  }
+
+  /**
+   * Runs one turn: writes `ctx.request.prompt` and waits for its `result`, the child's end, or the
+   * turn's stop (then the child's group is ended and gone before this returns).
+   */
+  async run(ctx: ClaudeRunContext): Promise<TurnEnd> {
+    if (this.turn) throw new Error('a turn is already running on this conversation');
+    let finish = (): void => undefined;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const turn: Turn = {
+      ctx,
+      stderr: new TextTail(STDERR_TAIL_CHARS),
+      parser: new StreamJsonParser((event: EngineEvent) => {
+        turn.emitted = true;
+        ctx.emit(event);
+      }),
+      canUseTool: createCanUseTool({
+        policy: this.deps.policy,
+        rules: ctx.rules,
+        handler: ctx.permissions,
+        emit: ctx.emit,
+        pause: ctx.pause,
+        resume: ctx.resume,
+        runSignal: ctx.signal,
+        timeoutMs: this.deps.config.sdk.timeout_ms,
+        cwd: ctx.cwd,
+        home: this.deps.paths.userHome,
+        ...(ctx.request.userId ? { userId: ctx.request.userId } : {}),
+        lang: this.deps.lang,
+        logger: this.deps.logger,
+      }),
+      emitted: false,
+      finish,
+      done,
+    };
+    turn.stderr.push(this.startTail.text());
+    this.turn = turn;
+    const onStop = (): void => void this.kill();
+    ctx.signal.addEventListener('abort', onStop, { once: true });
+    try {
+      if (ctx.signal.aborted) this.kill();
+      else if (this.ended) finish();
+      else this.input.push(userMessage(ctx.request.prompt));
+      await done;
+      if (!turn.parser.result) await this.spawner.settled();
+    } finally {
+      ctx.signal.removeEventListener('abort', onStop);
+      this.turn = undefined;
+    }
+    return {
+      result: turn.parser.result,
+      parser: turn.parser,
+      thrown: this.thrown,
+      stderrTail: turn.stderr.text(),
+      stderrLastLine: turn.stderr.lastLine(),
+      silent: !turn.emitted && !turn.parser.result,
+    };
+  }
+
+  /** Ends the input, lets the child exit on its own for a moment, then ends its group; resolves when gone. */
+  dispose(_reason: string): Promise<void> {
+    this.disposing ??= (async () => {
+      this.input.close();
+      if (!this.spawner.started) return;
+      const gone = this.spawner.settled();
+      const lingering = await Promise.race([gone.then(() => false), sleep(EXIT_WAIT_MS).then(() => true)]);
+      if (lingering) this.kill();
+      await gone;
+    })();
+    return this.disposing;
+  }
+
+  /** Ends the child's whole group now. */
+  private kill(): void {
+    this.abortController.abort();
+    this.spawner.kill(); // at once: the SDK itself would wait ~2 s after closing stdin
+    this.turn?.finish();
+  }
+
+  private async pump(options: Options): Promise<void> {
+    try {
+      // Loaded on first use: the SDK costs ~30 MB that an idle bridge (or a json-mode one) never needs.
+      const { query } = await import('@anthropic-ai/claude-agent-sdk');
+      for await (const message of query({ prompt: this.input, options })) {
+        const turn = this.turn;
+        if (!turn) continue; // nothing is sent between turns
+        turn.ctx.touch();
+        turn.parser.push(message);
+        if (turn.parser.result) turn.finish();
+      }
+    } catch (err) {
+      this.thrown = err;
+    } finally {
+      this.ended = true;
+      this.input.close();
+      this.turn?.finish();
+      for (const listener of this.exitListeners.splice(0)) listener();
+    }
+  }
+
+  private options(ctx: ClaudeRunContext, exe: { path: string; bundled: boolean }): Options {
+    const { config } = this.deps;
+    const permissionMode = config.sdk.permission_mode;
+    return {
+      cwd: ctx.cwd,
+      env: ctx.env,
+      abortController: this.abortController,
+      pathToClaudeCodeExecutable: exe.path,
+      spawnClaudeCodeProcess: this.spawner.spawn,
+      // The bundled CLI reads MCP servers from the initialize request; an older configured one needs argv.
+      mcpServersDelivery: exe.bundled ? 'initialize' : 'argv',
+      permissionMode,
+      ...(permissionMode === 'bypassPermissions' ? { allowDangerouslySkipPermissions: true } : {}),
+      // Bare tool names are allowed by our canUseTool instead: given to the SDK they "shadow" the
+      // callback (a CLAUDE_SDK_CAN_USE_TOOL_SHADOWED warning on every run); rules with content are fine.
+      allowedTools: ctx.rules.allowed.filter((r) => r.includes('(')),
+      disallowedTools: [...ctx.rules.disallowed],
+      includePartialMessages: config.stream.enabled,
+      // Each turn's own handler: the user, the permission buttons and the stop of that turn.
+      canUseTool: (toolName, input, opts) =>
+        this.turn
+          ? this.turn.canUseTool(toolName, input, opts)
+          : Promise.resolve({ behavior: 'deny', message: 'no turn is running' }),
+      stderr: (text) => (this.turn?.stderr ?? this.startTail).push(text),
+      ...(ctx.request.sessionId ? { resume: ctx.request.sessionId } : {}),
+      ...(!ctx.request.sessionId && ctx.request.newSessionId ? { sessionId: ctx.request.newSessionId } : {}),
+      ...(ctx.request.model ? { model: ctx.request.model } : {}),
+      ...(ctx.request.imagePaths?.length ? { additionalDirectories: imageDirectories(ctx.request.imagePaths) } : {}),
+    };
+  }
+}
+
+function userMessage(text: string): SDKUserMessage {
+  return { type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null } as SDKUserMessage;
+}
