@@ -72,6 +72,7 @@ describe.skipIf(!CLAUDE_BIN || process.platform !== 'linux')('queue cards with t
         .filter((t) => burst.includes(t) || t === 'slow: 150');
       expect(prompts).toEqual(['slow: 150', ...burst]);
       expect(await b.spool.count('done')).toBe(5);
+      await e.closeEngines(); // the session's kept child (warm sessions) ends with its engine
       expect(leftovers(e.sb.home)).toEqual([]);
     },
   );
