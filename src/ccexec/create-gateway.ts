@@ -196,6 +196,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         ...(options.fetch ? { fetch: options.fetch } : {}),
       });
       void checkCli(); // start the one-time check now; the first question awaits it
+      // Load the provider's SDK meanwhile (a cold CLI check or the caller's own start-up hides it).
+      void provider.prepare?.().catch(() => undefined);
       return createChatSession({
         provider,
         exec: (argv, signal) => exec.exec(argv, signal),
