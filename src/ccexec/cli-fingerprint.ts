@@ -29,7 +29,7 @@ const PACKAGE_JSON_LEVELS = 4;
  * is a script that counts too, and so does the nearest `package.json` above each file: an npm upgrade
  * may leave the bin script byte-identical and change only the package's version there. Stamps carry
  * the inode and ctime besides mtime and size, because package managers may preserve mtimes
- * (docs/design.md, "cc_exec": the CLI version cache).
+ * (docs/design.md, "The CLI version cache").
  */
 export function fingerprintCli(
   cli: readonly string[],
