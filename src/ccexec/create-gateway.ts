@@ -4,6 +4,7 @@ import type { Logger } from '../core/logger.js';
 import type { Paths } from '../core/paths.js';
 import { createAuditLog, type AuditLog } from './audit-log.js';
 import { createChatSession, type ChatSession } from './chat-session.js';
+import { createCliVersionCache, type CliVersionStore } from './cli-version-cache.js';
 import { createExecService, type ExecService } from './exec-service.js';
 import { GateError } from './gate-error.js';
 import type { ToolSpec } from './providers/canonical.js';
@@ -57,6 +58,8 @@ export interface Gateway {
   newChat(target?: ChatTarget): ChatSession;
   /** The configured providers, default first. */
   providers(): ProviderInfo[];
+  /** Resolves when background writes (the CLI version cache's file) are done; a command awaits it before exiting. */
+  flushed(): Promise<void>;
 }
 
 /** What the gateway is built from; `fetch` replaces the providers' transport (tests, proxies). */
@@ -68,6 +71,11 @@ export interface GatewayOptions {
   readonly logger: Logger;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
+  /**
+   * Where probed CLI versions outlive the process (`ask`: a file under `~/.cc-linker`); without it
+   * they are kept in memory for the gateway's life (the daemon).
+   */
+  readonly versionStore?: CliVersionStore;
 }
 
 const messages = defineMessages({
@@ -101,6 +109,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const { config, env, lang } = options;
   const ccexec = config.ccexec;
   const logger = options.logger.child('ccexec');
+  const versionCache = createCliVersionCache({
+    ...(options.versionStore ? { store: options.versionStore } : {}),
+    onError: (err) =>
+      logger.warn('could not save the CLI version cache', { error: err instanceof Error ? err.message : String(err) }),
+  });
   const exec: ExecService = createExecService({
     cli: ccexec.cli,
     cwd: ccexec.cwd,
@@ -110,21 +123,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     envDeny: Object.values(ccexec.providers)
       .map((p) => p.api_key_env)
       .filter((n) => n.length > 0),
+    versionCache,
   });
   const audit: AuditLog = createAuditLog(options.paths.auditFile);
   const tool: ToolSpec = buildCcExecTool();
   const t = messages(lang);
-  let cliCheck: Promise<CliStatus> | null = null;
+  let cliCheck: { readonly key: string; readonly status: Promise<CliStatus> } | null = null;
 
+  // Checked once per CLI fingerprint: a CLI upgraded, installed or removed in place is checked again.
   const checkCli = (recheck = false): Promise<CliStatus> => {
-    if (!cliCheck || recheck) {
-      cliCheck = exec.checkVersion().then((status) => {
-        if (status.status !== 'available')
-          logger.warn('cc_exec tool is off', { status: status.status, cli: exec.label });
-        return status;
+    const key = JSON.stringify(exec.fingerprint());
+    if (!cliCheck || recheck || cliCheck.key !== key) {
+      const status = exec.checkVersion(undefined, { recheck }).then((s) => {
+        if (s.status !== 'available') logger.warn('cc_exec tool is off', { status: s.status, cli: exec.label });
+        return s;
       });
+      cliCheck = { key, status };
     }
-    return cliCheck;
+    return cliCheck.status;
   };
 
   const configured = (): string[] => Object.keys(ccexec.providers);
@@ -180,6 +196,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         ...(options.fetch ? { fetch: options.fetch } : {}),
       });
       void checkCli(); // start the one-time check now; the first question awaits it
+      // Load the provider's SDK meanwhile (a cold CLI check or the caller's own start-up hides it).
+      void provider.prepare?.().catch(() => undefined);
       return createChatSession({
         provider,
         exec: (argv, signal) => exec.exec(argv, signal),
@@ -204,6 +222,8 @@ export function createGateway(options: GatewayOptions): Gateway {
             ),
       });
     },
+
+    flushed: () => versionCache.flushed(),
 
     providers() {
       const entries = Object.entries(ccexec.providers).map(([id, cfg]): ProviderInfo => ({

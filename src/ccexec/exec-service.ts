@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runProcess, type RunResult } from '../process/run-process.js';
 import { buildCliEnv } from './build-cli-env.js';
+import { fingerprintCli, sameFingerprint, type CliFingerprint } from './cli-fingerprint.js';
+import type { CliVersionCache } from './cli-version-cache.js';
 import { stripCliLogs } from './strip-cli-logs.js';
-import { checkCliVersion, MIN_CC_VERSION, type CliStatus } from './version-gate.js';
+import { checkCliVersion, classifyCliVersion, MIN_CC_VERSION, type CliStatus } from './version-gate.js';
 
 /**
  * SIGTERM to the CLI's group, this long, then SIGKILL to the group. The whole group, because the CLI
@@ -54,6 +56,8 @@ export interface ExecServiceOptions {
   /** Defaults to `EXEC_KILL_GRACE_MS`. */
   readonly killGraceMs?: number;
   readonly maxOutputBytes?: number;
+  /** Versions already probed, by CLI fingerprint; without it every `checkVersion` runs `--version`. */
+  readonly versionCache?: CliVersionCache;
 }
 
 /** Runs CLI queries and checks the CLI; built once per gateway. */
@@ -63,8 +67,13 @@ export interface ExecService {
    * (SIGTERM → grace → SIGKILL). Never rejects. stdout comes back with the CLI's log lines stripped.
    */
   exec(argv: readonly string[], signal?: AbortSignal): Promise<ExecOutcome & { readonly stdoutBytes: number }>;
-  /** `<cli> --version` against `MIN_CC_VERSION`, plus the working directory and CLI entry checks. */
-  checkVersion(min?: string): Promise<CliStatus>;
+  /**
+   * `<cli> --version` against `MIN_CC_VERSION`, plus the working directory and CLI entry checks. With a
+   * `versionCache`, a version probed for the same fingerprint is reused unless `recheck`.
+   */
+  checkVersion(min?: string, opts?: { readonly recheck?: boolean }): Promise<CliStatus>;
+  /** The files behind the configured CLI, stamped (null when the program is not found). */
+  fingerprint(): CliFingerprint | null;
   /** The CLI as the user configured it, for messages: `chainlesschain`, `node /x/chainlesschain.js`. */
   readonly label: string;
 }
@@ -87,6 +96,7 @@ export function createExecService(options: ExecServiceOptions): ExecService {
   const graceMs = options.killGraceMs ?? EXEC_KILL_GRACE_MS;
   const maxOutputBytes = options.maxOutputBytes ?? EXEC_MAX_OUTPUT_BYTES;
   const label = cli.join(' ');
+  const fingerprint = (): CliFingerprint | null => fingerprintCli(cli, options.cwd, env.PATH);
 
   const run = (argv: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<RunResult> =>
     runProcess([...cli, ...argv], {
@@ -103,10 +113,15 @@ export function createExecService(options: ExecServiceOptions): ExecService {
     async exec(argv, signal) {
       return toOutcome(await run(argv, options.timeoutMs, signal));
     },
-    async checkVersion(min = MIN_CC_VERSION) {
+    fingerprint,
+    async checkVersion(min = MIN_CC_VERSION, opts = {}) {
       const problem = checkInstall(cli, options.cwd);
       if (problem) return problem;
-      return checkCliVersion(async () => {
+      const cache = options.versionCache;
+      const before = cache ? fingerprint() : null;
+      const cached = before && !opts.recheck ? cache?.get(before) : undefined;
+      if (cached !== undefined) return classifyCliVersion(cached, min);
+      const status = await checkCliVersion(async () => {
         const r = toOutcome(await run(['--version'], Math.min(VERSION_TIMEOUT_MS, options.timeoutMs)));
         return {
           exitCode: r.exitCode,
@@ -114,6 +129,12 @@ export function createExecService(options: ExecServiceOptions): ExecService {
           ...(r.spawnErrorCode ? { spawnErrorCode: r.spawnErrorCode } : {}),
         };
       }, min);
+      // Only a version read from an unchanged CLI is kept: one replaced during the probe is probed again.
+      if (cache && before && 'version' in status) {
+        const after = fingerprint();
+        if (after && sameFingerprint(before, after)) cache.put(after, status.version);
+      }
+      return status;
     },
   };
 }

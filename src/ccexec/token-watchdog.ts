@@ -27,7 +27,10 @@ const LITERAL = { disallowedSpecial: new Set<string>() };
 export interface FitResult {
   readonly messages: ChatMessage[];
   readonly trimmed: boolean;
-  /** The corrected, margined estimate of what is sent. */
+  /**
+   * The corrected, margined estimate of what is sent — or, when even the byte-count upper bound fits
+   * the budget (no tokenizer needed), that bound.
+   */
   readonly estimate: number;
 }
 
@@ -37,6 +40,12 @@ export interface FitResult {
  * response's `usage.inputTokens`, and when the estimate passes 70% of `contextLimit` keeps only the
  * leading system messages, the last 4 messages of earlier turns and the whole current turn — then, if
  * that is still too much, system + current turn.
+ *
+ * The tokenizer (hundreds of milliseconds to load, before the first request) is loaded only when it
+ * can change the answer: a byte-level BPE token is at least one UTF-8 byte, so the byte count bounds
+ * the token count, and a request whose bound (× the largest factor while a `usage` is not yet counted
+ * in) fits the budget is sent as it is. `observe` only records; the factor is computed when an exact
+ * estimate is next needed.
  */
 export interface TokenWatchdog {
   /** Corrected, margined estimate for sending `messages` with `tools`. */
@@ -56,21 +65,32 @@ export interface TokenWatchdog {
 export function createTokenWatchdog(contextLimit: number): TokenWatchdog {
   const budget = Math.floor(contextLimit * TRIM_THRESHOLD);
   let factor = 1;
+  let unlearnt: { sent: ChatMessage[]; tools: ToolSpec[]; inputTokens: number } | undefined;
   const raw = (messages: readonly ChatMessage[], tools: readonly ToolSpec[] = []): number =>
-    messages.reduce((sum, m) => sum + messageTokens(m), 0) + (tools.length > 0 ? count(JSON.stringify(tools)) : 0);
+    sizeOf(messages, tools, count);
+  const currentFactor = (): number => {
+    if (unlearnt) {
+      const { sent, tools, inputTokens } = unlearnt;
+      unlearnt = undefined;
+      factor = Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, inputTokens / raw(sent, tools)));
+    }
+    return factor;
+  };
   const estimate = (messages: readonly ChatMessage[], tools: readonly ToolSpec[] = []): number =>
-    Math.ceil(raw(messages, tools) * factor * ESTIMATE_MARGIN);
+    Math.ceil(raw(messages, tools) * currentFactor() * ESTIMATE_MARGIN);
 
   return {
     budget,
     estimate,
     observe(sent, tools, inputTokens) {
-      const base = raw(sent, tools);
-      if (!(inputTokens > 0) || base <= 0) return;
-      factor = Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, inputTokens / base));
+      // The raw count is > 0 exactly when something was sent (every message adds its framing).
+      if (!(inputTokens > 0) || (sent.length === 0 && tools.length === 0)) return;
+      unlearnt = { sent: [...sent], tools: [...tools], inputTokens };
     },
     fit(messages, currentTurnStart, tools = []) {
       const all = [...messages];
+      const bound = Math.ceil(sizeOf(all, tools, utf8Bytes) * (unlearnt ? MAX_FACTOR : factor) * ESTIMATE_MARGIN);
+      if (bound <= budget) return { messages: all, trimmed: false, estimate: bound };
       const first = estimate(all, tools);
       if (first <= budget) return { messages: all, trimmed: false, estimate: first };
       const systemEnd = all.findIndex((m) => m.role !== 'system');
@@ -101,11 +121,19 @@ function dropOrphanToolResults(messages: ChatMessage[]): ChatMessage[] {
   return messages.slice(i);
 }
 
-function messageTokens(m: ChatMessage): number {
-  let n = MESSAGE_OVERHEAD + count(m.content);
-  if (m.role === 'assistant')
-    for (const c of m.toolCalls ?? []) n += MESSAGE_OVERHEAD + count(c.name) + count(c.arguments);
+/** A request's size in `unit`s of text (tokens, or UTF-8 bytes for the bound), framing included. */
+function sizeOf(messages: readonly ChatMessage[], tools: readonly ToolSpec[], unit: (text: string) => number): number {
+  let n = tools.length > 0 ? unit(JSON.stringify(tools)) : 0;
+  for (const m of messages) {
+    n += MESSAGE_OVERHEAD + unit(m.content);
+    if (m.role === 'assistant')
+      for (const c of m.toolCalls ?? []) n += MESSAGE_OVERHEAD + unit(c.name) + unit(c.arguments);
+  }
   return n;
+}
+
+function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
 }
 
 function count(text: string): number {

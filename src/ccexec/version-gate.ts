@@ -116,6 +116,11 @@ export async function checkCliVersion(runVersion: RunVersion, min: string = MIN_
       status: 'cli-broken',
       detail: `unrecognised --version output ${quoteForReason(clean(result.stdout.trim()))}, not the ChainlessChain CLI (it prints only its version, e.g. 0.165.7)`,
     };
+  return classifyCliVersion(version, min);
+}
+
+/** A version `--version` printed, against `min`: `available` or `cli-too-old` (also for a cached version). */
+export function classifyCliVersion(version: string, min: string = MIN_CC_VERSION): CliStatus {
   if (compareSemver(version, min) < 0) return { status: 'cli-too-old', version, min };
   return { status: 'available', version };
 }

@@ -34,6 +34,8 @@ export interface Paths {
   readonly agentPermissionsFile: string;
   readonly ccexecDir: string;
   readonly auditFile: string;
+  /** `ccexec/cli-version.json`: the CLI's `--version` by fingerprint, so `ask` does not start it each time. */
+  readonly ccexecVersionFile: string;
   readonly webTokenFile: string;
   readonly defaultLogFile: string;
   readonly locksDir: string;
@@ -83,6 +85,7 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
     agentPermissionsFile: path.join(home, 'agent-permissions.json'),
     ccexecDir,
     auditFile: path.join(ccexecDir, 'audit.jsonl'),
+    ccexecVersionFile: path.join(ccexecDir, 'cli-version.json'),
     webTokenFile: path.join(home, 'web-token'),
     defaultLogFile: path.join(home, 'cc-linker.log'),
     locksDir: path.join(home, 'locks'),

@@ -156,6 +156,7 @@ describe.skipIf(!built)('built CLI: what cc-linker writes under ~/.cc-linker is 
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('3 notes.');
       expect(fs.existsSync(h.paths.auditFile)).toBe(true);
+      expect(fs.existsSync(h.paths.ccexecVersionFile)).toBe(true);
       expect(loose(h.paths.home)).toEqual([]);
     } finally {
       await h.close();

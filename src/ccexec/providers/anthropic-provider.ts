@@ -105,5 +105,6 @@ export function createAnthropicProvider(cfg: AnthropicProviderConfig): ModelProv
     supportsTools: cfg.tools,
     contextLimit: cfg.contextLimit,
     stream,
+    prepare: () => loadSdk().then(() => undefined),
   };
 }

@@ -73,4 +73,9 @@ export interface ModelProvider {
   /** Context window in tokens, for the loop's history watchdog. */
   readonly contextLimit: number;
   stream(messages: ChatMessage[], tools: ToolSpec[], signal?: AbortSignal): AsyncIterable<ProviderEvent>;
+  /**
+   * Starts loading what the first `stream` needs (the SDK, loaded lazily), so a caller can overlap it
+   * with its own start-up work; `stream` works without it. May reject; `stream` then reports the failure.
+   */
+  prepare?(): Promise<void>;
 }

@@ -125,6 +125,17 @@ describe('createProvider', () => {
     expect(rec.calls[0]?.url).toBe('https://api.anthropic.com/v1/messages');
   });
 
+  it('prepare() loads the SDK ahead of the first stream, and the stream still works after it', async () => {
+    for (const kind of ['openai', 'anthropic'] as const) {
+      const rec = recordingFetch();
+      const key = kind === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY';
+      const p = createProvider(kind, { kind, model: 'm' }, { [key]: 'sk-prepare-000000000' }, { fetch: rec.fetch });
+      await expect(p.prepare?.()).resolves.toBeUndefined();
+      await drain(p).catch(() => undefined);
+      expect(rec.calls).toHaveLength(1);
+    }
+  });
+
   it('ollama needs no key', async () => {
     const rec = recordingFetch();
     await drain(createProvider('ollama', { kind: 'openai-compatible', model: 'qwen2.5' }, {}, { fetch: rec.fetch }));

@@ -114,5 +114,6 @@ export function createOpenAIProvider(cfg: OpenAIProviderConfig): ModelProvider {
     supportsTools: cfg.tools,
     contextLimit: cfg.contextLimit,
     stream,
+    prepare: () => loadSdk().then(() => undefined),
   };
 }

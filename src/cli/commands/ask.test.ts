@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -5,6 +7,7 @@ import {
   writeHarnessConfig,
   type GatewayHarness,
 } from '../../../test/fakes/fake-chainlesschain/gateway-harness.js';
+import { copyFakeCli } from '../../../test/fakes/fake-chainlesschain/fake-cli.js';
 import { openaiTextTurn, openaiToolCallTurn } from '../../../test/fakes/fake-llm/fake-openai-server.js';
 import { setCliRuntime } from '../context/with-context.js';
 import { memoryOutput } from '../context/output.js';
@@ -106,5 +109,33 @@ describe('cc-linker ask', () => {
     expect(out.stderr).toContain('⏹ 已取消');
     expect(out.stdout).toEqual([]);
     expect(process.listenerCount('SIGINT')).toBe(listeners);
+  });
+
+  it('starts the CLI for its version once across two runs, and again after the CLI file changed', async () => {
+    h = await startGatewayHarness();
+    const { script } = copyFakeCli(path.join(h.fake.home, 'install'));
+    h.config.ccexec.cli = [process.execPath, script];
+    const versionLog = path.join(h.fake.home, 'versions.jsonl');
+    Object.assign(h.env, { FAKE_CC_VERSION_LOG: versionLog });
+    writeHarnessConfig(h);
+    const probes = (): number =>
+      fs.existsSync(versionLog) ? fs.readFileSync(versionLog, 'utf8').split('\n').length - 1 : 0;
+    const answer = async (): Promise<void> => {
+      h?.openai.enqueue(openaiTextTurn('好的。'));
+      const { out, done } = await ask(h as GatewayHarness, 'hi');
+      expect(await done).toBe(0);
+      expect(out.stdout).toEqual(['好的。']);
+      expect(out.stderr.join('\n')).not.toContain('🔧');
+    };
+    await answer();
+    await answer();
+    expect(probes()).toBe(1);
+    expect(fs.statSync(h.paths.ccexecVersionFile).mode & 0o777).toBe(0o600);
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(script, later, later);
+    await answer();
+    expect(probes()).toBe(2);
+    const tools = (h.openai.requests.at(-1)?.body as { tools?: unknown[] }).tools;
+    expect(tools).toHaveLength(1);
   });
 });

@@ -53,14 +53,28 @@ export const askCommand: CommandSpec = {
       return exitCodeOf(result);
     } finally {
       process.off('SIGINT', onSigint);
+      await gateway.flushed();
     }
   },
 };
 
-/** The gateway for a command, loaded lazily so other commands start fast. */
+/**
+ * The gateway for a command, loaded lazily so other commands start fast. The CLI's probed version is
+ * kept in `paths.ccexecVersionFile`, so a question does not start the CLI just to read its version.
+ */
 export async function openGateway(ctx: CliContext): Promise<Gateway> {
-  const { createGateway } = await import('../../ccexec/create-gateway.js');
-  return createGateway({ config: ctx.config, paths: ctx.paths, env: ctx.env, lang: ctx.lang, logger: ctx.logger });
+  const [{ createGateway }, { cliVersionFile }] = await Promise.all([
+    import('../../ccexec/create-gateway.js'),
+    import('./cli-version-file.js'),
+  ]);
+  return createGateway({
+    config: ctx.config,
+    paths: ctx.paths,
+    env: ctx.env,
+    lang: ctx.lang,
+    logger: ctx.logger,
+    versionStore: cliVersionFile(ctx.paths.ccexecVersionFile),
+  });
 }
 
 /** `{provider, model}` without empty values. */

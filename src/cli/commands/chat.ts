@@ -94,6 +94,7 @@ export function chatCommand(io: ChatReplIo = {}): CommandSpec {
         rl.close();
         // A terminal stdin left reading keeps the process alive.
         input.pause();
+        await gateway.flushed();
       }
       return failures > 0 ? 1 : 0;
     },

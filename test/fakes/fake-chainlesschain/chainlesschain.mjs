@@ -16,6 +16,7 @@
 //   FAKE_CC_PID_FILE=<file>      write "<pid> <grandchild pid|->" once running
 //   FAKE_CC_DUMP_ENV=<file>      write {cwd, env} (our whole environment) as JSON
 //   FAKE_CC_CALL_LOG=<file>      append one JSON line per invocation (argv), to count real runs
+//   FAKE_CC_VERSION_LOG=<file>   append one JSON line per --version run, to count version probes
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -686,6 +687,8 @@ function help(name, cmd) {
 async function main() {
   const first = argv[0];
   if (first === '--version' || first === '-V' || first === '-v') {
+    if (env.FAKE_CC_VERSION_LOG)
+      fs.appendFileSync(env.FAKE_CC_VERSION_LOG, `${JSON.stringify({ pid: process.pid, argv })}\n`);
     out(VERSION);
     return 0;
   }

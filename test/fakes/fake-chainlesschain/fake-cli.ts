@@ -161,3 +161,17 @@ export function isProcessRunning(pid: number): boolean {
     return process.platform !== 'linux';
   }
 }
+
+/**
+ * A private copy of the fake (the script and its `#!/usr/bin/env node` wrapper) in `dir`, so a test
+ * may touch, grow or replace "the installed CLI" without changing the shared one.
+ */
+export function copyFakeCli(dir: string): { readonly script: string; readonly bin: string } {
+  fs.mkdirSync(dir, { recursive: true });
+  const script = path.join(dir, 'chainlesschain.mjs');
+  const bin = path.join(dir, 'chainlesschain');
+  fs.copyFileSync(FAKE_CLI_SCRIPT, script);
+  fs.copyFileSync(FAKE_CLI_BIN, bin);
+  fs.chmodSync(bin, 0o755);
+  return { script, bin };
+}

@@ -21,6 +21,7 @@ export const FAKE_CC_ENV_ALLOW = [
   'FAKE_CC_DUMP_ENV',
   'FAKE_CC_VERSION',
   'FAKE_CC_CALL_LOG',
+  'FAKE_CC_VERSION_LOG',
 ];
 
 /** Keys the harness puts in the environment; tests assert none of them reach the CLI. */
