@@ -36,6 +36,8 @@ describe('buildCliArgs', () => {
     );
     expect(args).toEqual([
       '--print',
+      '--input-format',
+      'stream-json',
       '--output-format',
       'stream-json',
       '--verbose',

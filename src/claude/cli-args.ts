@@ -17,12 +17,14 @@ export interface CliArgsOptions {
 /**
  * The argv (after the binary) of one non-interactive Claude Code run:
  * - json: `-p --output-format json`;
- * - stream-json: `--print --output-format stream-json --verbose [--include-partial-messages]`;
+ * - stream-json: `--print --input-format stream-json --output-format stream-json --verbose
+ *   [--include-partial-messages]` — a conversation: each turn is one JSON user line on stdin
+ *   (`cli-conversation.ts`), the child stays alive until stdin ends;
  * - then `--resume=<id>` (or `--session-id=<id>` for a new session whose id the caller chose) and `--model <m>`;
  * - then the variadic lists: `--add-dir <dir…>` (the folders of attached images, so Claude may
  *   read them), `--permission-mode`, `--allowedTools <rule…>`, `--disallowedTools <rule…>`.
  *
- * The prompt is NOT in argv: it goes to stdin. Two reasons, both checked with CLI 2.1.332:
+ * The prompt is NOT in argv: it goes to stdin (json: as is; stream-json: inside the JSON line). Two reasons, both checked with CLI 2.1.332:
  * the list flags are variadic, so a positional prompt after them would be read as one more
  * rule; and argv is visible to every local user in `ps` / `/proc/<pid>/cmdline`, a prompt should
  * not be. A prompt starting with `-` is therefore never mistaken for a flag.
@@ -34,7 +36,7 @@ export function buildCliArgs(request: EngineRequest, options: CliArgsOptions): s
   const args =
     options.format === 'json'
       ? ['-p', '--output-format', 'json']
-      : ['--print', '--output-format', 'stream-json', '--verbose'];
+      : ['--print', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
   if (options.format === 'stream-json' && options.partial) args.push('--include-partial-messages');
   // One argument each: `--resume` takes an optional value, so an id that looks like a flag
   // given as the next argument would be read as one.

@@ -16,21 +16,27 @@ import type { AgentEngine, EngineEvent } from '../engine/engine-types.js';
 import { engineFailure } from '../../test/helpers/engine-failure.js';
 
 let fx: EngineFixture;
+const engines: AgentEngine[] = [];
 beforeEach(() => {
   fx = createEngineFixture();
 });
-afterEach(() => fx.cleanup());
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((e) => e.close?.())); // the children kept between turns
+  fx.cleanup();
+});
 
 function engine(mode: 'json' | 'stream-json', tweak?: (fx: EngineFixture) => void): AgentEngine {
   fx.config.claude.mode = mode;
   tweak?.(fx);
-  return createEngine(fx.config, {
+  const built = createEngine(fx.config, {
     paths: fx.paths,
     logger: silentLogger,
     lang: 'en',
     env: { ...fx.env, CC_LINKER_FEISHU_APP_SECRET: 'super-secret-value' },
     killGraceMs: 200,
   });
+  engines.push(built);
+  return built;
 }
 
 /** A reparented grandchild may stay a zombie (PID 1 here does not reap); that is "gone". */
@@ -45,7 +51,16 @@ function isDeadOrZombie(pid: number): boolean {
 
 const failure = engineFailure;
 
-describe.each(['json', 'stream-json'] as const)('%s mode with a fake claude', (mode) => {
+// stream-json runs every case warm (the default: the child stays alive after its turn) and cold.
+describe.each([
+  { mode: 'json', label: 'json', warmIdleMs: undefined },
+  { mode: 'stream-json', label: 'stream-json, warm', warmIdleMs: undefined },
+  { mode: 'stream-json', label: 'stream-json, cold', warmIdleMs: 0 },
+] as const)('$label mode with a fake claude', ({ mode, warmIdleMs }) => {
+  beforeEach(() => {
+    if (warmIdleMs !== undefined) fx.config.runtime.warm_idle_ms = warmIdleMs;
+  });
+
   it('runs a new session: prompt on stdin, argv without it, session event, result mapped', async () => {
     const events: EngineEvent[] = [];
     const r = await engine(mode).send(
@@ -76,7 +91,15 @@ describe.each(['json', 'stream-json'] as const)('%s mode with a fake claude', (m
     const head =
       mode === 'json'
         ? ['-p', '--output-format', 'json']
-        : ['--print', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
+        : [
+            '--print',
+            '--input-format',
+            'stream-json',
+            '--output-format',
+            'stream-json',
+            '--verbose',
+            '--include-partial-messages',
+          ];
     expect(call?.argv).toEqual([
       ...head,
       '--model',

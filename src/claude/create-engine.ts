@@ -20,7 +20,7 @@ import { createStreamJsonEngine } from './stream-json-engine.js';
 import { WarmPool } from '../engine/warm-pool.js';
 import { claudeSessionFiles } from './claude-session-files.js';
 import { claudeWarmChecks } from './warm-staleness.js';
-import type { SdkConversation } from './sdk-conversation.js';
+import type { WarmProcess } from '../engine/warm-pool.js';
 
 /** What `createEngine` needs besides the config. */
 export interface CreateEngineDeps {
@@ -95,7 +95,7 @@ export function createEngine(config: Config, deps: CreateEngineDeps): AgentEngin
     case 'sdk':
       return createSdkEngine(engineDeps, warmPool(config, engineDeps));
     case 'stream-json':
-      return createStreamJsonEngine(engineDeps);
+      return createStreamJsonEngine(engineDeps, warmPool(config, engineDeps));
     case 'json':
       return createJsonEngine(engineDeps);
   }
@@ -104,12 +104,13 @@ export function createEngine(config: Config, deps: CreateEngineDeps): AgentEngin
 /**
  * The children kept alive between a session's turns (`runtime.warm_idle_ms`, `runtime.max_warm`;
  * either 0 = none): a follow-up is written to the session's child instead of starting Claude Code
- * again. See docs/design.md#warm-sessions.
+ * again. The same for both conversation modes (`SdkConversation`, `CliConversation`). See
+ * docs/design.md#warm-sessions.
  */
-function warmPool(config: Config, deps: ClaudeDeps): WarmPool<SdkConversation> | undefined {
+function warmPool<P extends WarmProcess>(config: Config, deps: ClaudeDeps): WarmPool<P> | undefined {
   const { warm_idle_ms: idleMs, max_warm: max } = config.runtime;
   if (idleMs <= 0 || max <= 0) return undefined;
-  return new WarmPool<SdkConversation>({
+  return new WarmPool<P>({
     idleMs,
     max,
     logger: deps.logger,

@@ -10,5 +10,5 @@ import { guardedClaudeEngine, type ClaudeDeps } from './claude-engine-deps.js';
  * @example const engine = createJsonEngine(deps); await engine.send({ prompt: 'hi', cwd: '~/Git/app' })
  */
 export function createJsonEngine(deps: ClaudeDeps): GuardedEngine {
-  return guardedClaudeEngine('json', createCliExecutor('json'), deps);
+  return guardedClaudeEngine('json', createCliExecutor(), deps);
 }

@@ -1,46 +1,16 @@
 import type { CanUseTool, Options, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ClaudeResultMessage } from './claude-result.js';
 import { imageDirectories } from './cli-args.js';
+import { conversationKey, EXIT_WAIT_MS, TurnState, type Conversation, type TurnEnd } from './conversation-turn.js';
 import type { ClaudeDeps, ClaudeRunContext } from './claude-engine-deps.js';
 import { STDERR_TAIL_CHARS } from '../engine/engine-error.js';
-import type { EngineEvent } from '../engine/engine-types.js';
-import type { WarmProcess } from '../engine/warm-pool.js';
 import { TextTail } from '../engine/text-tail.js';
 import { InputQueue } from './input-queue.js';
 import { createCanUseTool } from './sdk-permissions.js';
 import { createSdkSpawner, type SdkSpawner } from './sdk-spawn.js';
-import { StreamJsonParser } from './stream-json-parser.js';
 
-/** After the input ends, how long the child may take to exit on its own before we end its group. */
-const EXIT_WAIT_MS = 3000;
-
-/** How one turn ended, for the mode to turn into a result or an error. */
-export interface TurnEnd {
-  result: ClaudeResultMessage | undefined;
-  parser: StreamJsonParser;
-  /** What the conversation's iterator threw, when it did. */
-  thrown: unknown;
-  stderrTail: string;
-  stderrLastLine: string;
-  /** True when the turn emitted nothing before the child ended (a warm child that had died). */
-  silent: boolean;
-}
-
-interface Turn {
-  ctx: ClaudeRunContext;
-  parser: StreamJsonParser;
-  stderr: TextTail;
-  canUseTool: CanUseTool;
-  emitted: boolean;
-  finish: () => void;
-  done: Promise<void>;
-}
-
-/** The options a conversation is started with that a later turn cannot change: its key. */
-export function conversationKey(ctx: ClaudeRunContext): string {
-  return JSON.stringify([ctx.cwd, ctx.request.model ?? '', ctx.rules, imageDirectories(ctx.request.imagePaths)]);
-}
+/** A turn of this conversation: the shared state plus its own permission handler. */
+type Turn = TurnState & { canUseTool: CanUseTool };
 
 /**
  * One Claude Code child driven by the Agent SDK with streaming input: each turn writes one user
@@ -51,7 +21,7 @@ export function conversationKey(ctx: ClaudeRunContext): string {
  * A stop (the turn's signal) ends the child's whole process group, as a cold run would; so does
  * `dispose`. Used once and disposed, it is exactly the cold path.
  */
-export class SdkConversation implements WarmProcess {
+export class SdkConversation implements Conversation {
   readonly key: string;
   readonly cwd: string;
   private readonly input = new InputQueue<SDKUserMessage>();
@@ -100,15 +70,7 @@ export class SdkConversation implements WarmProcess {
    */
   async run(ctx: ClaudeRunContext): Promise<TurnEnd> {
     if (this.turn) throw new Error('a turn is already running on this conversation');
-    let finish = (): void => undefined;
-    const done = new Promise<void>((resolve) => (finish = resolve));
-    const turn: Turn = {
-      ctx,
-      stderr: new TextTail(STDERR_TAIL_CHARS),
-      parser: new StreamJsonParser((event: EngineEvent) => {
-        turn.emitted = true;
-        ctx.emit(event);
-      }),
+    const turn: Turn = Object.assign(new TurnState(ctx, this.startTail), {
       canUseTool: createCanUseTool({
         policy: this.deps.policy,
         rules: ctx.rules,
@@ -124,32 +86,21 @@ export class SdkConversation implements WarmProcess {
         lang: this.deps.lang,
         logger: this.deps.logger,
       }),
-      emitted: false,
-      finish,
-      done,
-    };
-    turn.stderr.push(this.startTail.text());
+    });
     this.turn = turn;
     const onStop = (): void => void this.kill();
     ctx.signal.addEventListener('abort', onStop, { once: true });
     try {
       if (ctx.signal.aborted) this.kill();
-      else if (this.ended) finish();
+      else if (this.ended) turn.finish();
       else this.input.push(userMessage(ctx.request.prompt));
-      await done;
+      await turn.done;
       if (!turn.parser.result) await this.spawner.settled();
     } finally {
       ctx.signal.removeEventListener('abort', onStop);
       this.turn = undefined;
     }
-    return {
-      result: turn.parser.result,
-      parser: turn.parser,
-      thrown: this.thrown,
-      stderrTail: turn.stderr.text(),
-      stderrLastLine: turn.stderr.lastLine(),
-      silent: !turn.emitted && !turn.parser.result,
-    };
+    return turn.end({ thrown: this.thrown });
   }
 
   /** Ends the input, lets the child exit on its own for a moment, then ends its group; resolves when gone. */

@@ -1,7 +1,8 @@
-// The `stream-json` engine mode with the REAL Claude Code binary against the fake Anthropic API.
-// 5 real runs: streamed new session + resume, unknown resume, a tool allowed by
+// The `stream-json` engine mode with the REAL Claude Code binary against the fake Anthropic API,
+// warm and cold. 5 real runs each: streamed new session + resume, unknown resume, a tool allowed by
 // claude.allowed_tools, an idle-timeout kill.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../src/core/config-schema.js';
 import {
   allGroupsGone,
   CLAUDE_BIN,
@@ -18,12 +19,23 @@ beforeAll(async () => {
   h = await startEngineHarness();
 });
 afterAll(async () => h?.close());
+afterEach(async () => h?.closeEngines());
 
 const failure = engineFailure;
 
-describe.skipIf(!CLAUDE_BIN)('stream-json mode, real claude', () => {
+// Every case runs twice: with the session's child kept between turns (the default) and without.
+describe.skipIf(!CLAUDE_BIN).each([
+  { name: 'warm (the default)', warmIdleMs: undefined },
+  { name: 'cold (runtime.warm_idle_ms = 0)', warmIdleMs: 0 },
+])('stream-json mode, real claude, $name', ({ warmIdleMs }) => {
+  const streamEngine = (tweak?: (config: Config) => void) =>
+    h.engine('stream-json', (config) => {
+      if (warmIdleMs !== undefined) config.runtime.warm_idle_ms = warmIdleMs;
+      tweak?.(config);
+    });
+
   it('streams session, thinking and text deltas; resume keeps the session', { timeout: RUN_TIMEOUT_MS }, async () => {
-    const engine = h.engine('stream-json');
+    const engine = streamEngine();
     const log = eventLog();
     const r = await engine.send({ prompt: 'think: 慢慢想', cwd: h.sb.cwd }, { onEvent: log.onEvent });
     expect(r).toMatchObject({ text: 'thought: 慢慢想', isNewSession: true });
@@ -38,9 +50,7 @@ describe.skipIf(!CLAUDE_BIN)('stream-json mode, real claude', () => {
 
   it('an unknown session is SESSION_NOT_FOUND', { timeout: RUN_TIMEOUT_MS }, async () => {
     const e = await failure(
-      h
-        .engine('stream-json')
-        .send({ prompt: 'echo: x', cwd: h.sb.cwd, sessionId: '00000000-0000-4000-8000-00000000dead' }),
+      streamEngine().send({ prompt: 'echo: x', cwd: h.sb.cwd, sessionId: '00000000-0000-4000-8000-00000000dead' }),
     );
     expect(e.code).toBe('SESSION_NOT_FOUND');
   });
@@ -50,9 +60,10 @@ describe.skipIf(!CLAUDE_BIN)('stream-json mode, real claude', () => {
     { timeout: RUN_TIMEOUT_MS },
     async () => {
       const log = eventLog();
-      const r = await h
-        .engine('stream-json', (c) => (c.claude.allowed_tools = ['Read', 'Bash(node -e:*)']))
-        .send({ prompt: 'tool: Bash node -e "console.log(42)"', cwd: h.sb.cwd }, { onEvent: log.onEvent });
+      const r = await streamEngine((c) => (c.claude.allowed_tools = ['Read', 'Bash(node -e:*)'])).send(
+        { prompt: 'tool: Bash node -e "console.log(42)"', cwd: h.sb.cwd },
+        { onEvent: log.onEvent },
+      );
       expect(r.permissionDenials).toEqual([]);
       expect(r.text).toBe('tool-result: ok 42');
       const use = log.events.find((e) => e.type === 'tool_use');
@@ -71,9 +82,7 @@ describe.skipIf(!CLAUDE_BIN)('stream-json mode, real claude', () => {
     { timeout: RUN_TIMEOUT_MS },
     async () => {
       const e = await failure(
-        h
-          .engine('stream-json', (c) => (c.runtime.stale_timeout_ms = 1500))
-          .send({ prompt: 'hang: 30000', cwd: h.sb.cwd }),
+        streamEngine((c) => (c.runtime.stale_timeout_ms = 1500)).send({ prompt: 'hang: 30000', cwd: h.sb.cwd }),
       );
       expect(e.code).toBe('TIMEOUT_IDLE');
       expect(allGroupsGone(h.pgids)).toBe(true);

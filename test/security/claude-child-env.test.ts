@@ -110,6 +110,7 @@ async function run(
     () => 'ok' as const,
     () => 'failed' as const,
   );
+  await engine.close?.(); // the child a warm session keeps
   const bash = fake
     .messageRequests()
     .slice(before)

@@ -119,24 +119,51 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_00
   });
 }
 
-/** A `claude` that writes its whole environment to `$CLAUDE_CONFIG_DIR/env-dumps/<pid>.json`, then is the fake claude. */
+/**
+ * A `claude` that writes its whole environment to `$CLAUDE_CONFIG_DIR/env-dumps/<pid>.json`, then is
+ * the fake claude, its stdin passed through. In stream-json mode stdin stays open between turns (one
+ * JSON user line each), so the prompts are looked at line by line.
+ */
 function writeClaudeWrapper(file: string): void {
   const script = `#!/usr/bin/env node
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 const dir = path.join(process.env.CLAUDE_CONFIG_DIR ?? '/nonexistent-claude-dir', 'env-dumps');
 fs.mkdirSync(dir, { recursive: true });
 fs.writeFileSync(path.join(dir, process.pid + '.json'), JSON.stringify({ argv: process.argv.slice(2), env: process.env }));
+let child;
+const fake = () => {
+  if (child) return child;
+  child = spawn(process.execPath, [${JSON.stringify(FAKE_CLAUDE)}, ...process.argv.slice(2)], { stdio: ['pipe', 'inherit', 'inherit'] });
+  child.stdin.on('error', () => undefined);
+  child.on('exit', (code) => process.exit(code ?? 1));
+  return child;
+};
 // "leak": Claude Code failing with the API key in its error output (what a rejected key looks like).
-const input = fs.readFileSync(0, 'utf8');
-if (input.trim().startsWith('leak')) {
+const leaks = (prompt) => String(prompt).trim().startsWith('leak');
+const leak = () => {
   process.stderr.write('Invalid API key · ' + (process.env.ANTHROPIC_API_KEY ?? '') + '\\n');
+  child?.kill('SIGKILL');
   process.exit(1);
+};
+if (process.argv.includes('--input-format')) {
+  const lines = readline.createInterface({ input: process.stdin });
+  lines.on('line', (line) => {
+    let prompt = '';
+    try {
+      prompt = JSON.parse(line).message?.content ?? '';
+    } catch {}
+    if (leaks(prompt)) leak();
+    else fake().stdin.write(line + '\\n');
+  });
+  lines.on('close', () => (child ? child.stdin.end() : process.exit(0)));
+} else {
+  let input = '';
+  process.stdin.on('data', (chunk) => (input += chunk.toString('utf8')));
+  process.stdin.on('end', () => (leaks(input) ? leak() : fake().stdin.end(input)));
 }
-// Then behave as the fake claude, with the same argv and the prompt on its stdin.
-const r = spawnSync(process.execPath, [${JSON.stringify(FAKE_CLAUDE)}, ...process.argv.slice(2)], { input, stdio: ['pipe', 'inherit', 'inherit'] });
-process.exit(r.status ?? 1);
 `;
   fs.writeFileSync(file, script, { mode: 0o755 });
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // A small stand-in for the `claude` CLI, for the engine's unit tests (the real binary is exercised
-// in test/e2e/claude-*.test.ts). It speaks `-p --output-format json` and `--print --output-format
-// stream-json --verbose`, reads the prompt from stdin like the real CLI, writes a session JSONL
-// under $HOME/.claude/projects/<encoded cwd>/, and appends what it was called with to
-// $FAKE_CLAUDE_RECORD (one JSON line: argv, cwd, stdin, env names).
+// in test/e2e/claude-*.test.ts). It speaks `-p --output-format json` (the prompt is all of stdin)
+// and `--print --input-format stream-json --output-format stream-json --verbose` (each stdin line is
+// a user message, answered by init … result; it stays alive until stdin ends, like the real CLI),
+// writes a session JSONL under $HOME/.claude/projects/<encoded cwd>/, and appends what each turn
+// was called with to $FAKE_CLAUDE_RECORD (one JSON line: argv, cwd, stdin = the prompt, env names, pid).
 //
 // The prompt picks the behaviour (first word):
 //   (anything)      success, result text "echo: <prompt>"
@@ -22,6 +23,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 
 const argv = process.argv.slice(2);
 // `--name value` or `--name=value`, as the real CLI's parser takes them.
@@ -32,33 +34,17 @@ const flag = (name) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const format = flag('--output-format') ?? 'text';
+const streamInput = flag('--input-format') === 'stream-json';
 const resume = flag('--resume');
-const stdin = fs.readFileSync(0, 'utf8');
-const prompt = stdin;
-const word = prompt.trim().split(/\s+/)[0] ?? '';
-
-if (process.env.FAKE_CLAUDE_RECORD) {
-  const record = { argv, cwd: process.cwd(), stdin, envNames: Object.keys(process.env).sort(), pid: process.pid };
-  fs.appendFileSync(process.env.FAKE_CLAUDE_RECORD, `${JSON.stringify(record)}\n`);
-}
+const record = (stdin) => {
+  if (!process.env.FAKE_CLAUDE_RECORD) return;
+  const entry = { argv, cwd: process.cwd(), stdin, envNames: Object.keys(process.env).sort(), pid: process.pid };
+  fs.appendFileSync(process.env.FAKE_CLAUDE_RECORD, `${JSON.stringify(entry)}\n`);
+};
 
 const out = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);
 const sessionId = resume ?? flag('--session-id') ?? randomUUID();
 const stream = format === 'stream-json';
-
-if (resume && resume.startsWith('dead')) {
-  if (stream)
-    out({
-      type: 'result',
-      subtype: 'error_during_execution',
-      is_error: true,
-      session_id: resume,
-      num_turns: 0,
-      errors: [`No conversation found with session ID: ${resume}`],
-    });
-  process.stderr.write(`No conversation found with session ID: ${resume}\n`);
-  process.exit(1);
-}
 
 const projectDir = path.join(
   process.env.CLAUDE_CONFIG_DIR ?? path.join(process.env.HOME ?? '/nonexistent', '.claude'),
@@ -70,8 +56,6 @@ const appendJsonl = (obj) => {
   fs.mkdirSync(projectDir, { recursive: true });
   fs.appendFileSync(jsonl, `${JSON.stringify({ ...obj, sessionId, cwd: process.cwd() })}\n`);
 };
-if (word !== 'nojsonl') appendJsonl({ type: 'user', message: { role: 'user', content: prompt } });
-
 const result = (text, extra = {}) => ({
   type: 'result',
   subtype: 'success',
@@ -102,104 +86,155 @@ const assistant = (id, block) =>
     parent_tool_use_id: null,
     session_id: sessionId,
   });
+// The end of a successful turn: the next stdin line (stream-json input), else the process's end.
+let endTurn = () => process.exit(0);
 const finish = (text, extra) => {
   if (stream) {
     init();
     assistant('msg_1', { type: 'text', text });
   }
   out(result(text, extra));
-  process.exit(0);
+  endTurn();
 };
 const sleepForever = () => setInterval(() => {}, 1000);
 
-switch (word) {
-  case 'is-error':
-    if (stream) init();
-    out(result('API Error: 400 fake', { is_error: true, api_error_status: 400 }));
+/** One turn: the prompt's first word picks the behaviour (see the top of this file). */
+function turn(prompt) {
+  const word = prompt.trim().split(/\s+/)[0] ?? '';
+  record(prompt);
+  if (resume && resume.startsWith('dead')) {
+    if (stream)
+      out({
+        type: 'result',
+        subtype: 'error_during_execution',
+        is_error: true,
+        session_id: resume,
+        num_turns: 0,
+        errors: [`No conversation found with session ID: ${resume}`],
+      });
+    process.stderr.write(`No conversation found with session ID: ${resume}\n`);
     process.exit(1);
-    break;
-  case 'exit3':
-    process.stderr.write('starting\nboom: key sk-ant-abcdefghijklmnopqrstu leaked\n');
-    process.exit(3);
-    break;
-  case 'garbage':
-    process.stdout.write('this is not json\n');
-    process.exit(0);
-    break;
-  case 'noise':
-    out({ type: 'system', subtype: 'hook_started', hook: 'SessionStart', output: 'x'.repeat(2000) });
-    init();
-    process.stdout.write('{ not json\n');
-    out({ type: 'rate_limit_event', whatever: true });
-    out({ type: 'system', subtype: 'hook_response', output: 'noise' });
-    assistant('msg_1', { type: 'text', text: 'clean reply' });
-    out({
-      type: 'assistant',
-      parent_tool_use_id: 'toolu_sub',
-      message: { id: 'msg_sub', content: [{ type: 'text', text: 'SUBAGENT TEXT' }] },
-    });
-    out({ type: 'brand_new_type_2099' });
-    out(result('clean reply'));
-    process.exit(0);
-    break;
-  case 'tool':
-    init();
-    assistant('msg_1', { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo hi' } });
-    out({
-      type: 'user',
-      message: {
-        role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'hi', is_error: false }],
-      },
-      parent_tool_use_id: null,
-    });
-    assistant('msg_2', { type: 'text', text: 'ran it' });
-    out(result('ran it', { num_turns: 2 }));
-    process.exit(0);
-    break;
-  case 'hang':
-    if (stream) init();
-    sleepForever();
-    break;
-  case 'hang-group': {
-    process.on('SIGTERM', () => {});
-    const gc = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);"], {
-      stdio: 'ignore',
-    });
-    fs.writeFileSync(path.join(process.cwd(), 'grandchild.pid'), String(gc.pid));
-    if (stream) init();
-    else process.stderr.write('working\n');
-    sleepForever();
-    break;
   }
-  case 'slow': {
-    init();
-    let i = 0;
-    const t = setInterval(() => {
-      assistant(`msg_${i}`, { type: 'text', text: `t${i} ` });
-      i += 1;
-      if (i === 40) {
-        clearInterval(t);
-        out(result('slow done'));
-        process.exit(0);
-      }
-    }, 50);
-    break;
+  if (word !== 'nojsonl') appendJsonl({ type: 'user', message: { role: 'user', content: prompt } });
+  switch (word) {
+    case 'is-error':
+      if (stream) init();
+      out(result('API Error: 400 fake', { is_error: true, api_error_status: 400 }));
+      process.exit(1);
+      break;
+    case 'exit3':
+      process.stderr.write('starting\nboom: key sk-ant-abcdefghijklmnopqrstu leaked\n');
+      process.exit(3);
+      break;
+    case 'garbage':
+      process.stdout.write('this is not json\n');
+      process.exit(0);
+      break;
+    case 'noise':
+      out({ type: 'system', subtype: 'hook_started', hook: 'SessionStart', output: 'x'.repeat(2000) });
+      init();
+      process.stdout.write('{ not json\n');
+      out({ type: 'rate_limit_event', whatever: true });
+      out({ type: 'system', subtype: 'hook_response', output: 'noise' });
+      assistant('msg_1', { type: 'text', text: 'clean reply' });
+      out({
+        type: 'assistant',
+        parent_tool_use_id: 'toolu_sub',
+        message: { id: 'msg_sub', content: [{ type: 'text', text: 'SUBAGENT TEXT' }] },
+      });
+      out({ type: 'brand_new_type_2099' });
+      out(result('clean reply'));
+      endTurn();
+      break;
+    case 'tool':
+      init();
+      assistant('msg_1', { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo hi' } });
+      out({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'hi', is_error: false }],
+        },
+        parent_tool_use_id: null,
+      });
+      assistant('msg_2', { type: 'text', text: 'ran it' });
+      out(result('ran it', { num_turns: 2 }));
+      endTurn();
+      break;
+    case 'hang':
+      if (stream) init();
+      sleepForever();
+      break;
+    case 'hang-group': {
+      process.on('SIGTERM', () => {});
+      const gc = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);"], {
+        stdio: 'ignore',
+      });
+      fs.writeFileSync(path.join(process.cwd(), 'grandchild.pid'), String(gc.pid));
+      if (stream) init();
+      else process.stderr.write('working\n');
+      sleepForever();
+      break;
+    }
+    case 'slow': {
+      init();
+      let i = 0;
+      const t = setInterval(() => {
+        assistant(`msg_${i}`, { type: 'text', text: `t${i} ` });
+        i += 1;
+        if (i === 40) {
+          clearInterval(t);
+          out(result('slow done'));
+          endTurn();
+        }
+      }, 50);
+      break;
+    }
+    case 'quiet-writer': {
+      // One line of activity once started, so the idle timer measures the silence, not Node's start-up.
+      process.stderr.write('started\n');
+      let n = 0;
+      const t = setInterval(() => {
+        appendJsonl({ type: 'progress', n });
+        n += 1;
+        if (n === 15) {
+          clearInterval(t);
+          finish('wrote quietly');
+        }
+      }, 100);
+      break;
+    }
+    default:
+      finish(`echo: ${prompt}`);
   }
-  case 'quiet-writer': {
-    // One line of activity once started, so the idle timer measures the silence, not Node's start-up.
-    process.stderr.write('started\n');
-    let n = 0;
-    const t = setInterval(() => {
-      appendJsonl({ type: 'progress', n });
-      n += 1;
-      if (n === 15) {
-        clearInterval(t);
-        finish('wrote quietly');
-      }
-    }, 100);
-    break;
-  }
-  default:
-    finish(`echo: ${prompt}`);
+}
+
+if (streamInput) {
+  const lines = readline.createInterface({ input: process.stdin });
+  const pending = [];
+  let busy = false;
+  let closed = false;
+  const next = () => {
+    const line = pending.shift();
+    if (line === undefined) {
+      busy = false;
+      if (closed) process.exit(0);
+      return;
+    }
+    busy = true;
+    const message = JSON.parse(line);
+    turn(typeof message.message?.content === 'string' ? message.message.content : '');
+  };
+  endTurn = next;
+  lines.on('line', (line) => {
+    if (line.trim().length === 0) return;
+    pending.push(line);
+    if (!busy) next();
+  });
+  lines.on('close', () => {
+    closed = true;
+    if (!busy) process.exit(0);
+  });
+} else {
+  turn(fs.readFileSync(0, 'utf8'));
 }
