@@ -10,6 +10,8 @@ import type { GuardedEngine } from '../engine/guarded-engine.js';
 import { guardedClaudeEngine, type ClaudeDeps, type ClaudeRunContext } from './claude-engine-deps.js';
 import { createCanUseTool } from './sdk-permissions.js';
 import { createSdkSpawner } from './sdk-spawn.js';
+import { loadAgentSdk } from './load-agent-sdk.js';
+import { readUntilResult } from './read-until-result.js';
 import { StreamJsonParser } from './stream-json-parser.js';
 import { TextTail } from '../engine/text-tail.js';
 
@@ -108,19 +110,24 @@ async function runSdk(ctx: ClaudeRunContext, deps: ClaudeDeps): Promise<EngineRe
   };
 
   let thrown: unknown;
+  let answered = false;
   try {
     if (ctx.signal.aborted) throw new Error('stopped before start');
-    // Loaded on first use: the SDK costs ~30 MB that an idle bridge (or a json-mode one) never needs.
-    const { query } = await import('@anthropic-ai/claude-agent-sdk');
-    for await (const message of query({ prompt: ctx.request.prompt, options })) {
+    const { query } = await loadAgentSdk();
+    const reading = readUntilResult(query({ prompt: ctx.request.prompt, options }), (message) => {
       ctx.touch();
       parser.push(message);
-    }
+    });
+    await reading.untilResult;
+    // A successful answer goes out now; Claude Code saves the turn and exits under the session's lock.
+    answered = !ctx.signal.aborted && parser.result !== undefined && !resultFailure(parser.result);
+    if (answered) ctx.wrapUp(finishAfterAnswer(reading.rest, spawner, logger));
+    else thrown = await reading.rest;
   } catch (err) {
     thrown = err;
   } finally {
     ctx.signal.removeEventListener('abort', onStop);
-    await ensureGone(spawner);
+    if (!answered) await ensureGone(spawner);
   }
 
   const tail = stderr.text();
@@ -164,6 +171,17 @@ async function runSdk(ctx: ClaudeRunContext, deps: ClaudeDeps): Promise<EngineRe
     isNewSession: ctx.isNew,
     ...(parser.model ? { model: parser.model } : {}),
   });
+}
+
+/** After an answer was returned: the rest of the messages, then the child's group gone. Never rejects. */
+async function finishAfterAnswer(
+  rest: Promise<unknown>,
+  spawner: ReturnType<typeof createSdkSpawner>,
+  logger: ClaudeDeps['logger'],
+): Promise<void> {
+  const late = await rest;
+  if (late !== undefined) logger.warn('Claude Code failed after it answered', { err: late });
+  await ensureGone(spawner);
 }
 
 /** Waits for the child's group to be gone; ends it when it lingers after the conversation ended. */

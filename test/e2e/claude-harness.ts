@@ -28,6 +28,8 @@ export interface EngineHarness {
   paths: Paths;
   /** Process groups the engine started (recorded through its child tracker). */
   pgids: number[];
+  /** The child tracker's calls in order: `add <pgid>` at spawn, `remove <pgid>` once the group is gone. */
+  trackerLog: string[];
   engine(mode: ClaudeMode, tweak?: (config: Config) => void): AgentEngine;
   close(): Promise<void>;
 }
@@ -38,12 +40,20 @@ export async function startEngineHarness(): Promise<EngineHarness> {
   const sb = createClaudeSandbox(fake.url);
   const paths = resolvePaths({ ...sb.env, CC_LINKER_HOME: path.join(sb.home, '.cc-linker') });
   const pgids: number[] = [];
-  const tracker: ChildTracker = { add: (c) => void pgids.push(c.pgid), remove: () => undefined };
+  const trackerLog: string[] = [];
+  const tracker: ChildTracker = {
+    add: (c) => {
+      pgids.push(c.pgid);
+      trackerLog.push(`add ${c.pgid}`);
+    },
+    remove: (pgid) => void trackerLog.push(`remove ${pgid}`),
+  };
   return {
     fake,
     sb,
     paths,
     pgids,
+    trackerLog,
     engine(mode, tweak) {
       const config = defaultConfig();
       config.claude.mode = mode;

@@ -1,5 +1,6 @@
 // The `sdk` engine mode: the REAL Agent SDK query() starting the REAL bundled Claude Code through our
-// process runner, against the fake Anthropic API. 9 real runs: new session (CJK, ~ cwd) + resume,
+// process runner, against the fake Anthropic API. 11 real runs: new session (CJK, ~ cwd) + resume,
+// a second turn waiting for the first one's child to exit,
 // unknown resume, a tool allowed "always" then not asked again, denied, timed out, AskUserQuestion,
 // cancel mid-run, idle timeout.
 import fs from 'node:fs';
@@ -73,6 +74,23 @@ describe.skipIf(!CLAUDE_BIN)('sdk mode, real Agent SDK + claude', () => {
       });
       const second = await engine.send({ prompt: 'echo: 再来', cwd: '~/sdk 项目', sessionId: first.sessionId });
       expect(second).toMatchObject({ text: '再来', sessionId: first.sessionId, isNewSession: false });
+    },
+  );
+
+  it(
+    'the answer may come before Claude Code has exited; the next turn of the session starts only once it has',
+    { timeout: RUN_TIMEOUT_MS },
+    async () => {
+      const engine = h.engine('sdk');
+      const first = await engine.send({ prompt: 'echo: eins', cwd: h.sb.cwd });
+      const firstGroup = h.pgids.at(-1);
+      const second = await engine.send({ prompt: 'echo: zwei', cwd: h.sb.cwd, sessionId: first.sessionId });
+      expect(second).toMatchObject({ text: 'zwei', sessionId: first.sessionId });
+      const secondGroup = h.pgids.at(-1);
+      expect(secondGroup).not.toBe(firstGroup);
+      const gone = h.trackerLog.indexOf(`remove ${firstGroup}`);
+      expect(gone).toBeGreaterThanOrEqual(0);
+      expect(gone).toBeLessThan(h.trackerLog.indexOf(`add ${secondGroup}`));
     },
   );
 
