@@ -6,6 +6,7 @@ import type { ClaudeDeps, ClaudeRunContext } from './claude-engine-deps.js';
 import { STDERR_TAIL_CHARS } from '../engine/engine-error.js';
 import { TextTail } from '../engine/text-tail.js';
 import { InputQueue } from './input-queue.js';
+import { loadAgentSdk } from './load-agent-sdk.js';
 import { createCanUseTool } from './sdk-permissions.js';
 import { createSdkSpawner, type SdkSpawner } from './sdk-spawn.js';
 
@@ -125,8 +126,7 @@ export class SdkConversation implements Conversation {
 
   private async pump(options: Options): Promise<void> {
     try {
-      // Loaded on first use: the SDK costs ~30 MB that an idle bridge (or a json-mode one) never needs.
-      const { query } = await import('@anthropic-ai/claude-agent-sdk');
+      const { query } = await loadAgentSdk();
       for await (const message of query({ prompt: this.input, options })) {
         const turn = this.turn;
         if (!turn) continue; // nothing is sent between turns

@@ -28,6 +28,8 @@ export interface EngineHarness {
   paths: Paths;
   /** Process groups the engine started (recorded through its child tracker). */
   pgids: number[];
+  /** The child tracker's calls in order: `add <pgid>` at spawn, `remove <pgid>` once the group is gone. */
+  trackerLog: string[];
   engine(mode: ClaudeMode, tweak?: (config: Config) => void): AgentEngine;
   /** Ends what the engines built so far keep between turns (warm processes). */
   closeEngines(): Promise<void>;
@@ -40,7 +42,14 @@ export async function startEngineHarness(): Promise<EngineHarness> {
   const sb = createClaudeSandbox(fake.url);
   const paths = resolvePaths({ ...sb.env, CC_LINKER_HOME: path.join(sb.home, '.cc-linker') });
   const pgids: number[] = [];
-  const tracker: ChildTracker = { add: (c) => void pgids.push(c.pgid), remove: () => undefined };
+  const trackerLog: string[] = [];
+  const tracker: ChildTracker = {
+    add: (c) => {
+      pgids.push(c.pgid);
+      trackerLog.push(`add ${c.pgid}`);
+    },
+    remove: (pgid) => void trackerLog.push(`remove ${pgid}`),
+  };
   const engines: AgentEngine[] = [];
   const closeEngines = async (): Promise<void> => {
     await Promise.all(engines.splice(0).map((e) => e.close?.()));
@@ -50,6 +59,7 @@ export async function startEngineHarness(): Promise<EngineHarness> {
     sb,
     paths,
     pgids,
+    trackerLog,
     engine(mode, tweak) {
       const config = defaultConfig();
       config.claude.mode = mode;

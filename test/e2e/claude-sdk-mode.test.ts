@@ -1,5 +1,6 @@
 // The `sdk` engine mode: the REAL Agent SDK query() starting the REAL bundled Claude Code through our
-// process runner, against the fake Anthropic API, warm and cold. 9 real runs each: new session (CJK, ~ cwd) + resume,
+// process runner, against the fake Anthropic API, warm and cold. 10 real runs each: new session (CJK, ~ cwd) + resume,
+// (cold) a second turn waiting for the first one's child to exit,
 // unknown resume, a tool allowed "always" then not asked again, denied, timed out, AskUserQuestion,
 // cancel mid-run, idle timeout.
 import fs from 'node:fs';
@@ -85,6 +86,24 @@ describe.skipIf(!CLAUDE_BIN).each([
       });
       const second = await engine.send({ prompt: 'echo: 再来', cwd: '~/sdk 项目', sessionId: first.sessionId });
       expect(second).toMatchObject({ text: '再来', sessionId: first.sessionId, isNewSession: false });
+    },
+  );
+
+  // Without warm sessions: with them, the next turn is written to the same child.
+  it.skipIf(warmIdleMs !== 0)(
+    'the answer may come before Claude Code has exited; the next turn of the session starts only once it has',
+    { timeout: RUN_TIMEOUT_MS },
+    async () => {
+      const engine = sdkEngine();
+      const first = await engine.send({ prompt: 'echo: eins', cwd: h.sb.cwd });
+      const firstGroup = h.pgids.at(-1);
+      const second = await engine.send({ prompt: 'echo: zwei', cwd: h.sb.cwd, sessionId: first.sessionId });
+      expect(second).toMatchObject({ text: 'zwei', sessionId: first.sessionId });
+      const secondGroup = h.pgids.at(-1);
+      expect(secondGroup).not.toBe(firstGroup);
+      const gone = h.trackerLog.indexOf(`remove ${firstGroup}`);
+      expect(gone).toBeGreaterThanOrEqual(0);
+      expect(gone).toBeLessThan(h.trackerLog.indexOf(`add ${secondGroup}`));
     },
   );
 
