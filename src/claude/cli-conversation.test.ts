@@ -81,6 +81,21 @@ describe('stream-json conversations (warm by default)', () => {
     expect(pids()[1]).not.toBe(a);
   });
 
+  it('a kept child that dies on the message before recording it: the message runs once more on a fresh child', async () => {
+    const eng = engine();
+    const first = await eng.send({ prompt: 'one', cwd: fx.cwd });
+    await engineFailure(eng.send({ prompt: 'vanish', cwd: fx.cwd, sessionId: first.sessionId }));
+    expect(fx.calls().map((c) => c.stdin)).toEqual(['one', 'vanish', 'vanish']);
+  });
+
+  it('a kept child that dies after recording the message: it is not sent again (the model would see it twice)', async () => {
+    const eng = engine();
+    const first = await eng.send({ prompt: 'one', cwd: fx.cwd });
+    const e = await engineFailure(eng.send({ prompt: 'exit3', cwd: fx.cwd, sessionId: first.sessionId }));
+    expect(e.code).toBe('RUN_FAILED');
+    expect(fx.calls().map((c) => c.stdin)).toEqual(['one', 'exit3']);
+  });
+
   it('a failed turn ends its child; the next message gets a fresh one', async () => {
     const eng = engine();
     const first = await eng.send({ prompt: 'one', cwd: fx.cwd });

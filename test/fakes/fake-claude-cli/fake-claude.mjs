@@ -18,6 +18,7 @@
 //   slow            stream-json: 40 text deltas, one every 50 ms
 //   quiet-writer    no output for 1.5 s while appending to its JSONL every 100 ms, then success
 //   nojsonl         success without writing a session file
+//   vanish          exits at once: no output, nothing written to the session file
 // `--resume dead…` → "No conversation found with session ID: …", exit 1 (as the real CLI).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -115,6 +116,7 @@ function turn(prompt) {
     process.stderr.write(`No conversation found with session ID: ${resume}\n`);
     process.exit(1);
   }
+  if (word === 'vanish') process.exit(0);
   if (word !== 'nojsonl') appendJsonl({ type: 'user', message: { role: 'user', content: prompt } });
   switch (word) {
     case 'is-error':
