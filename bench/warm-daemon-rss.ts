@@ -100,18 +100,19 @@ export async function warmDaemonRss(o: { fake: FakeFeishu; anthropicUrl: string 
     for (let i = 1; i <= SESSIONS; i += 1) {
       const marker = `daemon-warm-${i}`;
       const event = textMessageEvent({ openId: OWNER, text: `/new ~/Git/p${i} -- echo: ${marker}` });
+      const omId = (event.event.message as { message_id: string }).message_id;
       const { ack } = await fake.pushEvent(event);
       if (ack.code !== 200) throw new Error(`event not acked: ${JSON.stringify(ack)}`);
-      // The answer in its card, and the card made final (its last `update`): the turn is over, so
+      // The answer in the reply's card and the card made final (its `update`): the turn is over, so
       // the next `/new` is not queued behind it.
-      await until(
-        `answer ${marker} in a finished card`,
-        () =>
-          fake.cardkit.some((op) => op.op === 'content' && (op.content ?? '').includes(marker)) &&
-          fake.cardkit.filter((op) => op.op === 'update').length >= i,
-        started,
-        log,
-      );
+      const cardOf = () =>
+        (fake.sent.find((m) => m.parent_id === omId)?.content as { data?: { card_id?: string } } | undefined)?.data
+          ?.card_id;
+      const finished = () => {
+        const ops = fake.cardkit.filter((op) => op.card_id === cardOf());
+        return ops.some((op) => (op.content ?? '').includes(marker)) && ops.some((op) => op.op === 'update');
+      };
+      await until(`answer ${marker} in a finished card`, finished, started, log);
       await until(`warm child ${i}`, () => childrenOf(pid).filter(isClaude).length >= i, started, log);
     }
     await sleep(1500); // the last turn's result is out; its child is kept for the next message
