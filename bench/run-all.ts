@@ -20,7 +20,7 @@ const ROOT = path.resolve(BENCH_DIR, '..');
 const RESULTS = path.join(BENCH_DIR, 'results', 'latest.json');
 const README = path.join(ROOT, 'README.md');
 /** Run order (cheap first) and the benches the issues ask for: a missing one is reported as skipped. */
-const EXPECTED = ['runner', 'bridge', 'feishu', 'ccexec', 'ask', 'engine', 'stop', 'sessions'];
+const EXPECTED = ['runner', 'bridge', 'feishu', 'ccexec', 'ask', 'engine', 'warm', 'stop', 'sessions'];
 /** Smaller sizes for --quick (benches read CC_LINKER_BENCH_QUICK; sessions.bench reads SESSIONS/BENCH_MB). */
 const QUICK_ENV: Record<string, string> = { CC_LINKER_BENCH_QUICK: '1', SESSIONS: '200', BENCH_MB: '40' };
 
