@@ -41,7 +41,7 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       idle_timeout_ms: '空闲会话超时（毫秒）',
       session_lock_timeout_ms: '等待会话锁的最长时间（毫秒）',
       warm_idle_ms:
-        '会话最后一条消息后，把它的进程保留多久，下一条消息直接写入、无需重新启动（毫秒；0 = 关闭；每个保留的进程约占 200–300 MB 内存）',
+        '会话最后一条消息后，把它的进程保留多久，下一条消息直接写入、无需重新启动（毫秒；0 = 关闭；每个保留的进程约占 200 MB 内存）',
       max_warm: '最多保留几个这样的进程，超出时先结束最久未用的（0 = 关闭）',
       recovery:
         '重启后发现上一轮已被中断（Claude 已经开始做了）时：continue = 从中断处继续（不重发原消息）；\nask = 在原卡片上显示“继续 / 跳过”，等你选择（sdk.timeout_ms 内没选则跳过）',
@@ -168,7 +168,7 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       idle_timeout_ms: 'Idle session timeout (ms)',
       session_lock_timeout_ms: 'Longest wait for a session lock (ms)',
       warm_idle_ms:
-        "How long a session's process is kept after its last message, so the next one is written to it without a start-up (ms; 0 = off; each kept process holds about 200–300 MB)",
+        "How long a session's process is kept after its last message, so the next one is written to it without a start-up (ms; 0 = off; each kept process holds about 200 MB)",
       max_warm: 'Kept processes at most; the least recently used is ended first (0 = off)',
       recovery:
         'A turn a restart interrupted after Claude had started: continue = resume it where it stopped (the message is not sent again);\nask = show Continue / Skip on its card and wait (skipped when nobody chooses within sdk.timeout_ms)',
