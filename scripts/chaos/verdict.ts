@@ -19,11 +19,13 @@ export interface ReplyPiece {
 }
 
 export const STREAM_TITLE = feishuMessages('en')('streamTitle');
-const ANSWER_TITLE = pipelineMessages('en')('completeTitle');
+/** The chaos run drives Claude Code only; the cards' titles name it. */
+const AGENT = { agent: 'Claude' };
+const ANSWER_TITLE = pipelineMessages('en')('completeTitle', AGENT);
 const ERROR_TITLE = pipelineMessages('en')('errorTitle');
 /** "⏳ Queued (#": a waiting message's card, which its run later turns into the answer (not final). */
 export const QUEUED_TITLE = pipelineMessages('en')('queuedTitle', { n: 1 }).split('#')[0] as string;
-const PROMPT_TITLES = [promptMessages('en')('permissionTitle'), promptMessages('en')('questionTitle')];
+const PROMPT_TITLES = [promptMessages('en')('permissionTitle', AGENT), promptMessages('en')('questionTitle', AGENT)];
 /** Tags of the notices the bridge and channel send with `deliveryUuid(id, tag)`. */
 const NOTICE_TAGS = ['refusal', 'too-long', 'overload', 'unsupported', 'whoami'];
 const MAX_CHUNKS = 20;
