@@ -68,6 +68,17 @@ describe('warm ACP sessions (fake agent)', () => {
     });
   });
 
+  it('an update the agent sends between turns belongs to no turn: ignored (logged at debug)', async () => {
+    const h = harness({}, undefined, undefined, {});
+    const first = run(h, 'late-update please');
+    const r1 = await first.promise;
+    await until(() => h.logs.some((l) => l.level === 'debug' && l.msg === 'ACP update between turns ignored'));
+    const second = run(h, 'hello', { sessionId: r1.sessionId });
+    const r2 = await second.promise;
+    expect(agentPids()).toHaveLength(1);
+    expect(JSON.stringify([first.events, second.events, r1.text, r2.text])).not.toContain('LATE-UPDATE');
+  });
+
   it('another model → the kept process is ended and a fresh one loads the session', async () => {
     const h = harness({}, undefined, undefined, {});
     const r1 = await run(h, 'hello').promise;
