@@ -27,6 +27,11 @@ import { Semaphore, SessionLocks } from '../../src/engine/session-lock.js';
 import { readRegistry } from '../../src/sessions/registry/registry.js';
 import { locateAgentSession } from '../../src/sessions/scan/agent-files/locate-agent-session.js';
 import { codexAcpBinary, qwenCliScript } from '../fakes/agent-sandbox/agent-binaries.js';
+import type { AcpConversation } from '../../src/agents/acp/acp-conversation.js';
+import { DEFAULT_END_SETTLE_MS } from '../../src/agents/acp/acp-executor-deps.js';
+import { createAcpWarmPool } from '../../src/agents/acp/acp-warm-pool.js';
+import type { WarmPool } from '../../src/engine/warm-pool.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createAgentSandbox,
   FAKE_API_KEY,
@@ -52,8 +57,13 @@ interface Rig {
   paths: Paths;
   logger: Logger;
   logFile: string;
-  /** A fresh engine over the same files (what a restarted daemon builds). */
-  engine(opts?: { recorder?: boolean }): AcpEngine;
+  /**
+   * A fresh engine over the same files (what a restarted daemon builds); `warm` gives it a warm pool
+   * as the daemon does (`runtime` defaults, the session file for staleness), returned in `pools`.
+   */
+  engine(opts?: { recorder?: boolean; warm?: boolean }): AcpEngine;
+  /** The warm pools of the engines built with `warm`, in order. */
+  pools: Array<WarmPool<AcpConversation>>;
   run(
     engine: AgentEngine,
     request: Partial<EngineRequest> & { prompt: string },
@@ -75,6 +85,7 @@ async function rig(kind: AgentKind): Promise<Rig> {
   config.runtime.hard_timeout_ms = kind === 'qwen' ? 150_000 : 55_000;
   const locks = new SessionLocks();
   const slots = new Semaphore(2);
+  const pools: Array<WarmPool<AcpConversation>> = [];
   return {
     kind,
     fake,
@@ -82,7 +93,17 @@ async function rig(kind: AgentKind): Promise<Rig> {
     paths,
     logger,
     logFile,
+    pools,
     engine(opts = {}) {
+      const warm = opts.warm
+        ? createAcpWarmPool({
+            runtime: config.runtime,
+            logger,
+            settleMs: DEFAULT_END_SETTLE_MS,
+            sessionFile: (id) => locateAgentSession(kind, paths, id),
+          })
+        : undefined;
+      if (warm) pools.push(warm);
       const guard: GuardDeps = {
         config,
         paths,
@@ -112,7 +133,12 @@ async function rig(kind: AgentKind): Promise<Rig> {
       };
       return createAcpEngine(
         { name: kind, label: LABEL[kind], command: sb.command, env: sb.env, install: 'npm i -g test-agent' },
-        { guard, permissionStore: new AgentPermissionStore(paths.agentPermissionsFile), killGraceMs: 2_000 },
+        {
+          guard,
+          permissionStore: new AgentPermissionStore(paths.agentPermissionsFile),
+          killGraceMs: 2_000,
+          ...(warm ? { warm } : {}),
+        },
       );
     },
     run(engine, request, opts = {}) {
@@ -136,6 +162,7 @@ async function rig(kind: AgentKind): Promise<Rig> {
       return { events, text, promise };
     },
     async close() {
+      await Promise.all(pools.map((pool) => pool.close()));
       const left = await waitNoLeftovers(sb.home, 10_000);
       await fake.close();
       sb.cleanup();
@@ -290,6 +317,33 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
   );
 
   it(
+    'warm: a follow-up is written to the kept codex-acp process, which answers with the first turn in context',
+    async () => {
+      const rg = r as Rig;
+      const engine = rg.engine({ warm: true });
+      const pool = rg.pools[0] as WarmPool<AcpConversation>;
+      const id = (await rg.run(engine, { prompt: 'remember the word heron' }).promise).sessionId;
+      const kept = pool.pids();
+      expect(kept).toHaveLength(1);
+      // A follow-up comes after Codex saved the turn: the session file is marked by then, and its
+      // own writes must not count as the session continued elsewhere.
+      await sleep(1_000);
+      const second = rg.run(engine, { prompt: 'which word?', sessionId: id });
+      const result = await second.promise;
+      expect(result).toMatchObject({ sessionId: id, isNewSession: false, stopReason: 'end_turn' });
+      expect(sessionOf(second.events)).toBe(id);
+      expect(pool.pids()).toEqual(kept);
+      const last = streamed(rg.fake).at(-1);
+      expect(last?.userTexts).toEqual(expect.arrayContaining(['remember the word heron', 'which word?']));
+      expect(JSON.stringify(lastBody(rg.fake))).toContain('ok: remember the word heron');
+      expect(result.text).toContain('ok: which word?');
+      await engine.close();
+      expect(pool.pids()).toEqual([]);
+    },
+    CODEX_CASE_MS,
+  );
+
+  it(
     'resuming a session id the agent does not know fails with SESSION_NOT_FOUND and leaves nothing running',
     async () => {
       const rg = r as Rig;
@@ -380,6 +434,7 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
       expect(entry?.jsonl_path).toMatch(new RegExp(`^${codexHome}/sessions/.*${result.sessionId}\\.jsonl$`));
       // The model list comes from the last run's session/new.
       expect((await catalog.models('codex')).length).toBeGreaterThan(0);
+      await engine.close(); // as the daemon's stop: the kept codex-acp process ends
     },
     CODEX_CASE_MS,
   );

@@ -3,6 +3,8 @@ import { GuardedEngine, type GuardDeps } from '../../engine/guarded-engine.js';
 import type { AgentModel } from '../../engine/engine-types.js';
 import { openAcpConnection } from './acp-connection.js';
 import { createAcpExecutor, type AcpAgentProfile, type AcpExecutorDeps } from './acp-executor.js';
+import type { AcpConversation } from './acp-conversation.js';
+import type { WarmPool } from '../../engine/warm-pool.js';
 import { modelsOf } from './agent-models.js';
 
 /** Everything an ACP agent's engine needs: the guard's deps and the executor's. */
@@ -10,6 +12,8 @@ export interface AcpEngineDeps extends Omit<AcpExecutorDeps, 'logger' | 'lang' |
   guard: GuardDeps;
   /** How long `listModels` may take to ask the agent when no run has told us yet. */
   probeTimeoutMs?: number;
+  /** The agent processes kept between a session's turns (`createAcpWarmPool`); ended by `close()`. */
+  warm?: WarmPool<AcpConversation>;
 }
 
 const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
@@ -23,17 +27,21 @@ export class AcpEngine extends GuardedEngine {
     private readonly profile: AcpAgentProfile,
     private readonly acpDeps: AcpEngineDeps,
   ) {
-    const { guard, probeTimeoutMs: _probe, ...rest } = acpDeps;
+    const { guard, probeTimeoutMs: _probe, warm, ...rest } = acpDeps;
     const known: { models: AgentModel[] | null } = { models: null };
-    const execute = createAcpExecutor(profile, {
-      ...rest,
-      logger: guard.logger,
-      lang: guard.lang,
-      onModels: (models) => {
-        known.models = models;
+    const execute = createAcpExecutor(
+      profile,
+      {
+        ...rest,
+        logger: guard.logger,
+        lang: guard.lang,
+        onModels: (models) => {
+          known.models = models;
+        },
       },
-    });
-    super(profile.name, 'acp', execute, guard);
+      warm,
+    );
+    super(profile.name, 'acp', execute, warm ? { ...guard, warm } : guard);
     this.known = known;
   }
 
@@ -80,8 +88,9 @@ export class AcpEngine extends GuardedEngine {
 }
 
 /**
- * The engine of one ACP agent (Codex, Gemini CLI, Qwen Code, OpenCode, …): every `send` starts
- * the agent, runs one turn over ACP and ends it. See `createAcpExecutor` for the turn and
+ * The engine of one ACP agent (Codex, Gemini CLI, Qwen Code, OpenCode, …): every `send` runs one
+ * turn over ACP, on the session's kept agent process when `deps.warm` has one, else on a new one
+ * (ended after the turn unless it is kept). See `createAcpExecutor` for the turn and
  * `GuardedEngine` for the checks, locks and timeouts around it.
  *
  * @example

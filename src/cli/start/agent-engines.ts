@@ -3,6 +3,8 @@ import { agentDirsFor } from '../../agents/agent-dirs.js';
 import { agentEnvFor } from '../../agents/agent-env.js';
 import { agentProfiles, type AgentProfile } from '../../agents/agent-profiles.js';
 import { createAcpEngine } from '../../agents/acp/create-acp-engine.js';
+import { createAcpWarmPool } from '../../agents/acp/acp-warm-pool.js';
+import { DEFAULT_END_SETTLE_MS } from '../../agents/acp/acp-executor-deps.js';
 import { AgentPermissionStore } from '../../agents/acp/agent-permission-store.js';
 import { resolveAgentCommand } from '../../agents/resolve-agent-command.js';
 import type { AgentCatalog } from '../../bridge/commands/agent-catalog.js';
@@ -62,6 +64,16 @@ function acpSessionFiles(agent: string, dirs: AgentDirs): SessionFiles {
   };
 }
 
+/**
+ * The file of one session of `agent`, for the warm pool's staleness check: only for agents that
+ * keep one file per session — OpenCode's database holds every session, so any other session's
+ * turn would change it (its kept processes are checked for death only).
+ */
+function acpSessionFile(agent: string, dirs: AgentDirs): ((sessionId: string) => string | null) | undefined {
+  if (!isReadableAgent(agent) || agent === 'opencode') return undefined;
+  return (sessionId) => locateAgentSession(agent, dirs, sessionId);
+}
+
 /** A profile's command and environment as the agent gets them, and whether its command was found. */
 function launchOf(
   profile: AgentProfile,
@@ -91,24 +103,35 @@ export function agentEngines(deps: AgentEnginesDeps): { engine: AgentRouter; cat
   const acpEngines = new Map<string, ReturnType<typeof createAcpEngine>>();
   for (const profile of agentProfiles(config)) {
     const launch = launchOf(profile, deps);
+    const dirs = agentDirsFor(launch.env);
+    const agentLogger = logger.child(profile.name);
+    const sessionFile = acpSessionFile(profile.name, dirs);
+    const warm = createAcpWarmPool({
+      runtime: config.runtime,
+      logger: agentLogger,
+      settleMs: DEFAULT_END_SETTLE_MS,
+      ...(sessionFile ? { sessionFile } : {}),
+    });
     const engine = createAcpEngine(
       { name: profile.name, label: profile.label, command: launch.command, env: launch.env, install: profile.install },
       {
         guard: {
           config,
           paths,
-          logger: logger.child(profile.name),
+          logger: agentLogger,
           lang,
           locks: deps.locks,
           slots: deps.slots,
           originOf: defaultOriginOf,
           label: profile.label,
           // Where this agent writes, as its own environment says (a profile's CODEX_HOME …).
-          files: acpSessionFiles(profile.name, agentDirsFor(launch.env)),
+          files: acpSessionFiles(profile.name, dirs),
           ...(deps.sessionRecorder ? { sessionRecorder: deps.sessionRecorder } : {}),
         },
         permissionStore,
         killGraceMs: ENGINE_KILL_GRACE_MS,
+        // Each ACP engine keeps up to runtime.max_warm of its own processes (docs/design.md#warm-sessions).
+        ...(warm ? { warm } : {}),
         ...(deps.tracker ? { tracker: deps.tracker } : {}),
       },
     );

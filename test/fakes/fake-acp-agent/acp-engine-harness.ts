@@ -18,16 +18,39 @@ import { Semaphore, SessionLocks } from '../../../src/engine/session-lock.js';
 import { createAcpAgentFixture, type AcpAgentFixture } from './acp-agent-fixture.js';
 import { AgentPermissionStore } from '../../../src/agents/acp/agent-permission-store.js';
 import { AcpEngine, createAcpEngine } from '../../../src/agents/acp/create-acp-engine.js';
+import { createAcpWarmPool } from '../../../src/agents/acp/acp-warm-pool.js';
+import type { AcpConversation } from '../../../src/agents/acp/acp-conversation.js';
+import type { WarmPool } from '../../../src/engine/warm-pool.js';
 
 /** The current test's fixture (a live binding: a new one for every test of a file that called `useAcpFixture`). */
 export let fx: AcpAgentFixture;
+
+/** The engines `harness` built in the current test, closed (their kept processes ended) after it. */
+const built: AcpEngine[] = [];
+
+/** Whether `harness` keeps agent processes between a session's turns (`runtime.warm_idle_ms` > 0). */
+let warmByDefault = false;
+
+/** The two ways every engine test runs: one process per message, and warm sessions. */
+export const ACP_MODES = [
+  { name: 'cold (runtime.warm_idle_ms = 0)', warm: false },
+  { name: 'warm', warm: true },
+] as const;
+
+/** From now on (until the next call), `harness()` builds engines with (true) or without warm sessions. */
+export function setWarm(warm: boolean): void {
+  warmByDefault = warm;
+}
 
 /** A fresh fake-agent fixture for every test of the calling file, removed after it. */
 export function useAcpFixture(): void {
   beforeEach(() => {
     fx = createAcpAgentFixture();
   });
-  afterEach(() => fx.cleanup());
+  afterEach(async () => {
+    await Promise.all(built.splice(0).map((engine) => engine.close()));
+    fx.cleanup();
+  });
 }
 
 export interface Logged {
@@ -80,24 +103,51 @@ export interface Harness {
   engine: AcpEngine;
   logs: Logged[];
   store: AgentPermissionStore;
+  /** The engine's kept processes; undefined when cold. */
+  pool: WarmPool<AcpConversation> | undefined;
 }
 
-export function harness(extraEnv: Record<string, string> = {}, command?: string[], staleMs?: number): Harness {
+/** How a warm harness keeps processes (defaults: 60 s, 3, no session file). */
+export interface WarmOptions {
+  idleMs?: number;
+  max?: number;
+  sessionFile?: (sessionId: string) => string | null;
+  endSettleMs?: number;
+}
+
+export function harness(
+  extraEnv: Record<string, string> = {},
+  command?: string[],
+  staleMs?: number,
+  warm: WarmOptions | false = warmByDefault ? {} : false,
+): Harness {
   const logs: Logged[] = [];
+  const logger = recordingLogger(logs);
   const store = new AgentPermissionStore(path.join(fx.root, 'cc', 'agent-permissions.json'));
+  const endSettleMs = warm ? (warm.endSettleMs ?? 0) : 0;
+  const pool = warm
+    ? createAcpWarmPool({
+        runtime: { warm_idle_ms: warm.idleMs ?? 60_000, max_warm: warm.max ?? 3 },
+        logger,
+        settleMs: endSettleMs,
+        ...(warm.sessionFile ? { sessionFile: warm.sessionFile } : {}),
+      })
+    : undefined;
   const engine = createAcpEngine(
     { name: 'fakeagent', command: command ?? fx.command, env: fx.env(extraEnv), install: 'npm i -g fake-agent' },
     {
-      guard: guardDeps(recordingLogger(logs), staleMs),
+      guard: guardDeps(logger, staleMs),
       permissionStore: store,
       killGraceMs: 300,
       cancelWaitMs: 500,
-      endSettleMs: 0,
+      endSettleMs,
       replayQuietMs: 150,
       replayMaxMs: 2000,
+      ...(pool ? { warm: pool } : {}),
     },
   );
-  return { engine, logs, store };
+  built.push(engine);
+  return { engine, logs, store, pool };
 }
 
 export function run(

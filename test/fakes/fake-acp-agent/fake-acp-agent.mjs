@@ -28,6 +28,7 @@
 //   save-late      text, then records `saved` 300 ms AFTER the prompt response (as Qwen Code writes
 //                  its session file); the end of stdin ends the process at once, unsaved (as Qwen's)
 //   linger         text; then the process ignores the end of stdin and stays until killed
+//   late-update    text; then an agent_message_chunk "LATE-UPDATE" 100 ms AFTER the prompt response
 // session/load replays history: an agent_message_chunk "REPLAYED-OLD-ANSWER" and a
 // user_message_chunk before the response, and "REPLAYED-LATE" 50 ms after it (as Gemini does).
 // Loading a session id starting with "gone" fails with -32002 (resource not found).
@@ -78,6 +79,10 @@ async function turn(client, sessionId, prompt) {
   if (word === 'usage') await update({ sessionUpdate: 'usage_update', used: 1234, size: 200000 });
   if (word === 'save-late') void sleep(300).then(() => record('saved', { sessionId }));
   if (word === 'linger') linger = true;
+  if (word === 'late-update')
+    void sleep(100).then(() =>
+      update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'LATE-UPDATE' } }),
+    );
   if (word.startsWith('tool')) {
     const rounds = word === 'tool-twice' ? 2 : 1;
     const outcomes = [];
