@@ -17,7 +17,7 @@ import { createSdkEngine } from './sdk-engine.js';
 import type { SessionOrigin, SessionRecorder } from '../engine/session-recorder.js';
 import { Semaphore, SessionLocks } from '../engine/session-lock.js';
 import { createStreamJsonEngine } from './stream-json-engine.js';
-import { WarmPool } from '../engine/warm-pool.js';
+import { WarmPool, type WarmBudget } from '../engine/warm-pool.js';
 import { claudeSessionFiles } from './claude-session-files.js';
 import { claudeWarmChecks } from './warm-staleness.js';
 import type { WarmProcess } from '../engine/warm-pool.js';
@@ -42,6 +42,8 @@ export interface CreateEngineDeps {
   /** Share locks/slots between engines (e.g. after a config reload); default: new ones. */
   locks?: SessionLocks;
   slots?: Semaphore;
+  /** Share `runtime.max_warm` with the other agents' engines; default: this engine's own limit. */
+  warmBudget?: WarmBudget;
 }
 
 /**
@@ -93,9 +95,9 @@ export function createEngine(config: Config, deps: CreateEngineDeps): AgentEngin
   };
   switch (selectEngineMode(config)) {
     case 'sdk':
-      return createSdkEngine(engineDeps, warmPool(config, engineDeps));
+      return createSdkEngine(engineDeps, warmPool(config, engineDeps, deps.warmBudget));
     case 'stream-json':
-      return createStreamJsonEngine(engineDeps, warmPool(config, engineDeps));
+      return createStreamJsonEngine(engineDeps, warmPool(config, engineDeps, deps.warmBudget));
     case 'json':
       return createJsonEngine(engineDeps);
   }
@@ -107,13 +109,18 @@ export function createEngine(config: Config, deps: CreateEngineDeps): AgentEngin
  * again. The same for both conversation modes (`SdkConversation`, `CliConversation`). See
  * docs/design.md#warm-sessions.
  */
-function warmPool<P extends WarmProcess>(config: Config, deps: ClaudeDeps): WarmPool<P> | undefined {
+function warmPool<P extends WarmProcess>(
+  config: Config,
+  deps: ClaudeDeps,
+  budget: WarmBudget | undefined,
+): WarmPool<P> | undefined {
   const { warm_idle_ms: idleMs, max_warm: max } = config.runtime;
   if (idleMs <= 0 || max <= 0) return undefined;
   return new WarmPool<P>({
     idleMs,
     max,
     logger: deps.logger,
+    ...(budget ? { budget } : {}),
     ...claudeWarmChecks(claudeSessionFiles(deps.paths.claudeProjectsDir)),
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/logger.js';
-import { WarmPool, type WarmProcess } from './warm-pool.js';
+import { WarmBudget, WarmPool, type WarmProcess } from './warm-pool.js';
 
 /** A stand-in agent process: records why it was disposed; `exit()` simulates a crash. */
 class FakeProcess implements WarmProcess {
@@ -159,5 +159,23 @@ describe('WarmPool', () => {
     await p.release('s1', 'a terminal uses the session');
     expect(proc.disposedFor).toBe('a terminal uses the session');
     await p.release('nope', 'x'); // nothing kept: nothing happens
+  });
+
+  it('pools sharing a budget keep at most its max together, ending the least recently kept in any pool', async () => {
+    const budget = new WarmBudget(2);
+    const claude = pool({ budget });
+    const codex = pool({ budget });
+    const [a, b, c] = [new FakeProcess(), new FakeProcess(), new FakeProcess()];
+    claude.keep('a', a);
+    codex.keep('b', b);
+    expect(budget.size).toBe(2);
+    expect(await claude.take('a', 'k')).toBe(a); // taken for a turn: not counted
+    expect(budget.size).toBe(1);
+    claude.keep('a', a); // kept again: now the most recent
+    codex.keep('c', c);
+    expect(b.disposedFor).toMatch(/least recently used/);
+    expect([claude.sessions(), codex.sessions()]).toEqual([['a'], ['c']]);
+    await codex.close();
+    expect(budget.size).toBe(1);
   });
 });

@@ -29,6 +29,8 @@ export interface WarmPoolOptions<P extends WarmProcess = WarmProcess> {
   idleMs: number;
   /** At most this many are kept (`runtime.max_warm`); the least recently used goes first; 0 = keep none. */
   max: number;
+  /** A limit shared with other pools (every agent's engine counts against one `runtime.max_warm`); it replaces `max`'s count. */
+  budget?: WarmBudget;
   logger: Logger;
   /**
    * Asked before a kept process is handed out: a reason it must not be used (someone else wrote to
@@ -44,6 +46,8 @@ export type KeptState = Readonly<Record<string, unknown>>;
 
 interface Entry<P> {
   process: P;
+  /** This entry's place in the shared budget. */
+  token: object;
   timer: NodeJS.Timeout;
   kept: KeptState;
 }
@@ -110,7 +114,7 @@ export class WarmPool<P extends WarmProcess = WarmProcess> {
   /**
    * Keeps `process` for `sessionId` after a successful turn; disposes it when the pool keeps none,
    * when it is not alive, or when another process is already kept for the session. Evicts the least
-   * recently used beyond `max`.
+   * recently used beyond `max` (or the shared budget).
    */
   keep(sessionId: string, process: P): void {
     if (!this.enabled || !process.alive || this.entries.has(sessionId)) {
@@ -118,16 +122,19 @@ export class WarmPool<P extends WarmProcess = WarmProcess> {
       return;
     }
     const timer = setTimeout(() => void this.release(sessionId, 'idle'), this.options.idleMs);
+    const token = {};
     timer.unref?.();
     const kept = this.options.snapshot?.(sessionId, process) ?? {};
-    this.entries.set(sessionId, { process, timer, kept });
+    this.entries.set(sessionId, { process, timer, kept, token });
     process.onExit(() => {
       if (this.entries.get(sessionId)?.process === process) this.remove(sessionId);
     });
-    while (this.entries.size > this.options.max) {
-      const oldest = this.entries.keys().next().value as string;
-      void this.release(oldest, 'evicted (least recently used)');
+    const evict = (id: string): void => void this.release(id, 'evicted (least recently used)');
+    if (this.options.budget) {
+      this.options.budget.add(token, () => evict(sessionId));
+      return;
     }
+    while (this.entries.size > this.options.max) evict(this.entries.keys().next().value as string);
   }
 
   /** Ends the session's kept process, if any (a terminal took the session over, the session was removed…). */
@@ -150,5 +157,41 @@ export class WarmPool<P extends WarmProcess = WarmProcess> {
     if (!entry) return;
     clearTimeout(entry.timer);
     this.entries.delete(sessionId);
+    this.options.budget?.remove(entry.token);
+  }
+}
+
+/**
+ * One limit for several pools: every agent's engine keeps its own processes, but together at most
+ * `max` (`runtime.max_warm`), the least recently kept ended first, whichever pool holds it.
+ *
+ * @example
+ *   const budget = new WarmBudget(config.runtime.max_warm);
+ *   new WarmPool({ idleMs, max, logger, budget }); // one per engine, the same budget
+ */
+export class WarmBudget {
+  /** Kept processes in the order they were kept, each with how to end it. */
+  private readonly kept = new Map<object, () => void>();
+
+  constructor(readonly max: number) {}
+
+  /** How many processes are counted now. */
+  get size(): number {
+    return this.kept.size;
+  }
+
+  /** Counts a kept process; ends the least recently kept ones beyond `max`. */
+  add(token: object, evict: () => void): void {
+    this.kept.set(token, evict);
+    while (this.kept.size > this.max) {
+      const [oldest, end] = this.kept.entries().next().value as [object, () => void];
+      this.kept.delete(oldest);
+      end();
+    }
+  }
+
+  /** A process that is no longer kept (taken for a turn, released, exited). */
+  remove(token: object): void {
+    this.kept.delete(token);
   }
 }

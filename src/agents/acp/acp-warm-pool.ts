@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Config } from '../../core/config-schema.js';
 import type { Logger } from '../../core/logger.js';
-import { WarmPool } from '../../engine/warm-pool.js';
+import { WarmPool, type WarmBudget } from '../../engine/warm-pool.js';
 import type { AcpConversation } from './acp-conversation.js';
 
 /** What `createAcpWarmPool` needs. */
@@ -15,6 +15,8 @@ export interface AcpWarmOptions {
   sessionFile?: (sessionId: string) => string | null;
   /** How long the agent writes to its session file after a turn's answer (`endSettleMs`). */
   settleMs: number;
+  /** The limit shared with the other agents' engines (`runtime.max_warm` for all of them). */
+  budget?: WarmBudget;
 }
 
 /** The file's identity and extent, to notice any write since. */
@@ -40,11 +42,13 @@ export function createAcpWarmPool(options: AcpWarmOptions): WarmPool<AcpConversa
   const { warm_idle_ms: idleMs, max_warm: max } = options.runtime;
   if (idleMs <= 0 || max <= 0) return undefined;
   const { sessionFile } = options;
-  if (!sessionFile) return new WarmPool<AcpConversation>({ idleMs, max, logger: options.logger });
+  const shared = options.budget ? { budget: options.budget } : {};
+  if (!sessionFile) return new WarmPool<AcpConversation>({ idleMs, max, logger: options.logger, ...shared });
   return new WarmPool<AcpConversation>({
     idleMs,
     max,
     logger: options.logger,
+    ...shared,
     snapshot: (sessionId) => {
       const holder: Marked = {};
       const take = (): void => {

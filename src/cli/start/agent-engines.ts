@@ -18,6 +18,7 @@ import { DEFAULT_AGENT, type AgentEngine } from '../../engine/engine-types.js';
 import { defaultOriginOf } from '../../engine/guarded-engine.js';
 import type { SessionRecorder } from '../../engine/session-recorder.js';
 import { Semaphore, SessionLocks } from '../../engine/session-lock.js';
+import type { WarmBudget } from '../../engine/warm-pool.js';
 import type { ChildTracker } from '../../process/child-tracker.js';
 import { locateAgentSession } from '../../sessions/scan/agent-files/locate-agent-session.js';
 import { isReadableAgent } from '../../sessions/scan/agent-files/agent-name.js';
@@ -39,6 +40,8 @@ export interface AgentEnginesDeps {
   /** Shared with Claude Code's engine, so `runtime.max_concurrent_sessions` counts every agent's runs. */
   slots: Semaphore;
   locks: SessionLocks;
+  /** Shared with Claude Code's engine, so `runtime.max_warm` counts every agent's kept processes. */
+  warmBudget?: WarmBudget;
 }
 
 /** Waits between lookups of a new ACP session's file (the agent writes it during the turn). */
@@ -111,6 +114,7 @@ export function agentEngines(deps: AgentEnginesDeps): { engine: AgentRouter; cat
       logger: agentLogger,
       settleMs: DEFAULT_END_SETTLE_MS,
       ...(sessionFile ? { sessionFile } : {}),
+      ...(deps.warmBudget ? { budget: deps.warmBudget } : {}),
     });
     const engine = createAcpEngine(
       { name: profile.name, label: profile.label, command: launch.command, env: launch.env, install: profile.install },
@@ -130,7 +134,7 @@ export function agentEngines(deps: AgentEnginesDeps): { engine: AgentRouter; cat
         },
         permissionStore,
         killGraceMs: ENGINE_KILL_GRACE_MS,
-        // Each ACP engine keeps up to runtime.max_warm of its own processes (docs/design.md#warm-sessions).
+        // Kept processes count against runtime.max_warm with every other agent's (docs/design.md#warm-sessions).
         ...(warm ? { warm } : {}),
         ...(deps.tracker ? { tracker: deps.tracker } : {}),
       },

@@ -10,6 +10,7 @@ import { createConsoleSessions } from '../../channels/web/console/console-sessio
 import { consoleGatewayFrom } from '../../channels/web/console/gateway-adapter.js';
 import { startWebConsole, type WebConsole } from '../../channels/web/start-web-console.js';
 import { createEngine } from '../../claude/create-engine.js';
+import { WarmBudget } from '../../engine/warm-pool.js';
 import { listModels } from '../../claude/list-models.js';
 import { createRegistrySessionRecorder } from '../../engine/registry-session-recorder.js';
 import type { Config } from '../../core/config-schema.js';
@@ -77,7 +78,19 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
     // One set of locks and one run limit for every agent's runs.
     const locks = new SessionLocks();
     const slots = new Semaphore(config.runtime.max_concurrent_sessions);
-    const claude = createEngine(config, { paths, logger, lang, tracker, env, sessionRecorder, locks, slots });
+    // One runtime.max_warm for the processes every agent keeps between turns.
+    const warmBudget = new WarmBudget(config.runtime.max_warm);
+    const claude = createEngine(config, {
+      paths,
+      logger,
+      lang,
+      tracker,
+      env,
+      sessionRecorder,
+      locks,
+      slots,
+      warmBudget,
+    });
     const { engine, catalog } = agentEngines({
       config,
       paths,
@@ -89,6 +102,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       claude,
       locks,
       slots,
+      warmBudget,
     });
     const gateway = createGateway({ config, paths, env, lang, logger });
     const directory = new RegistrySessionDirectory(paths);
