@@ -220,7 +220,8 @@ describe.each([
   });
 
   it('writes to the session file keep a silent run alive (no idle kill)', async () => {
-    const r = await engine(mode, (f) => (f.config.runtime.stale_timeout_ms = 600)).send({
+    // The fake is silent for 1.5 s, writing every 100 ms: longer than the timeout, with room for a loaded machine.
+    const r = await engine(mode, (f) => (f.config.runtime.stale_timeout_ms = 1000)).send({
       prompt: 'quiet-writer',
       cwd: fx.cwd,
     });

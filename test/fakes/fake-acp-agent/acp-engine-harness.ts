@@ -141,7 +141,7 @@ export function harness(
       killGraceMs: 300,
       cancelWaitMs: 500,
       endSettleMs,
-      replayQuietMs: 150,
+      replayQuietMs: 400, // the fake replays one update 50 ms after the load: room for a loaded machine
       replayMaxMs: 2000,
       ...(pool ? { warm: pool } : {}),
     },
