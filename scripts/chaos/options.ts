@@ -7,6 +7,8 @@ export interface ChaosOptions {
   messages: number;
   kills: number;
   engine: 'fake' | 'real';
+  /** The real engine's mode (the fake engine is always `json`). */
+  mode: 'sdk' | 'stream-json';
   /** Where the JSON report goes (none when empty). */
   report: string;
   /** Keep the sandbox (logs, spool, config) after the run instead of deleting it. */
@@ -15,13 +17,14 @@ export interface ChaosOptions {
   verbose: boolean;
 }
 
-export const USAGE = `npm run chaos -- [--seed <n>] [--messages <n>] [--kills <n>] [--engine fake|real] [--report <file>] [--keep] [--verbose]
+export const USAGE = `npm run chaos -- [--seed <n>] [--messages <n>] [--kills <n>] [--engine fake|real] [--mode sdk|stream-json] [--report <file>] [--keep] [--verbose]
 
   --seed <n>        seed of the randomized plan (default: random, printed)
   --messages <n>    user messages to send (default 300; 40 with --engine real)
   --kills <n>       SIGKILLs of the bridge (default 30; 5 with --engine real)
   --engine <e>      fake = a fast fake claude in json mode (default);
-                    real = the bundled Claude Code binary (sdk mode) against the fake Anthropic API
+                    real = the bundled Claude Code binary against the fake Anthropic API
+  --mode <m>        the real engine's claude.mode: sdk (default) or stream-json
   --report <file>   also write the report as JSON
   --keep            keep the sandbox (logs, spool) and print where it is (always kept when a goal is missed)
   --verbose         print every injected fault as it happens`;
@@ -35,6 +38,7 @@ export function parseChaosOptions(argv: string[]): ChaosOptions {
       messages: { type: 'string' },
       kills: { type: 'string' },
       engine: { type: 'string' },
+      mode: { type: 'string' },
       report: { type: 'string' },
       keep: { type: 'boolean' },
       verbose: { type: 'boolean' },
@@ -45,6 +49,9 @@ export function parseChaosOptions(argv: string[]): ChaosOptions {
   if (values.help) throw new Error(USAGE);
   const engine = values.engine ?? 'fake';
   if (engine !== 'fake' && engine !== 'real') throw new Error(`--engine must be fake or real, got ${engine}`);
+  const mode = values.mode ?? 'sdk';
+  if (mode !== 'sdk' && mode !== 'stream-json') throw new Error(`--mode must be sdk or stream-json, got ${mode}`);
+  if (values.mode !== undefined && engine !== 'real') throw new Error('--mode needs --engine real');
   const int = (name: string, raw: string | undefined, fallback: number, min: number): number => {
     if (raw === undefined) return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`--${name} must be an integer ≥ ${min}, got ${raw}`);
@@ -55,6 +62,7 @@ export function parseChaosOptions(argv: string[]): ChaosOptions {
     messages: int('messages', values.messages, engine === 'real' ? 40 : 300, 5),
     kills: int('kills', values.kills, engine === 'real' ? 5 : 30, 0),
     engine,
+    mode,
     report: values.report ?? '',
     keep: values.keep ?? false,
     verbose: values.verbose ?? false,

@@ -10,7 +10,7 @@ export function markdownSummary(r: ChaosReport): string {
   const rows: Array<[string, string | number, string]> = [
     [
       'engine',
-      r.engine === 'fake' ? 'fake claude (json mode)' : 'real Claude Code (sdk mode) + fake Anthropic API',
+      r.engine === 'fake' ? 'fake claude (json mode)' : `real Claude Code (${r.mode} mode) + fake Anthropic API`,
       '',
     ],
     ['seed', r.seed, ''],

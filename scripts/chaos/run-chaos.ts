@@ -23,6 +23,7 @@ import { answerStreaming, judge, observeFinals, readClaudeCalls, type EngineCall
 export interface ChaosReport {
   seed: number;
   engine: 'fake' | 'real';
+  mode: 'sdk' | 'stream-json';
   requested: { messages: number; kills: number };
   durationMs: number;
   passed: boolean;
@@ -138,7 +139,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
   const appId = `cli_${randomBytes(8).toString('hex')}`;
   const fake = await startFakeFeishuServer({ appId, ackTimeoutMs: 5_000 });
   let anthropic: FakeAnthropic | undefined;
-  const sb = createSandbox({ engine: o.engine, projects: 4 });
+  const sb = createSandbox({ engine: o.engine, mode: o.mode, projects: 4 });
   let claudeCmd = sb.claudeBin ?? '';
   // A failed run keeps its sandbox (bridge log, lives' output, spool) for the post-mortem.
   let keep = o.keep;
@@ -333,6 +334,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     const report: ChaosReport = {
       seed: o.seed,
       engine: o.engine,
+      mode: o.mode,
       requested: { messages: o.messages, kills: o.kills },
       durationMs: Date.now() - started,
       passed,

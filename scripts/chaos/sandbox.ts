@@ -33,6 +33,8 @@ export interface Sandbox {
 
 export interface SandboxOptions {
   engine: 'fake' | 'real';
+  /** The real engine's `claude.mode`. */
+  mode: 'sdk' | 'stream-json';
   projects: number;
 }
 
@@ -74,7 +76,7 @@ export function createSandbox(o: SandboxOptions): Sandbox {
   fs.writeFileSync(clockFile, '0');
   const config = {
     general: { language: 'en', log_level: 'info', log_path: logFile, ...(claudeBin ? { claude_bin: claudeBin } : {}) },
-    claude: { mode: o.engine === 'fake' ? 'json' : 'sdk' },
+    claude: { mode: o.engine === 'fake' ? 'json' : o.mode },
     // Unanswered permission prompts are denied after 15 s instead of 10 min, so "never clicked" ends.
     sdk: { permission_mode: 'default', timeout_ms: 15_000 },
     queue: { spool_dir: spoolDir },
