@@ -16,6 +16,7 @@ import { readRegistry } from '../../src/sessions/registry/registry.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/fake-anthropic/fake-anthropic-server.js';
 import { createRng, fakeUuid, writeSession } from '../fixtures/claude-tree.js';
 import { CLAUDE_BIN, runClaude, systemConfig, systemRoot, type SystemRoot } from './system-harness.js';
+import { HAS_CHROMIUM, launchChromium } from './web-harness.js';
 
 const MAIN = path.resolve(__dirname, '..', '..', 'dist', 'cli', 'launcher', 'cc-linker.js');
 const BUILT = fs.existsSync(MAIN);
@@ -140,6 +141,33 @@ describe.skipIf(!BUILT)('the live registry while cc-linker start runs', () => {
       }
     }, 60_000);
   }
+
+  it.skipIf(!HAS_CHROMIUM)(
+    'the console page: a new session appears in the open list by itself; Refresh rescans',
+    async () => {
+      const d = await start('auto');
+      const browser = await launchChromium();
+      try {
+        const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+        page.setDefaultTimeout(10_000);
+        await page.goto(d.web!.url);
+        await page.click('#tab-sessions');
+        await page.locator('#s-list .empty').waitFor();
+        await new Promise((r) => setTimeout(r, 300)); // the page's event stream is open
+        const s = terminalSession();
+        // Nothing clicked: the push (sessions.changed) reloads the list.
+        await page.locator(`.session-row[data-id="${s.id}"]`).waitFor({ timeout: LIVE_MS + 1000 });
+        const rescan = page.waitForRequest((r) => r.url().endsWith('/api/sessions/rescan') && r.method() === 'POST');
+        const reload = page.waitForResponse((r) => /\/api\/sessions\?/.test(r.url()) && r.status() === 200);
+        await page.click('#s-filters button[type="submit"]');
+        await rescan;
+        await reload;
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 
   it.skipIf(!CLAUDE_BIN)(
     'a real `claude -p` in a terminal while start runs is listed within 2 s of its end',
