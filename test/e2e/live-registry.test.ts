@@ -142,6 +142,46 @@ describe.skipIf(!BUILT)('the live registry while cc-linker start runs', () => {
     }, 60_000);
   }
 
+  it.skipIf(!CLAUDE_BIN)(
+    'a session started from the console is pushed to its list and listed',
+    async () => {
+      const d = await start('auto');
+      const url = new URL(d.web!.url);
+      const token = url.searchParams.get('token') as string;
+      const auth = { Authorization: `Bearer ${token}` };
+      const events = openEvents(url.origin, token);
+      try {
+        await until(() => events.text().includes(': open'), 5000, 'event stream open');
+        const dir = sys!.project('from-console');
+        const res = await fetch(`${url.origin}/api/sessions/new`, {
+          method: 'POST',
+          headers: { ...auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ id: crypto.randomUUID(), dir, prompt: 'echo: from the console' }),
+        });
+        expect(res.status, await res.clone().text()).toBe(200);
+        const listed = async () => {
+          const r = await fetch(`${url.origin}/api/sessions`, { headers: auth });
+          const { sessions } = (await r.json()) as {
+            sessions: Array<{ id: string; cwd: string; messageCount: number }>;
+          };
+          return sessions.find((x) => x.cwd.endsWith('from-console'));
+        };
+        await until(
+          async () => ((await listed())?.messageCount ?? 0) > 0,
+          60_000,
+          'console session listed with its messages',
+        );
+        expect(events.text()).toContain('event: sessions.changed');
+        const id = (await listed())!.id;
+        const list = await cli('list', '--json');
+        expect((JSON.parse(list.stdout) as Array<{ session_id: string }>).map((x) => x.session_id)).toContain(id);
+      } finally {
+        events.close();
+      }
+    },
+    90_000,
+  );
+
   it.skipIf(!HAS_CHROMIUM)(
     'the console page: a new session appears in the open list by itself; Refresh rescans',
     async () => {

@@ -14,7 +14,8 @@ export interface LiveSessions {
   /** The one way the daemon syncs (watcher, reconcile, `sync` asked of it, the console's Refresh). */
   syncNow(): Promise<SyncResult>;
   live: LiveRegistry;
-  control: ControlServer;
+  /** Null when the socket could not be opened (logged). */
+  control: ControlServer | null;
   close(): Promise<void>;
 }
 
@@ -34,7 +35,7 @@ export interface LiveSessionsOptions {
  * Starts what keeps the registry current while `start` runs and lets the write commands reach it
  * (docs/design.md, "The session registry"): the live registry (watch → settle → incremental sync,
  * one at a time) and the request socket that runs `sync`, `clean` and `repair` for the CLI. A
- * watcher or sync failure is logged, never thrown.
+ * watcher, sync or socket failure is logged, never thrown.
  */
 export async function startLiveSessions(o: LiveSessionsOptions): Promise<LiveSessions> {
   const { config, paths, scanPaths, logger } = o;
@@ -54,29 +55,28 @@ export async function startLiveSessions(o: LiveSessionsOptions): Promise<LiveSes
     ...(o.watch ? { mode: o.watch } : {}),
   });
   log.info('watching session folders', { modes: live.modes() });
-  let control: ControlServer;
-  try {
-    control = await startControlServer(
-      controlSocketPath(paths),
-      async (request) => {
-        const maxFileSize = config.scanner.max_file_size;
-        if (request.op === 'sync') return live.syncNow();
-        if (request.op === 'clean') return applyClean(paths, new Date(), { maxFileSize });
-        return repairSession(paths, request.id, { maxFileSize, now: new Date() });
-      },
-      log,
-    );
-  } catch (err) {
-    live.close();
-    throw err;
-  }
+  // Without the socket (e.g. a path longer than a socket's 107 bytes) the daemon still runs: the
+  // write commands then say it did not answer, and what to do.
+  const control = await startControlServer(
+    controlSocketPath(paths),
+    async (request) => {
+      const maxFileSize = config.scanner.max_file_size;
+      if (request.op === 'sync') return live.syncNow();
+      if (request.op === 'clean') return applyClean(paths, new Date(), { maxFileSize });
+      return repairSession(paths, request.id, { maxFileSize, now: new Date() });
+    },
+    log,
+  ).catch((err: unknown) => {
+    log.warn('could not open the request socket; sync, clean and repair cannot reach this daemon', { err });
+    return null;
+  });
   return {
     syncNow: () => live.syncNow(),
     live,
     control,
     async close() {
       live.close();
-      await control.close();
+      await control?.close();
     },
   };
 }
