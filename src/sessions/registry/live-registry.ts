@@ -22,6 +22,9 @@ export interface LiveRegistryOptions {
   pollMs?: number;
 }
 
+/** The longest rest between two watcher-started syncs. */
+const MAX_REST_MS = 1000;
+
 export interface LiveRegistry {
   /** Syncs now (or joins the sync queued behind the one running) and returns its result. */
   syncNow(): Promise<SyncResult>;
@@ -34,7 +37,8 @@ export interface LiveRegistry {
  * Keeps the registry current while the daemon runs (docs/design.md, "The session registry"): it
  * watches Claude Code's projects tree, the hook's events folder and the other agents' storage
  * folders (`watchDirs`: `fs.watch`, or the poll where that fails), waits `settleMs` after the first
- * change of a burst, then runs the incremental sync — one at a time, a burst during a sync folded
+ * change of a burst (and at least as long as the last sync took, up to 1 s, after it ended), then
+ * runs the incremental sync — one at a time, a burst during a sync folded
  * into one more (`CoalescedTask`). Every caller that wants a sync (`sync` asked of the daemon, the
  * console's Refresh, the periodic reconcile) goes through `syncNow`, so two syncs never overlap.
  * A change of `registry.json` (whoever wrote it) calls `onRegistryChanged`, debounced the same way.
@@ -43,10 +47,20 @@ export function startLiveRegistry(o: LiveRegistryOptions): LiveRegistry {
   const settleMs = o.settleMs ?? 250;
   let closed = false;
   let lastStamp: string | null | undefined;
+  // The last sync's end and length: a watcher-started sync rests as long as the last one took, so
+  // a session being written to all the time costs at most half of a core (docs/design.md).
+  let lastEnd = 0;
+  let lastTook = 0;
   const task = new CoalescedTask(async () => {
-    const result = await o.sync();
-    await announce();
-    return result;
+    const began = Date.now();
+    try {
+      const result = await o.sync();
+      await announce();
+      return result;
+    } finally {
+      lastEnd = Date.now();
+      lastTook = Math.min(lastEnd - began, MAX_REST_MS);
+    }
   });
   const announce = async () => {
     const stamp = await registryStamp(o.paths.registryFile).catch(() => null);
@@ -54,23 +68,29 @@ export function startLiveRegistry(o: LiveRegistryOptions): LiveRegistry {
     lastStamp = stamp;
     if (!closed) o.onRegistryChanged();
   };
-  const later = (fn: () => void) => {
+  const later = (fn: () => void, delay: () => number) => {
     let timer: NodeJS.Timeout | null = null;
     return () => {
       if (timer || closed) return;
       timer = setTimeout(() => {
         timer = null;
         fn();
-      }, settleMs);
+      }, delay());
       timer.unref();
     };
   };
-  const syncSoon = later(() => {
-    task.run().catch((err: unknown) => o.onError(err, 'sync'));
-  });
-  const announceSoon = later(() => {
-    announce().catch((err: unknown) => o.onError(err, 'sync'));
-  });
+  const syncSoon = later(
+    () => {
+      task.run().catch((err: unknown) => o.onError(err, 'sync'));
+    },
+    () => Math.max(settleMs, lastEnd + lastTook - Date.now()),
+  );
+  const announceSoon = later(
+    () => {
+      announce().catch((err: unknown) => o.onError(err, 'sync'));
+    },
+    () => settleMs,
+  );
 
   const p = o.paths;
   const registryName = path.basename(p.registryFile);
