@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolvePaths, type Paths } from '../../core/paths.js';
 import { createRng, fakeUuid, writeSession } from '../../../test/fixtures/claude-tree.js';
+import { writeSessionEventSync } from '../hook/session-events.js';
 import { startLiveRegistry, type LiveRegistry } from './live-registry.js';
 import { readRegistry } from './registry.js';
 import { syncRegistry } from './sync-registry.js';
@@ -82,6 +83,23 @@ describe('startLiveRegistry (real files, real sync)', () => {
       await until(async () => (await readRegistry(paths)).registry.sessions[s.id] !== undefined, 2000);
       await until(() => changed > 0, 2000);
       expect(errors).toEqual([]);
+    });
+  }
+
+  for (const mode of ['auto', 'poll'] as const) {
+    it(`${mode}: the SessionStart hook stays a second source: its event alone brings the session in`, async () => {
+      fs.mkdirSync(paths.sessionEventsDir, { recursive: true });
+      start(mode);
+      await new Promise((r) => setTimeout(r, 150)); // the poll's first pass learns the tree
+      const id = 'abcdef02-0000-4000-8000-000000000002';
+      writeSessionEventSync(paths.sessionEventsDir, {
+        session_id: id,
+        cwd: '/home/u/Git/demo',
+        transcript_path: null,
+        source: 'startup',
+        time: new Date().toISOString(),
+      });
+      await until(async () => (await readRegistry(paths)).registry.sessions[id] !== undefined, 2000);
     });
   }
 
