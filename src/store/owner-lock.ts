@@ -38,7 +38,8 @@ interface OwnerContent {
 /**
  * Makes this process the single writer of the runtime state: while `cc-linker start` runs, only it
  * writes the registry, the user mapping, the list snapshot, the spool and the delivery receipts (the
- * write commands check `assertNoLiveOwner` and refuse; read-only commands run at any time). Writes
+ * write commands check `assertNoLiveOwner` and refuse, or ask the running daemon to do the work —
+ * docs/design.md, "The session registry"; read-only commands run at any time). Writes
  * `{pid, startTime, startedAt, host}` to `file` (0600, dir 0700). A live owner makes it throw
  * `StoreError` `STORE_OWNER_LOCKED` naming the pid and telling the user to stop it first; a stale
  * one (dead pid, reused pid, unreadable file) is taken over and reported by `tookOverStale`. The

@@ -230,7 +230,7 @@ describe('a running cc-linker start (live owner lock)', () => {
     child = null;
   });
 
-  it('init, sync, clean and repair refuse; list and status still work', async () => {
+  it('init refuses; sync, clean and repair ask the daemon, and one that does not answer is a clear error; list and status still work', async () => {
     expect((await cli(['init'])).code).toBe(0);
     child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
     const pid = child.pid as number;
@@ -246,11 +246,14 @@ describe('a running cc-linker start (live owner lock)', () => {
       }),
     );
     const before = fs.readFileSync(registryFile, 'utf8');
+    // The fake owner has no request socket: the three that go to the daemon say it did not answer.
     for (const args of [['init'], ['sync'], ['clean'], ['repair', '00000001']]) {
       const r = await cli(args);
       expect(r.code, args.join(' ')).toBe(75);
       oneLineNoStack(r);
       expect(r.stderr).toContain(`pid ${pid}`);
+      if (args[0] === 'init') expect(r.stderr).toContain('cc-linker stop');
+      else expect(r.stderr).toMatch(/cc-linker status.*cc-linker stop/);
     }
     expect(fs.readFileSync(registryFile, 'utf8')).toBe(before);
     expect((await cli(['list'])).code).toBe(0);

@@ -452,12 +452,16 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
       expect(feishu.messagesTo(OWNER)).toHaveLength(3);
       expect(s.stderr()).toBe('');
 
-      // While it runs, a write command refuses clearly (the owner lock is held).
-      const refused = await cli(['sync']);
+      // While it runs, `sync` is done by the daemon (its request socket) and prints the same as standalone.
+      const synced = await cli(['sync']);
+      expect(synced.code, synced.stderr).toBe(0);
+      expect(synced.stdout).toContain('Sync complete');
+      // `init` (a full rescan) still refuses clearly while the owner lock is held.
+      const refused = await cli(['init']);
       expect(refused.code).toBe(75);
       expect(refused.stdout).toBe('');
       expect(lines(refused.stderr)).toEqual([
-        `✖ 无法执行 cc-linker sync：cc-linker start 正在运行（pid ${s.child.pid}），请先停止它（cc-linker stop）后再执行`,
+        `✖ 无法执行 cc-linker init：cc-linker start 正在运行（pid ${s.child.pid}），请先停止它（cc-linker stop）后再执行`,
       ]);
 
       bridge = s;

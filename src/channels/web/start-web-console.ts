@@ -53,6 +53,8 @@ export interface WebConsole {
   port: number;
   /** The console as a bridge channel (id `web`): `bridge.addChannel(channel)` then `channel.start(bridge)`. */
   channel: Channel;
+  /** Tells open pages the session registry changed (SSE `sessions.changed`; they reload their list). */
+  sessionsChanged(): void;
   close(): Promise<void>;
 }
 
@@ -150,6 +152,7 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     url: consoleUrl(bind.host, server.port, token),
     port: server.port,
     channel,
+    sessionsChanged: () => hub.publish({ type: 'sessions.changed', data: {} }),
     async close() {
       clearInterval(statusTimer);
       await channel.stop();

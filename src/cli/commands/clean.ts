@@ -10,7 +10,8 @@ import { commandMessages } from './command-messages.js';
  *       - 028037a3  Untitled  (空会话，没有消息…)
  *     （dry run，未实际删除）
  *
- * Refused while `start` runs (except `--dry-run`, which writes nothing).
+ * While `start` runs, the running daemon removes the entries (its request socket; `--dry-run`
+ * writes nothing and runs here).
  */
 export const cleanCommand: CommandSpec = {
   name: 'clean',
@@ -20,14 +21,13 @@ export const cleanCommand: CommandSpec = {
     { flags: '--json', description: 'print the plan/result as JSON' },
   ],
   action: async (ctx, opts: { dryRun?: boolean; json?: boolean }) => {
-    const [{ requireRegistry }, clean, fmt, { assertNoLiveOwner }, { printWarnings }] = await Promise.all([
+    const [{ requireRegistry }, clean, fmt, { runHereOrInDaemon }, { printWarnings }] = await Promise.all([
       import('../../sessions/registry/read-registry.js'),
       import('../../sessions/registry/plan-clean.js'),
       import('../../sessions/present/format-session.js'),
-      import('../../store/owner-lock.js'),
+      import('../start/ask-daemon.js'),
       import('../format/print-warnings.js'),
     ]);
-    if (!opts.dryRun) await assertNoLiveOwner(ctx.paths.ownerLockFile, 'cc-linker clean');
     const { registry, warnings } = await requireRegistry(ctx.paths);
     printWarnings(ctx.out, warnings, ctx.lang);
     const now = ctx.now();
@@ -35,7 +35,9 @@ export const cleanCommand: CommandSpec = {
     const result =
       opts.dryRun || plan.length === 0
         ? { removed: plan, kept: [] }
-        : await clean.applyClean(ctx.paths, now, { maxFileSize: ctx.config.scanner.max_file_size });
+        : await runHereOrInDaemon(ctx.paths, 'cc-linker clean', { op: 'clean' }, () =>
+            clean.applyClean(ctx.paths, now, { maxFileSize: ctx.config.scanner.max_file_size }),
+          );
     if (opts.json) {
       ctx.out.json({
         dry_run: Boolean(opts.dryRun),

@@ -4,7 +4,8 @@ import { commandMessages } from './command-messages.js';
 /**
  * `cc-linker repair <id>`: re-resolves a session's JSONL path (provisioning/degraded sessions,
  * moved files) by searching `projects/*\/<id>.jsonl`, rescans it and updates the registry. Exits 1
- * when the file is still missing. Refused while `start` runs.
+ * when the file is still missing. While `start` runs, the running daemon repairs the entry (its
+ * request socket) and this prints its result.
  */
 export const repairCommand: CommandSpec = {
   name: 'repair',
@@ -12,20 +13,18 @@ export const repairCommand: CommandSpec = {
   args: [{ name: '<id>', description: 'session id or id prefix' }],
   options: [{ flags: '--json', description: 'print the result as JSON' }],
   action: async (ctx, idPrefix: string, opts: { json?: boolean }) => {
-    const [{ repairSession }, { assertNoLiveOwner }, { requireRegistry }, { sessionJson }, { shortId }] =
+    const [{ repairSession }, { runHereOrInDaemon }, { requireRegistry }, { sessionJson }, { shortId }] =
       await Promise.all([
         import('../../sessions/registry/repair-session.js'),
-        import('../../store/owner-lock.js'),
+        import('../start/ask-daemon.js'),
         import('../../sessions/registry/read-registry.js'),
         import('../format/session-json.js'),
         import('../../sessions/present/format-session.js'),
       ]);
-    await assertNoLiveOwner(ctx.paths.ownerLockFile, 'cc-linker repair');
     await requireRegistry(ctx.paths);
-    const r = await repairSession(ctx.paths, idPrefix, {
-      maxFileSize: ctx.config.scanner.max_file_size,
-      now: ctx.now(),
-    });
+    const r = await runHereOrInDaemon(ctx.paths, 'cc-linker repair', { op: 'repair', id: idPrefix }, () =>
+      repairSession(ctx.paths, idPrefix, { maxFileSize: ctx.config.scanner.max_file_size, now: ctx.now() }),
+    );
     if (opts.json) {
       ctx.out.json({ ...sessionJson(r.id, r.entry), found: r.found, resumable: r.resumable });
       return r.found ? 0 : 1;

@@ -4,7 +4,7 @@ import { commandMessages } from './command-messages.js';
 /**
  * `cc-linker sync`: incremental rescan — only files whose size or mtime changed are
  * read — plus the hook's discovery events; the registry is rewritten only when something changed.
- * Refused while `start` runs.
+ * While `start` runs, the running daemon does the sync (its request socket) and this prints its result.
  */
 export const syncCommand: CommandSpec = {
   name: 'sync',
@@ -12,7 +12,7 @@ export const syncCommand: CommandSpec = {
   options: [{ flags: '--json', description: 'print the result as JSON' }],
   action: async (ctx, opts: { json?: boolean }) => {
     const { runSync } = await import('./run-sync.js');
-    const r = await runSync(ctx, { action: 'cc-linker sync', incremental: true });
+    const r = await runSync(ctx, { action: 'cc-linker sync', incremental: true, viaDaemon: true });
     if (opts.json) {
       ctx.out.json({
         registry: ctx.paths.registryFile,

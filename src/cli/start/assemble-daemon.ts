@@ -18,10 +18,9 @@ import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import type { Paths } from '../../core/paths.js';
 import { createChildTracker, killLeftovers } from '../../process/child-tracker.js';
-import { readMappedSessions } from '../../bridge/mapping/read-mapped-sessions.js';
-import { syncRegistry } from '../../sessions/registry/sync-registry.js';
 import { acquireOwnerLock } from '../../store/owner-lock.js';
 import { ccexecForBridge } from './ccexec-for-bridge.js';
+import { startLiveSessions, type LiveSessions } from './live-sessions.js';
 
 export interface DaemonOptions {
   config: Config;
@@ -33,6 +32,8 @@ export interface DaemonOptions {
   feishu: boolean;
   /** Overrides `web.port` (tests: 0). */
   webPort?: number;
+  /** `poll` forces the session watcher's poll fallback (tests). */
+  sessionWatch?: 'auto' | 'poll';
 }
 
 /** The running daemon, as `cc-linker start` holds it. */
@@ -40,6 +41,8 @@ export interface Daemon {
   bridge: Bridge;
   web: WebConsole | null;
   feishu: 'connected' | 'disabled' | 'no-credentials';
+  /** The live registry and the request socket (`sync`, `clean`, `repair` from the CLI). */
+  sessions: LiveSessions;
   /** Stops intake, waits ≤ `graceMs` for running messages, closes the console, releases the owner lock. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -56,11 +59,13 @@ export function hasFeishuCredentials(config: Config): boolean {
  * The one place the whole daemon is put together and started, in this order:
  * 1. the owner lock (one `cc-linker start` per home: the single writer of the spool, the user
  *    mapping and the registry) — before anything else;
- * 2. the parts: the Claude engine (with the registry recorder and the child tracker), the cc_exec
+ * 2. the live registry (session folders watched, incremental syncs one at a time) and the request
+ *    socket the write commands use while the daemon runs;
+ * 3. the parts: the Claude engine (with the registry recorder and the child tracker), the cc_exec
  *    gateway (for `/cc` and the console), the bridge runtime, the Feishu channel (when wanted and
  *    configured) and the web console (when enabled);
- * 3. process groups a crashed predecessor left behind are killed;
- * 4. the bridge runtime starts: spool recovery, session sync and mapping repair, retention, the
+ * 4. process groups a crashed predecessor left behind are killed;
+ * 5. the bridge runtime starts: spool recovery, session sync and mapping repair, retention, the
  *    dispatcher, then the channels; the background sync runs from then on.
  * A failure on the way undoes what was started. `stop()` undoes it all in reverse order.
  */
@@ -70,11 +75,21 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
   if (lock.tookOverStale) logger.warn('took over a stale owner lock left by a crashed process');
   let runtime: BridgeRuntime | undefined;
   let web: WebConsole | null = null;
+  let live: LiveSessions | undefined;
   try {
-    const tracker = createChildTracker(paths.childrenDir, { logger });
-    const sessionRecorder = createRegistrySessionRecorder(paths, logger);
     // Where each agent keeps its sessions when cc-linker starts it (a profile's env may move them).
     const scanPaths = agentScanPaths(paths, config, env);
+    live = await startLiveSessions({
+      config,
+      paths,
+      scanPaths,
+      logger,
+      onRegistryChanged: () => web?.sessionsChanged(),
+      ...(o.sessionWatch ? { watch: o.sessionWatch } : {}),
+    });
+    const liveSessions = live;
+    const tracker = createChildTracker(paths.childrenDir, { logger });
+    const sessionRecorder = createRegistrySessionRecorder(paths, logger);
     // One set of locks and one run limit for every agent's runs.
     const locks = new SessionLocks();
     const slots = new Semaphore(config.runtime.max_concurrent_sessions);
@@ -120,12 +135,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       models: async () =>
         listModels(config.claude.models, paths.claudeDir).map((m) => ({ alias: m.alias, model: m.model })),
       syncSessions: async () => {
-        await syncRegistry({
-          paths: scanPaths,
-          maxFileSize: config.scanner.max_file_size,
-          incremental: config.scanner.incremental,
-          readMapping: () => readMappedSessions(paths.userMappingFile),
-        });
+        await liveSessions.syncNow();
       },
     });
     const canFeishu = hasFeishuCredentials(config);
@@ -138,7 +148,12 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
         logger: logger.child('web'),
         bridge: runtime.bridge,
         gateway: consoleGatewayFrom(gateway, paths.auditFile),
-        sessions: createConsoleSessions(scanPaths, lang, { maxFileSize: config.scanner.max_file_size }),
+        sessions: {
+          ...createConsoleSessions(scanPaths, lang, { maxFileSize: config.scanner.max_file_size }),
+          rescan: async () => {
+            await liveSessions.syncNow();
+          },
+        },
         agents: catalog,
         ...(o.webPort !== undefined ? { port: o.webPort } : {}),
       });
@@ -157,6 +172,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
     return {
       bridge: started.bridge,
       web: webConsole,
+      sessions: liveSessions,
       feishu: !o.feishu ? 'disabled' : canFeishu ? 'connected' : 'no-credentials',
       async stop(graceMs = 30_000) {
         if (stopped) return;
@@ -166,6 +182,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
         } finally {
           await engine.close?.().catch(() => undefined); // the processes kept between turns
           await webConsole?.close().catch(() => undefined);
+          await liveSessions.close().catch(() => undefined);
           await lock.release();
         }
       },
@@ -173,6 +190,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
   } catch (err) {
     await runtime?.stop(0).catch(() => undefined);
     await web?.close().catch(() => undefined);
+    await live?.close().catch(() => undefined);
     await lock.release();
     throw err;
   }

@@ -26,6 +26,9 @@ export const startMessages = defineMessages({
     serviceMissing: '未安装服务（{file} 不存在）。',
     serviceInstalled: '已安装：{file}',
     serviceOutdated: '{file} 不是当前版本写的服务定义（可能指向已不存在的程序）：请重新运行 cc-linker service install',
+    DAEMON_NO_ANSWER:
+      '{action}：cc-linker start 正在运行（pid {pid}），但它在 {s} 秒内没有响应本地请求（{socket}）。用 cc-linker status 查看它；若它卡住了，运行 cc-linker stop 后再 cc-linker start',
+    DAEMON_LOST: '{action}：cc-linker start（pid {pid}）在完成请求前断开了连接（{reason}）。请查看日志后重试',
   },
   en: {
     starting: '🚀 Starting cc-linker…',
@@ -52,5 +55,9 @@ export const startMessages = defineMessages({
     serviceInstalled: 'Installed: {file}',
     serviceOutdated:
       '{file} was written by another version (it may start a program that no longer exists): run cc-linker service install again',
+    DAEMON_NO_ANSWER:
+      '{action}: cc-linker start is running (pid {pid}) but did not answer the local request ({socket}) within {s} s. Check it with cc-linker status; if it is stuck, run cc-linker stop, then cc-linker start',
+    DAEMON_LOST:
+      '{action}: cc-linker start (pid {pid}) closed the connection before finishing the request ({reason}). See its log and retry',
   },
 });

@@ -150,6 +150,15 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       return { sessions: (await ctx.sessions.list(filter)).map((s) => labelled(ctx, s)) };
     },
   },
+  {
+    // The page's Refresh: the daemon rescans the session folders, then the page reloads its list.
+    method: 'POST',
+    path: /^\/api\/sessions\/rescan$/,
+    handler: async (ctx) => {
+      await ctx.sessions.rescan?.();
+      return { rescanned: ctx.sessions.rescan !== undefined };
+    },
+  },
   { method: 'GET', path: /^\/api\/agents$/, handler: async (ctx) => ({ agents: await ctx.agents.list() }) },
   {
     method: 'GET',

@@ -57,6 +57,8 @@ export interface ConsoleSessions {
    * is missing, unreadable or outside the agent's storage directory).
    */
   recentTurns(id: string, n: number): Promise<ConsoleTurn[]>;
+  /** Rescans the session folders into the registry (the daemon's sync); absent: the list is read as it is. */
+  rescan?(): Promise<void>;
 }
 
 /** Longest turn text sent to the page. */

@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 
 /** One event for the pages: `type` becomes the SSE `event:` name, `data` its JSON payload. */
 export interface ConsoleEvent {
-  type: 'bridge.message' | 'bridge.notify' | 'chat.item' | 'chat.run' | 'status';
+  /** `sessions.changed`: the registry changed (a new or updated session); pages reload their list. */
+  type: 'bridge.message' | 'bridge.notify' | 'chat.item' | 'chat.run' | 'status' | 'sessions.changed';
   data: unknown;
 }
 

@@ -4,7 +4,7 @@ import { api, openEvents } from './api.js';
 import { initChat, onChatItem, onChatRun, refreshChat, relabelChat } from './chat-page.js';
 import { applyI18n, currentLang, setLang, t } from './i18n.js';
 import { createPageAlerts } from './page-alerts.js';
-import { initSessions, onBridgeMessage, refreshSessions } from './sessions-page.js';
+import { initSessions, onBridgeMessage, onSessionsChanged, refreshSessions } from './sessions-page.js';
 import { refreshStatus, relabelStatus, renderStatus } from './status-page.js';
 
 const $ = (id) => document.getElementById(id);
@@ -109,6 +109,7 @@ const events = openEvents(
     'chat.item': onChatItem,
     'chat.run': onChatRun,
     'bridge.message': onBridgeMessage,
+    'sessions.changed': onSessionsChanged,
     // A visible page gets a toast; a hidden one a title count and, when turned on, a Notification.
     'bridge.notify': (n) => (alerts.notify(n) ? undefined : toast(n.text)),
     status: renderStatus,

@@ -16,9 +16,12 @@ let agents = [];
 export function initSessions(showToast) {
   toast = showToast;
   const report = (err) => toast(t('error', { msg: err.message }));
+  // Refresh (the form's button): the daemon rescans the session folders first, then the list reloads.
   $('s-filters').addEventListener('submit', (e) => {
     e.preventDefault();
-    loadSessions().catch(report);
+    api('/api/sessions/rescan', { method: 'POST', body: {} })
+      .then(() => loadSessions())
+      .catch(report);
   });
   $('s-q').addEventListener('input', () => {
     clearTimeout(searchTimer);
@@ -48,6 +51,14 @@ export function initSessions(showToast) {
   });
   $('dir-browse').addEventListener('click', () => browse($('dir-path').value.trim()).catch(report));
   $('dir-roots').addEventListener('click', () => browse('').catch(report));
+}
+
+let changedTimer = null;
+
+/** SSE `sessions.changed`: the registry changed (a session started or moved on); reload the list soon. */
+export function onSessionsChanged() {
+  clearTimeout(changedTimer);
+  changedTimer = setTimeout(() => loadSessions().catch((err) => toast(t('error', { msg: err.message }))), 150);
 }
 
 /** (Re)loads the list, the open session and the conversation. */
