@@ -33,6 +33,22 @@ describe('rolling backups', () => {
     for (const n of [1, 2, 3]) expect(modeOf(gen(n))).toBe(0o600);
   });
 
+  it('with minIntervalMs, a file rewritten often keeps backups that reach back, not the last seconds', async () => {
+    let now = Date.now();
+    const write = async (n: number) => {
+      fs.writeFileSync(file, JSON.stringify({ version: 4, n }));
+      await rotateBackups(file, backups, 3, { minIntervalMs: 60_000, now: () => now });
+    };
+    await write(1); // no backup yet: .1 = 1
+    await write(2); // .1 is seconds old: nothing rotates
+    await write(3);
+    expect(listed()).toEqual(['registry.json.1']);
+    expect((JSON.parse(fs.readFileSync(gen(1), 'utf8')) as { n: number }).n).toBe(1);
+    now += 61_000; // a minute later the current file goes in
+    await write(4);
+    expect([1, 2].map((n) => (JSON.parse(fs.readFileSync(gen(n), 'utf8')) as { n: number }).n)).toEqual([4, 1]);
+  });
+
   it('default keep is 5, and lowering keep drops the extra generations', async () => {
     for (let i = 1; i <= 7; i += 1) {
       fs.writeFileSync(file, JSON.stringify({ version: 4, n: i }));

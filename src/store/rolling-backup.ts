@@ -17,7 +17,9 @@ export interface ValidBackup<T> {
  * Call it before replacing `file`, while holding the writer's lock: the current file is copied to
  * `.1` (atomically, 0600, dir 0700) after shifting `.1→.2 …` and dropping the oldest. A missing
  * `file` is not an error (nothing to keep). With `opts.validate`, a current file that does not
- * parse or validate is not rotated in, so a broken file cannot push the good backups out.
+ * parse or validate is not rotated in, so a broken file cannot push the good backups out. With
+ * `opts.minIntervalMs`, nothing rotates while the newest backup is younger than that: a file
+ * rewritten every few seconds keeps backups that reach back `keep × minIntervalMs`, not seconds.
  *
  * Why: the registry is rebuilt from many sources; if a bug or a crash ever leaves it unusable,
  * `latestValidBackup` gives the last good one back.
@@ -26,7 +28,7 @@ export async function rotateBackups(
   file: string,
   backupDir: string,
   keep = 5,
-  opts: { validate?: (v: unknown) => boolean } = {},
+  opts: { validate?: (v: unknown) => boolean; minIntervalMs?: number; now?: () => number } = {},
 ): Promise<void> {
   if (!Number.isInteger(keep) || keep < 1)
     throw new RangeError(`rotateBackups: keep must be a positive integer, got ${keep}`);
@@ -40,6 +42,10 @@ export async function rotateBackups(
   if (opts.validate && !isValid(file, current, opts.validate)) return;
   await ensurePrivateDir(backupDir);
   const name = (n: number) => path.join(backupDir, `${path.basename(file)}.${n}`);
+  if (opts.minIntervalMs) {
+    const newest = await fs.promises.stat(name(1)).catch(() => null);
+    if (newest && (opts.now ?? Date.now)() - newest.mtimeMs < opts.minIntervalMs) return;
+  }
   for (const extra of await generations(file, backupDir)) {
     if (extra.generation >= keep) await fs.promises.rm(extra.file, { force: true });
   }

@@ -12,6 +12,11 @@ export { readRegistry, requireRegistry, type LoadedRegistry, type RegistryPaths 
 
 /** Backups kept in `registryBackupDir` (`registry.json.1` newest … `.5`). */
 export const REGISTRY_BACKUPS = 5;
+/**
+ * The newest backup is replaced at most this often: the live watch rewrites the registry every few
+ * seconds while a session runs, and the backups must still reach back long enough to be useful.
+ */
+export const REGISTRY_BACKUP_INTERVAL_MS = 10 * 60_000;
 
 /**
  * Replaces the registry: rotates the rolling backup (a broken current file is not rotated in),
@@ -19,7 +24,10 @@ export const REGISTRY_BACKUPS = 5;
  * the registry lock (`modifyRegistry` does).
  */
 export async function writeRegistry(paths: RegistryPaths, registry: Registry): Promise<void> {
-  await rotateBackups(paths.registryFile, paths.registryBackupDir, REGISTRY_BACKUPS, { validate: isUsableRegistry });
+  await rotateBackups(paths.registryFile, paths.registryBackupDir, REGISTRY_BACKUPS, {
+    validate: isUsableRegistry,
+    minIntervalMs: REGISTRY_BACKUP_INTERVAL_MS,
+  });
   await writeFileAtomic(paths.registryFile, `${JSON.stringify(registry, null, 2)}\n`);
   await writeListIndex(paths.registryFile, registry, await registryStamp(paths.registryFile));
 }
