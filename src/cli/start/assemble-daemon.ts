@@ -11,6 +11,7 @@ import { consoleGatewayFrom } from '../../channels/web/console/gateway-adapter.j
 import { startWebConsole, type WebConsole } from '../../channels/web/start-web-console.js';
 import { createEngine } from '../../claude/create-engine.js';
 import { listModels } from '../../claude/list-models.js';
+import { claudeProgramFor } from '../../claude/find-claude-binary.js';
 import { createRegistrySessionRecorder } from '../../engine/registry-session-recorder.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
@@ -103,6 +104,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       trustedChannels: [WEB_CHANNEL],
       ccexec: ccexecForBridge(gateway, lang),
       agents: catalog,
+      claudeProgram: claudeProgramFor(config.general.claude_bin, env, paths.userHome),
       models: async () =>
         listModels(config.claude.models, paths.claudeDir).map((m) => ({ alias: m.alias, model: m.model })),
       syncSessions: async () => {
