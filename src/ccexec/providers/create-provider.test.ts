@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CcexecProviderConfig } from '../../core/config-schema.js';
 import type { ModelProvider, ProviderEvent } from './canonical.js';
-import { createProvider, findProviderPreset, knownProviderPresets, toolsModeOf } from './create-provider.js';
+import {
+  createProvider,
+  findProviderPreset,
+  knownProviderPresets,
+  providerKeyEnv,
+  toolsModeOf,
+} from './create-provider.js';
 import { ProviderError } from './provider-error.js';
 
 /** A fetch that never leaves the process: records where the SDK went and answers an empty stream. */
@@ -202,6 +208,15 @@ describe('knownProviderPresets', () => {
       'spark',
       'zhipu',
     ]);
+  });
+
+  it('names the key variable: api_key_env, else the preset’s (same family), else the kind’s', () => {
+    expect(providerKeyEnv('deepseek', { kind: 'openai-compatible' })).toBe('DEEPSEEK_API_KEY');
+    expect(providerKeyEnv('deepseek', { kind: 'openai-compatible', api_key_env: 'MY_KEY' })).toBe('MY_KEY');
+    expect(providerKeyEnv('kimi', { kind: 'openai-compatible' })).toBe('MOONSHOT_API_KEY');
+    expect(providerKeyEnv('mine', { kind: 'openai' })).toBe('OPENAI_API_KEY');
+    expect(providerKeyEnv('claude', { kind: 'anthropic' })).toBe('ANTHROPIC_API_KEY');
+    expect(providerKeyEnv('local', { kind: 'openai-compatible' })).toBe('');
   });
 
   it('tools: an explicit switch wins; unset is on for OpenAI, Doubao, Anthropic and tried (auto) for openai-compatible', () => {

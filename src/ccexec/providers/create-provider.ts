@@ -153,6 +153,23 @@ const DEFAULT_CONTEXT_LIMIT = 128_000;
 const NO_KEY = 'none';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** The preset a table's name selects, when it speaks the same protocol family. */
+function presetFor(id: string, cfg: Pick<ProviderConfigInput, 'kind'>): ProviderPreset | undefined {
+  const found = findProviderPreset(id);
+  return found && family(found.kind) === family(cfg.kind) ? found : undefined;
+}
+
+/**
+ * The name of the environment variable that holds `[ccexec.providers.<id>]`'s key: `api_key_env`,
+ * else the preset's, else the kind's (`OPENAI_API_KEY`, `ARK_API_KEY`, `ANTHROPIC_API_KEY`); empty
+ * when the server needs no key. Only the name: reading it is `createProvider`'s job.
+ *
+ * @example providerKeyEnv('deepseek', { kind: 'openai-compatible' }) // 'DEEPSEEK_API_KEY'
+ */
+export function providerKeyEnv(id: string, cfg: Pick<ProviderConfigInput, 'kind' | 'api_key_env'>): string {
+  return cfg.api_key_env?.trim() || presetFor(id, cfg)?.apiKeyEnv || DEFAULT_KEY_ENV[cfg.kind];
+}
+
 /**
  * Builds the `ModelProvider` for `[ccexec.providers.<id>]`. Unset keys fall back to the preset the
  * table name selects (same protocol family only), then to the kind's default: base URL (OpenAI's,
@@ -174,12 +191,11 @@ export function createProvider(
   const language = opts.language;
   const configError = (zh: string, en: string): ProviderError =>
     new ProviderError('config', { providerId: id, model: cfg.model, language, detail: language === 'en' ? en : zh });
-  const found = findProviderPreset(id);
-  const preset = found && family(found.kind) === family(cfg.kind) ? found : undefined;
+  const preset = presetFor(id, cfg);
 
   const model = cfg.model?.trim() ?? '';
   if (model === '') throw configError('缺少 model', 'model is not set');
-  const apiKeyEnv = cfg.api_key_env?.trim() || preset?.apiKeyEnv || DEFAULT_KEY_ENV[cfg.kind];
+  const apiKeyEnv = providerKeyEnv(id, cfg);
   if (apiKeyEnv !== '' && !ENV_NAME.test(apiKeyEnv)) {
     throw configError(
       'api_key_env 必须是环境变量的名字（例如 DEEPSEEK_API_KEY），不能是 key 本身',

@@ -98,6 +98,8 @@ export class ProviderError extends AppError {
   readonly providerId: string;
   /** HTTP status when the service answered one. */
   readonly status: number | undefined;
+  /** The key's environment variable (its name; `missing_key` names the one to set). */
+  readonly envVar: string | undefined;
   /** True when the same request may succeed later (rate limit, network, 5xx). */
   readonly retryable: boolean;
 
@@ -115,6 +117,7 @@ export class ProviderError extends AppError {
     this.kind = kind;
     this.providerId = params.providerId;
     this.status = params.status;
+    this.envVar = params.envVar;
     this.retryable = RETRYABLE.has(kind);
   }
 }
