@@ -11,10 +11,11 @@ import type { DoctorCheck } from './doctor-check.js';
  * a CLI that cannot run is only a warning.
  */
 export async function chatChecks(ctx: CliContext): Promise<DoctorCheck[]> {
-  const [{ createProvider, providerKeyEnv }, { ProviderError }, { openGateway }] = await Promise.all([
+  const [{ createProvider, providerKeyEnv }, { ProviderError }, { openGateway }, { silentLogger }] = await Promise.all([
     import('../../ccexec/providers/create-provider.js'),
     import('../../ccexec/providers/provider-error.js'),
     import('./ask.js'),
+    import('../../core/logger.js'),
   ]);
   const t = commandMessages(ctx.lang);
   const checks: DoctorCheck[] = [];
@@ -44,7 +45,8 @@ export async function chatChecks(ctx: CliContext): Promise<DoctorCheck[]> {
     }
   }
 
-  const gateway = await openGateway(ctx);
+  // Silent: the check's own line says what the gateway would log.
+  const gateway = await openGateway(ctx, silentLogger);
   const cli = await gateway.cli({ recheck: true });
   await gateway.flushed();
   if (cli.status === 'available') {
