@@ -57,6 +57,11 @@ export interface BridgeOptions {
   models?: () => Promise<Array<{ alias: string; model: string }>>;
   /** The coding agents this daemon runs (absent: Claude Code alone). */
   agents?: AgentCatalog;
+  /**
+   * The Claude Code program a printed resume command names (`/resume`): `claude`, or the absolute
+   * path of the binary this daemon runs when `claude` is not on PATH. Absent: `claude`.
+   */
+  claudeProgram?: string;
   now?: () => Date;
   /** Retry delay after a failed routing or delivery step (mapping locked, channel down); doubles per attempt. */
   retryBaseMs?: number;
@@ -283,6 +288,7 @@ export class Bridge implements BridgeInbound {
         this.o.models ??
         (async () => Object.entries(this.o.config.claude.models).map(([alias, model]) => ({ alias, model }))),
       ...(this.o.agents ? { agents: this.o.agents } : {}),
+      ...(this.o.claudeProgram ? { claudeProgram: this.o.claudeProgram } : {}),
     };
   }
 

@@ -48,6 +48,8 @@ export interface ChatSessionDeps {
   readonly lang: Language;
   readonly timeoutMs: number;
   readonly onToolCall?: (record: ToolCallRecord, session: ChatSession) => void | Promise<void>;
+  /** The provider's server refused tools (see `ToolLoopOptions.onToolsRejected`); this chat stays plain from then on. */
+  readonly onToolsRejected?: () => void;
   readonly now?: () => number;
 }
 
@@ -56,10 +58,18 @@ export function createChatSession(deps: ChatSessionDeps): ChatSession {
   let history: ChatMessage[] = [];
   let current: AbortController | null = null;
   const watchdog = createTokenWatchdog(deps.provider.contextLimit);
+  let toolsRejected = false;
+  const provider = {
+    id: deps.provider.id,
+    model: deps.provider.model,
+    get supportsTools() {
+      return deps.provider.supportsTools && !toolsRejected;
+    },
+  };
 
   const session: ChatSession = {
     id: randomUUID(),
-    provider: { id: deps.provider.id, model: deps.provider.model, supportsTools: deps.provider.supportsTools },
+    provider,
     get running() {
       return current !== null;
     },
@@ -83,6 +93,11 @@ export function createChatSession(deps: ChatSessionDeps): ChatSession {
           exec: deps.exec,
           tool: deps.tool,
           cli,
+          plainChat: toolsRejected,
+          onToolsRejected: () => {
+            toolsRejected = true;
+            deps.onToolsRejected?.();
+          },
           lang: deps.lang,
           timeoutMs: deps.timeoutMs,
           watchdog,

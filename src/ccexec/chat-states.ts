@@ -22,7 +22,8 @@ export type TerminalState = 'COMPLETE' | 'FAILED' | 'CANCELLED';
 export type ToolCallDecision = ToolOutcome['decision'] | 'duplicate' | 'skipped';
 
 /** Why the loop stepped in, for a UI hint (the model gets its own note in the conversation). */
-export type NoticeCode = 'extra-calls-skipped' | 'tool-limit-reached' | 'history-trimmed' | 'tools-unavailable';
+export type NoticeCode =
+  'extra-calls-skipped' | 'tool-limit-reached' | 'history-trimmed' | 'tools-unavailable' | 'tools-rejected';
 
 /** Fields every event carries: the run it belongs to and when it happened (epoch ms). */
 interface Base {

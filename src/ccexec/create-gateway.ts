@@ -8,22 +8,40 @@ import { createCliVersionCache, type CliVersionStore } from './cli-version-cache
 import { createExecService, type ExecService } from './exec-service.js';
 import { GateError } from './gate-error.js';
 import type { ToolSpec } from './providers/canonical.js';
-import { createProvider, findProviderPreset, type ProviderConfigInput } from './providers/create-provider.js';
+import {
+  createProvider,
+  findProviderPreset,
+  toolsModeOf,
+  type ProviderConfigInput,
+} from './providers/create-provider.js';
 import { buildCcExecTool } from './tool-descriptor.js';
 import type { CliAvailability } from './tool-loop.js';
 import { cliStatusMessage, type CliStatus } from './version-gate.js';
 
 /**
- * Whether the `cc_exec` tool is offered in a chat, and why not, in the user's language (the badge in
- * the chat's header, so the user knows before asking): the CLI's state, or `no-tools-for-model` when
- * the chosen provider is plain chat.
+ * The configured ChainlessChain CLI's state, in the user's language with what to do: `available`, or
+ * why `cc_exec` cannot run whatever the model (not found, too old, broken).
  */
-export type ToolAvailability =
+export type CliAvailabilityInfo =
   | { readonly status: 'available'; readonly version: string; readonly reason: string }
-  | { readonly status: 'no-tools-for-model'; readonly provider: string; readonly reason: string }
   | { readonly status: 'cli-too-old'; readonly version: string; readonly min: string; readonly reason: string }
   | { readonly status: 'cli-not-found'; readonly reason: string }
   | { readonly status: 'cli-broken'; readonly detail: string; readonly reason: string };
+
+/**
+ * Whether the `cc_exec` tool is offered in a chat, and why not, in the user's language (the badge in
+ * the chat's header, so the user knows before asking): the CLI's state, or `no-tools-for-model` when
+ * the chosen provider is plain chat — `why`: `config` (`tools = false`) or `rejected` (its server
+ * refused tools earlier in this process's life). A model without tools is not a broken CLI.
+ */
+export type ToolAvailability =
+  | CliAvailabilityInfo
+  | {
+      readonly status: 'no-tools-for-model';
+      readonly provider: string;
+      readonly why: 'config' | 'rejected';
+      readonly reason: string;
+    };
 
 /** A provider a user may pick: from `[ccexec.providers.<id>]`. */
 export interface ProviderInfo {
@@ -51,6 +69,8 @@ export interface Gateway {
    * Throws the same `GateError`s as `newChat` when the provider cannot be chosen.
    */
   availability(target?: ChatTarget & { readonly recheck?: boolean }): Promise<ToolAvailability>;
+  /** The CLI's own state, whatever the model (the status page, `doctor`); checked and cached as above. */
+  cli(options?: { readonly recheck?: boolean }): Promise<CliAvailabilityInfo>;
   /**
    * A new conversation. Throws `GateError` `CCEXEC_NO_PROVIDER` / `CCEXEC_UNKNOWN_PROVIDER` when no
    * provider can be chosen, and `ProviderError` (`missing_key`, `config`) when it cannot be built.
@@ -82,6 +102,8 @@ const messages = defineMessages({
   zh: {
     noTools:
       '🔧 当前模型（{provider}）不支持工具调用，只能普通对话；切换到 OpenAI / Doubao / Anthropic 模型（或在配置里设 tools = true）即可查询本地数据。',
+    noToolsRejected:
+      '🔧 当前模型（{provider}）的服务拒绝了工具调用，已改为普通对话，不能查询本地数据；这与 ChainlessChain CLI 无关。请换用 OpenAI / Doubao / Anthropic 模型，或在配置里设 tools = false 不再尝试。',
     noProvider:
       '没有可用的模型服务：请在配置 [ccexec.providers.<名字>] 中添加一个，并设置 [ccexec] default_provider，或用 --provider 指定。',
     unknownProvider: '未知的模型服务 "{id}"。已配置：{known}。',
@@ -89,6 +111,8 @@ const messages = defineMessages({
   en: {
     noTools:
       '🔧 The current model ({provider}) cannot call tools, so this is plain chat; switch to an OpenAI / Doubao / Anthropic model (or set tools = true in the config) to query local data.',
+    noToolsRejected:
+      '🔧 The service of the current model ({provider}) refused tool calls, so this is plain chat and local data cannot be queried; the ChainlessChain CLI is not at fault. Switch to an OpenAI / Doubao / Anthropic model, or set tools = false in the config to stop trying.',
     noProvider:
       'No model service is available: add one under [ccexec.providers.<name>] in the config and set [ccexec] default_provider, or pass --provider.',
     unknownProvider: 'Unknown model service "{id}". Configured: {known}.',
@@ -160,13 +184,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     return { id, cfg: target.model ? { ...base, model: target.model } : base };
   };
 
-  const toolsFor = (id: string, cfg: ProviderConfigInput): boolean => {
-    const preset = findProviderPreset(id);
-    const samePreset = preset && (preset.kind === 'anthropic') === (cfg.kind === 'anthropic') ? preset : undefined;
-    return cfg.tools ?? samePreset?.tools ?? cfg.kind !== 'openai-compatible';
-  };
+  // Providers whose server refused tools, for the gateway's (the daemon's) life: their chats start plain.
+  const rejected = new Set<string>();
+  const rejectionKey = (id: string, cfg: ProviderConfigInput): string =>
+    JSON.stringify([id, cfg.model ?? '', cfg.base_url ?? '']);
+  const toolsFor = (id: string, cfg: ProviderConfigInput): boolean =>
+    toolsModeOf(cfg) !== 'off' && !rejected.has(rejectionKey(id, cfg));
 
-  const describe = (status: CliStatus): ToolAvailability => {
+  const describe = (status: CliStatus): CliAvailabilityInfo => {
     const reason = cliStatusMessage(status, lang, exec.label);
     switch (status.status) {
       case 'available':
@@ -184,14 +209,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     async availability(target = {}) {
       const status = await checkCli(target.recheck === true);
       const { id, cfg } = resolve(target);
+      if (toolsModeOf(cfg) === 'off')
+        return { status: 'no-tools-for-model', provider: id, why: 'config', reason: t('noTools', { provider: id }) };
       if (!toolsFor(id, cfg))
-        return { status: 'no-tools-for-model', provider: id, reason: t('noTools', { provider: id }) };
+        return {
+          status: 'no-tools-for-model',
+          provider: id,
+          why: 'rejected',
+          reason: t('noToolsRejected', { provider: id }),
+        };
       return describe(status);
     },
 
+    cli: async (opts = {}) => describe(await checkCli(opts.recheck === true)),
+
     newChat(target = {}) {
       const { id, cfg } = resolve(target);
-      const provider = createProvider(id, cfg, env, {
+      const key = rejectionKey(id, cfg);
+      const provider = createProvider(id, rejected.has(key) ? { ...cfg, tools: false } : cfg, env, {
         language: lang,
         ...(options.fetch ? { fetch: options.fetch } : {}),
       });
@@ -204,6 +239,10 @@ export function createGateway(options: GatewayOptions): Gateway {
         tool,
         lang,
         timeoutMs: ccexec.timeout_ms,
+        onToolsRejected: () => {
+          rejected.add(key);
+          logger.warn('the model service refused tools; plain chat from now on', { provider: id });
+        },
         ...(options.now ? { now: options.now } : {}),
         cli: async (): Promise<CliAvailability> => {
           const status = await checkCli();

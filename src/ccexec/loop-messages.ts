@@ -18,6 +18,8 @@ export const loopMessages = defineMessages({
     noticeLimit: '已达工具调用上限（{max} 次），模型将以现有信息回答。',
     noticeTrimmed: '对话较长，较早的消息已从发给模型的上下文中移除。',
     noticeUnavailable: '工具不可用：{reason}',
+    noticeToolsRejected:
+      '模型服务 {provider} 的模型 {model} 不接受工具调用，已改为普通对话（在本次运行期间都如此），不能查询本地数据。需要查询时请换用 OpenAI / Doubao / Anthropic 模型；在配置里写 tools = false 可不再尝试。',
     busy: '这个对话正在回答上一个问题，请等它完成或先取消。',
     internal: '内部错误：{detail}',
   },
@@ -35,6 +37,8 @@ export const loopMessages = defineMessages({
     noticeLimit: 'Tool call limit reached ({max}); the model answers with what it has.',
     noticeTrimmed: 'The conversation is long; older messages were left out of what the model sees.',
     noticeUnavailable: 'Tools unavailable: {reason}',
+    noticeToolsRejected:
+      'The model {model} of the model service {provider} does not accept tool calls, so this is plain chat now (for as long as cc-linker runs) and local data cannot be queried. Switch to an OpenAI / Doubao / Anthropic model for that; tools = false in the config stops the attempt.',
     busy: 'This chat is still answering the previous question; wait for it or cancel it first.',
     internal: 'Internal error: {detail}',
   },

@@ -53,6 +53,13 @@ export interface ToolLoopOptions {
   /** The `cc_exec` tool (from `buildCcExecTool()`). */
   readonly tool: ToolSpec;
   readonly cli: CliAvailability;
+  /** Plain chat even though the provider offers tools (its server refused them earlier). */
+  readonly plainChat?: boolean;
+  /**
+   * Called when a `toolsAuto` provider's server refused the tools and the question was asked again
+   * as plain chat (a `tools-rejected` notice), so the caller stops offering them.
+   */
+  readonly onToolsRejected?: () => void;
   readonly lang: Language;
   /** Shown on TOOL_RUNNING so a UI can draw its timer against the limit. */
   readonly timeoutMs: number;
@@ -92,7 +99,9 @@ class Cancelled extends Error {}
  * get a note result and a `skipped` card with exit 126, "not run"); an identical call (same dedup key)
  * returns the earlier result without running again; at the limit a note asks the model to answer with
  * what it has and tools are no longer offered; before each request the watchdog may trim older turns.
- * A provider without tools gets plain chat with the anti-hallucination guard. Never rejects: failures
+ * A provider without tools gets plain chat with the anti-hallucination guard; so does a `toolsAuto`
+ * provider whose server refuses the tools on the first request (`tools_rejected`): the request is sent
+ * again without them, with a `tools-rejected` notice and `onToolsRejected`. Never rejects: failures
  * end in FAILED, an abort of `signal` at any stage in CANCELLED (the exec service kills the running
  * CLI's group).
  */
@@ -121,8 +130,9 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
     ...extra,
   });
 
-  const toolsOn = opts.provider.supportsTools && opts.cli.available;
-  const system: ChatMessage[] = !opts.provider.supportsTools
+  let plain = !opts.provider.supportsTools || opts.plainChat === true;
+  let toolsOn = !plain && opts.cli.available;
+  let system: ChatMessage[] = plain
     ? [plainChatGuardMessage(opts.lang)]
     : [
         { role: 'system', content: t('systemPrompt', { max }) },
@@ -142,8 +152,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
   };
 
   emit({ type: 'THINKING' });
-  if (opts.provider.supportsTools && !opts.cli.available)
-    notice('tools-unavailable', t('noticeUnavailable', { reason: opts.cli.reason }));
+  if (!plain && !opts.cli.available) notice('tools-unavailable', t('noticeUnavailable', { reason: opts.cli.reason }));
   try {
     for (;;) {
       checkAbort();
@@ -155,7 +164,25 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
         if (!trimmedNoticed) notice('history-trimmed', t('noticeTrimmed'));
         trimmedNoticed = true;
       }
-      const reply = await streamTurn(opts.provider, fit.messages, tools, opts.signal, emit);
+      let reply: Awaited<ReturnType<typeof streamTurn>>;
+      try {
+        reply = await streamTurn(opts.provider, fit.messages, tools, opts.signal, emit);
+      } catch (err) {
+        const fallBack =
+          err instanceof ProviderError &&
+          err.kind === 'tools_rejected' &&
+          opts.provider.toolsAuto === true &&
+          tools.length > 0 &&
+          rounds === 0;
+        if (!fallBack) throw err;
+        // The server has no tool calling: the same question again, as plain chat with the guard.
+        plain = true;
+        toolsOn = false;
+        system = [plainChatGuardMessage(opts.lang)];
+        notice('tools-rejected', t('noticeToolsRejected', { provider: opts.provider.id, model: opts.provider.model }));
+        opts.onToolsRejected?.();
+        continue;
+      }
       if (reply.inputTokens !== undefined) opts.watchdog.observe(fit.messages, tools, reply.inputTokens);
       checkAbort();
 

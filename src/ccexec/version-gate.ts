@@ -131,7 +131,8 @@ const messages = defineMessages({
     notFound:
       '🔧 找不到 ChainlessChain CLI（{cli}），cc_exec 工具未启用。请安装 chainlesschain，或在配置 [ccexec] cli 中填写它的路径。',
     tooOld: '🔧 ChainlessChain CLI 版本过旧（{version}，需要 ≥ {min}），cc_exec 工具未启用。请升级 chainlesschain。',
-    broken: '🔧 ChainlessChain CLI（{cli}）无法正常运行：{detail}。cc_exec 工具未启用。',
+    broken:
+      '🔧 ChainlessChain CLI（{cli}）无法正常运行：{detail}。cc_exec 工具未启用。请在终端运行 {cli} --version 看它输出什么；必要时重新安装 chainlesschain，或在配置 [ccexec] cli 中改成正确的路径。',
   },
   en: {
     available: '🔧 Tools available: ChainlessChain CLI {version}',
@@ -139,7 +140,8 @@ const messages = defineMessages({
       '🔧 ChainlessChain CLI not found ({cli}); the cc_exec tool is off. Install chainlesschain or set its path in [ccexec] cli.',
     tooOld:
       '🔧 ChainlessChain CLI is too old ({version}, need ≥ {min}); the cc_exec tool is off. Please upgrade chainlesschain.',
-    broken: '🔧 ChainlessChain CLI ({cli}) does not run properly: {detail}. The cc_exec tool is off.',
+    broken:
+      '🔧 ChainlessChain CLI ({cli}) does not run properly: {detail}. The cc_exec tool is off. Run {cli} --version in a terminal to see what it prints; reinstall chainlesschain if needed, or set the right path in [ccexec] cli.',
   },
 });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfiguredExecutable, searchPath } from '../process/find-executable.js';
-import { bundledClaudeBinary, findClaudeBinary } from './find-claude-binary.js';
+import { bundledClaudeBinary, claudeProgramFor, findClaudeBinary } from './find-claude-binary.js';
 
 let dir: string;
 beforeEach(() => {
@@ -40,6 +40,16 @@ describe('find-claude-binary', () => {
     );
     expect(resolveConfiguredExecutable('not-exec', { PATH: path.join(dir, 'bin') }, dir)).toBeNull();
     expect(searchPath('claude', undefined)).toBeNull();
+  });
+
+  it('the program a pasted command names: `claude` on PATH, else the configured or bundled path', () => {
+    expect(claudeProgramFor('', { PATH: path.join(dir, 'bin') }, dir)).toBe('claude');
+    expect(claudeProgramFor('~/bin/claude', { PATH: path.join(dir, 'bin') }, dir)).toBe(
+      path.join(dir, 'bin', 'claude'),
+    );
+    const bundled = bundledClaudeBinary();
+    expect(claudeProgramFor('', { PATH: '/nonexistent' }, dir)).toBe(bundled ?? 'claude');
+    if (bundled) expect(path.isAbsolute(claudeProgramFor('', { PATH: '/nonexistent' }, dir))).toBe(true);
   });
 
   it.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('resolves the bundled linux-x64 binary', () => {

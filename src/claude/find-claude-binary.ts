@@ -53,3 +53,17 @@ export function findClaudeBinary(configured: string, env: NodeJS.ProcessEnv, hom
   const bundled = bundledClaudeBinary();
   return bundled ? { path: bundled, source: 'sdk' } : null;
 }
+
+/**
+ * The program to print in a command the user pastes into a terminal here (`cc-linker resume`, the
+ * chat's `/resume`): `claude` when that name is on PATH and no `general.claude_bin` is set, else the
+ * absolute path of the binary cc-linker itself runs (configured or bundled with the Agent SDK), so the
+ * printed command runs on this machine. `claude` when there is none at all (the install hint is the
+ * caller's).
+ *
+ * @example claudeProgramFor('', { PATH: '/usr/bin' }, home) // '/…/claude-agent-sdk-linux-x64/claude' when only the SDK has one
+ */
+export function claudeProgramFor(configured: string, env: NodeJS.ProcessEnv, home: string): string {
+  const bin = findClaudeBinary(configured, env, home);
+  return bin && bin.source !== 'path' ? bin.path : 'claude';
+}

@@ -16,7 +16,7 @@ let tmp: string;
 let home: string;
 let bin: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cc-doctor-agents-')));
   home = path.join(tmp, 'home');
   bin = path.join(tmp, 'bin');
@@ -28,6 +28,9 @@ beforeAll(() => {
   script('qwen', 'if [ "$1" = "--version" ]; then echo "0.15.10"; exit 0; fi; exit 9');
   script('opencode', 'if [ "$1" = "--help" ]; then echo "usage"; exit 0; fi; exit 1');
   script('broken-agent', 'echo "boom" >&2; exit 4');
+  // The registry doctor checks for: only the agents' rows may decide whether a check failed here.
+  const env = { HOME: home, CC_LINKER_HOME: path.join(home, '.cc-linker'), PATH: bin };
+  expect((await runSessionCli(['init'], { env, now: new Date() })).code).toBe(0);
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

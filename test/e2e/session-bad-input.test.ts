@@ -2,6 +2,8 @@
  * The issue's "Bad input" list for the session commands: each case gives a one-line explanation,
  * a non-zero exit where the command cannot go on, no stack trace, and never a partial registry.
  */
+import { claudeProgramFor } from '../../src/claude/find-claude-binary.js';
+import { shellQuote } from '../../src/core/shell-quote.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -149,7 +151,9 @@ describe('session files whose name is not a session id', () => {
     expect((await cli(['init'])).code).toBe(0);
     const r = await cli(['resume', VALID.slice(0, 8)]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`cd '${cwd}' && claude --resume ${VALID}`);
+    // `claude` when it is on this machine's PATH, else the bundled binary's path (quoted when needed).
+    const program = shellQuote(claudeProgramFor('', env, env.HOME as string));
+    expect(r.stdout).toContain(`cd '${cwd}' && ${program} --resume ${VALID}`);
   });
 });
 

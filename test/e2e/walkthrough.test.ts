@@ -341,11 +341,18 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
           ...['Codex', 'Gemini CLI', 'Qwen Code', 'OpenCode'].map((label) =>
             expect.stringMatching(new RegExp(`^(✅ ${label}: \\S+（.+）|➖ ${label}: 未安装 — npm i -g \\S+)$`)),
           ),
+          // Step 1's start made it; without it `list` could not work, and doctor would fail.
+          '✅ 会话索引: ~/.cc-linker/registry.json',
           '✅ 目录可写: ~/.cc-linker',
           '✅ 目录可写: ~/.cc-linker/runtime',
           '⚠️  Claude 会话目录不存在: ~/.claude/projects（还没有用过 Claude Code？）',
           '⚠️  飞书凭据: 未配置（仅可使用终端命令与本地控制台）',
           '⚠️  Claude Code SessionStart hook: 未安装（可选：运行 cc-linker hook install 后，Claude Code 每次新开会话都会通知 cc-linker）',
+          '➖ AI 对话: 没有配置模型服务（可选；见 README 中 [ccexec.providers.<名字>] 的示例）',
+          // No model configured: the ChainlessChain CLI only warns, installed on this machine or not.
+          expect.stringMatching(
+            /^(✅ ChainlessChain CLI: .+|⚠️ {2}找不到 ChainlessChain CLI（chainlesschain）.+（只有 AI 对话需要它，而当前没有配置模型服务）)$/,
+          ),
         ]);
         const shownBin = /^✅ Claude Code: (\S+)（/.exec(checks[2] ?? '')?.[1] as string;
         expect(fs.realpathSync(shownBin)).toBe(fs.realpathSync(CLAUDE_BIN as string));

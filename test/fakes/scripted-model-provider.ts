@@ -41,7 +41,7 @@ export function textTurn(...pieces: string[]): ProviderEvent[] {
 /** Creates the scripted provider. */
 export function scriptedProvider(
   turns: ScriptedTurn[],
-  options: { supportsTools?: boolean; contextLimit?: number; id?: string } = {},
+  options: { supportsTools?: boolean; toolsAuto?: boolean; contextLimit?: number; id?: string } = {},
 ): ScriptedProvider {
   const queue = [...turns];
   const requests: ScriptedRequest[] = [];
@@ -51,6 +51,7 @@ export function scriptedProvider(
     kind: 'openai',
     model: 'scripted-model',
     supportsTools: options.supportsTools ?? true,
+    ...(options.toolsAuto !== undefined ? { toolsAuto: options.toolsAuto } : {}),
     contextLimit: options.contextLimit ?? 128_000,
     requests,
     pending: () => queue.length,

@@ -51,6 +51,7 @@ export function rawRequest(
 
 export const fakeGateway: ConsoleGateway = {
   availability: async () => ({ status: 'available', reason: 'ChainlessChain 0.165.7', version: '0.165.7' }),
+  cli: async () => ({ status: 'available', reason: 'ChainlessChain 0.165.7', version: '0.165.7' }),
   providers: () => [{ id: 'openai', label: 'OpenAI', model: 'gpt-test', tools: true }],
   newChat: () => {
     throw new Error('not in this test');

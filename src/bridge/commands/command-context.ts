@@ -67,6 +67,11 @@ export interface CommandContext {
   turns?: TurnCommands;
   /** The coding agents this daemon runs (absent: Claude Code alone). */
   agents?: AgentCatalog;
+  /**
+   * The Claude Code program a printed resume command names (`/resume`): `claude`, or the absolute
+   * path of the binary this daemon runs when `claude` is not on PATH. Absent: `claude`.
+   */
+  claudeProgram?: string;
 }
 
 /** What `/stop` and `/queue` may do with the user's turns (the pipeline implements it). */

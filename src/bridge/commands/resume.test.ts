@@ -75,6 +75,20 @@ describe('/resume', () => {
     });
   });
 
+  it("names the daemon's Claude Code binary, quoted, when `claude` is not on PATH", async () => {
+    f.sessions.sessions.set(A, fakeSession(A, { cwd: '/w/a' }));
+    const card = (
+      await handleResume(
+        { name: 'resume', ref: { prefix: '8c4b' } },
+        { ...f.ctx, claudeProgram: '/opt/node modules/claude' },
+      )
+    ).reply as CardReply;
+    expect(card.sections[2]).toEqual({
+      type: 'plain',
+      text: `cc-linker resume 8c4b1297\ncd /w/a && '/opt/node modules/claude' --resume ${A}`,
+    });
+  });
+
   it('refuses an id that is not a session id (an older version took it from a file name)', async () => {
     const hostile = '--dangerously-skip-permissions';
     f.sessions.sessions.set(hostile, fakeSession(hostile, { cwd: '/w/a' }));

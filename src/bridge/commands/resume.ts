@@ -15,7 +15,8 @@ import { shortId, titleOf } from './session-format.js';
  * rules as `cc-linker resume`: active/archived → the commands to run;
  * provisioning/degraded → repair first (never a bare `claude --resume` that may fail obscurely);
  * corrupted, or an id that is not a session id (an older version's entry) → refused. The printed
- * command quotes the directory and the id for the shell. It changes nothing: the chat keeps its
+ * command quotes the program, the directory and the id for the shell, and names the Claude Code
+ * binary this daemon runs when `claude` is not on PATH (`ctx.claudeProgram`). It changes nothing: the chat keeps its
  * current target.
  */
 export async function handleResume(
@@ -42,7 +43,7 @@ export async function handleResume(
     sections.push({ type: 'markdown', text: t('resumeReady') });
     sections.push({
       type: 'plain',
-      text: `${t('resumeCliCommand', { id })}\n${resumeCommandLine(s.cwd, s.uuid, s.agent)}`,
+      text: `${t('resumeCliCommand', { id })}\n${resumeCommandLine(s.cwd, s.uuid, s.agent, ctx.claudeProgram)}`,
     });
   }
   sections.push({ type: 'markdown', text: t('resumeBusyNote') });

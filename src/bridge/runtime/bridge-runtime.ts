@@ -33,6 +33,11 @@ export interface BridgeRuntimeOptions {
   models?: () => Promise<Array<{ alias: string; model: string }>>;
   /** The coding agents this daemon runs (absent: Claude Code alone). */
   agents?: AgentCatalog;
+  /**
+   * The Claude Code program a printed resume command names (`/resume`): `claude`, or the absolute
+   * path of the binary this daemon runs when `claude` is not on PATH. Absent: `claude`.
+   */
+  claudeProgram?: string;
   /** Rescans Claude's session files into the registry; runs before each reconcile. */
   syncSessions?: () => Promise<void>;
 }
@@ -89,6 +94,7 @@ export class BridgeRuntime {
       ...(o.ccexec ? { ccexec: o.ccexec } : {}),
       ...(o.models ? { models: o.models } : {}),
       ...(o.agents ? { agents: o.agents } : {}),
+      ...(o.claudeProgram ? { claudeProgram: o.claudeProgram } : {}),
       ownerPolicy: ownerPolicyFrom(o.config, this.mapping, o.trustedChannels),
     });
   }

@@ -70,6 +70,12 @@ export interface ModelProvider {
   readonly kind: string;
   readonly model: string;
   readonly supportsTools: boolean;
+  /**
+   * Tools are tried, not required (an `openai-compatible` provider whose config leaves `tools` unset):
+   * when the server refuses them (`ProviderError` `tools_rejected`) the loop asks again as plain chat
+   * with the anti-hallucination guard. False or absent: a refusal is the user's error to see.
+   */
+  readonly toolsAuto?: boolean;
   /** Context window in tokens, for the loop's history watchdog. */
   readonly contextLimit: number;
   stream(messages: ChatMessage[], tools: ToolSpec[], signal?: AbortSignal): AsyncIterable<ProviderEvent>;

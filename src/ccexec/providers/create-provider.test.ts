@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CcexecProviderConfig } from '../../core/config-schema.js';
 import type { ModelProvider, ProviderEvent } from './canonical.js';
-import { createProvider, findProviderPreset, knownProviderPresets } from './create-provider.js';
+import {
+  createProvider,
+  findProviderPreset,
+  knownProviderPresets,
+  providerKeyEnv,
+  toolsModeOf,
+} from './create-provider.js';
 import { ProviderError } from './provider-error.js';
 
 /** A fetch that never leaves the process: records where the SDK went and answers an empty stream. */
@@ -81,7 +87,7 @@ describe('createProvider', () => {
     expect(rec.calls[0]?.authorization).toBe('Bearer ark-default-key');
   });
 
-  it('a table named after a preset gets its base URL, key variable and tools default', async () => {
+  it('a table named after a preset gets its base URL and key variable; tools unset are tried (auto)', async () => {
     const rec = recordingFetch();
     const p = createProvider(
       'deepseek',
@@ -89,7 +95,8 @@ describe('createProvider', () => {
       { DEEPSEEK_API_KEY: 'ds-key-abcdef' },
       { fetch: rec.fetch },
     );
-    expect(p.supportsTools).toBe(false);
+    expect(p.supportsTools).toBe(true);
+    expect(p.toolsAuto).toBe(true);
     await drain(p);
     expect(rec.calls).toEqual([
       { url: 'https://api.deepseek.com/v1/chat/completions', authorization: 'Bearer ds-key-abcdef' },
@@ -105,6 +112,7 @@ describe('createProvider', () => {
       { fetch: rec.fetch },
     );
     expect(p.supportsTools).toBe(true);
+    expect(p.toolsAuto).toBe(false);
     await drain(p);
     expect(rec.calls).toEqual([
       { url: 'https://proxy.example/v1/chat/completions', authorization: 'Bearer ms-key-abcdef' },
@@ -185,7 +193,7 @@ describe('createProvider', () => {
 });
 
 describe('knownProviderPresets', () => {
-  it('lists the twelve well-known providers; only OpenAI, Anthropic and Doubao call tools by default', () => {
+  it('lists the twelve well-known providers', () => {
     expect(Object.keys(knownProviderPresets).sort()).toEqual([
       'anthropic',
       'custom',
@@ -200,11 +208,31 @@ describe('knownProviderPresets', () => {
       'spark',
       'zhipu',
     ]);
-    const withTools = Object.entries(knownProviderPresets)
-      .filter(([, p]) => p.tools)
-      .map(([id]) => id)
-      .sort();
-    expect(withTools).toEqual(['anthropic', 'doubao', 'openai']);
+  });
+
+  it('names the key variable: api_key_env, else the preset’s (same family), else the kind’s', () => {
+    expect(providerKeyEnv('deepseek', { kind: 'openai-compatible' })).toBe('DEEPSEEK_API_KEY');
+    expect(providerKeyEnv('deepseek', { kind: 'openai-compatible', api_key_env: 'MY_KEY' })).toBe('MY_KEY');
+    expect(providerKeyEnv('kimi', { kind: 'openai-compatible' })).toBe('MOONSHOT_API_KEY');
+    expect(providerKeyEnv('mine', { kind: 'openai' })).toBe('OPENAI_API_KEY');
+    expect(providerKeyEnv('claude', { kind: 'anthropic' })).toBe('ANTHROPIC_API_KEY');
+    expect(providerKeyEnv('local', { kind: 'openai-compatible' })).toBe('');
+  });
+
+  it('tools: an explicit switch wins; unset is on for OpenAI, Doubao, Anthropic and tried (auto) for openai-compatible', () => {
+    expect(toolsModeOf({ kind: 'openai' })).toBe('on');
+    expect(toolsModeOf({ kind: 'doubao' })).toBe('on');
+    expect(toolsModeOf({ kind: 'anthropic' })).toBe('on');
+    expect(toolsModeOf({ kind: 'openai-compatible' })).toBe('auto');
+    expect(toolsModeOf({ kind: 'openai-compatible', tools: true })).toBe('on');
+    expect(toolsModeOf({ kind: 'openai-compatible', tools: false })).toBe('off');
+    expect(toolsModeOf({ kind: 'openai', tools: false })).toBe('off');
+    const off = createProvider(
+      'qwen',
+      { kind: 'openai-compatible', model: 'q', tools: false },
+      { DASHSCOPE_API_KEY: 'k' },
+    );
+    expect([off.supportsTools, off.toolsAuto]).toEqual([false, false]);
   });
 
   it('gives every hosted preset an https base URL and a key variable', () => {

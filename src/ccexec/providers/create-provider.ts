@@ -17,17 +17,14 @@ type Kind = CcexecProviderConfig['kind'];
  * model = "deepseek-chat"     # base_url and api_key_env = "DEEPSEEK_API_KEY" come from the preset
  * ```
  *
- * `tools`: OpenAI, Doubao and Anthropic call tools (their tool calling is implemented and tested);
- * the other nine start as plain chat with the anti-hallucination guard until the user turns
- * `tools = true` on. `apiKeyEnv`
- * empty means the server needs no key (a local Ollama).
+ * Whether tools are offered does not depend on the preset but on the kind and the table's `tools`
+ * (`toolsModeOf`). `apiKeyEnv` empty means the server needs no key (a local Ollama).
  */
 export type ProviderPreset = {
   label: string;
   kind: Kind;
   baseURL: string;
   apiKeyEnv: string;
-  tools: boolean;
   /** Other table names that select this preset. */
   aliases: readonly string[];
 };
@@ -39,7 +36,6 @@ export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
     kind: 'openai',
     baseURL: OPENAI_BASE_URL,
     apiKeyEnv: 'OPENAI_API_KEY',
-    tools: true,
     aliases: [],
   },
   anthropic: {
@@ -47,7 +43,6 @@ export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
     kind: 'anthropic',
     baseURL: ANTHROPIC_BASE_URL,
     apiKeyEnv: 'ANTHROPIC_API_KEY',
-    tools: true,
     aliases: ['claude'],
   },
   doubao: {
@@ -55,7 +50,6 @@ export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
     kind: 'doubao',
     baseURL: DOUBAO_BASE_URL,
     apiKeyEnv: 'ARK_API_KEY',
-    tools: true,
     aliases: ['volcengine', 'ark'],
   },
   deepseek: {
@@ -63,7 +57,6 @@ export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
     kind: 'openai-compatible',
     baseURL: 'https://api.deepseek.com/v1',
     apiKeyEnv: 'DEEPSEEK_API_KEY',
-    tools: false,
     aliases: [],
   },
   qwen: {
@@ -71,7 +64,6 @@ export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
     kind: 'openai-compatible',
     baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
     apiKeyEnv: 'DASHSCOPE_API_KEY',
-    tools: false,
     aliases: ['dashscope', 'tongyi'],
   },
   moonshot: {
@@ -79,7 +71,6 @@ export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
     kind: 'openai-compatible',
     baseURL: 'https://api.moonshot.cn/v1',
     apiKeyEnv: 'MOONSHOT_API_KEY',
-    tools: false,
     aliases: ['kimi'],
   },
   zhipu: {
@@ -87,7 +78,6 @@ export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
     kind: 'openai-compatible',
     baseURL: 'https://open.bigmodel.cn/api/paas/v4',
     apiKeyEnv: 'ZHIPU_API_KEY',
-    tools: false,
     aliases: ['chatglm', 'glm', 'bigmodel'],
   },
   gemini: {
@@ -95,7 +85,6 @@ export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
     kind: 'openai-compatible',
     baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai',
     apiKeyEnv: 'GEMINI_API_KEY',
-    tools: false,
     aliases: [],
   },
   spark: {
@@ -103,7 +92,6 @@ export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
     kind: 'openai-compatible',
     baseURL: 'https://spark-api-open.xf-yun.com/v1',
     apiKeyEnv: 'SPARK_API_KEY',
-    tools: false,
     aliases: ['xfyun', 'iflytek'],
   },
   ernie: {
@@ -111,7 +99,6 @@ export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
     kind: 'openai-compatible',
     baseURL: 'https://qianfan.baidubce.com/v2',
     apiKeyEnv: 'ERNIE_API_KEY',
-    tools: false,
     aliases: ['qianfan', 'wenxin'],
   },
   ollama: {
@@ -119,7 +106,6 @@ export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
     kind: 'openai-compatible',
     baseURL: 'http://127.0.0.1:11434/v1',
     apiKeyEnv: '',
-    tools: false,
     aliases: [],
   },
   custom: {
@@ -127,7 +113,6 @@ export const knownProviderPresets: Readonly<Record<string, ProviderPreset>> = {
     kind: 'openai-compatible',
     baseURL: '',
     apiKeyEnv: '',
-    tools: false,
     aliases: [],
   },
 };
@@ -143,6 +128,20 @@ export function findProviderPreset(id: string): ProviderPreset | undefined {
 /** A provider table as loaded, or as written by hand: every key but `kind` may be left out. */
 export type ProviderConfigInput = Pick<CcexecProviderConfig, 'kind'> & Partial<Omit<CcexecProviderConfig, 'kind'>>;
 
+/**
+ * Whether a provider offers the `cc_exec` tool: `on` (`tools = true`, or an OpenAI, Doubao or Anthropic
+ * table that leaves it unset — their tool calling is implemented and tested), `off` (`tools = false`:
+ * plain chat with the anti-hallucination guard), or `auto` (an `openai-compatible` table that leaves it
+ * unset: tools are tried, and a server that refuses them gets plain chat instead; see
+ * docs/design.md, "Tools on OpenAI-compatible servers").
+ *
+ * @example toolsModeOf({ kind: 'openai-compatible' }) // 'auto'
+ */
+export function toolsModeOf(cfg: Pick<ProviderConfigInput, 'kind' | 'tools'>): 'on' | 'off' | 'auto' {
+  if (cfg.tools !== undefined) return cfg.tools ? 'on' : 'off';
+  return cfg.kind === 'openai-compatible' ? 'auto' : 'on';
+}
+
 const DEFAULT_KEY_ENV: Record<Kind, string> = {
   openai: 'OPENAI_API_KEY',
   anthropic: 'ANTHROPIC_API_KEY',
@@ -153,6 +152,23 @@ const DEFAULT_CONTEXT_LIMIT = 128_000;
 /** Sent to a server that needs no key; the OpenAI client refuses to start without one. */
 const NO_KEY = 'none';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The preset a table's name selects, when it speaks the same protocol family. */
+function presetFor(id: string, cfg: Pick<ProviderConfigInput, 'kind'>): ProviderPreset | undefined {
+  const found = findProviderPreset(id);
+  return found && family(found.kind) === family(cfg.kind) ? found : undefined;
+}
+
+/**
+ * The name of the environment variable that holds `[ccexec.providers.<id>]`'s key: `api_key_env`,
+ * else the preset's, else the kind's (`OPENAI_API_KEY`, `ARK_API_KEY`, `ANTHROPIC_API_KEY`); empty
+ * when the server needs no key. Only the name: reading it is `createProvider`'s job.
+ *
+ * @example providerKeyEnv('deepseek', { kind: 'openai-compatible' }) // 'DEEPSEEK_API_KEY'
+ */
+export function providerKeyEnv(id: string, cfg: Pick<ProviderConfigInput, 'kind' | 'api_key_env'>): string {
+  return cfg.api_key_env?.trim() || presetFor(id, cfg)?.apiKeyEnv || DEFAULT_KEY_ENV[cfg.kind];
+}
 
 /**
  * Builds the `ModelProvider` for `[ccexec.providers.<id>]`. Unset keys fall back to the preset the
@@ -175,12 +191,11 @@ export function createProvider(
   const language = opts.language;
   const configError = (zh: string, en: string): ProviderError =>
     new ProviderError('config', { providerId: id, model: cfg.model, language, detail: language === 'en' ? en : zh });
-  const found = findProviderPreset(id);
-  const preset = found && family(found.kind) === family(cfg.kind) ? found : undefined;
+  const preset = presetFor(id, cfg);
 
   const model = cfg.model?.trim() ?? '';
   if (model === '') throw configError('缺少 model', 'model is not set');
-  const apiKeyEnv = cfg.api_key_env?.trim() || preset?.apiKeyEnv || DEFAULT_KEY_ENV[cfg.kind];
+  const apiKeyEnv = providerKeyEnv(id, cfg);
   if (apiKeyEnv !== '' && !ENV_NAME.test(apiKeyEnv)) {
     throw configError(
       'api_key_env 必须是环境变量的名字（例如 DEEPSEEK_API_KEY），不能是 key 本身',
@@ -200,11 +215,11 @@ export function createProvider(
     apiKeyEnv,
     language,
     contextLimit: cfg.context_limit ?? DEFAULT_CONTEXT_LIMIT,
-    tools: cfg.tools ?? preset?.tools ?? cfg.kind !== 'openai-compatible',
+    tools: toolsModeOf(cfg) !== 'off',
     ...(baseURL !== '' ? { baseURL } : {}),
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   };
   if (cfg.kind === 'anthropic')
     return createAnthropicProvider({ ...common, ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}) });
-  return createOpenAIProvider({ ...common, kind: cfg.kind });
+  return createOpenAIProvider({ ...common, kind: cfg.kind, toolsAuto: toolsModeOf(cfg) === 'auto' });
 }

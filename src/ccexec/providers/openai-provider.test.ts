@@ -311,6 +311,18 @@ describe('createOpenAIProvider against a fake chat.completions server', () => {
     expect(err.userMessage).toContain('tools = false');
   });
 
+  it('maps a 400 that says the model has no tools to PROVIDER_TOOLS_REJECTED, and reports toolsAuto', async () => {
+    const noTools = 'registry.ollama.ai/library/gemma:2b does not support tools';
+    fake.enqueue(openaiHttpError(400, noTools, 'invalid_request_error'));
+    const auto = provider({ toolsAuto: true });
+    expect(auto.toolsAuto).toBe(true);
+    expect((await streamFailure(auto.stream(ask, [tool]))).code).toBe('PROVIDER_TOOLS_REJECTED');
+    // The same answer to a request without tools is an ordinary bad request.
+    fake.enqueue(openaiHttpError(400, noTools, 'invalid_request_error'));
+    expect((await streamFailure(provider().stream(ask, []))).code).toBe('PROVIDER_BAD_REQUEST');
+    expect(provider().toolsAuto).toBe(false);
+  });
+
   it('turns an error event inside the stream into a ProviderError', async () => {
     fake.enqueue({
       events: [

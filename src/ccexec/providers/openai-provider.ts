@@ -35,6 +35,8 @@ export type OpenAIProviderConfig = {
   model: string;
   contextLimit: number;
   tools: boolean;
+  /** Tools are tried, not required (`tools` unset for an `openai-compatible` provider): see `ModelProvider.toolsAuto`. */
+  toolsAuto?: boolean;
   language?: Language;
   fetch?: typeof fetch;
 };
@@ -94,13 +96,14 @@ export function createOpenAIProvider(cfg: OpenAIProviderConfig): ModelProvider {
     signal?: AbortSignal,
   ): AsyncIterable<ProviderEvent> {
     const decoder = new OpenAIStreamDecoder();
-    const body = buildOpenAIRequest(cfg.model, messages, cfg.tools ? tools : []);
+    const offered = cfg.tools ? tools : [];
+    const body = buildOpenAIRequest(cfg.model, messages, offered);
     const S = await loadSdk();
     try {
       const chunks = await clientOf(S).chat.completions.create(body, { signal });
       for await (const chunk of chunks) yield* decoder.push(chunk);
     } catch (err) {
-      throw providerErrorFrom(describeFailure(err, S), ctx, signal);
+      throw providerErrorFrom(describeFailure(err, S), { ...ctx, toolsSent: offered.length > 0 }, signal);
     }
     // The SDK ends an aborted stream quietly; the caller must still learn the turn is incomplete.
     if (signal?.aborted) throw providerErrorFrom({ type: 'abort' }, ctx, signal);
@@ -112,6 +115,7 @@ export function createOpenAIProvider(cfg: OpenAIProviderConfig): ModelProvider {
     kind: cfg.kind,
     model: cfg.model,
     supportsTools: cfg.tools,
+    toolsAuto: cfg.tools && cfg.toolsAuto === true,
     contextLimit: cfg.contextLimit,
     stream,
     prepare: () => loadSdk().then(() => undefined),

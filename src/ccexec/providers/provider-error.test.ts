@@ -36,6 +36,30 @@ describe('providerErrorFrom', () => {
     expect(providerErrorFrom({ type: 'http', detail: 'x', errorType }, ctx).code).toBe(code);
   });
 
+  it('calls a refusal about tools of a request that sent tools tools_rejected, with what to do', () => {
+    const sent = { ...ctx, toolsSent: true, language: 'en' as const };
+    const ollama = 'registry.ollama.ai/library/gemma:2b does not support tools';
+    expect(providerErrorFrom({ type: 'http', status: 400, detail: ollama }, sent).code).toBe('PROVIDER_TOOLS_REJECTED');
+    const vllm = '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set';
+    expect(providerErrorFrom({ type: 'http', status: 400, detail: vllm }, sent).code).toBe('PROVIDER_TOOLS_REJECTED');
+    expect(providerErrorFrom({ type: 'http', status: 422, detail: 'functions not supported' }, sent).code).toBe(
+      'PROVIDER_TOOLS_REJECTED',
+    );
+    const inStream = providerErrorFrom({ type: 'http', detail: 'This model does not support function calling' }, sent);
+    expect(inStream.code).toBe('PROVIDER_TOOLS_REJECTED');
+    expect(inStream.userMessage).toContain('tools = false');
+    expect(
+      providerErrorFrom({ type: 'http', status: 400, detail: ollama }, { ...sent, language: 'zh' }).userMessage,
+    ).toContain('不接受工具调用');
+    // Not about tools, not a 400/422, or no tools sent: the usual classes.
+    expect(providerErrorFrom({ type: 'http', status: 400, detail: 'max_tokens too large' }, sent).code).toBe(
+      'PROVIDER_BAD_REQUEST',
+    );
+    expect(providerErrorFrom({ type: 'http', status: 401, detail: 'tools' }, sent).code).toBe('PROVIDER_AUTH');
+    expect(providerErrorFrom({ type: 'http', status: 500, detail: 'tools' }, sent).code).toBe('PROVIDER_SERVER');
+    expect(providerErrorFrom({ type: 'http', status: 400, detail: ollama }, ctx).code).toBe('PROVIDER_BAD_REQUEST');
+  });
+
   it('maps connection failures and timeouts to a retryable network error that shows the URL without its query', () => {
     const err = providerErrorFrom({ type: 'connection', detail: 'connect ECONNREFUSED' }, ctx);
     expect(err).toBeInstanceOf(AppError);

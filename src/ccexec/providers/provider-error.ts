@@ -6,7 +6,8 @@ import { redact } from '../../core/redact.js';
  * What went wrong talking to a model service, in the terms a user can act on:
  * `auth` (key rejected, 401/403), `model_not_found` (404 — a wrong model or Doubao endpoint id),
  * `rate_limit` (429/402 — throttled or out of quota), `network` (no connection, DNS, timeout),
- * `bad_request` (400/413/422 — often tools sent to a model without tool support), `server` (5xx and
+ * `bad_request` (400/413/422), `tools_rejected` (a 400/422 or an in-stream error about the tools sent:
+ * the model or server has no tool calling), `server` (5xx and
  * other upstream failures), `protocol` (a reply we could not read), `missing_key` (the configured
  * environment variable is unset), `config` (the provider table is incomplete), `aborted` (cancelled).
  */
@@ -16,6 +17,7 @@ export type ProviderErrorKind =
   | 'rate_limit'
   | 'network'
   | 'bad_request'
+  | 'tools_rejected'
   | 'server'
   | 'protocol'
   | 'missing_key'
@@ -28,6 +30,7 @@ const CODES: Record<ProviderErrorKind, string> = {
   rate_limit: 'PROVIDER_RATE_LIMIT',
   network: 'PROVIDER_NETWORK',
   bad_request: 'PROVIDER_BAD_REQUEST',
+  tools_rejected: 'PROVIDER_TOOLS_REJECTED',
   server: 'PROVIDER_SERVER',
   protocol: 'PROVIDER_PROTOCOL',
   missing_key: 'PROVIDER_MISSING_KEY',
@@ -46,6 +49,8 @@ const messages = defineMessages<ProviderErrorKind>({
     network: '连不上模型服务 {provider}（{baseURL}）：{detail}。请检查网络、代理和 base_url。',
     bad_request:
       '模型服务 {provider} 拒绝了请求（HTTP {status}）：{detail}。如果模型 {model} 不支持工具调用，请在配置里设 tools = false。',
+    tools_rejected:
+      '模型服务 {provider} 的模型 {model} 不接受工具调用（HTTP {status}）：{detail}。配置里写了 tools = true：请改成 tools = false（普通对话），或删掉这一行让 cc-linker 自动退回普通对话，或换一个支持工具调用的模型。',
     server: '模型服务 {provider} 出错（{status}）：{detail}。请稍后再试。',
     protocol: '模型服务 {provider} 返回了无法识别的数据：{detail}',
     missing_key: '模型服务 {provider} 缺少 API key：环境变量 {envVar} 未设置。',
@@ -60,6 +65,8 @@ const messages = defineMessages<ProviderErrorKind>({
     network: 'Cannot reach the model service {provider} ({baseURL}): {detail}. Check the network, proxy and base_url.',
     bad_request:
       'The model service {provider} rejected the request (HTTP {status}): {detail}. If the model {model} does not support tool calls, set tools = false in the config.',
+    tools_rejected:
+      'The model {model} of the model service {provider} does not accept tool calls (HTTP {status}): {detail}. The config says tools = true: set tools = false (plain chat), or remove the line so that cc-linker falls back to plain chat by itself, or pick a model with tool calling.',
     server: 'The model service {provider} failed ({status}): {detail}. Try again later.',
     protocol: 'The model service {provider} sent a reply that could not be read: {detail}',
     missing_key: 'No API key for the model service {provider}: the environment variable {envVar} is not set.',
@@ -91,6 +98,8 @@ export class ProviderError extends AppError {
   readonly providerId: string;
   /** HTTP status when the service answered one. */
   readonly status: number | undefined;
+  /** The key's environment variable (its name; `missing_key` names the one to set). */
+  readonly envVar: string | undefined;
   /** True when the same request may succeed later (rate limit, network, 5xx). */
   readonly retryable: boolean;
 
@@ -108,6 +117,7 @@ export class ProviderError extends AppError {
     this.kind = kind;
     this.providerId = params.providerId;
     this.status = params.status;
+    this.envVar = params.envVar;
     this.retryable = RETRYABLE.has(kind);
   }
 }
@@ -165,7 +175,27 @@ export type ProviderErrorContext = {
   apiKey: string;
   apiKeyEnv?: string;
   language?: Language;
+  /** The request offered tools: a rejection that names them is `tools_rejected`, not `bad_request`. */
+  toolsSent?: boolean;
 };
+
+/**
+ * How servers word "this model cannot call tools": Ollama's `… does not support tools`, vLLM's
+ * `"auto" tool choice requires --enable-auto-tool-choice`, `tool_choice` / `functions` not supported.
+ */
+const ABOUT_TOOLS = /\btools?\b|tool[_ ]?(choice|call)|\bfunctions?\b|function[_ ]?call/i;
+
+/**
+ * A request with tools refused because of them: HTTP 400/422, or an error inside the stream (no
+ * status) that is not one of the other typed errors, whose text is about tools or functions.
+ */
+function rejectsTools(failure: Extract<ProviderFailure, { type: 'http' }>, kind: ProviderErrorKind): boolean {
+  const refused =
+    failure.status === 400 ||
+    failure.status === 422 ||
+    (failure.status === undefined && (kind === 'bad_request' || kind === 'server'));
+  return refused && ABOUT_TOOLS.test(failure.detail);
+}
 
 const STREAM_ERROR_TYPES: Record<string, ProviderErrorKind> = {
   authentication_error: 'auth',
@@ -188,7 +218,7 @@ function kindOfStatus(status: number): ProviderErrorKind {
 
 /**
  * Classifies a failure into a `ProviderError`. An aborted `signal` wins over whatever the SDK threw
- * while being torn down. `auth` never quotes the server (OpenAI echoes part of a wrong key).
+ * while being torn down. A refusal that names tools, of a request that sent some, is `tools_rejected`. `auth` never quotes the server (OpenAI echoes part of a wrong key).
  */
 export function providerErrorFrom(
   failure: ProviderFailure,
@@ -209,10 +239,11 @@ export function providerErrorFrom(
     return new ProviderError('network', { ...base, detail }, { cause });
   }
   if (failure.type === 'unknown') return new ProviderError('protocol', { ...base, detail }, { cause });
-  const kind =
+  const classified =
     failure.status !== undefined
       ? kindOfStatus(failure.status)
       : (STREAM_ERROR_TYPES[failure.errorType ?? ''] ?? 'server');
+  const kind = ctx.toolsSent === true && rejectsTools(failure, classified) ? 'tools_rejected' : classified;
   return new ProviderError(
     kind,
     { ...base, status: failure.status, detail: kind === 'auth' ? undefined : detail },

@@ -1,3 +1,4 @@
+import type { Logger } from '../../core/logger.js';
 import type { ChatRunResult } from '../../ccexec/chat-session.js';
 import type { Gateway } from '../../ccexec/create-gateway.js';
 import type { CliContext } from '../context/cli-context.js';
@@ -61,8 +62,9 @@ export const askCommand: CommandSpec = {
 /**
  * The gateway for a command, loaded lazily so other commands start fast. The CLI's probed version is
  * kept in `paths.ccexecVersionFile`, so a question does not start the CLI just to read its version.
+ * `logger` replaces the command's own (`doctor` passes a silent one: its check line says it all).
  */
-export async function openGateway(ctx: CliContext): Promise<Gateway> {
+export async function openGateway(ctx: CliContext, logger: Logger = ctx.logger): Promise<Gateway> {
   const [{ createGateway }, { cliVersionFile }] = await Promise.all([
     import('../../ccexec/create-gateway.js'),
     import('./cli-version-file.js'),
@@ -72,7 +74,7 @@ export async function openGateway(ctx: CliContext): Promise<Gateway> {
     paths: ctx.paths,
     env: ctx.env,
     lang: ctx.lang,
-    logger: ctx.logger,
+    logger,
     versionStore: cliVersionFile(ctx.paths.ccexecVersionFile),
   });
 }

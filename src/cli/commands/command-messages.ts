@@ -106,6 +106,16 @@ export const commandMessages = defineMessages({
     doctorHook_not_installed:
       'Claude Code SessionStart hook: 未安装（可选：运行 cc-linker hook install 后，Claude Code 每次新开会话都会通知 cc-linker）',
     doctorHook_outdated: 'Claude Code SessionStart hook: 版本过旧，运行 cc-linker hook install 更新',
+    doctorRegistry: '会话索引: {file}',
+    doctorRegistryMissing: '会话索引: 尚未初始化（找不到 {file}）— 运行 cc-linker init',
+    doctorProvidersNone: 'AI 对话: 没有配置模型服务（可选；见 README 中 [ccexec.providers.<名字>] 的示例）',
+    doctorProvider: 'AI 对话模型 {provider}: {model}{key}',
+    doctorProviderKeySet: '，环境变量 {envVar} 已设置',
+    doctorProviderNoKey:
+      'AI 对话模型 {provider}: 环境变量 {envVar} 未设置 — 在启动 cc-linker 的 shell（或服务的环境）中设置 {envVar}；key 不要写进配置文件',
+    doctorProviderBroken: 'AI 对话模型 {provider}: {reason}',
+    doctorCcCli: 'ChainlessChain CLI: {version}（AI 对话可以查询本地数据）',
+    doctorCcCliUnused: '（只有 AI 对话需要它，而当前没有配置模型服务）',
     doctorOk: '全部检查通过',
     doctorFailed: '{n} 项检查未通过',
   },
@@ -210,6 +220,17 @@ export const commandMessages = defineMessages({
     doctorHook_not_installed:
       'Claude Code SessionStart hook: not installed (optional: after cc-linker hook install, Claude Code tells cc-linker about every session it starts)',
     doctorHook_outdated: 'Claude Code SessionStart hook: outdated; run cc-linker hook install to update it',
+    doctorRegistry: 'Session registry: {file}',
+    doctorRegistryMissing: 'Session registry: not initialised ({file} is missing) — run cc-linker init',
+    doctorProvidersNone:
+      'AI chat: no model service configured (optional; see the [ccexec.providers.<name>] example in the README)',
+    doctorProvider: 'AI chat model {provider}: {model}{key}',
+    doctorProviderKeySet: '; {envVar} is set',
+    doctorProviderNoKey:
+      'AI chat model {provider}: the environment variable {envVar} is not set — set {envVar} in the shell (or the service environment) that starts cc-linker; never put the key in the config file',
+    doctorProviderBroken: 'AI chat model {provider}: {reason}',
+    doctorCcCli: 'ChainlessChain CLI: {version} (the AI chat can query local data)',
+    doctorCcCliUnused: ' (only the AI chat needs it, and no model service is configured)',
     doctorOk: 'All checks passed',
     doctorFailed: '{n} checks failed',
   },

@@ -2,15 +2,7 @@ import type { CliContext } from '../context/cli-context.js';
 import type { CommandSpec } from './command-spec.js';
 import { redact } from '../../core/redact.js';
 import { commandMessages } from './command-messages.js';
-
-/** One doctor check: ok, a warning (works, but limited), a failure, or information (nothing wrong). */
-interface Check {
-  name: string;
-  level: 'ok' | 'warn' | 'fail' | 'info';
-  text: string;
-  /** The agent a check of `name: 'agent'` is about. */
-  agent?: string;
-}
+import type { DoctorCheck as Check } from './doctor-check.js';
 
 const REQUIRED_NODE = '20.19';
 const ICON = { ok: '✅', warn: '⚠️ ', fail: '❌', info: '➖' } as const;
@@ -22,8 +14,11 @@ const ICON = { ok: '✅', warn: '⚠️ ', fail: '❌', info: '➖' } as const;
  * Node's version, a `claude` binary and its version, writable state directories, Claude's session
  * directory, Feishu credentials (present or not; never printed), and the hook; then every ACP
  * agent (built-in or configured): its command found and running. An agent that is not installed is
- * information, not a failure — unless it is `agents.default`. Exits 1 when a check fails; warnings
- * do not fail.
+ * information, not a failure — unless it is `agents.default`. The session registry exists (else a
+ * failure that says `cc-linker init`: every session command needs it). The AI chat: each configured
+ * model service's key variable is set and its table complete, and the ChainlessChain CLI runs
+ * (`doctor-chat-checks.ts`). Exits 1 when a check fails; warnings do not fail, and "all checks
+ * passed" is printed only when none failed.
  */
 export const doctorCommand: CommandSpec = {
   name: 'doctor',
@@ -141,6 +136,14 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
 
   checks.push(...(await agentChecks(ctx)));
 
+  // Every session command (`list`, `show`, `resume` …) needs the registry that `init` creates.
+  const registry = show(ctx.paths.registryFile);
+  checks.push(
+    fs.existsSync(ctx.paths.registryFile)
+      ? { name: 'registry', level: 'ok', text: t('doctorRegistry', { file: registry }) }
+      : { name: 'registry', level: 'fail', text: t('doctorRegistryMissing', { file: registry }) },
+  );
+
   for (const dir of [ctx.paths.home, ctx.paths.runtimeDir]) {
     try {
       await ensurePrivateDir(dir);
@@ -178,6 +181,8 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
 
   const hook = await hookStatus(hookTargetFor(ctx));
   checks.push({ name: 'hook', level: hook.state === 'installed' ? 'ok' : 'warn', text: t(`doctorHook_${hook.state}`) });
+  const { chatChecks } = await import('./doctor-chat-checks.js');
+  checks.push(...(await chatChecks(ctx)));
   return checks;
 }
 

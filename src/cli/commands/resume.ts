@@ -4,7 +4,8 @@ import { commandMessages } from './command-messages.js';
 
 /**
  * `cc-linker resume <id> [--exec]`, by the session's status:
- * - active / archived: print `cd <cwd> && claude --resume <uuid>` — for another agent's session,
+ * - active / archived: print `cd <cwd> && claude --resume <uuid>` (`claude` is the absolute path of
+ *   the binary cc-linker runs when `claude` is not on PATH) — for another agent's session,
  *   that agent's own command (`codex resume <id>`, `gemini --resume <id>`, `qwen --resume <id>`,
  *   `opencode --session <id>`; see `resumeCommandLine`);
  * - provisioning / degraded: first look for the session file; when found (and `start` is not
@@ -32,6 +33,7 @@ export const resumeCommand: CommandSpec = {
       { isAgentSessionId },
       fmt,
       { printWarnings },
+      { claudeProgramFor },
     ] = await Promise.all([
       import('../../sessions/registry/read-registry.js'),
       import('../../sessions/registry/resolve-session.js'),
@@ -43,6 +45,7 @@ export const resumeCommand: CommandSpec = {
       import('../../sessions/scan/agent-files/agent-name.js'),
       import('../../sessions/present/format-session.js'),
       import('../format/print-warnings.js'),
+      import('../../claude/find-claude-binary.js'),
     ]);
     const t = commandMessages(ctx.lang);
     const { registry, warnings } = await requireRegistry(ctx.paths);
@@ -75,7 +78,9 @@ export const resumeCommand: CommandSpec = {
         ctx.out.progress(t('resumeRepaired', { id: short, status: entry.status ?? 'active' }));
       }
     }
-    const command = resumeCommandLine(entry.cwd, id, entry.agent);
+    // The program that runs here: `claude` on PATH, else the configured or bundled binary's path.
+    const program = claudeProgramFor(ctx.config.general.claude_bin, ctx.env, ctx.paths.userHome);
+    const command = resumeCommandLine(entry.cwd, id, entry.agent, program);
     ctx.out.print(t('resumeWill', { command }));
     if (!opts.exec) return 0;
     if (entry.agent !== 'claude')

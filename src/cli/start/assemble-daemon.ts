@@ -12,6 +12,7 @@ import { startWebConsole, type WebConsole } from '../../channels/web/start-web-c
 import { createEngine } from '../../claude/create-engine.js';
 import { WarmBudget } from '../../engine/warm-pool.js';
 import { listModels } from '../../claude/list-models.js';
+import { claudeProgramFor } from '../../claude/find-claude-binary.js';
 import { createRegistrySessionRecorder } from '../../engine/registry-session-recorder.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
@@ -132,6 +133,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       trustedChannels: [WEB_CHANNEL],
       ccexec: ccexecForBridge(gateway, lang),
       agents: catalog,
+      claudeProgram: claudeProgramFor(config.general.claude_bin, env, paths.userHome),
       models: async () =>
         listModels(config.claude.models, paths.claudeDir).map((m) => ({ alias: m.alias, model: m.model })),
       syncSessions: async () => {

@@ -26,8 +26,21 @@ const RESUME_ARGS: Record<ReadableAgent, readonly string[]> = {
  *
  * An agent configured in `[agents]` without a known resume command gets the `cd` and, as a shell
  * comment, which session to open there: cc-linker does not guess another program's flags.
+ *
+ * `claudeProgram` is the Claude Code executable that runs on this machine (`claudeProgramFor` in
+ * `src/claude/find-claude-binary.ts`): `claude` when it is on PATH, else an absolute path (the
+ * configured `general.claude_bin`, or the binary bundled with the Agent SDK), shell-quoted here.
+ *
+ * @example resumeCommandLine('/w', '8c4b…', 'claude', '/opt/x y/claude') // "cd /w && '/opt/x y/claude' --resume 8c4b…"
  */
-export function resumeCommandLine(cwd: string, id: string, agent: AgentName = 'claude'): string {
+export function resumeCommandLine(
+  cwd: string,
+  id: string,
+  agent: AgentName = 'claude',
+  claudeProgram = 'claude',
+): string {
   if (!isReadableAgent(agent)) return `cd ${shellQuote(cwd)}  # ${agent}: ${shellQuote(id)}`;
-  return `cd ${shellQuote(cwd)} && ${RESUME_ARGS[agent].join(' ')} ${shellQuote(id)}`;
+  const [program = agent, ...args] = RESUME_ARGS[agent];
+  const exe = agent === 'claude' ? shellQuote(claudeProgram) : program;
+  return `cd ${shellQuote(cwd)} && ${[exe, ...args].join(' ')} ${shellQuote(id)}`;
 }

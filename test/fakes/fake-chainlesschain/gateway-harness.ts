@@ -88,6 +88,8 @@ export async function startGatewayHarness(
         base_url: openai.baseURL,
         api_key_env: 'DASHSCOPE_API_KEY',
         model: 'qwen-plus',
+        // Plain chat by choice: an openai-compatible table without `tools` would try them first.
+        tools: false,
       },
     },
   };
@@ -139,6 +141,7 @@ export function writeHarnessConfig(h: GatewayHarness): string {
       `base_url = ${q(p.base_url)}`,
       `api_key_env = ${q(p.api_key_env)}`,
       `model = ${q(p.model)}`,
+      ...(p.tools !== undefined ? [`tools = ${String(p.tools)}`] : []),
     );
   }
   fs.mkdirSync(h.paths.home, { recursive: true, mode: 0o700 });

@@ -206,3 +206,21 @@ export function doubaoSingleChunkToolCallTurn(call: { id: string; name: string; 
 export function openaiHttpError(status: number, message: string, type: string, retry = false): OpenAIFakeTurn {
   return { httpError: { status, retry, body: { error: { message, type, code: type } } } };
 }
+
+/**
+ * A server without tool calling, as Ollama answers for a model that has none: every request that
+ * offers `tools` gets HTTP 400 `<model> does not support tools`; any other gets `answer` as text.
+ * Pass it as `startFakeOpenAIServer({ script: rejectingToolsScript('…') })`.
+ */
+export function rejectingToolsScript(answer: string): (request: { body: unknown }) => OpenAIFakeTurn {
+  return (request) => {
+    const body = request.body as { tools?: unknown[]; model?: unknown };
+    if (Array.isArray(body.tools) && body.tools.length > 0)
+      return openaiHttpError(
+        400,
+        `registry.ollama.ai/library/${String(body.model)} does not support tools`,
+        'api_error',
+      );
+    return openaiTextTurn(answer);
+  };
+}

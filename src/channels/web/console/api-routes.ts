@@ -11,7 +11,7 @@ import { WebChannel, WEB_USER_ID } from '../web-channel.js';
 import type { WebOutbox } from '../web-outbox.js';
 import type { ConsoleAgents } from './console-agents.js';
 import type { ConsoleChats } from './console-chats.js';
-import type { ConsoleGateway } from './console-gateway.js';
+import type { ConsoleCliStatus, ConsoleGateway, ConsoleToolAvailability } from './console-gateway.js';
 import { consoleMessages } from './console-messages.js';
 import type { ConsoleSessions } from './console-sessions.js';
 import type { EventHub } from './event-hub.js';
@@ -273,13 +273,21 @@ export async function handleApi(
   return false;
 }
 
-/** The status view: bridge queue and channels (Feishu connected or not), the chat CLI's availability. */
-export async function statusBody(ctx: ApiContext): Promise<{ bridge: BridgeStatus | null; cli: unknown }> {
-  const [bridge, cli] = await Promise.all([
+/**
+ * The status view: bridge queue and channels (Feishu connected or not), the ChainlessChain CLI's own
+ * state (`cli`: can it run, and if not what to do) and, apart from it, whether the default chat model
+ * may call tools (`model`: `no-tools-for-model` or `no-provider` is the model's business, not a
+ * broken CLI).
+ */
+export async function statusBody(
+  ctx: ApiContext,
+): Promise<{ bridge: BridgeStatus | null; cli: ConsoleCliStatus | null; model: ConsoleToolAvailability | null }> {
+  const [bridge, cli, model] = await Promise.all([
     ctx.bridge ? ctx.bridge.status() : Promise.resolve(null),
+    ctx.gateway.cli().catch(() => null),
     ctx.gateway.availability().catch(() => null),
   ]);
-  return { bridge, cli };
+  return { bridge, cli, model };
 }
 
 async function acceptText(ctx: ApiContext, bridge: ConsoleBridge, uuid: string, text: string): Promise<unknown> {

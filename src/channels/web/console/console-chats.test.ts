@@ -12,6 +12,7 @@ type Script = (emit: ChatEventListener) => Promise<void>;
 function fakeGateway(script: Script): ConsoleGateway {
   return {
     availability: async () => ({ status: 'available', reason: '' }),
+    cli: async () => ({ status: 'available', reason: '' }),
     providers: () => [{ id: 'p', label: 'P', model: 'm', tools: true }],
     audit: async () => [],
     newChat: () => {

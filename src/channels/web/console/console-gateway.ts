@@ -12,6 +12,8 @@ export interface ConsoleGateway {
    * badge shows.
    */
   availability(target?: { provider?: string; model?: string }): Promise<ConsoleToolAvailability>;
+  /** The ChainlessChain CLI's own state, whatever the model (the status page): checked once, cached. */
+  cli(): Promise<ConsoleCliStatus>;
   /** The configured chat models, for the picker; `tools` false = plain chat (no cc_exec). */
   providers(): ConsoleProvider[];
   /** A new conversation with one model (the default provider when `provider` is absent). */
@@ -34,6 +36,16 @@ export interface ConsoleProvider {
  */
 export interface ConsoleToolAvailability {
   status: 'available' | 'no-tools-for-model' | 'cli-too-old' | 'cli-not-found' | 'cli-broken' | 'no-provider';
+  reason: string;
+  version?: string;
+  /** `no-tools-for-model`: the provider, and why — `config` (`tools = false`) or `rejected` (its server refused tools). */
+  provider?: string;
+  why?: 'config' | 'rejected';
+}
+
+/** The CLI's state: `available`, or why it cannot run (with what to do, in `reason`). */
+export interface ConsoleCliStatus {
+  status: 'available' | 'cli-too-old' | 'cli-not-found' | 'cli-broken';
   reason: string;
   version?: string;
 }

@@ -45,6 +45,7 @@ describe('consoleGatewayFrom', () => {
         base_url: 'http://127.0.0.1:9/v1',
         api_key_env: 'DASHSCOPE_API_KEY',
         model: 'qwen-plus',
+        tools: false,
       },
     };
     const gw = consoleGatewayFrom(

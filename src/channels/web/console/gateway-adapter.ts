@@ -22,11 +22,20 @@ export function consoleGatewayFrom(gateway: Gateway, auditFile: string): Console
           ...(target.provider ? { provider: target.provider } : {}),
           ...(target.model ? { model: target.model } : {}),
         });
-        return { status: a.status, reason: a.reason, ...('version' in a ? { version: a.version } : {}) };
+        return {
+          status: a.status,
+          reason: a.reason,
+          ...('version' in a ? { version: a.version } : {}),
+          ...(a.status === 'no-tools-for-model' ? { provider: a.provider, why: a.why } : {}),
+        };
       } catch (err) {
         if (!isAppError(err)) throw err;
         return { status: 'no-provider', reason: err.userMessage };
       }
+    },
+    async cli() {
+      const c = await gateway.cli();
+      return { status: c.status, reason: c.reason, ...('version' in c ? { version: c.version } : {}) };
     },
     providers: () => gateway.providers().map((p) => ({ id: p.id, label: p.label, model: p.model, tools: p.tools })),
     newChat: (target = {}) =>

@@ -9,7 +9,10 @@ export async function refreshStatus() {
   renderStatus(await api('/api/status'));
 }
 
-/** Renders `{bridge, cli}`. */
+/**
+ * Renders `{bridge, cli, model}`. The CLI's dot is red only when the CLI itself cannot run (with its
+ * error and what to do); a chat model without tools is a neutral grey line of its own, with why.
+ */
 export function renderStatus(status) {
   last = status;
   const box = document.getElementById('status-body');
@@ -60,6 +63,18 @@ export function renderStatus(status) {
         { class: 'cli-status', dataset: { status: status.cli.status } },
         el('span', { class: `dot ${ok ? 'dot-green' : 'dot-red'}`, 'aria-hidden': 'true' }),
         ` ${status.cli.reason || status.cli.status}`,
+      ),
+    );
+  }
+  const model = status.model;
+  if (model && (model.status === 'no-tools-for-model' || model.status === 'no-provider')) {
+    parts.push(
+      el('h2', { text: t('stModel') }),
+      el(
+        'p',
+        { class: 'model-status', dataset: { status: model.status, ...(model.why ? { why: model.why } : {}) } },
+        el('span', { class: 'dot dot-grey', 'aria-hidden': 'true' }),
+        ` ${model.reason || model.status}`,
       ),
     );
   }
