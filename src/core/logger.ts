@@ -47,8 +47,13 @@ function fileWriter(file: string, maxBytes: number, keep: number): SinkWriter {
         }
         size = 0;
       }
-      fs.appendFileSync(file, line, { mode: 0o600 });
-      size += Buffer.byteLength(line);
+      try {
+        fs.appendFileSync(file, line, { mode: 0o600 });
+        size += Buffer.byteLength(line);
+      } catch {
+        // A log line that cannot be written (the folder was removed, the disk is full) is dropped:
+        // logging must never be what fails the work it reports on.
+      }
     },
   };
 }

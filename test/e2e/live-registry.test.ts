@@ -177,7 +177,8 @@ describe.skipIf(!BUILT)('the live registry while cc-linker start runs', () => {
           60_000,
           'console session listed with its messages',
         );
-        expect(events.text()).toContain('event: sessions.changed');
+        // The list may be read before the change is announced (announcements wait for the writes to settle).
+        await until(() => events.text().includes('event: sessions.changed'), 5000, 'sessions.changed pushed');
         const id = (await listed())!.id;
         const list = await cli('list', '--json');
         expect((JSON.parse(list.stdout) as Array<{ session_id: string }>).map((x) => x.session_id)).toContain(id);

@@ -81,13 +81,14 @@ export function startLiveRegistry(o: LiveRegistryOptions): LiveRegistry {
   };
   const syncSoon = later(
     () => {
-      task.run().catch((err: unknown) => o.onError(err, 'sync'));
+      // A sync still running when the watch is closed (the daemon stops) fails quietly.
+      task.run().catch((err: unknown) => closed || o.onError(err, 'sync'));
     },
     () => Math.max(settleMs, lastEnd + lastTook - Date.now()),
   );
   const announceSoon = later(
     () => {
-      announce().catch((err: unknown) => o.onError(err, 'sync'));
+      announce().catch((err: unknown) => closed || o.onError(err, 'sync'));
     },
     () => settleMs,
   );
