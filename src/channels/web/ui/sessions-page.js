@@ -11,6 +11,8 @@ let searchTimer = null;
 let selected = null;
 /** The agents the daemon runs (`GET /api/agents`): the filter, the picker and the tags use them. */
 let agents = [];
+/** The label of each registry origin (`cli`, `feishu`, `web`). */
+const ORIGIN_LABELS = { cli: 'sOriginCli', feishu: 'sOriginFeishu', web: 'sOriginWeb' };
 
 /** Wires the page's controls. */
 export function initSessions(showToast) {
@@ -89,7 +91,7 @@ async function loadSessions() {
           el('span', {
             class: 'session-meta',
             // Another agent's session says whose it is (Claude Code's, the default, does not).
-            text: `${s.agent && s.agent !== 'claude' ? `${s.agent} · ` : ''}${s.id.slice(0, 8)} · ${s.origin === 'feishu' ? t('sOriginFeishu') : t('sOriginCli')} · ${t(`status_${s.status}`)} · ${t('sMessages', { n: s.messageCount })} · ${s.project}`,
+            text: `${s.agent && s.agent !== 'claude' ? `${s.agent} · ` : ''}${s.id.slice(0, 8)} · ${t(ORIGIN_LABELS[s.origin] ?? 'sOriginCli')} · ${t(`status_${s.status}`)} · ${t('sMessages', { n: s.messageCount })} · ${s.project}`,
           }),
           el('span', { class: 'session-time', text: new Date(s.lastActive).toLocaleString() }),
         ),
