@@ -86,4 +86,38 @@ describe.skipIf(!HAS_CHROMIUM)('web console: session labels and order (chromium)
     expect(await card.locator('ol').nth(1).locator('li').innerText()).toMatch(/Bridge session 3\s+ID: b0000002/);
     await h.shot(page, 'labels-list-numbers');
   });
+
+  // Last: it stops the bridge.
+  it('shows the graceful stop: a banner (zh and en), and the running card says it is stopping', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    h.bh.engine.onSend = async (req) => {
+      if (req.prompt === 'long job') await gate;
+    };
+    const { page } = await h.page();
+    const { page: en } = await h.page({ locale: 'en-US' });
+    await page.click('#tab-sessions');
+    await page.locator(`.session-row[data-id="${SESSION_ID}"]`).click();
+    await page.click('#s-continue');
+    await page.locator('#toast:not([hidden])').waitFor();
+    await page.fill('#b-input', 'long job');
+    await page.press('#b-input', 'Enter');
+    await page.locator('#b-log .card-processing').waitFor();
+    expect(await page.isHidden('#stopping')).toBe(true);
+    const stopped = h.bh.bridge.stop(20_000);
+    try {
+      await page.locator('#stopping:not([hidden])').waitFor();
+      expect(await page.textContent('#stopping')).toMatch(/^cc-linker 正在停止：.*最迟到 .+ 完成/);
+      await en.locator('#stopping:not([hidden])').waitFor();
+      expect(await en.textContent('#stopping')).toMatch(/^cc-linker is stopping: .*have until /);
+      const card = page.locator('#b-log .card-stopping');
+      await card.waitFor();
+      expect(await card.locator('.card-title').textContent()).toBe('⏸ 停止中…');
+      expect(await card.locator('.sec-stopping').textContent()).toContain('下次启动后继续');
+      await h.shot(page, 'labels-stopping');
+    } finally {
+      release();
+      await stopped;
+    }
+  });
 });

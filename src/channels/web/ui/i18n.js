@@ -112,6 +112,8 @@ const MESSAGES = {
     stNoBridge: '桥接未运行（仅 AI 对话可用）',
     you: '你',
     offline: '连接已断开，正在重连…',
+    stopping: 'cc-linker 正在停止：不再接收新消息，正在运行的回合完成后退出；未完成的会在下次启动后继续。',
+    stoppingUntil: 'cc-linker 正在停止：不再接收新消息，正在运行的回合最迟到 {time} 完成；未完成的会在下次启动后继续。',
     error: '出错了：{msg}',
     copied: '已复制',
   },
@@ -226,6 +228,10 @@ const MESSAGES = {
     stNoBridge: 'The bridge is not running (AI chat only)',
     you: 'You',
     offline: 'Connection lost, reconnecting…',
+    stopping:
+      'cc-linker is stopping: no new messages are taken; running turns finish first, the rest resume after the next start.',
+    stoppingUntil:
+      'cc-linker is stopping: no new messages are taken; running turns have until {time}, the rest resume after the next start.',
     error: 'Error: {msg}',
     copied: 'Copied',
   },
