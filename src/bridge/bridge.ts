@@ -92,6 +92,8 @@ export class Bridge implements BridgeInbound {
   private readonly accepting = new Map<string, Promise<AcceptResult>>();
   private seq = 0;
   private shuttingDown = false;
+  /** When the graceful stop ends (ISO), once `stop()` began. */
+  private stopDeadline: string | undefined;
   private readonly t;
   private readonly now: () => Date;
 
@@ -149,6 +151,8 @@ export class Bridge implements BridgeInbound {
       running: this.dispatcher.active,
       channels: [...this.channels.values()].map((c) => ({ id: c.id, ...c.status() })),
       pendingPrompts: this.prompts.list().length,
+      stopping: this.shuttingDown,
+      ...(this.stopDeadline ? { stopDeadline: this.stopDeadline } : {}),
     };
   }
 
@@ -170,6 +174,7 @@ export class Bridge implements BridgeInbound {
   /** Stops intake, waits up to `graceMs` for running messages, leaves the rest for the next start. */
   async stop(graceMs = 30_000): Promise<{ unfinished: number }> {
     this.shuttingDown = true;
+    this.stopDeadline = new Date(Date.now() + graceMs).toISOString();
     const result = await this.dispatcher.stop(graceMs);
     this.prompts.cancelAll();
     return result;
@@ -336,6 +341,7 @@ export class Bridge implements BridgeInbound {
       logger: this.o.logger,
       showThinking: this.o.config.stream.show_thinking,
       heartbeatMs: this.o.heartbeatMs ?? 2000,
+      isStopping: () => this.shuttingDown,
       recovery: {
         mode: this.o.config.runtime.recovery,
         choices: this.recoveryChoices,

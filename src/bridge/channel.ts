@@ -98,7 +98,12 @@ export interface StreamState {
   /** The agent's plan for the turn, as one line (`📋 2/5 · Run the tests`), when it shared one. */
   plan?: string;
   toolCount: number;
+  /** Since the run first started — across a restart too (`resumed`). */
   elapsedMs: number;
+  /** The run began before cc-linker restarted and was picked up again after it. */
+  resumed?: boolean;
+  /** cc-linker is stopping: the run has the graceful stop's time left to finish, else it resumes after the next start. */
+  stopping?: boolean;
 }
 
 export interface ReplyStream {

@@ -1,4 +1,4 @@
-import type { ToolOutcome } from './tool-dispatcher.js';
+import type { ToolOutcome, ToolStopped } from './tool-dispatcher.js';
 
 /**
  * The chat states as one typed event stream: what the web page, the terminal chat and the `/cc` card
@@ -67,6 +67,8 @@ export type ChatEvent =
         readonly stderr: string;
         /** Why it did not run (denied, invalid, skipped) or ended abnormally; absent on a normal run. */
         readonly reason?: string;
+        /** An allowed call stopped before the CLI exited (exit -1): cancelled or timed out. */
+        readonly stopped?: ToolStopped;
       })
   | (Base & { readonly type: 'FINALIZING'; readonly round: number })
   | (Base & {

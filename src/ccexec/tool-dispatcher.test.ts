@@ -206,17 +206,21 @@ describe('dispatchToolCall: execution outcomes', () => {
   });
 
   it.each([
-    ['a timeout', { timedOut: true, durationMs: 30_000 }, 'timed out after 30000ms'],
-    ['a cancel', { cancelled: true }, 'cancelled'],
-    ['a signal', { signal: 'SIGKILL' }, 'killed by SIGKILL'],
-    ['no reason at all', {}, 'the CLI ended without an exit code'],
-  ] as const)('answers %s (no exit code) with -1', async (_title, extra, reason) => {
-    const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), {
-      exec: spyExec(outcome({ exitCode: null, stdout: 'partial', ...extra })),
-    });
-    expect(result).toMatchObject({ exitCode: -1, reason, stdout: 'partial' });
-    expect(result.content).toContain(reason);
-  });
+    ['a timeout', { timedOut: true, durationMs: 30_000 }, 'timed out after 30000ms', 'timeout'],
+    ['a cancel', { cancelled: true }, 'cancelled', 'cancelled'],
+    ['a signal', { signal: 'SIGKILL' }, 'killed by SIGKILL', undefined],
+    ['no reason at all', {}, 'the CLI ended without an exit code', undefined],
+  ] as const)(
+    'answers %s (no exit code) with -1, saying when it was stopped',
+    async (_title, extra, reason, stopped) => {
+      const result = await dispatchToolCall(call({ command: 'status', subargs: [] }), {
+        exec: spyExec(outcome({ exitCode: null, stdout: 'partial', ...extra })),
+      });
+      expect(result).toMatchObject({ exitCode: -1, reason, stdout: 'partial' });
+      expect(result.stopped).toBe(stopped);
+      expect(result.content).toContain(reason);
+    },
+  );
 
   it('does not start the CLI when the turn is already cancelled, and hands the signal to exec otherwise', async () => {
     const aborted = new AbortController();
@@ -224,7 +228,7 @@ describe('dispatchToolCall: execution outcomes', () => {
     const exec = spyExec();
     expect(
       await dispatchToolCall(call({ command: 'status', subargs: [] }), { exec, signal: aborted.signal }),
-    ).toMatchObject({ exitCode: -1, reason: 'cancelled before it started' });
+    ).toMatchObject({ exitCode: -1, reason: 'cancelled before it started', stopped: 'cancelled' });
     expect(exec).not.toHaveBeenCalled();
 
     const live = new AbortController();

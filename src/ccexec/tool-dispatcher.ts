@@ -33,7 +33,16 @@ export interface ToolOutcome {
   /** Full stdout for the UI's expand view. */
   readonly stdout: string;
   readonly stderr: string;
+  /**
+   * Set when an allowed call was stopped before the CLI exited by itself (`exitCode` is then -1):
+   * `cancelled` by the user (or before it started), `timeout` at the run limit. A card says so
+   * instead of "done".
+   */
+  readonly stopped?: ToolStopped;
 }
+
+/** Why an allowed call ended without the CLI's own exit. */
+export type ToolStopped = 'cancelled' | 'timeout';
 
 /** The dispatcher's collaborators: how to run the CLI, and the turn's cancel signal. */
 export interface DispatchDeps {
@@ -76,7 +85,7 @@ export async function dispatchToolCall(call: ParsedToolCall, deps: DispatchDeps)
   }
 
   const argv = applyDefaults(decision.argv, decision.spec);
-  if (deps.signal?.aborted) return execFailure(argv, 'cancelled before it started', '', 0);
+  if (deps.signal?.aborted) return execFailure(argv, 'cancelled before it started', '', 0, '', 'cancelled');
   let exec: ExecOutcome;
   try {
     exec = await deps.exec([...argv], deps.signal);
@@ -96,7 +105,10 @@ export async function dispatchToolCall(call: ParsedToolCall, deps: DispatchDeps)
       exec.durationMs,
       exec.stdout,
     );
-  if (exec.exitCode === null) return execFailure(argv, whyNoExitCode(exec), exec.stderr, exec.durationMs, exec.stdout);
+  if (exec.exitCode === null) {
+    const stopped = exec.cancelled ? 'cancelled' : exec.timedOut ? 'timeout' : undefined;
+    return execFailure(argv, whyNoExitCode(exec), exec.stderr, exec.durationMs, exec.stdout, stopped);
+  }
 
   const content = formatContent(exec.exitCode, exec.durationMs, exec.stdout, exec.stderr, exec.stdoutTruncated);
   return {
@@ -129,7 +141,14 @@ function refusal(decision: ToolOutcome['decision'], exitCode: number, reason: st
   };
 }
 
-function execFailure(argv: string[], reason: string, stderr: string, durationMs: number, stdout = ''): ToolOutcome {
+function execFailure(
+  argv: string[],
+  reason: string,
+  stderr: string,
+  durationMs: number,
+  stdout = '',
+  stopped?: ToolStopped,
+): ToolOutcome {
   const fullStderr = stderr ? `${stderr}\n${reason}` : reason;
   return {
     decision: 'allowed',
@@ -140,6 +159,7 @@ function execFailure(argv: string[], reason: string, stderr: string, durationMs:
     content: formatContent(EXIT_EXEC_FAILED, durationMs, stdout, fullStderr, false),
     stdout,
     stderr: fullStderr,
+    ...(stopped ? { stopped } : {}),
   };
 }
 

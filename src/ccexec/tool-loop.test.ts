@@ -377,7 +377,11 @@ describe('runToolLoop: cancel and failure', () => {
     const r = await running;
     expect(r.state).toBe('CANCELLED');
     expect(types(r.events)).toEqual(['THINKING', 'TOOL_CALLED', 'TOOL_RUNNING', 'TOOL_DONE', 'CANCELLED']);
-    expect(r.events.find((e) => e.type === 'TOOL_DONE')).toMatchObject({ exitCode: -1, reason: 'cancelled' });
+    expect(r.events.find((e) => e.type === 'TOOL_DONE')).toMatchObject({
+      exitCode: -1,
+      reason: 'cancelled',
+      stopped: 'cancelled',
+    });
     expect(h.provider.requests).toHaveLength(1);
     expect(h.provider.pending()).toBe(1);
   });

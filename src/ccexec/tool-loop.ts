@@ -312,6 +312,7 @@ export async function runToolLoop(opts: ToolLoopOptions): Promise<ToolLoopResult
       stdout: outcome.stdout,
       stderr: outcome.stderr,
       ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+      ...(outcome.stopped ? { stopped: outcome.stopped } : {}),
     });
     await record(call, { ...outcome, argv: ranArgv });
     seen.set(call.dedupKey, outcome);

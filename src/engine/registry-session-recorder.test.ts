@@ -66,7 +66,7 @@ describe('createRegistrySessionRecorder', () => {
     expect((await readRegistry(paths)).registry.sessions[ID]).toMatchObject({
       status: 'degraded',
       last_error: 'jsonl_not_found',
-      origin: 'feishu',
+      origin: 'web',
       feishu_user_id: 'web:owner',
     });
     await expect(

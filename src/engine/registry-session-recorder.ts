@@ -17,9 +17,7 @@ const TITLE_PREVIEW = 100;
  * `resolved` / `degraded` set the status, `runFinished` refreshes `last_active`, the previews and
  * the last known model. A resumed session the registry does not know yet (a terminal session never
  * synced) is left alone — the next `sync` adds it with its real metadata.
- *
- * The registry's origin is `cli` | `feishu`; chat runs from the web console are recorded as
- * `feishu` (a chat-origin session) until the registry schema grows a `web` origin.
+ * The run's origin is recorded as it is (`cli`, `feishu`, `web`: registry schema v6).
  *
  * @example createEngine(config, { …, sessionRecorder: createRegistrySessionRecorder(paths, logger) })
  */
@@ -43,7 +41,7 @@ export function createRegistrySessionRecorder(
         paths,
         e.sessionId,
         {
-          origin: e.origin === 'cli' ? 'cli' : 'feishu',
+          origin: e.origin,
           cwd: e.cwd,
           project_name: path.basename(e.cwd) || null,
           status: 'provisioning',

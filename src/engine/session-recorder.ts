@@ -1,5 +1,7 @@
+import type { SessionOrigin } from '../sessions/registry/registry-schema.js';
+
 /** Where a run came from, as the registry records it. */
-export type SessionOrigin = 'feishu' | 'web' | 'cli';
+export type { SessionOrigin };
 
 /**
  * What the engine tells the session registry while it runs:

@@ -99,7 +99,7 @@ describe('session commands (golden, zh)', () => {
   it('init registers every session, restores Feishu origin, merges the hook event', async () => {
     await expectGolden('init', ['init']);
     const reg = JSON.parse(fs.readFileSync(path.join(ccHome, 'registry.json'), 'utf8'));
-    expect(reg.version).toBe(5);
+    expect(reg.version).toBe(6);
     expect(reg.sessions[tree.sessions.basic.id]).toMatchObject({ origin: 'feishu', feishu_user_id: 'ou_owner' });
     expect(reg.sessions[NEW_ID]).toMatchObject({ status: 'provisioning', jsonl_path: null });
     expect(fs.readdirSync(path.join(ccHome, 'runtime', 'session-events'))).toEqual([]);
@@ -118,6 +118,7 @@ describe('session commands (golden, zh)', () => {
     await expectGolden('list', ['list']);
     await expectGolden('list-json-limit', ['list', '--json', '--limit', '2']);
     await expectGolden('list-origin-feishu', ['list', '--origin', 'feishu']);
+    await expectGolden('list-origin-web', ['list', '--origin', 'web']);
     await expectGolden('list-status-archived', ['list', '--status', 'archived']);
     await expectGolden('list-project', ['list', '--project', 'a-b']);
     await expectGolden('list-bad-status', ['list', '--status', 'nope'], 1);

@@ -92,6 +92,13 @@ describe.skipIf(!HAS_CHROMIUM)('web console: AI chat page (chromium)', () => {
     await page.keyboard.press('Escape');
     await page.locator('.msg-end[data-state="CANCELLED"]').waitFor();
     await expect.poll(() => isProcessRunning(pid), { timeout: 5000 }).toBe(false);
+    // The card says the call was cancelled: not "done", and no "exit -1" (the CLI never exited).
+    const card = page.locator('.tool-card');
+    await expect.poll(() => card.locator('.tool-status').textContent()).toBe('已取消');
+    expect(await card.getAttribute('class')).toContain('tool-stopped');
+    expect(await card.getAttribute('class')).not.toContain('tool-failed');
+    expect(await card.locator('.tool-exit').isHidden()).toBe(true);
+    expect(await card.innerText()).not.toMatch(/完成|exit -1/);
     expect(await page.isEnabled('#chat-input')).toBe(true);
     expect(await page.isHidden('#chat-cancel')).toBe(true);
     await h.shot(page, 'chat-cancelled');

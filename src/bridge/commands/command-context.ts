@@ -40,6 +40,10 @@ export interface BridgeStatus {
   channels: Array<{ id: string; connected: boolean; detail?: string }>;
   /** Permission prompts / questions waiting for the user. */
   pendingPrompts: number;
+  /** cc-linker is stopping: no new message is taken, running ones have the graceful stop's time left. */
+  stopping?: boolean;
+  /** When the graceful stop ends (ISO): what still runs then is resumed after the next start. */
+  stopDeadline?: string;
 }
 
 /**

@@ -69,6 +69,8 @@ export interface PipelineDeps {
   showThinking: boolean;
   /** How often the streamed card gets a heartbeat (elapsed time, running tool) while Claude is silent. */
   heartbeatMs: number;
+  /** True once the bridge is stopping (graceful stop): the heartbeat marks running cards. */
+  isStopping?: () => boolean;
   /** Absent = `continue` without asking. */
   recovery?: RecoveryOptions;
   /** Notifications after a long turn or a waiting prompt (`[notify]`); absent = none. */

@@ -183,6 +183,22 @@ describe('a re-run after a crash asks the transcript first', () => {
     expect(cardText(finalCard())).toContain('echo: question');
   });
 
+  it('a run picked up after a restart says so on its card, and its time counts from the first start', async () => {
+    await setup({ readable: false });
+    engine.writes = () => ({ lines: [], hang: engine.requests.length === 1 });
+    const id = await runUntilHung('question');
+    const startedAt = Date.parse((await h.spool.read('processing', id))?.run?.startedAt ?? '');
+    const states = () => h.channel.messages.flatMap((m) => m.streamStates);
+    expect(states().some((s) => s.resumed)).toBe(false);
+    const beforeRestart = Date.now();
+    await crashAndRestart();
+    await h.bridge.whenIdle();
+    const resumed = states().filter((s) => s.resumed);
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(resumed[0]?.elapsedMs).toBeGreaterThanOrEqual(beforeRestart - startedAt);
+    expect((await h.spool.read('done', id))?.run?.restarts).toBe(1);
+  });
+
   it('the message is prepared once: a prompt rewritten by a second prepare would not be found', async () => {
     await setup();
     let prepared = 0;

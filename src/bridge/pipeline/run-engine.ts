@@ -104,18 +104,31 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
         stream,
       };
   }
+  const resumed = (record.run?.restarts ?? 0) > 0;
   await markRunStarted(record, sessionId, deps);
   if (plan.kind === 'continue' && record.run) {
     record.run.continued = (record.run.continued ?? 0) + 1;
     await deps.spool.write('processing', record);
   }
 
-  const state: StreamState = { phase: 'processing', text: '', thinking: '', toolCount: 0, elapsedMs: 0 };
-  const started = Date.now();
-  const heartbeat = setInterval(() => {
+  // The card's timer counts from the run's first start, so a run resumed after a restart (or a
+  // retry) keeps its time instead of starting again at 0.
+  const started = Math.min(Date.now(), Date.parse(record.run?.startedAt ?? '') || Date.now());
+  const state: StreamState = {
+    phase: 'processing',
+    text: '',
+    thinking: '',
+    toolCount: 0,
+    elapsedMs: Date.now() - started,
+    ...(resumed ? { resumed: true } : {}),
+  };
+  const beat = () => {
     state.elapsedMs = Date.now() - started;
+    if (deps.isStopping?.()) state.stopping = true;
     stream.update({ ...state });
-  }, deps.heartbeatMs);
+  };
+  if (resumed) beat(); // shown at once, not at the first heartbeat
+  const heartbeat = setInterval(beat, deps.heartbeatMs);
   heartbeat.unref?.();
   const pendingWrites: Promise<unknown>[] = [];
   const onEvent = (event: EngineEvent) => {
@@ -147,8 +160,7 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
       default:
         return;
     }
-    state.elapsedMs = Date.now() - started;
-    stream.update({ ...state });
+    beat();
   };
   const sender = {
     send: (card: CardReply, key: string) => outbox.send(replyTargetOf(record), card, key),

@@ -43,6 +43,18 @@ describe('RegistrySessionDirectory', () => {
     expect(await view.recentChatSessions('ou_y', 0)).toEqual([]);
   });
 
+  it('finds the web console’s recent sessions too (origin web), so a lost console mapping is restored', async () => {
+    const d = new RegistrySessionDirectory(paths);
+    await upsertSession(paths, 'bbbb1111-0000-4000-8000-000000000001', {
+      cwd: '/w/web',
+      origin: 'web',
+      feishu_user_id: 'web:owner',
+    });
+    expect(await registryViewOf(d).recentChatSessions('web:owner', 0)).toEqual([
+      expect.objectContaining({ sessionId: 'bbbb1111-0000-4000-8000-000000000001', cwd: '/w/web' }),
+    ]);
+  });
+
   it('passes every session’s agent through, so chat commands can tell another agent’s sessions apart', async () => {
     const d = new RegistrySessionDirectory(paths);
     await upsertSession(paths, 'aaaa1111-0000-4000-8000-000000000001', { cwd: '/w/alpha', title: 'Claude one' });

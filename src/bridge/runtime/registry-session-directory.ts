@@ -1,6 +1,6 @@
 import type { Paths } from '../../core/paths.js';
 import { readRegistry, registryStamp } from '../../sessions/registry/read-registry.js';
-import type { Registry } from '../../sessions/registry/registry-schema.js';
+import { isChatOrigin, type Registry } from '../../sessions/registry/registry-schema.js';
 import { searchSessions } from '../../sessions/present/search-sessions.js';
 import type { SessionDirectory, SessionView } from '../commands/command-context.js';
 import type { RegistryView } from '../mapping/reconcile-mapping.js';
@@ -53,7 +53,7 @@ export class RegistrySessionDirectory implements SessionDirectory {
     sinceMs: number,
   ): Promise<Array<{ sessionId: string; status: string; cwd: string; createdAt: string }>> {
     return (await this.list())
-      .filter((s) => s.origin === 'feishu' && s.feishu_user_id === userId && Date.parse(s.created_at) >= sinceMs)
+      .filter((s) => isChatOrigin(s.origin) && s.feishu_user_id === userId && Date.parse(s.created_at) >= sinceMs)
       .sort((a, b) => (a.created_at < b.created_at ? 1 : -1))
       .map((s) => ({ sessionId: s.uuid, status: s.status ?? 'active', cwd: s.cwd, createdAt: s.created_at }));
   }

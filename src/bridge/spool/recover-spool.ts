@@ -20,7 +20,8 @@ export interface SpoolRecovery {
  * - `processing/` whose delivery record says `sent` → finalized the same way, even though the
  *   final move never happened: Claude is not run again and nothing is sent again;
  * - any other `processing/` → `pending/`; its persisted outcome (if any) means delivery resumes at
- *   the first unsent chunk without running Claude again.
+ *   the first unsent chunk without running Claude again. A record whose run had begun (`run`)
+ *   counts the restart (`run.restarts`), so its card can say it was resumed after one.
  * `pending/` is left as it is: a record there that was never routed is routed once by the
  * dispatcher after the start, in arrival order. `cancelled/` is final and never read here; a
  * record the owner stopped before the crash (`stop`, no outcome) goes back to `pending/` like any
@@ -43,6 +44,10 @@ export async function recoverSpool(spool: Spool, deliveries: Deliveries, logger:
       await spool.move(r.message.id, 'processing', finalStateOf(r));
       result.finalized += 1;
     } else {
+      if (r.run && r.outcome === undefined) {
+        r.run.restarts = (r.run.restarts ?? 0) + 1;
+        await spool.write('processing', r);
+      }
       await spool.move(r.message.id, 'processing', 'pending');
       result.requeued += 1;
     }

@@ -82,6 +82,11 @@ export interface RunStart {
   offset?: number;
   /** How often the turn was resumed with the continue instruction after an interruption. */
   continued?: number;
+  /**
+   * How many starts of cc-linker re-queued this run (set by `recoverSpool`): its card then says it
+   * was resumed after a restart, and its timer keeps counting from `startedAt`.
+   */
+  restarts?: number;
 }
 
 /** A record the dispatcher has routed: what the run phase works on. */

@@ -5,7 +5,7 @@ import { renderMarkdown } from './render-markdown.js';
 
 /** Every tag the renderer may emit, with the only attributes it may carry. */
 const ALLOWED_TAG =
-  /<\/?(?:p|br|pre|code|strong|h4|blockquote|ul|ol|li|hr)>|<code class="lang-[\w+#.-]+">|<a href="https?:\/\/[^"<>]*" rel="noopener noreferrer" target="_blank">|<\/a>/g;
+  /<\/?(?:p|br|pre|code|strong|h4|blockquote|ul|ol|li|hr)>|<ol start="\d{1,9}">|<code class="lang-[\w+#.-]+">|<a href="https?:\/\/[^"<>]*" rel="noopener noreferrer" target="_blank">|<\/a>/g;
 
 /** What is left once the allowed tags are removed must contain no markup at all. */
 function leftover(html: string): string {
@@ -37,6 +37,22 @@ describe('renderMarkdown', () => {
       '<p>see <a href="https://example.com/a?b=1&amp;c=2" rel="noopener noreferrer" target="_blank">docs</a></p>',
     );
     expect(renderMarkdown('中文 **加粗** 和 `代码`')).toBe('<p>中文 <strong>加粗</strong> 和 <code>代码</code></p>');
+  });
+
+  it('numbers an ordered list from its first number, also one item per block (/list: 1, 2, 3 — not 1, 1, 1)', () => {
+    expect(renderMarkdown('3. three\n4. four')).toBe('<ol start="3"><li>three</li><li>four</li></ol>');
+    expect(renderMarkdown('1. one\n\n2. two\n\n3. three')).toBe(
+      '<ol><li>one</li></ol><ol start="2"><li>two</li></ol><ol start="3"><li>three</li></ol>',
+    );
+    expect(renderMarkdown('0) zero')).toBe('<ol start="0"><li>zero</li></ol>');
+    expect(renderMarkdown('1. a\n1. b\n1. c')).toBe('<ol><li>a</li><li>b</li><li>c</li></ol>');
+  });
+
+  it('keeps a plain line after a list item in that item (a /list entry: title, id and meta in one item)', () => {
+    expect(renderMarkdown('2. **Fix bug**\nID: abc12345\n终端 | 3条')).toBe(
+      '<ol start="2"><li><strong>Fix bug</strong><br>ID: abc12345<br>终端 | 3条</li></ol>',
+    );
+    expect(renderMarkdown('- a\n  more\n\nafter')).toBe('<ul><li>a<br>more</li></ul><p>after</p>');
   });
 
   it('keeps an unclosed code fence as code to the end', () => {

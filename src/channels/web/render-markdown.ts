@@ -5,6 +5,10 @@ import { escapeHtml } from './http/escape-html.js';
  * paragraphs (single newlines kept as `<br>`), fenced code blocks, `inline code`, **bold**,
  * `# headings` (as `<h4>`), `> quotes`, `-`/`*`/`+` and `1.` lists, and `[text](https://…)` links.
  *
+ * Lists follow CommonMark where it shows: an ordered list keeps its first number (`<ol start="3">`,
+ * so a reply that numbers items one per block — `/list` — reads 1, 2, 3, not 1, 1, 1), and a plain
+ * line right after an item continues that item (a lazy continuation line, kept as `<br>`).
+ *
  * Why not a library: nothing is fetched or bundled, and the whole security argument fits here —
  * every piece of input text is passed through `escapeHtml` BEFORE any markup is added, and the only
  * tags ever emitted are the fixed ones above. Raw HTML in the input comes out as visible text. A
@@ -18,7 +22,7 @@ export function renderMarkdown(text: string): string {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const out: string[] = [];
   let para: string[] = [];
-  let list: { tag: 'ul' | 'ol'; items: string[] } | null = null;
+  let list: { tag: 'ul' | 'ol'; start: number; items: string[][] } | null = null;
   let quote: string[] = [];
 
   const flushPara = () => {
@@ -26,7 +30,12 @@ export function renderMarkdown(text: string): string {
     para = [];
   };
   const flushList = () => {
-    if (list) out.push(`<${list.tag}>${list.items.map((i) => `<li>${renderInline(i)}</li>`).join('')}</${list.tag}>`);
+    if (list) {
+      // `start` is a number parsed from at most 9 digits: nothing from the input reaches the tag as text.
+      const open = list.tag === 'ol' && list.start !== 1 ? `<ol start="${list.start}">` : `<${list.tag}>`;
+      const items = list.items.map((lines) => `<li>${lines.map(renderInline).join('<br>')}</li>`).join('');
+      out.push(`${open}${items}</${list.tag}>`);
+    }
     list = null;
   };
   const flushQuote = () => {
@@ -74,17 +83,16 @@ export function renderMarkdown(text: string): string {
       continue;
     }
     const bullet = /^\s{0,6}[-*+]\s+(.*)$/.exec(line);
-    const ordered = /^\s{0,6}\d{1,9}[.)]\s+(.*)$/.exec(line);
-    const item = bullet ?? ordered;
-    if (item) {
+    const ordered = /^\s{0,6}(\d{1,9})[.)]\s+(.*)$/.exec(line);
+    if (bullet || ordered) {
       flushPara();
       flushQuote();
       const tag = bullet ? 'ul' : 'ol';
       if (!list || list.tag !== tag) {
         flushList();
-        list = { tag, items: [] };
+        list = { tag, start: ordered ? Number(ordered[1]) : 1, items: [] };
       }
-      list.items.push(item[1] ?? '');
+      list.items.push([(bullet ? bullet[1] : ordered?.[2]) ?? '']);
       continue;
     }
     if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
@@ -92,7 +100,11 @@ export function renderMarkdown(text: string): string {
       out.push('<hr>');
       continue;
     }
-    flushList();
+    const lastItem = list?.items[list.items.length - 1];
+    if (lastItem) {
+      lastItem.push(line.trim());
+      continue;
+    }
     flushQuote();
     para.push(line);
   }

@@ -81,4 +81,18 @@ describe('renderStreamState', () => {
       renderStreamState({ phase: 'processing', text: '', thinking: '', toolCount: 0, elapsedMs: 0 }, 'zh'),
     ).toContain('处理中');
   });
+
+  it('says when a run was resumed after a restart, and "Stopping…" while cc-linker stops (zh and en)', () => {
+    const base = { phase: 'processing' as const, text: '', thinking: '', toolCount: 0, elapsedMs: 95_000 };
+    const resumed = renderStreamState({ ...base, resumed: true }, 'zh');
+    expect(resumed).toContain('<p class="sec-note sec-resumed">↻ cc-linker 重启后继续本轮');
+    expect(resumed).toContain('已用 95 秒');
+    expect(renderStreamState({ ...base, resumed: true }, 'en')).toContain('Resumed after cc-linker restarted');
+    const stopping = renderStreamState({ ...base, stopping: true }, 'en');
+    expect(stopping).toContain('card-stopping');
+    expect(stopping).toContain('<header class="card-title">⏸ Stopping…</header>');
+    expect(stopping).toContain('cc-linker is stopping');
+    expect(renderStreamState({ ...base, stopping: true }, 'zh')).toContain('⏸ 停止中…');
+    expect(renderStreamState(base, 'zh')).not.toMatch(/sec-note|停止中/);
+  });
 });

@@ -62,17 +62,22 @@ function renderButtons(buttons: CardButton[]): string {
 
 /**
  * Renders the live state of a streamed Claude reply: the text so far (safe markdown), the thinking
- * (folded), the running tool and the elapsed time, then the stream's buttons (Stop). Same
- * escaping rules as `renderReply`.
+ * (folded), the running tool and the elapsed time, then the stream's buttons (Stop). A run
+ * resumed after a restart says so; while cc-linker stops, the title says "Stopping…" with a note.
+ * Same escaping rules as `renderReply`.
  */
 export function renderStreamState(state: StreamState, lang: Language, buttons: CardButton[] = []): string {
   const t = webMessages(lang);
-  const parts = [
-    `<article class="reply card card-${state.phase === 'streaming' ? 'streaming' : 'processing'}" aria-busy="true">`,
-  ];
-  parts.push(
-    `<header class="card-title">${escapeHtml(state.phase === 'streaming' ? t('streamStreaming') : t('streamProcessing'))}</header><div class="card-body">`,
-  );
+  const kind = state.stopping ? 'stopping' : state.phase === 'streaming' ? 'streaming' : 'processing';
+  const title = state.stopping
+    ? t('streamStopping')
+    : state.phase === 'streaming'
+      ? t('streamStreaming')
+      : t('streamProcessing');
+  const parts = [`<article class="reply card card-${kind}" aria-busy="true">`];
+  parts.push(`<header class="card-title">${escapeHtml(title)}</header><div class="card-body">`);
+  if (state.stopping) parts.push(`<p class="sec-note sec-stopping">${escapeHtml(t('streamStoppingNote'))}</p>`);
+  if (state.resumed) parts.push(`<p class="sec-note sec-resumed">${escapeHtml(t('streamResumedNote'))}</p>`);
   if (state.thinking.trim())
     parts.push(
       `<details class="sec-thinking"><summary>${escapeHtml(t('streamThinking'))}</summary><blockquote>${escapeHtml(state.thinking.trim()).replace(/\n/g, '<br>')}</blockquote></details>`,

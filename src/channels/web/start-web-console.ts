@@ -6,6 +6,7 @@ import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import type { Paths } from '../../core/paths.js';
+import { tildify } from '../../core/tildify.js';
 import { handleApi, statusBody, type ApiContext, type ConsoleBridge } from './console/api-routes.js';
 import { consoleAgents } from './console/console-agents.js';
 import { ConsoleChats } from './console/console-chats.js';
@@ -126,6 +127,10 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
       lang,
       logger,
       api: (req, res, url, l, client) => handleApi(ctx, req, res, url, l, client),
+      loginHint: {
+        source: source === 'config' ? 'config' : 'file',
+        file: tildify(source === 'config' ? opts.paths.configFile : opts.paths.webTokenFile, opts.paths.userHome),
+      },
     });
   } catch (err) {
     hub.close();

@@ -80,6 +80,19 @@ describe('web console server: token, cookie, origin', () => {
     expect(r.headers['content-security-policy']).toContain("default-src 'none'");
   });
 
+  it('the login form says where the token is (under ~, never the token) and how to print the login URL, zh and en', async () => {
+    const zh = await request(web.port, '/', { headers: { Accept: 'text/html', 'Accept-Language': 'zh-CN' } });
+    expect(zh.body).toContain('令牌保存在 ~/.cc-linker/web-token。');
+    expect(zh.body).toContain('cc-linker web url');
+    const en = await request(web.port, '/', { headers: { Accept: 'text/html', 'Accept-Language': 'en-US' } });
+    expect(en.body).toContain('The token is stored in ~/.cc-linker/web-token.');
+    expect(en.body).toContain('Run cc-linker web url in a terminal');
+    for (const body of [zh.body, en.body]) {
+      expect(body).not.toContain(token);
+      expect(body).not.toContain(t.dir);
+    }
+  });
+
   it('?token= sets an HttpOnly SameSite=Strict cookie and redirects to the clean URL; the cookie then works', async () => {
     const r = await request(web.port, `/?token=${encodeURIComponent(token)}`);
     expect(r.status).toBe(303);

@@ -31,6 +31,7 @@ const summary = (id: string, agent: string): ConsoleSessionSummary => ({
   lastActive: '2026-01-01T00:00:00.000Z',
   messageCount: 1,
   preview: '',
+  sparse: false,
 });
 
 // The console and the agents: which agents it offers, how sessions are named and filtered by

@@ -10,6 +10,9 @@ export const webMessages = defineMessages({
     streamThinking: '思考过程',
     streamTool: (p) => `🔧 ${s(p.tool)}`,
     streamElapsed: (p) => `已用 ${s(p.seconds)} 秒 · 工具调用 ${s(p.tools)} 次`,
+    streamStopping: '⏸ 停止中…',
+    streamStoppingNote: 'cc-linker 正在停止：等待本轮完成；来不及完成的会在下次启动后继续。',
+    streamResumedNote: '↻ cc-linker 重启后继续本轮（计时从最初开始算起）。',
   },
   en: {
     streamProcessing: '⏳ Working…',
@@ -17,5 +20,9 @@ export const webMessages = defineMessages({
     streamThinking: 'Thinking',
     streamTool: (p) => `🔧 ${s(p.tool)}`,
     streamElapsed: (p) => `${s(p.seconds)} s elapsed · ${s(p.tools)} tool calls`,
+    streamStopping: '⏸ Stopping…',
+    streamStoppingNote:
+      'cc-linker is stopping: waiting for this turn to finish; if it cannot, it resumes after the next start.',
+    streamResumedNote: '↻ Resumed after cc-linker restarted (the time counts from the first start).',
   },
 });

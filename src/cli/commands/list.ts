@@ -6,7 +6,7 @@ import { parsePositiveInt } from './option-parsers.js';
 
 interface ListOptions {
   agent?: string;
-  origin?: 'cli' | 'feishu';
+  origin?: SessionEntry['origin'];
   status?: string;
   project?: string;
   limit: number;
@@ -27,7 +27,7 @@ const STATUSES = ['provisioning', 'active', 'archived', 'degraded', 'corrupted']
  * Another agent's session has its name before the meta line (`[Codex] 终端 | 3条 | …`).
  *
  * Filters: `--agent <name>` (claude, codex, gemini, qwen, opencode, or a configured agent the registry has sessions of; another name is an error
- * listing them), `--origin cli|feishu`, `--status <s>`, `--project <text>` (project name or cwd
+ * listing them), `--origin cli|feishu|web`, `--status <s>`, `--project <text>` (project name or cwd
  * contains it), `--limit <n>` (default 20). `--json` prints the matching entries.
  */
 export const listCommand: CommandSpec = {
@@ -37,8 +37,8 @@ export const listCommand: CommandSpec = {
     { flags: '--agent <name>', description: 'only sessions of this agent (claude, codex, gemini, qwen, opencode)' },
     {
       flags: '--origin <origin>',
-      description: 'only sessions started from the terminal or from Feishu',
-      choices: ['cli', 'feishu'],
+      description: 'only sessions started from the terminal, from Feishu or in the web console',
+      choices: ['cli', 'feishu', 'web'],
     },
     { flags: '--status <status>', description: 'only sessions with this status', choices: STATUSES },
     { flags: '--project <text>', description: 'only sessions whose project name or directory contains text' },

@@ -38,7 +38,11 @@ export const statusCommand: CommandSpec = {
       archived: count((e) => e.status === 'archived'),
       corrupted: count((e) => e.status === 'corrupted'),
     };
-    const byOrigin = { cli: count((e) => e.origin !== 'feishu'), feishu: count((e) => e.origin === 'feishu') };
+    const byOrigin = {
+      cli: count((e) => e.origin === 'cli'),
+      feishu: count((e) => e.origin === 'feishu'),
+      web: count((e) => e.origin === 'web'),
+    };
     const hook = await hookStatus(hookTargetFor(ctx));
     if (opts.json) {
       ctx.out.json({
@@ -63,13 +67,14 @@ export const statusCommand: CommandSpec = {
       `${pad(t('statusRegistry'), 15)}${file}${exists ? '' : ` ${t('statusNotInit')}`}`,
       `${pad(t('statusModified'), 15)}${mtime ? fmt.formatRelativeTime(mtime, ctx.now(), ctx.lang) : '-'}`,
       `${t('statusTotal')} ${entries.length}`,
-      `  ${pad(t('statusFromCli'), 16)}${byOrigin.cli}`,
-      `  ${pad(t('statusFromFeishu'), 16)}${byOrigin.feishu}`,
-      `  ${pad(t('statusActive'), 16)}${byStatus.active}`,
-      `  ${pad(t('statusProvisioning'), 16)}${byStatus.provisioning}`,
-      `  ${pad(t('statusDegraded'), 16)}${byStatus.degraded}`,
-      `  ${pad(t('statusArchived'), 16)}${byStatus.archived}`,
-      `  ${pad(t('statusCorrupted'), 16)}${byStatus.corrupted}`,
+      `  ${pad(t('statusFromCli'), 23)}${byOrigin.cli}`,
+      `  ${pad(t('statusFromFeishu'), 23)}${byOrigin.feishu}`,
+      `  ${pad(t('statusFromWeb'), 23)}${byOrigin.web}`,
+      `  ${pad(t('statusActive'), 23)}${byStatus.active}`,
+      `  ${pad(t('statusProvisioning'), 23)}${byStatus.provisioning}`,
+      `  ${pad(t('statusDegraded'), 23)}${byStatus.degraded}`,
+      `  ${pad(t('statusArchived'), 23)}${byStatus.archived}`,
+      `  ${pad(t('statusCorrupted'), 23)}${byStatus.corrupted}`,
       '',
       t('statusHook'),
       `  ${pad(t('statusClaudeCode'), 17)}${t(`hook_${hook.state}`)}`,

@@ -87,3 +87,15 @@ describe('cc-linker web rotate-token', () => {
     expect((await request(t.web.port, '/api/status', { headers: { Cookie: cookie } })).status).toBe(200);
   });
 });
+
+describe('cc-linker web url', () => {
+  it('prints the login URL with the current token and changes nothing', async () => {
+    const before = await fs.readFile(t.paths.webTokenFile, 'utf8');
+    const cookie = await loginCookie(t.web.port, t.token);
+    const r = await run({}, 'url');
+    expect(r.code).toBe(0);
+    expect(r.out.stdout).toEqual([`✅ 本地控制台：http://127.0.0.1:9820/?token=${t.token}`]);
+    expect(await fs.readFile(t.paths.webTokenFile, 'utf8')).toBe(before);
+    expect((await request(t.web.port, '/api/status', { headers: { Cookie: cookie } })).status).toBe(200);
+  });
+});

@@ -18,11 +18,27 @@ const messages = defineMessages({
  * written atomically), and every console login ended — the login store is deleted, and a running
  * console notices the new token file at its next request and drops its logins too. Prints the new
  * start URL once, as `start` does. Refused (exit 78) when `web.token` is set in the config.
+ *
+ * `cc-linker web url`: prints the console's login URL with the current token (the config's
+ * `web.token`, else the token file — made once when missing, as `start` would), changing nothing
+ * else. The login page points here.
  */
 export const webCommand: CommandSpec = {
   name: 'web',
   description: 'Manage the local web console',
   subcommands: [
+    {
+      name: 'url',
+      description: 'Print the login URL of the local web console (with its token)',
+      action: async (ctx) => {
+        const { loadWebToken } = await import('../../channels/web/http/web-token.js');
+        const { consoleUrl } = await import('../../channels/web/http/bind-address.js');
+        const { token } = await loadWebToken(ctx.config, ctx.paths, ctx.lang);
+        const url = consoleUrl(ctx.config.web.host.trim() || '127.0.0.1', ctx.config.web.port, token);
+        ctx.out.print(startMessages(ctx.lang)('web', { url }));
+        return 0;
+      },
+    },
     {
       name: 'rotate-token',
       description: 'Replace the console token with a new random one and end every browser login',

@@ -29,17 +29,22 @@ export function formatRelativeTime(iso: string, now: Date, lang: Language): stri
   return t('years_ago', { n: Math.floor(ms / (365 * DAY)) });
 }
 
-/** The first column: the status when it is not plain active, else the origin (终端 / 飞书). */
+/** The message key of an origin's label (终端 / 飞书 / 网页控制台). */
+function originKey(origin: SessionEntry['origin']): 'origin_cli' | 'origin_feishu' | 'origin_web' {
+  return origin === 'feishu' ? 'origin_feishu' : origin === 'web' ? 'origin_web' : 'origin_cli';
+}
+
+/** The first column: the status when it is not plain active, else the origin (终端 / 飞书 / 网页控制台). */
 export function sessionLabel(entry: Pick<SessionEntry, 'status' | 'origin'>, lang: Language): string {
   const t = sessionsMessages(lang);
   const status = statusOf(entry);
   if (status !== 'active') return t(`status_${status}`);
-  return t(entry.origin === 'feishu' ? 'origin_feishu' : 'origin_cli');
+  return t(originKey(entry.origin));
 }
 
-/** The origin alone (终端 / 飞书), for the detail view. */
+/** The origin alone (终端 / 飞书 / 网页控制台), for the detail view. */
 export function originLabel(entry: SessionEntry, lang: Language): string {
-  return sessionsMessages(lang)(entry.origin === 'feishu' ? 'origin_feishu' : 'origin_cli');
+  return sessionsMessages(lang)(originKey(entry.origin));
 }
 
 /** The 8-character id users see and type. */

@@ -34,7 +34,7 @@ const entry = (over: Partial<SessionEntry>): SessionEntry => ({
   ...over,
 });
 const registry = (): Registry => ({
-  version: 5,
+  version: 6,
   updated_at: '2026-05-02T00:00:00.000Z',
   sessions: {
     a: entry({}),
@@ -108,11 +108,11 @@ describe('list index', () => {
     const lines = good.split('\n');
     for (const bad of [
       good.slice(0, good.length / 2),
-      good.replace('"version":3', '"version":2'),
+      good.replace('"version":4', '"version":3'),
       good.replace('"claude"', '"Not An Agent"'),
       good.replace(',"claude"]', ']'),
       good.replace('"degraded"', '"sleeping"'),
-      good.replace('"feishu"', '"web"'),
+      good.replace('"feishu"', '"telegram"'),
       '',
       `${lines[0]}\n${lines[1]}\n`,
       `${good}["extra"]\n`,
@@ -120,6 +120,14 @@ describe('list index', () => {
       fs.writeFileSync(file, bad);
       expect(await readListIndex(paths.registryFile), bad.slice(0, 40)).toBeNull();
     }
+  });
+
+  it('reads a web-origin row', async () => {
+    const reg = registry();
+    (reg.sessions.a as SessionEntry).origin = 'web';
+    await writeRegistry(paths, reg);
+    const read = await readListIndex(paths.registryFile);
+    expect(read?.sessions.find((s) => s.id === 'a')?.entry.origin).toBe('web');
   });
 
   it('made from a read, is tagged with the identity the file had before it was read', async () => {

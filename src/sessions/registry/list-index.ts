@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { registryStamp } from './read-registry.js';
 import { newestFirst } from './newest-first.js';
-import { SESSION_STATUSES, type Registry, type SessionEntry, type SessionStatus } from './registry-schema.js';
+import {
+  SESSION_ORIGINS,
+  SESSION_STATUSES,
+  type Registry,
+  type SessionOrigin,
+  type SessionEntry,
+  type SessionStatus,
+} from './registry-schema.js';
 import { isAgentName, type AgentName } from '../scan/agent-files/agent-name.js';
 
 /** What `cc-linker list` shows and filters on for one session (a subset of `SessionEntry`). */
@@ -14,7 +21,7 @@ export type ListEntry = Pick<
 /** One row on disk: `[id, origin, status, title, message_count, last_active, project_name, cwd, agent]`. */
 type Row = [
   string,
-  'cli' | 'feishu',
+  SessionOrigin,
   SessionStatus | null,
   string | null,
   number,
@@ -24,8 +31,11 @@ type Row = [
   AgentName,
 ];
 
-/** The index layout: 3 — rows carry the agent (9 fields). */
-const INDEX_VERSION = 3;
+/**
+ * The index layout: 3 — rows carry the agent (9 fields); 4 — the origin may be `web` (an index
+ * made from a v5 registry still labels the console's sessions `feishu`: it must not be used).
+ */
+const INDEX_VERSION = 4;
 
 /** The first line of the file. */
 interface ListIndexHeader {
@@ -122,7 +132,7 @@ function rowEntry(row: unknown): ListEntry | null {
   if (
     typeof id !== 'string' ||
     !isAgentName(agent) ||
-    (origin !== 'cli' && origin !== 'feishu') ||
+    !SESSION_ORIGINS.includes(origin as SessionOrigin) ||
     typeof count !== 'number' ||
     typeof lastActive !== 'string' ||
     typeof cwd !== 'string'
@@ -133,7 +143,7 @@ function rowEntry(row: unknown): ListEntry | null {
     return null;
   return {
     agent,
-    origin,
+    origin: origin as SessionOrigin,
     ...(status !== null ? { status: status as SessionStatus } : {}),
     title: title as string | null,
     message_count: count,

@@ -105,7 +105,7 @@ const eventsArb: fc.Arbitrary<DiscoveryEvent[]> = fc.array(
 const mappingArb: fc.Arbitrary<MappedSession[]> = fc.array(
   fc.record({
     sessionId: fc.constantFrom(...ids, 'new2'),
-    openId: fc.constantFrom('ou_1', 'ou_9'),
+    openId: fc.constantFrom('ou_1', 'ou_9', 'web:owner'),
     origin: fc.constantFrom('feishu', null) as fc.Arbitrary<'feishu' | null>,
     cwd: fc.option(fc.constant('/w/m'), { nil: null }),
     provider: fc.option(fc.constant('claude-m'), { nil: null }),
@@ -137,7 +137,7 @@ describe('mergeRegistry (property)', () => {
           const after = registry.sessions[id];
           expect(after).toBeDefined();
           if (!after) continue;
-          if (before.origin === 'feishu') expect(after.origin).toBe('feishu');
+          if (before.origin !== 'cli') expect(after.origin).toBe(before.origin);
           if (before.feishu_user_id) expect(after.feishu_user_id).toBe(before.feishu_user_id);
           if (before.feishu_session_id) expect(after.feishu_session_id).toBe(before.feishu_session_id);
           if (before.lastKnownProvider) expect(after.lastKnownProvider).toBe(before.lastKnownProvider);
@@ -153,7 +153,11 @@ describe('mergeRegistry (property)', () => {
         }
         for (const m of mapping) {
           const e = registry.sessions[m.sessionId];
-          if (e && m.origin === 'feishu') expect(e.origin).toBe('feishu');
+          if (e && m.origin === 'feishu') expect(e.origin).not.toBe('cli');
+          // A session new to the registry takes its origin from the first chat user mapped to it.
+          const first = mapping.find((x) => x.sessionId === m.sessionId && x.origin === 'feishu');
+          if (e && first === m && existing?.sessions[m.sessionId] === undefined)
+            expect(e.origin).toBe(m.openId.startsWith('web') ? 'web' : 'feishu');
         }
       }),
       { numRuns: 1000 },
@@ -184,9 +188,9 @@ describe('mergeRegistry (rules)', () => {
   });
   const scanOf = (...sessions: ScannedSession[]): MergeScan => ({ sessions, unscannedIds: [], unlistedDirs: [] });
 
-  it('builds a v5 entry from a scan: title falls back to the first prompt, project name from cwd', () => {
+  it('builds a v6 entry from a scan: title falls back to the first prompt, project name from cwd', () => {
     const { registry, stats } = mergeRegistry(null, scanOf(scanned()), [], [], NOW);
-    expect(registry.version).toBe(5);
+    expect(registry.version).toBe(6);
     expect(registry.sessions.s1).toEqual({
       agent: 'claude',
       origin: 'cli',
@@ -216,7 +220,7 @@ describe('mergeRegistry (rules)', () => {
 
   it('turns a provisioning entry active when its file appears, clearing the pending error', () => {
     const existing: Registry = {
-      version: 5,
+      version: 6,
       updated_at: iso(1),
       sessions: {
         s1: {
@@ -318,5 +322,16 @@ describe('mergeRegistry (rules)', () => {
       lastKnownProvider: 'claude-sonnet-4-5',
     });
     expect(stats.feishu).toBe(1);
+  });
+
+  it('a mapped session of the web console’s user is web-origin, and stays so at the next rescan', () => {
+    const mapping = [
+      { sessionId: 's1', openId: 'web:owner', origin: 'feishu' as const, cwd: '/w/a', provider: null, createdAt: null },
+    ];
+    const once = mergeRegistry(null, scanOf(scanned()), [], mapping, NOW);
+    expect(once.registry.sessions.s1).toMatchObject({ origin: 'web', feishu_user_id: 'web:owner' });
+    expect(once.stats.feishu).toBe(0);
+    const again = mergeRegistry(once.registry, scanOf(scanned()), [], [], NOW);
+    expect(again.registry.sessions.s1?.origin).toBe('web');
   });
 });

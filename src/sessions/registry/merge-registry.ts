@@ -2,6 +2,7 @@ import path from 'node:path';
 import { isInside } from '../../core/path-inside.js';
 import {
   ARCHIVE_AFTER_MS,
+  isWebUserId,
   REGISTRY_SCHEMA,
   type Registry,
   type SessionEntry,
@@ -53,7 +54,7 @@ export const MISSING_FILE_ERROR = 'JSONL file missing';
  *   the scan is `corrupted` when its file is unreadable/garbage, else `archived` after 30 days
  *   idle, else `active` — except a `degraded` entry whose problem was not the missing file, which
  *   stays degraded (the bridge owns that problem).
- * - Enrichments survive every rescan: `origin='feishu'`, `feishu_user_id`, `feishu_session_id`,
+ * - Enrichments survive every rescan: `origin` `feishu` or `web`, `feishu_user_id`, `feishu_session_id`,
  *   `lastKnownProvider`, `last_error` (cleared only when the scan fixes what it was about), and any
  *   field this version does not know.
  * - An entry not in the scan is kept unchanged when its file was not judged (too large, directory
@@ -61,8 +62,8 @@ export const MISSING_FILE_ERROR = 'JSONL file missing';
  *   `corrupted` ("JSONL file missing") when its file is gone.
  * - A discovery event for an unknown session adds a `provisioning` entry (the file comes later);
  *   for a known one it only moves `last_active` forward.
- * - A mapping entry with `origin: 'feishu'` marks its session feishu-origin with the user's
- *   open_id; an unknown mapped session with a cwd is added as `provisioning`.
+ * - A mapping entry with `origin: 'feishu'` marks its session chat-origin with the user's
+ *   id: `web` when the user is the web console's (`web:…`), else `feishu`; an unknown mapped session with a cwd is added as `provisioning`.
  * - Every entry names its `agent`. The Claude scan judges Claude Code's entries, the agents'
  *   scan (`agents`) the others' by the same rules: an entry of an agent that was not scanned, or
  *   whose file or directory could not be judged (`kept`), stays as it is. An id one agent's
@@ -128,7 +129,7 @@ export function mergeRegistry(
     const entry = next[m.sessionId];
     if (!entry) continue;
     if (m.origin === 'feishu') {
-      entry.origin = 'feishu';
+      if (entry.origin === 'cli') entry.origin = isWebUserId(m.openId) ? 'web' : 'feishu';
       entry.feishu_user_id ??= m.openId;
     }
     if (m.provider && !entry.lastKnownProvider) entry.lastKnownProvider = m.provider;
@@ -156,7 +157,7 @@ function fromScan(s: ScannedSession, before: SessionEntry | undefined, nowMs: nu
   const entry: SessionEntry = {
     ...before,
     agent,
-    origin: before?.origin === 'feishu' ? 'feishu' : 'cli',
+    origin: before?.origin ?? 'cli',
     cwd,
     project_name: cwd ? path.basename(cwd) || null : (before?.project_name ?? null),
     jsonl_path: s.jsonlPath,

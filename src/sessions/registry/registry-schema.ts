@@ -1,21 +1,24 @@
 import { isAgentName, type AgentName } from '../scan/agent-files/agent-name.js';
 
 /**
- * `~/.cc-linker/registry.json`, schema v5: one entry per session of any agent (Claude Code,
+ * `~/.cc-linker/registry.json`, schema v6: one entry per session of any agent (Claude Code,
  * Codex, Gemini CLI, Qwen Code, OpenCode), keyed by the agent's own session id
  * (see docs/design.md#the-session-registry):
  *
  * ```json
- * { "version": 5, "updated_at": "…", "sessions": { "<id>": SessionEntry } }
+ * { "version": 6, "updated_at": "…", "sessions": { "<id>": SessionEntry } }
  * ```
  *
  * 5: every entry names its `agent`; a v1–v4 file is read as Claude Code's sessions only.
+ * 6: `origin` may be `web` (started in the web console). A v5 file is read with its console
+ * sessions (recorded as `feishu` with a `web:` user) relabelled `web`; a v5 cc-linker refuses a v6
+ * file (it would turn `web` into `cli` on its next write).
  *
  * Validation is hand-written (no schema library) because `cc-linker list` reads this file on
  * every cold start. Unknown fields are kept, so a field added by a later minor version survives a
  * rewrite by this one.
  */
-export const REGISTRY_SCHEMA = 5;
+export const REGISTRY_SCHEMA = 6;
 
 export const SESSION_STATUSES = ['provisioning', 'active', 'archived', 'degraded', 'corrupted'] as const;
 /**
@@ -24,7 +27,22 @@ export const SESSION_STATUSES = ['provisioning', 'active', 'archived', 'degraded
  * pending problem (see `last_error`) · corrupted: cannot be resumed (file unreadable, garbage, gone).
  */
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
-export type SessionOrigin = 'cli' | 'feishu';
+/** Where a session was started: a terminal, Feishu, or the local web console. */
+export const SESSION_ORIGINS = ['cli', 'feishu', 'web'] as const;
+export type SessionOrigin = (typeof SESSION_ORIGINS)[number];
+
+/** True for the origins of chat sessions (started through the bridge: Feishu or the web console). */
+export function isChatOrigin(origin: SessionOrigin): boolean {
+  return origin !== 'cli';
+}
+
+/**
+ * The chat user id the web console runs as starts with `web` (`web:owner`); Feishu's open_ids
+ * start with `ou_`. The same rule as the engine's `defaultOriginOf`.
+ */
+export function isWebUserId(userId: string | null | undefined): boolean {
+  return typeof userId === 'string' && userId.startsWith('web');
+}
 export type { AgentName };
 
 /** Idle time after which an active session is shown as archived. */
@@ -47,7 +65,7 @@ export interface SessionEntry {
   pending_jsonl_resolve?: boolean;
   last_error?: string | null;
   feishu_session_id?: string | null;
-  /** open_id of the Feishu user (origin=feishu only). */
+  /** The chat user: open_id of the Feishu user (origin=feishu), `web:owner` (origin=web). */
   feishu_user_id?: string | null;
   created_at: string;
   last_active: string;
@@ -89,7 +107,8 @@ const optStr = (v: unknown): boolean => v === undefined || v === null || typeof 
  * Checks a parsed registry. A newer `version` is reported (never rewritten by this code); a wrong
  * top-level shape is `invalid` (treat like a half-written file); a single malformed entry is
  * dropped and named in `dropped` (the next scan re-adds what is still on disk). Older versions
- * (1–4) are read with missing fields filled in (their entries are Claude Code's: `agent: 'claude'`).
+ * (1–5) are read with missing fields filled in (1–4: their entries are Claude Code's: `agent:
+ * 'claude'`; 1–5: a `feishu` entry whose user is the web console's is `web`).
  */
 export function checkRegistry(value: unknown): RegistryCheck {
   if (!isObj(value)) return { ok: false, reason: 'invalid', detail: 'not an object' };
@@ -130,7 +149,10 @@ function normalizeEntry(raw: unknown, version: number): SessionEntry | null {
   if (!optStr(raw.jsonl_path) || !optStr(raw.title) || !optStr(raw.project_name) || !optStr(raw.project_dir))
     return null;
   if (raw.status !== undefined && !SESSION_STATUSES.includes(raw.status as SessionStatus)) return null;
-  if (raw.origin !== 'feishu') raw.origin = 'cli';
+  if (raw.origin !== 'feishu' && raw.origin !== 'web') raw.origin = 'cli';
+  // Before v6 the console's sessions were recorded as `feishu`; their user tells them apart.
+  if (version < 6 && raw.origin === 'feishu' && isWebUserId(raw.feishu_user_id as string | undefined))
+    raw.origin = 'web';
   raw.project_name ??= null;
   raw.jsonl_path ??= null;
   raw.project_dir ??= null;

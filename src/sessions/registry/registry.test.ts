@@ -30,7 +30,7 @@ afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('registry store', () => {
   it('reads a missing registry as empty and writes 0600 with a rolling backup', async () => {
-    expect(await readRegistry(paths)).toMatchObject({ exists: false, registry: { version: 5, sessions: {} } });
+    expect(await readRegistry(paths)).toMatchObject({ exists: false, registry: { version: 6, sessions: {} } });
     await writeRegistry(paths, emptyRegistry(NOW));
     await upsertSession(paths, 's1', { cwd: '/w/a' }, NOW);
     expect(fs.statSync(paths.registryFile).mode & 0o777).toBe(0o600);

@@ -28,6 +28,8 @@ export interface ToolItem {
   timeoutMs?: number;
   decision?: string;
   reason?: string;
+  /** An allowed call stopped before the CLI exited (`cancelled`, `timeout`): the card says so, not "done". */
+  stopped?: string;
   exitCode?: number;
   durationMs?: number;
   preview?: string;
@@ -181,6 +183,7 @@ export class ConsoleChats {
           item.durationMs = event.durationMs;
           item.preview = event.preview;
           if (event.reason !== undefined) item.reason = event.reason;
+          if (event.stopped) item.stopped = event.stopped;
           item.expandable = event.stdout.replace(/\n+$/, '') !== event.preview || event.stderr.trim().length > 0;
           e.outputs.set(id, { stdout: event.stdout, stderr: event.stderr });
         }

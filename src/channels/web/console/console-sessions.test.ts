@@ -61,6 +61,7 @@ describe('createConsoleSessions (over the real registry and transcripts)', () =>
       jsonl_path: null,
       status: 'archived',
       last_active: '2026-05-04T00:00:00.000Z',
+      message_count: 2,
     });
     // A registry path outside Claude's projects directory is never read.
     await fs.writeFile(
@@ -75,6 +76,7 @@ describe('createConsoleSessions (over the real registry and transcripts)', () =>
       jsonl_path: path.join(home, 'secret.jsonl'),
       status: 'active',
       last_active: '2026-05-02T00:00:00.000Z',
+      message_count: 1,
     });
   });
   afterAll(() => fs.rm(home, { recursive: true, force: true }));
@@ -98,6 +100,40 @@ describe('createConsoleSessions (over the real registry and transcripts)', () =>
     expect((await s.list({ project: 'ALPHA' })).map((x) => x.id)).toEqual([A]);
     expect(await s.list({ limit: 1 })).toHaveLength(1);
     expect(await s.get('nope')).toBeNull();
+  });
+
+  it('lists corrupted, empty and untitled sessions after the others (newest first among them), flagged sparse', async () => {
+    const sparseHome = await fs.mkdtemp(path.join(os.tmpdir(), 'ccl-console-sparse-'));
+    const p = resolvePaths({ HOME: sparseHome, CC_LINKER_HOME: path.join(sparseHome, '.cc-linker') });
+    const at = (day: number) => `2026-06-${String(day).padStart(2, '0')}T00:00:00.000Z`;
+    const entry = (day: number, over: Record<string, unknown>) => ({
+      cwd: '/w/x',
+      origin: 'cli' as const,
+      title: 'Real work',
+      status: 'active' as const,
+      message_count: 4,
+      last_active: at(day),
+      ...over,
+    });
+    await upsertSession(p, 'old-real', entry(1, {}));
+    await upsertSession(p, 'new-empty', entry(9, { message_count: 0 }));
+    await upsertSession(p, 'new-untitled', entry(8, { title: null }));
+    await upsertSession(p, 'new-corrupted', entry(7, { status: 'corrupted' }));
+    await upsertSession(p, 'just-started', entry(6, { status: 'provisioning', message_count: 0, jsonl_path: null }));
+    await upsertSession(p, 'mid-real', entry(5, {}));
+    try {
+      const rows = await createConsoleSessions(p, 'zh').list({});
+      expect(rows.map((r) => [r.id, r.sparse])).toEqual([
+        ['just-started', false],
+        ['mid-real', false],
+        ['old-real', false],
+        ['new-empty', true],
+        ['new-untitled', true],
+        ['new-corrupted', true],
+      ]);
+    } finally {
+      await fs.rm(sparseHome, { recursive: true, force: true });
+    }
   });
 
   it('returns the last n turns with tool summaries; nothing for missing or outside files', async () => {

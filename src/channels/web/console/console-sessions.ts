@@ -5,6 +5,7 @@ import { agentLabel, projectOf, titleOf } from '../../../sessions/present/format
 import { readStoredTranscript, type StorageDirs } from '../../../sessions/present/read-stored-transcript.js';
 import { statusOf, type SessionEntry } from '../../../sessions/registry/registry-schema.js';
 import { readRegistry } from '../../../sessions/registry/registry.js';
+import { isSparseSession } from '../../../sessions/registry/sparse-session.js';
 import { searchSessions } from '../../../sessions/present/search-sessions.js';
 
 /** Filters of the sessions page (all optional; `q` searches title, previews, project and cwd). */
@@ -34,6 +35,8 @@ export interface ConsoleSessionSummary {
   lastActive: string;
   messageCount: number;
   preview: string;
+  /** Corrupted, empty or untitled (`isSparseSession`): listed after the others. */
+  sparse: boolean;
 }
 
 /** One turn of a session's transcript, cut for the page. */
@@ -49,7 +52,10 @@ export interface ConsoleTurn {
  * tested with an in-memory list; `createConsoleSessions` implements it over `src/sessions`.
  */
 export interface ConsoleSessions {
-  /** Sessions matching the filter, most recently active first. */
+  /**
+   * Sessions matching the filter: the others most recently active first, then the sparse ones
+   * (corrupted, empty, untitled; `isSparseSession`) most recently active first.
+   */
   list(filter: SessionFilter): Promise<ConsoleSessionSummary[]>;
   get(id: string): Promise<ConsoleSessionSummary | null>;
   /**
@@ -89,6 +95,7 @@ export function createConsoleSessions(
     lastActive: e.last_active,
     messageCount: e.message_count,
     preview: e.last_message_preview,
+    sparse: isSparseSession(e),
   });
   const load = async () => (await readRegistry(paths)).registry;
   return {
@@ -105,7 +112,9 @@ export function createConsoleSessions(
         const p = filter.project.toLowerCase();
         rows = rows.filter(([, e]) => projectOf(e).toLowerCase() === p);
       }
-      rows.sort(([a, x], [b, y]) => Date.parse(y.last_active) - Date.parse(x.last_active) || (a < b ? -1 : 1));
+      const keyed = rows.map(([id, e]) => ({ id, e, sparse: isSparseSession(e), t: Date.parse(e.last_active) || 0 }));
+      keyed.sort((x, y) => Number(x.sparse) - Number(y.sparse) || y.t - x.t || (x.id < y.id ? -1 : 1));
+      rows = keyed.map(({ id, e }) => [id, e]);
       const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_LIST);
       return rows.slice(0, limit).map(([id, e]) => summary(id, e));
     },

@@ -30,6 +30,9 @@ export const httpMessages = defineMessages({
     loginPrompt: '请输入启动时打印的控制台令牌：',
     loginButton: '登录',
     loginWrong: '令牌不正确。',
+    loginTokenFile: (p) => `令牌保存在 ${s(p.file)}。`,
+    loginTokenConfig: (p) => `令牌是 ${s(p.file)} 中的 web.token。`,
+    loginPrintUrl: '在终端运行 cc-linker web url 可打印带令牌的登录地址。',
   },
   en: {
     bindRefused: (p) =>
@@ -55,6 +58,9 @@ export const httpMessages = defineMessages({
     loginPrompt: 'Enter the console token printed at start-up:',
     loginButton: 'Sign in',
     loginWrong: 'Wrong token.',
+    loginTokenFile: (p) => `The token is stored in ${s(p.file)}.`,
+    loginTokenConfig: (p) => `The token is web.token in ${s(p.file)}.`,
+    loginPrintUrl: 'Run cc-linker web url in a terminal to print the login URL with its token.',
   },
 });
 

@@ -6,7 +6,7 @@ import { hostPort, type BindAddress } from './bind-address.js';
 import { applySecurityHeaders, HttpError, readBody, sendHtml, sendJson } from './http-io.js';
 import { httpMessages } from './http-messages.js';
 import { ConsoleAuth } from './console-auth.js';
-import { LOGIN_CSP, loginPage } from './login-page.js';
+import { LOGIN_CSP, loginPage, type LoginHint } from './login-page.js';
 import { loginRedirect } from './login-redirect.js';
 import { LoginSessions, tokenTag, type LoginLimits } from './login-sessions.js';
 import { RequestGuard } from './request-guard.js';
@@ -41,6 +41,8 @@ export interface WebServerOptions {
   lang: Language;
   logger: Logger;
   api: ApiHandler;
+  /** Where the token is kept, for the login page. */
+  loginHint?: LoginHint;
 }
 
 /** A listening server. */
@@ -105,7 +107,9 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const unauthorized = (req: http.IncomingMessage, res: http.ServerResponse, wrong: boolean, form = false): void => {
     const wantsPage = form || (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html'));
     if (wantsPage)
-      return sendHtml(res, 401, loginPage(requestLang(req), wrong), { 'Content-Security-Policy': LOGIN_CSP });
+      return sendHtml(res, 401, loginPage(requestLang(req), wrong, opts.loginHint), {
+        'Content-Security-Policy': LOGIN_CSP,
+      });
     sendJson(res, 401, { error: httpMessages(requestLang(req))('unauthorized') });
   };
 

@@ -11,6 +11,8 @@ let searchTimer = null;
 let selected = null;
 /** The agents the daemon runs (`GET /api/agents`): the filter, the picker and the tags use them. */
 let agents = [];
+/** The label of each registry origin (`cli`, `feishu`, `web`). */
+const ORIGIN_LABELS = { cli: 'sOriginCli', feishu: 'sOriginFeishu', web: 'sOriginWeb' };
 
 /** Wires the page's controls. */
 export function initSessions(showToast) {
@@ -83,30 +85,33 @@ async function loadSessions() {
   const { sessions } = await api(`/api/sessions?${params}`);
   const list = $('s-list');
   if (sessions.length === 0) return list.replaceChildren(el('li', { class: 'empty', text: t('sEmpty') }));
-  list.replaceChildren(
-    ...sessions.map((s) =>
+  // The server lists corrupted, empty and untitled sessions last; a line with their count marks where they start.
+  const sparse = sessions.filter((s) => s.sparse).length;
+  const rows = sessions.map((s) =>
+    el(
+      'li',
+      {},
       el(
-        'li',
-        {},
-        el(
-          'button',
-          {
-            type: 'button',
-            class: `session-row${s.id === selected ? ' selected' : ''}`,
-            dataset: { id: s.id },
-            onclick: () => openSession(s.id).catch((err) => toast(err.message)),
-          },
-          el('span', { class: 'session-head' }, agentTag(s), el('span', { class: 'session-title', text: s.title })),
-          el('span', {
-            class: 'session-meta',
-            // Another agent's session says whose it is (Claude Code's, the default, does not).
-            text: `${s.agent && s.agent !== 'claude' ? `${s.agent} · ` : ''}${s.id.slice(0, 8)} · ${s.origin === 'feishu' ? t('sOriginFeishu') : t('sOriginCli')} · ${t(`status_${s.status}`)} · ${t('sMessages', { n: s.messageCount })} · ${s.project}`,
-          }),
-          el('span', { class: 'session-time', text: new Date(s.lastActive).toLocaleString() }),
-        ),
+        'button',
+        {
+          type: 'button',
+          class: `session-row${s.sparse ? ' sparse' : ''}${s.id === selected ? ' selected' : ''}`,
+          dataset: { id: s.id },
+          onclick: () => openSession(s.id).catch((err) => toast(err.message)),
+        },
+        el('span', { class: 'session-head' }, agentTag(s), el('span', { class: 'session-title', text: s.title })),
+        el('span', {
+          class: 'session-meta',
+          // Another agent's session says whose it is (Claude Code's, the default, does not).
+          text: `${s.agent && s.agent !== 'claude' ? `${s.agent} · ` : ''}${s.id.slice(0, 8)} · ${t(ORIGIN_LABELS[s.origin] ?? 'sOriginCli')} · ${t(`status_${s.status}`)} · ${t('sMessages', { n: s.messageCount })} · ${s.project}`,
+        }),
+        el('span', { class: 'session-time', text: new Date(s.lastActive).toLocaleString() }),
       ),
     ),
   );
+  if (sparse > 0)
+    rows.splice(sessions.length - sparse, 0, el('li', { class: 'sparse-divider', text: t('sSparse', { n: sparse }) }));
+  list.replaceChildren(...rows);
 }
 
 async function openSession(id) {

@@ -15,6 +15,7 @@ export async function refreshStatus() {
  */
 export function renderStatus(status) {
   last = status;
+  renderStopping(status.bridge);
   const box = document.getElementById('status-body');
   const parts = [];
   const b = status.bridge;
@@ -84,4 +85,14 @@ export function renderStatus(status) {
 /** Re-renders after a language switch. */
 export function relabelStatus() {
   if (last) renderStatus(last);
+}
+
+/** The banner while cc-linker stops: no new messages; running turns have until the deadline, the rest resume after the next start. */
+function renderStopping(bridge) {
+  const banner = document.getElementById('stopping');
+  if (!banner) return;
+  banner.hidden = !bridge?.stopping;
+  if (!bridge?.stopping) return;
+  const until = bridge.stopDeadline ? new Date(bridge.stopDeadline).toLocaleTimeString() : '';
+  banner.textContent = until ? t('stoppingUntil', { time: until }) : t('stopping');
 }

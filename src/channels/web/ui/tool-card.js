@@ -48,23 +48,23 @@ export function updateToolCard(card, item) {
   q('.tool-title').textContent = item.commandLine;
   card.dataset.state = item.state;
   const refused = item.state === 'TOOL_DONE' && ['denied', 'invalid', 'unknown-tool'].includes(item.decision);
+  // exit -1 is no exit code: the CLI was stopped (cancelled, timed out) or never started.
+  const noExit = item.state === 'TOOL_DONE' && !refused && item.exitCode === -1;
+  const stopped = item.state === 'TOOL_DONE' && !refused ? item.stopped : undefined;
   const failed = item.state === 'TOOL_DONE' && item.exitCode !== 0;
   card.classList.toggle('tool-refused', refused);
-  card.classList.toggle('tool-failed', failed && !refused);
+  card.classList.toggle('tool-stopped', Boolean(stopped));
+  card.classList.toggle('tool-failed', failed && !refused && !stopped);
   card.classList.toggle('tool-running', item.state === 'TOOL_RUNNING');
   const status = q('.tool-status');
   stopTimer(card);
   if (item.state === 'TOOL_CALLED') status.textContent = t('toolCalled');
   if (item.state === 'TOOL_RUNNING') startTimer(card, status, item.elapsedMs || 0, item.timeoutMs);
   if (item.state === 'TOOL_DONE') {
-    status.textContent = refused
-      ? t('toolDenied')
-      : item.decision && item.decision !== 'allowed'
-        ? t(`decision_${item.decision}`)
-        : t('toolDone');
+    status.textContent = doneLabel(item, refused, stopped, noExit);
     const exit = q('.tool-exit');
-    exit.hidden = false;
-    exit.textContent = `exit ${item.exitCode}`;
+    exit.hidden = noExit;
+    exit.textContent = noExit ? '' : `exit ${item.exitCode}`;
     exit.classList.toggle('badge-red', item.exitCode !== 0);
     exit.classList.toggle('badge-green', item.exitCode === 0);
     const duration = q('.tool-duration');
@@ -79,6 +79,16 @@ export function updateToolCard(card, item) {
     q('.tool-expand').hidden = refused || !item.expandable;
     if (!q('.tool-expand').hidden) q('.tool-expand').textContent = t('toolExpand');
   }
+}
+
+/** What a finished card says: refused, cancelled, timed out, did not run, another decision, or done. */
+function doneLabel(item, refused, stopped, noExit) {
+  if (refused) return t('toolDenied');
+  if (stopped === 'cancelled') return t('toolCancelled');
+  if (stopped === 'timeout') return t('toolTimedOut');
+  if (noExit) return t('toolNotRun');
+  if (item.decision && item.decision !== 'allowed') return t(`decision_${item.decision}`);
+  return t('toolDone');
 }
 
 /** A run ended while a card still ran (the gateway always sends TOOL_DONE first; this is the safety net): stop its timer. */
