@@ -2,36 +2,19 @@
 // API): resume with history, an allowed and a denied command, a stop. Slow (Qwen starts in 9–14 s).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { qwenCliScript } from '../fakes/agent-sandbox/agent-binaries.js';
 import { engineFailure } from '../helpers/engine-failure.js';
 import { waitNoLeftovers } from './claude-harness.js';
-import {
-  MARKER_COMMAND,
-  MARKER,
-  QWEN_CASE_MS,
-  type Rig,
-  rig,
-  answering,
-  streamed,
-  logOnFailure,
-} from './acp-real-rig.js';
+import { MARKER_COMMAND, MARKER, QWEN_CASE_MS, answering, streamed, useRig } from './acp-real-rig.js';
 
 describe.skipIf(qwenCliScript() === null)('the ACP engine with the real Qwen Code', () => {
-  let r: Rig | undefined;
-  beforeEach(async () => {
-    r = await rig('qwen');
-  });
-  afterEach(async (ctx) => {
-    logOnFailure(r, ctx);
-    await r?.close();
-    r = undefined;
-  }, 20_000);
+  const current = useRig('qwen');
 
   it(
     'new session, then RUN allowed in a resumed session (new process): the command ran, history was loaded',
     async () => {
-      const rg = r as Rig;
+      const rg = current();
       const first = rg.run(rg.engine(), { prompt: 'hello qwen' });
       const created = await first.promise;
       expect(first.events[0]?.type).toBe('session');
@@ -64,7 +47,7 @@ describe.skipIf(qwenCliScript() === null)('the ACP engine with the real Qwen Cod
   it(
     'RUN denied → nothing ran; cancel mid-turn → CANCELLED with no Qwen process left',
     async () => {
-      const rg = r as Rig;
+      const rg = current();
       const handler = answering({ behavior: 'deny' });
       const denied = await rg.run(rg.engine(), { prompt: `RUN: ${MARKER_COMMAND}` }, { permissions: handler }).promise;
       expect(handler.asked).toHaveLength(1);

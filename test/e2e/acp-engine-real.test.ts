@@ -4,7 +4,7 @@
 // files. Assertions are on what the engine reports, what the fake model was asked, and the disk.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgentPermissionStore } from '../../src/agents/acp/agent-permission-store.js';
 import { agentEngines } from '../../src/cli/start/agent-engines.js';
 import type { Config } from '../../src/core/config-schema.js';
@@ -25,30 +25,20 @@ import {
   MARKER_COMMAND,
   MARKER,
   CODEX_CASE_MS,
-  type Rig,
-  rig,
   answering,
   sessionOf,
   streamed,
   lastBody,
-  logOnFailure,
+  useRig,
 } from './acp-real-rig.js';
 
 describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (codex-acp)', () => {
-  let r: Rig | undefined;
-  beforeEach(async () => {
-    r = await rig('codex');
-  });
-  afterEach(async (ctx) => {
-    logOnFailure(r, ctx);
-    await r?.close();
-    r = undefined;
-  }, 20_000);
+  const current = useRig('codex');
 
   it(
     'a new session streams the answer as text events and names its session id first',
     async () => {
-      const rg = r as Rig;
+      const rg = current();
       const { events, text, promise } = rg.run(rg.engine(), { prompt: 'hello' });
       const result = await promise;
       expect(events[0]?.type).toBe('session');
@@ -65,7 +55,7 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
   it(
     'RUN: the permission request reaches the handler; allow → the command ran and the answer quotes its output',
     async () => {
-      const rg = r as Rig;
+      const rg = current();
       const handler = answering({ behavior: 'allow' });
       const { events, promise } = rg.run(rg.engine(), { prompt: `RUN: ${MARKER_COMMAND}` }, { permissions: handler });
       const result = await promise;
@@ -84,7 +74,7 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
   it(
     'RUN: deny → nothing ran, the model never got an output, the denial is reported',
     async () => {
-      const rg = r as Rig;
+      const rg = current();
       const handler = answering({ behavior: 'deny' });
       const result = await rg.run(rg.engine(), { prompt: `RUN: ${MARKER_COMMAND}` }, { permissions: handler }).promise;
       expect(handler.asked).toHaveLength(1);
@@ -99,7 +89,7 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
   it(
     'RUN: always → stored in our rule store (not the project); the same command in a new process runs unasked',
     async () => {
-      const rg = r as Rig;
+      const rg = current();
       const first = answering({ behavior: 'allow', always: true });
       await rg.run(rg.engine(), { prompt: `RUN: ${MARKER_COMMAND}` }, { permissions: first }).promise;
       expect(first.asked).toHaveLength(1);
@@ -128,7 +118,7 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
   it(
     'resume in a new process (session/load) continues the session: the model sees the earlier prompts',
     async () => {
-      const rg = r as Rig;
+      const rg = current();
       const first = rg.run(rg.engine(), { prompt: 'remember the word pelican' });
       const id = (await first.promise).sessionId;
       const second = rg.run(rg.engine(), { prompt: 'what word?', sessionId: id });
@@ -150,7 +140,7 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
   it(
     'warm: a follow-up is written to the kept codex-acp process, which answers with the first turn in context',
     async () => {
-      const rg = r as Rig;
+      const rg = current();
       const engine = rg.engine({ warm: true });
       const pool = rg.pools[0] as WarmPool<AcpConversation>;
       const id = (await rg.run(engine, { prompt: 'remember the word heron' }).promise).sessionId;
@@ -177,7 +167,7 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
   it(
     'resuming a session id the agent does not know fails with SESSION_NOT_FOUND and leaves nothing running',
     async () => {
-      const rg = r as Rig;
+      const rg = current();
       const err = await engineFailure(
         rg.run(rg.engine(), { prompt: 'hi', sessionId: '019ae000-0000-7000-8000-000000000000' }).promise,
       );
@@ -189,7 +179,7 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
   it(
     'cancel mid-turn (SLOW) → CANCELLED, the model stream is cut and no agent process is left',
     async () => {
-      const rg = r as Rig;
+      const rg = current();
       const stop = new AbortController();
       let texts = 0;
       const { promise } = rg.run(
@@ -208,7 +198,7 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
   it(
     'the registry gets the new session as agent codex, with its rollout file found (status active)',
     async () => {
-      const rg = r as Rig;
+      const rg = current();
       const { events, promise } = rg.run(rg.engine({ recorder: true }), { prompt: 'hello registry' });
       const id = (await promise).sessionId;
       expect(sessionOf(events)).toBe(id);
@@ -225,7 +215,7 @@ describe.skipIf(codexAcpBinary() === null)('the ACP engine with the real Codex (
   it(
     'wired as the daemon wires it (agentEngines, [agents.codex] + env_pass): the key reaches Codex, the registry finds the file',
     async () => {
-      const rg = r as Rig;
+      const rg = current();
       const config: Config = defaultConfig();
       config.general.language = 'en';
       // Codex's home where the profile says, not the default ~/.codex.

@@ -4,7 +4,7 @@
 // helpers the cases assert with.
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { AgentPermissionStore } from '../../src/agents/acp/agent-permission-store.js';
 import { createAcpEngine, type AcpEngine } from '../../src/agents/acp/create-acp-engine.js';
 import { defaultConfig } from '../../src/core/default-config.js';
@@ -14,9 +14,7 @@ import type {
   AgentEngine,
   EngineEvent,
   EngineRequest,
-  PermissionDecision,
   PermissionHandler,
-  PermissionRequest,
 } from '../../src/engine/engine-types.js';
 import { defaultOriginOf, type GuardDeps } from '../../src/engine/guarded-engine.js';
 import { createRegistrySessionRecorder } from '../../src/engine/registry-session-recorder.js';
@@ -159,18 +157,7 @@ export async function rig(kind: AgentKind): Promise<Rig> {
   };
 }
 
-/** Answers every permission request with `decision`, recording what was asked. */
-export function answering(decision: PermissionDecision): PermissionHandler & { asked: PermissionRequest[] } {
-  const asked: PermissionRequest[] = [];
-  return {
-    asked,
-    requestPermission: async (request) => {
-      asked.push(request);
-      return decision;
-    },
-    askQuestion: async () => ({ cancelled: true }),
-  };
-}
+export { answering } from '../fakes/fake-acp-agent/acp-engine-harness.js';
 
 export const sessionOf = (events: EngineEvent[]): string | undefined =>
   (events.find((e) => e.type === 'session') as { sessionId: string } | undefined)?.sessionId;
@@ -189,4 +176,21 @@ export function logOnFailure(r: Rig | undefined, ctx: { task: { result?: { state
     .split('\n')
     .filter((l) => /"level":"(warn|error)"/.test(l));
   console.error(`--- engine log (warn/error) ---\n${lines.slice(-30).join('\n')}`);
+}
+
+/**
+ * A fresh rig of `kind` for every case of the surrounding `describe` (closed after it, with the
+ * engine's warnings printed when the case failed); the returned function gives the current one.
+ */
+export function useRig(kind: AgentKind): () => Rig {
+  let r: Rig | undefined;
+  beforeEach(async () => {
+    r = await rig(kind);
+  });
+  afterEach(async (ctx) => {
+    logOnFailure(r, ctx);
+    await r?.close();
+    r = undefined;
+  }, 20_000);
+  return () => r as Rig;
 }
