@@ -2,6 +2,7 @@
  * The issue's "Bad input" list for the session commands: each case gives a one-line explanation,
  * a non-zero exit where the command cannot go on, no stack trace, and never a partial registry.
  */
+import { REGISTRY_SCHEMA } from '../../src/sessions/registry/registry-schema.js';
 import { claudeProgramFor } from '../../src/claude/find-claude-binary.js';
 import { shellQuote } from '../../src/core/shell-quote.js';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -176,13 +177,18 @@ describe('bad config', () => {
 describe('bad registry', () => {
   it('a registry written by a newer schema: read and write commands refuse, the file is untouched', async () => {
     fs.mkdirSync(ccHome, { recursive: true });
-    const newer = JSON.stringify({ version: 6, updated_at: NOW.toISOString(), sessions: {}, shiny: true });
+    const newer = JSON.stringify({
+      version: REGISTRY_SCHEMA + 1,
+      updated_at: NOW.toISOString(),
+      sessions: {},
+      shiny: true,
+    });
     fs.writeFileSync(registryFile, newer);
     for (const args of [['list'], ['sync'], ['init'], ['clean'], ['show', 'abc']]) {
       const r = await cli(args);
       expect(r.code, args.join(' ')).toBe(65);
       oneLineNoStack(r);
-      expect(r.stderr).toContain('schema 6');
+      expect(r.stderr).toContain(`schema ${REGISTRY_SCHEMA + 1}`);
     }
     expect(fs.readFileSync(registryFile, 'utf8')).toBe(newer);
   });
