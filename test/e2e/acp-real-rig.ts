@@ -10,12 +10,7 @@ import { createAcpEngine, type AcpEngine } from '../../src/agents/acp/create-acp
 import { defaultConfig } from '../../src/core/default-config.js';
 import { createLogger, type Logger } from '../../src/core/logger.js';
 import { resolvePaths, type Paths } from '../../src/core/paths.js';
-import type {
-  AgentEngine,
-  EngineEvent,
-  EngineRequest,
-  PermissionHandler,
-} from '../../src/engine/engine-types.js';
+import type { AgentEngine, EngineEvent, EngineRequest, PermissionHandler } from '../../src/engine/engine-types.js';
 import { defaultOriginOf, type GuardDeps } from '../../src/engine/guarded-engine.js';
 import { createRegistrySessionRecorder } from '../../src/engine/registry-session-recorder.js';
 import { Semaphore, SessionLocks } from '../../src/engine/session-lock.js';
