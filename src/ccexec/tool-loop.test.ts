@@ -1,57 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  callTurn,
-  scriptedProvider,
-  textTurn,
-  type ScriptedProvider,
-  type ScriptedTurn,
-} from '../../test/fakes/scripted-model-provider.js';
-import type { ChatEvent } from './chat-states.js';
-import { loopMessages } from './loop-messages.js';
+import { callTurn, scriptedProvider, textTurn } from '../../test/fakes/scripted-model-provider.js';
 import type { ChatMessage } from './providers/canonical.js';
-import { plainChatGuardMessage } from './providers/plain-chat-guard.js';
 import { ProviderError } from './providers/provider-error.js';
 import { createTokenWatchdog } from './token-watchdog.js';
-import { buildCcExecTool } from './tool-descriptor.js';
 import type { ExecFn, ExecOutcome } from './exec-service.js';
-import { MAX_TOOL_ROUNDS, runToolLoop, type ToolCallRecord, type ToolLoopOptions } from './tool-loop.js';
-
-const zh = loopMessages('zh');
-const tool = buildCcExecTool();
-
-function ok(stdout = 'Notes (1):\n\n  d4f00559  网关设计  2026-11-30 09:21:49\n'): ExecOutcome {
-  return { exitCode: 0, durationMs: 42, stdout, stderr: '', stdoutTruncated: false, stderrTruncated: false };
-}
-
-function harness(
-  turns: ScriptedTurn[],
-  overrides: Partial<Omit<ToolLoopOptions, 'provider'>> & { provider?: ScriptedProvider } = {},
-) {
-  const provider = overrides.provider ?? scriptedProvider(turns);
-  const exec = vi.fn<ExecFn>(async () => ok());
-  const records: ToolCallRecord[] = [];
-  const seen: ChatEvent[] = [];
-  const options: ToolLoopOptions = {
-    runId: 'run-1',
-    provider,
-    history: [],
-    userText: '列一下最近的 10 个 note',
-    exec,
-    tool,
-    cli: { available: true },
-    lang: 'zh',
-    timeoutMs: 30_000,
-    watchdog: createTokenWatchdog(provider.contextLimit),
-    onEvent: (e) => seen.push(e),
-    onToolCall: (r) => void records.push(r),
-    ...overrides,
-  };
-  return { provider, exec, records, seen, run: () => runToolLoop(options) };
-}
-
-const types = (events: readonly ChatEvent[]) =>
-  events.filter((e) => e.type !== 'text' && e.type !== 'reasoning').map((e) => e.type);
-const noteList = { command: 'note', subargs: ['list', '--limit', '10'] };
+import { harness, noteList, ok, tool, types, zh } from '../../test/fakes/tool-loop-harness.js';
+import { MAX_TOOL_ROUNDS } from './tool-loop.js';
 
 describe('runToolLoop: answers and tool rounds', () => {
   it('answers without tools: THINKING → text → COMPLETE, history = user + answer', async () => {
@@ -226,76 +180,6 @@ describe('runToolLoop: answers and tool rounds', () => {
       argv: null,
       commandLine: 'cc_exec {"command":"note",',
     });
-  });
-});
-
-describe('runToolLoop: plain chat and unavailable tools', () => {
-  it('gives a provider without tools plain chat with the anti-hallucination guard', async () => {
-    const provider = scriptedProvider([textTurn('请切换到支持工具的模型。')], { supportsTools: false });
-    const h = harness([], { provider });
-    const r = await h.run();
-    expect(r.state).toBe('COMPLETE');
-    expect(provider.requests[0]?.tools).toEqual([]);
-    expect(provider.requests[0]?.messages[0]).toEqual(plainChatGuardMessage('zh'));
-    expect(provider.requests[0]?.messages.filter((m) => m.role === 'system')).toHaveLength(1);
-    expect(h.exec).not.toHaveBeenCalled();
-  });
-
-  it('falls back to plain chat with the guard when a toolsAuto server refuses the tools', async () => {
-    const refused = new ProviderError('tools_rejected', { providerId: 'ollama', status: 400, detail: 'no tools' });
-    const provider = scriptedProvider([{ throws: refused }, textTurn('请切换到支持工具的模型。')], {
-      toolsAuto: true,
-      id: 'ollama',
-    });
-    const onToolsRejected = vi.fn();
-    const h = harness([], { provider, onToolsRejected });
-    const r = await h.run();
-    expect(r.state).toBe('COMPLETE');
-    expect(r.answer).toBe('请切换到支持工具的模型。');
-    expect(provider.requests.map((q) => q.tools.length)).toEqual([1, 0]);
-    expect(provider.requests[1]?.messages.filter((m) => m.role === 'system')).toEqual([plainChatGuardMessage('zh')]);
-    expect(r.events.find((e) => e.type === 'notice')).toMatchObject({
-      code: 'tools-rejected',
-      message: zh('noticeToolsRejected', { provider: 'ollama', model: 'scripted-model' }),
-    });
-    expect(onToolsRejected).toHaveBeenCalledTimes(1);
-    expect(h.exec).not.toHaveBeenCalled();
-  });
-
-  it('fails with the clear error when tools were asked for explicitly (no toolsAuto) and refused', async () => {
-    const refused = new ProviderError('tools_rejected', {
-      providerId: 'vllm',
-      model: 'm',
-      status: 400,
-      detail: 'tool choice requires --enable-auto-tool-choice',
-    });
-    const provider = scriptedProvider([{ throws: refused }], { toolsAuto: false });
-    const onToolsRejected = vi.fn();
-    const r = await harness([], { provider, onToolsRejected }).run();
-    expect(r.state).toBe('FAILED');
-    expect(r.error?.code).toBe('PROVIDER_TOOLS_REJECTED');
-    expect(r.error?.message).toContain('tools = false');
-    expect(provider.requests).toHaveLength(1);
-    expect(onToolsRejected).not.toHaveBeenCalled();
-  });
-
-  it('starts as plain chat when told so (the server refused tools earlier)', async () => {
-    const provider = scriptedProvider([textTurn('好的。')], { toolsAuto: true });
-    const r = await harness([], { provider, plainChat: true }).run();
-    expect(r.state).toBe('COMPLETE');
-    expect(provider.requests[0]?.tools).toEqual([]);
-    expect(provider.requests[0]?.messages[0]).toEqual(plainChatGuardMessage('zh'));
-  });
-
-  it('does not offer the tool when the CLI is unavailable, and tells the model why', async () => {
-    const h = harness([textTurn('CLI 版本过旧。')], { cli: { available: false, reason: 'CLI too old (0.160.0)' } });
-    const r = await h.run();
-    expect(h.provider.requests[0]?.tools).toEqual([]);
-    expect(h.provider.requests[0]?.messages[1]).toEqual({
-      role: 'system',
-      content: zh('toolsUnavailable', { reason: 'CLI too old (0.160.0)' }),
-    });
-    expect(r.events.find((e) => e.type === 'notice')).toMatchObject({ code: 'tools-unavailable' });
   });
 });
 
