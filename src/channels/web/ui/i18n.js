@@ -268,6 +268,14 @@ export function setLang(next) {
   applyI18n(document);
 }
 
+/**
+ * Adds a view's own texts (`{ zh: {...}, en: {...} }`), so each view keeps its strings in its own
+ * `<view>-i18n.js` instead of this file. A key already here is not overridden.
+ */
+export function addMessages(messages) {
+  for (const code of ['zh', 'en']) for (const [k, v] of Object.entries(messages[code] ?? {})) MESSAGES[code][k] ??= v;
+}
+
 /** `t('sMessages', {n: 3})` in the current language. */
 export function t(key, params = {}) {
   const template = MESSAGES[lang][key] ?? MESSAGES.zh[key] ?? key;
