@@ -4,9 +4,12 @@ import { AppError } from '../../../core/app-error.js';
 /** Largest JSON body the console accepts (a chat message is at most 10,000 characters). */
 export const MAX_JSON_BODY = 64 * 1024;
 
-/** The one Content-Security-Policy of the console: only its own scripts, styles and connections. */
+/**
+ * The one Content-Security-Policy of the console: only its own scripts, styles and connections,
+ * its own web app manifest and its own service worker.
+ */
 export const CONSOLE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /**
  * An HTTP answer other than 200 that a handler decides on (401, 403, 404, 409, 413, 415, …).

@@ -4,7 +4,7 @@ import { escapeHtml } from './escape-html.js';
 import { httpMessages } from './http-messages.js';
 
 const STYLE =
-  'body{font:16px system-ui,sans-serif;max-width:24rem;margin:15vh auto;padding:0 1rem;color:#1f2328}input,button{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;margin:.25rem 0}button{cursor:pointer}.err{color:#b42318}.hint{font-size:.9rem;color:#59636e}code{overflow-wrap:anywhere}@media(prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}}';
+  'body{font:16px system-ui,sans-serif;max-width:24rem;margin:15vh auto;padding:0 1rem;color:#1f2328}input,button{font:inherit;padding:.5rem;width:100%;min-height:2.75rem;box-sizing:border-box;margin:.25rem 0}button{cursor:pointer}.err{color:#b42318}.hint{font-size:.9rem;color:#59636e}code{overflow-wrap:anywhere}@media(prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}}';
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 /** The login page's CSP: nothing but its own inline style (by hash) and a form posting to itself. */

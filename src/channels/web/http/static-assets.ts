@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { SERVICE_WORKER, SERVICE_WORKER_HEADERS, stampServiceWorker } from './service-worker.js';
 
 /** One UI file held in memory, with its gzip form and validator. */
 export interface UiAsset {
@@ -10,6 +11,8 @@ export interface UiAsset {
   gzip: Buffer;
   type: string;
   etag: string;
+  /** Headers of this file alone (the service worker's `Service-Worker-Allowed`). */
+  headers?: Record<string, string>;
 }
 
 const TYPES: Record<string, string> = {
@@ -18,6 +21,8 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.png': 'image/png',
 };
 
 /** The console's UI folder, beside `http/`: `src/channels/web/ui` under tsx, `dist/channels/web/ui` once built. */
@@ -25,8 +30,9 @@ export const DEFAULT_UI_DIR = fileURLToPath(new URL('../ui/', import.meta.url));
 
 /**
  * Loads every file of the UI folder into memory at start (a few dozen KB), keyed by its path
- * relative to the folder (`app.js`, `index.html`). Served only to authorised requests; nothing is
- * read from disk per request, so no request path can reach the file system.
+ * relative to the folder (`app.js`, `index.html`, `icons/icon-192.png`). Served only to authorised
+ * requests; nothing is read from disk per request, so no request path can reach the file system.
+ * The service worker gets the shell's list and build id written in (`stampServiceWorker`).
  */
 export async function loadUiAssets(dir: string = DEFAULT_UI_DIR): Promise<Map<string, UiAsset>> {
   const assets = new Map<string, UiAsset>();
@@ -35,26 +41,40 @@ export async function loadUiAssets(dir: string = DEFAULT_UI_DIR): Promise<Map<st
       const rel = sub ? `${sub}/${d.name}` : d.name;
       if (d.isDirectory()) await walk(rel);
       else if (d.isFile() && TYPES[path.extname(d.name)] && !d.name.endsWith('.test.js')) {
-        const body = await fs.readFile(path.join(dir, rel));
-        assets.set(rel, {
-          body,
-          gzip: gzipSync(body, { level: 9 }),
-          type: TYPES[path.extname(d.name)] as string,
-          etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
-        });
+        assets.set(rel, uiAsset(await fs.readFile(path.join(dir, rel)), TYPES[path.extname(d.name)] as string));
       }
     }
   };
   await walk('');
+  const sw = assets.get(SERVICE_WORKER);
+  if (sw) {
+    const files = [...assets].map(([name, a]) => ({ name, etag: a.etag }));
+    const text = stampServiceWorker(sw.body.toString('utf8'), files);
+    assets.set(SERVICE_WORKER, uiAsset(Buffer.from(text), sw.type, SERVICE_WORKER_HEADERS));
+  }
   return assets;
 }
 
-/** Bytes a first load transfers (index.html plus every script and stylesheet), raw and gzipped. */
+/** One file's in-memory form: its bytes, their gzip, and an ETag from their hash. */
+export function uiAsset(body: Buffer, type: string, headers?: Record<string, string>): UiAsset {
+  return {
+    body,
+    gzip: gzipSync(body, { level: 9 }),
+    type,
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+    ...(headers ? { headers } : {}),
+  };
+}
+
+/**
+ * Bytes a first load transfers before the page shows (index.html plus every script and
+ * stylesheet), raw and gzipped. The service worker is left out: it is fetched after the page runs.
+ */
 export function firstLoadSize(assets: Map<string, UiAsset>): { raw: number; gzip: number } {
   let raw = 0;
   let gzip = 0;
   for (const [name, a] of assets) {
-    if (!/\.(html|js|css)$/.test(name)) continue;
+    if (!/\.(html|js|css)$/.test(name) || name === SERVICE_WORKER) continue;
     raw += a.body.length;
     gzip += a.gzip.length;
   }

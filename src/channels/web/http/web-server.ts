@@ -220,6 +220,7 @@ function serveAsset(req: http.IncomingMessage, res: http.ServerResponse, asset: 
     'Cache-Control': 'no-cache',
     Vary: 'Accept-Encoding',
     ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+    ...asset.headers,
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -121,3 +121,6 @@ const events = openEvents(
   () => ($('offline').hidden = false),
 );
 initLogout(events);
+// The shell's service worker (sw.js: the page's own files only, never the API). Browsers offer it
+// only on https or localhost; elsewhere the console simply runs without it.
+navigator.serviceWorker?.register('/assets/sw.js', { scope: '/' }).catch(() => undefined);

@@ -3,7 +3,10 @@
 // session of a picked agent in a directory picked within the allowed roots, and the conversation
 // with Allow / Deny / Always allow buttons.
 import { api, el, uuid } from './api.js';
-import { t } from './i18n.js';
+import { addMessages, t } from './i18n.js';
+import phoneMessages from './phone-i18n.js';
+
+addMessages(phoneMessages);
 
 const $ = (id) => document.getElementById(id);
 let toast = () => undefined;
@@ -53,6 +56,27 @@ export function initSessions(showToast) {
   });
   $('dir-browse').addEventListener('click', () => browse($('dir-path').value.trim()).catch(report));
   $('dir-roots').addEventListener('click', () => browse('').catch(report));
+  $('s-back').addEventListener('click', closeSession);
+}
+
+/** Where the list was scrolled when a session opened, to return there on the way back. */
+let listScroll = 0;
+
+/** Marks the view as showing one session (on a phone the list gives way to it) and shows its top. */
+function markOpen(id) {
+  const view = $('view-sessions');
+  if (view.getAttribute('data-open-session') === id) return; // a refresh keeps the reading position
+  if (!view.hasAttribute('data-open-session')) listScroll = window.scrollY;
+  view.setAttribute('data-open-session', id);
+  window.scrollTo(0, 0);
+}
+
+/** Back to the list (`#s-back`), where it was scrolled. */
+function closeSession() {
+  selected = null;
+  for (const row of $('s-list').querySelectorAll('.session-row.selected')) row.classList.remove('selected');
+  $('view-sessions').removeAttribute('data-open-session');
+  window.scrollTo(0, listScroll);
 }
 
 let changedTimer = null;
@@ -119,7 +143,9 @@ async function openSession(id) {
   for (const row of $('s-list').querySelectorAll('.session-row'))
     row.classList.toggle('selected', row.dataset.id === id);
   const { session, turns } = await api(`/api/sessions/${encodeURIComponent(id)}?turns=20`);
+  if (selected !== id) return; // the user went back (or on) while it loaded
   $('s-detail').hidden = false;
+  markOpen(id);
   $('s-detail-title').replaceChildren(agentTag(session) ?? '', session.title);
   $('s-detail-meta').textContent =
     `${session.id} · ${t('sAgent')}: ${session.agentLabel} · ${t('sCwd')}: ${session.cwd} · ${t(`status_${session.status}`)}`;
