@@ -50,10 +50,13 @@ describe('EngineError', () => {
     expect(new EngineError('CANCELLED', {}, { lang: 'en' }).exitCode).toBe(130);
   });
 
-  it('names the agent that failed, and Claude Code when none is named', () => {
-    expect(new EngineError('RUN_FAILED', { detail: 'x' }, { lang: 'en' }).userMessage).toBe('Claude Code failed: x');
+  it('names the agent that failed, and Claude Code when none is named; its own words are quoted', () => {
+    expect(new EngineError('RUN_FAILED', { detail: 'x' }, { lang: 'en' }).userMessage).toBe('Claude Code failed: “x”');
     expect(new EngineError('RUN_FAILED', { agent: 'Codex', detail: 'x' }, { lang: 'en' }).userMessage).toBe(
-      'Codex failed: x',
+      'Codex failed: “x”',
+    );
+    expect(new EngineError('RUN_FAILED', { detail: 'API Error: 529 overloaded' }).userMessage).toBe(
+      'Claude Code 运行失败：「API Error: 529 overloaded」',
     );
     expect(new EngineError('TIMEOUT_IDLE', { agent: 'Qwen Code', timeoutMs: 60_000 }).userMessage).toContain(
       'Qwen Code 已 1 分钟',

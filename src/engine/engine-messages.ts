@@ -29,7 +29,7 @@ export const engineMessages = defineMessages({
       `工作目录不存在：${s(p.cwd)}${p.reason === 'ENOTDIR' ? '（不是目录）' : ''}。请确认路径，或用 /new <目录> 指定一个存在的目录`,
     CLAUDE_NOT_FOUND:
       '找不到 Claude Code 可执行文件（{bin}）。请安装 Claude Code，或在配置中设置 general.claude_bin / sdk.claude_executable',
-    RUN_FAILED: (p) => `${who(p)} 运行失败：${s(p.detail)}`,
+    RUN_FAILED: (p) => `${who(p)} 运行失败：「${s(p.detail)}」`, // the agent's own words, quoted (docs/design.md#language)
     TIMEOUT_IDLE: (p) =>
       `${who(p)} 已 ${duration(p.timeoutMs, 'zh')}没有任何输出，判定为卡死并已终止（runtime.stale_timeout_ms）`,
     TIMEOUT_HARD: (p) => `${who(p)} 运行超过 ${duration(p.timeoutMs, 'zh')}的上限，已终止（runtime.hard_timeout_ms）`,
@@ -55,7 +55,7 @@ export const engineMessages = defineMessages({
       `Working directory not found: ${s(p.cwd)}${p.reason === 'ENOTDIR' ? ' (not a directory)' : ''}. Check the path, or use /new <dir> with a directory that exists`,
     CLAUDE_NOT_FOUND:
       'Claude Code executable not found ({bin}). Install Claude Code, or set general.claude_bin / sdk.claude_executable in the config',
-    RUN_FAILED: (p) => `${who(p)} failed: ${s(p.detail)}`,
+    RUN_FAILED: (p) => `${who(p)} failed: “${s(p.detail)}”`,
     TIMEOUT_IDLE: (p) =>
       `${who(p)} produced no output for ${duration(p.timeoutMs, 'en')} and was stopped as stuck (runtime.stale_timeout_ms)`,
     TIMEOUT_HARD: (p) =>

@@ -50,7 +50,7 @@ describe.skipIf(!HAS_CHROMIUM)('web console: AI chat page (chromium)', () => {
     await page.locator('.msg-end[data-state="COMPLETE"]').waitFor();
     expect(await toolStates(page)).toEqual(['TOOL_CALLED', 'TOOL_RUNNING', 'TOOL_DONE']);
     expect(await page.locator('.tool-card').count()).toBe(1);
-    expect(await card.locator('.tool-exit').textContent()).toBe('exit 0');
+    expect(await card.locator('.tool-exit').textContent()).toBe('退出码 0');
     expect(await card.locator('.tool-exit').getAttribute('class')).toContain('badge-green');
     expect(await card.locator('.tool-duration').textContent()).toMatch(/^\d+(\.\d)? m?s$/);
     const preview = (await card.locator('.tool-preview').textContent()) ?? '';
@@ -98,7 +98,7 @@ describe.skipIf(!HAS_CHROMIUM)('web console: AI chat page (chromium)', () => {
     expect(await card.getAttribute('class')).toContain('tool-stopped');
     expect(await card.getAttribute('class')).not.toContain('tool-failed');
     expect(await card.locator('.tool-exit').isHidden()).toBe(true);
-    expect(await card.innerText()).not.toMatch(/完成|exit -1/);
+    expect(await card.innerText()).not.toMatch(/完成|exit|退出码|cancelled/);
     expect(await page.isEnabled('#chat-input')).toBe(true);
     expect(await page.isHidden('#chat-cancel')).toBe(true);
     await h.shot(page, 'chat-cancelled');
@@ -117,10 +117,10 @@ describe.skipIf(!HAS_CHROMIUM)('web console: AI chat page (chromium)', () => {
     await page.locator('.msg-end[data-state="COMPLETE"]').waitFor();
     const card = page.locator('.tool-card');
     expect(await card.getAttribute('class')).toContain('tool-refused');
-    expect(await card.locator('.tool-exit').textContent()).toBe('exit 126');
+    expect(await card.locator('.tool-exit').textContent()).toBe('退出码 126');
     expect(await card.locator('.tool-exit').getAttribute('class')).toContain('badge-red');
     expect(await card.locator('.tool-reason').isVisible()).toBe(true);
-    expect(await card.locator('.tool-reason').textContent()).toMatch(/^白名单拒绝: .+/);
+    expect(await card.locator('.tool-reason').textContent()).toMatch(/^白名单拒绝：「.+」$/);
     expect(await page.evaluate("getComputedStyle(document.querySelector('.tool-card')).backgroundColor")).toBe(
       'rgb(255, 235, 233)',
     );

@@ -2,6 +2,7 @@
 // with the real cc_exec gateway (createGateway → scripted fake OpenAI server + fake ChainlessChain
 // CLI), the real bridge with a fake Claude engine, a real registry with one session, and Debian's
 // chromium driven by playwright-core. Screenshots go to test-artifacts/web/.
+import type { Language } from '../../src/core/i18n.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -54,6 +55,10 @@ export interface WebHarness {
   bh: BridgeHarness;
   browser: Browser;
   /** A fresh logged-in context + page (phone-sized when asked). */
+  /**
+   * A fresh logged-in context + page (phone-sized when asked). An English `locale` also stands for
+   * a user who chose English with the toggle (the locale alone no longer decides, see `chooseLanguage`).
+   */
   page(opts?: { phone?: boolean; locale?: string }): Promise<{ context: BrowserContext; page: Page }>;
   shot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
@@ -87,13 +92,15 @@ const DATA: FakeData = {
 
 /** `agents`: the daemon's agent catalog, given to the bridge and the console alike (absent: Claude Code alone). */
 export async function startWebHarness(
-  options: { gatewayEnv?: NodeJS.ProcessEnv; agents?: AgentCatalog } = {},
+  options: { gatewayEnv?: NodeJS.ProcessEnv; agents?: AgentCatalog; lang?: Language } = {},
 ): Promise<WebHarness> {
+  const lang = options.lang ?? 'zh';
   const gw = await startGatewayHarness({ data: DATA, env: { FAKE_CC_SLOW_MS: '1200', ...options.gatewayEnv } });
   const bh = await bridgeHarness({
     configure: (c) => {
       c.ccexec = gw.config.ccexec;
       c.sdk.timeout_ms = 60_000;
+      c.general.language = lang;
     },
     bridge: {
       ownerPolicy: async (_c, userId) => (userId === WEB_USER_ID ? 'owner' : 'stranger'),
@@ -130,17 +137,17 @@ export async function startWebHarness(
   bh.bridge.addChannel(new OfflineFeishu() as Channel);
 
   const gateway = consoleGatewayFrom(
-    createGateway({ config: gw.config, paths: gw.paths, env: gw.env, lang: 'zh', logger: silentLogger }),
+    createGateway({ config: gw.config, paths: gw.paths, env: gw.env, lang, logger: silentLogger }),
     gw.paths.auditFile,
   );
   const web = await startWebConsole({
     config: bh.config,
     paths: bh.paths,
-    lang: 'zh',
+    lang,
     logger: silentLogger,
     bridge: bh.bridge,
     gateway,
-    sessions: createConsoleSessions(bh.paths, 'zh'),
+    sessions: createConsoleSessions(bh.paths, lang),
     ...(options.agents ? { agents: options.agents } : {}),
     port: 0,
     statusIntervalMs: 500,
@@ -164,6 +171,7 @@ export async function startWebHarness(
           : { viewport: { width: 1280, height: 900 } }),
       });
       contexts.push(context);
+      if (opts.locale?.startsWith('en')) await chooseLanguage(context, 'en');
       const page = await context.newPage();
       page.setDefaultTimeout(10_000);
       await page.goto(web.url);
@@ -181,6 +189,16 @@ export async function startWebHarness(
       await gw.close();
     },
   };
+}
+
+/**
+ * Makes `context` a browser whose user picked `lang` with the page's toggle (kept in localStorage,
+ * as the toggle does) before any page loads; a later toggle in the page still wins.
+ */
+export async function chooseLanguage(context: BrowserContext, lang: Language): Promise<void> {
+  await context.addInitScript(
+    `if (!localStorage.getItem('ccl-lang')) localStorage.setItem('ccl-lang', ${JSON.stringify(lang)});`,
+  );
 }
 
 /** Records every `data-state` a tool card passes through (MutationObserver with old values) in `window.__toolStates`. */

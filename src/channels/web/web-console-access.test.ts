@@ -81,10 +81,11 @@ describe('web console server: token, cookie, origin', () => {
   });
 
   it('the login form says where the token is (under ~, never the token) and how to print the login URL, zh and en', async () => {
-    const zh = await request(web.port, '/', { headers: { Accept: 'text/html', 'Accept-Language': 'zh-CN' } });
+    // general.language (en here) decides, not the browser's locale; the page's saved choice (cookie) does.
+    const zh = await request(web.port, '/', { headers: { Accept: 'text/html', Cookie: 'x=1; ccl-lang=zh' } });
     expect(zh.body).toContain('令牌保存在 ~/.cc-linker/web-token。');
     expect(zh.body).toContain('cc-linker web url');
-    const en = await request(web.port, '/', { headers: { Accept: 'text/html', 'Accept-Language': 'en-US' } });
+    const en = await request(web.port, '/', { headers: { Accept: 'text/html', 'Accept-Language': 'zh-CN' } });
     expect(en.body).toContain('The token is stored in ~/.cc-linker/web-token.');
     expect(en.body).toContain('Run cc-linker web url in a terminal');
     for (const body of [zh.body, en.body]) {

@@ -13,7 +13,7 @@ export const repairCommand: CommandSpec = {
   args: [{ name: '<id>', description: 'session id or id prefix' }],
   options: [{ flags: '--json', description: 'print the result as JSON' }],
   action: async (ctx, idPrefix: string, opts: { json?: boolean }) => {
-    const [{ repairSession }, { runHereOrInDaemon }, { requireRegistry }, { sessionJson }, { shortId }] =
+    const [{ repairSession }, { runHereOrInDaemon }, { requireRegistry }, { sessionJson }, { shortId, statusLabel }] =
       await Promise.all([
         import('../../sessions/registry/repair-session.js'),
         import('../start/ask-daemon.js'),
@@ -31,7 +31,7 @@ export const repairCommand: CommandSpec = {
     }
     const t = commandMessages(ctx.lang);
     const id = shortId(r.id);
-    const status = r.entry.status ?? 'active';
+    const status = statusLabel(r.entry, ctx.lang);
     if (!r.found) {
       ctx.out.print(t('repairStillMissing', { id, reason: r.entry.last_error ?? '-', status }));
       return 1;

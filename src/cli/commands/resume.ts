@@ -75,7 +75,7 @@ export const resumeCommand: CommandSpec = {
             id: short,
             reason: entry.last_error ?? entry.status ?? status,
           });
-        ctx.out.progress(t('resumeRepaired', { id: short, status: entry.status ?? 'active' }));
+        ctx.out.progress(t('resumeRepaired', { id: short, status: fmt.statusLabel(entry, ctx.lang) }));
       }
     }
     // The program that runs here: `claude` on PATH, else the configured or bundled binary's path.

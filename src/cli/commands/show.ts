@@ -38,7 +38,7 @@ export const showCommand: CommandSpec = {
       row('showOrigin', fmt.originLabel(entry, ctx.lang)),
       row('showProject', fmt.projectOf(entry)),
       row('showCwd', entry.cwd),
-      row('showStatus', entry.status ?? 'active'),
+      row('showStatus', fmt.statusLabel(entry, ctx.lang)),
       row('showCreated', fmt.formatDateTime(entry.created_at, ctx.lang)),
       row('showLastActive', fmt.formatRelativeTime(entry.last_active, ctx.now(), ctx.lang)),
       row('showMessages', String(entry.message_count)),

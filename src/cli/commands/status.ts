@@ -11,7 +11,7 @@ export const statusCommand: CommandSpec = {
   description: 'Show the registry and hook status',
   options: [{ flags: '--json', description: 'print the status as JSON' }],
   action: async (ctx, opts: { json?: boolean }) => {
-    const [fs, { readRegistry }, { hookStatus }, fmt, { tildify }, { printWarnings }, { hookTargetFor }] =
+    const [fs, { readRegistry }, { hookStatus }, fmt, { tildify }, { printWarnings }, { hookTargetFor }, { padLabel }] =
       await Promise.all([
         import('node:fs'),
         import('../../sessions/registry/read-registry.js'),
@@ -20,6 +20,7 @@ export const statusCommand: CommandSpec = {
         import('../../core/tildify.js'),
         import('../format/print-warnings.js'),
         import('./hook-target.js'),
+        import('../format/display-width.js'),
       ]);
     const { registry, exists, warnings } = await readRegistry(ctx.paths);
     printWarnings(ctx.out, warnings, ctx.lang);
@@ -59,7 +60,7 @@ export const statusCommand: CommandSpec = {
       return 0;
     }
     const t = commandMessages(ctx.lang);
-    const pad = (label: string, width: number) => label.padEnd(width);
+    const pad = padLabel; // wide (CJK) labels take two columns each
     const file = tildify(ctx.paths.registryFile, ctx.paths.userHome);
     const lines = [
       t('statusTitle'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sessionEntry } from '../../../test/fixtures/session-entry.js';
-import { formatRelativeTime, sessionLabel, truncate } from './format-session.js';
+import { formatRelativeTime, sessionLabel, statusLabel, truncate } from './format-session.js';
 import type { SessionEntry } from '../registry/registry-schema.js';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
@@ -26,6 +26,12 @@ describe('format-session', () => {
     expect(sessionLabel(entry({ origin: 'feishu' }), 'zh')).toBe('飞书');
     expect(sessionLabel(entry({ origin: 'feishu', status: 'degraded' }), 'zh')).toBe('降级');
     expect(sessionLabel(entry({ status: 'provisioning' }), 'en')).toBe('provisioning');
+  });
+
+  it('says a status as a word of the reader, never the raw registry value', () => {
+    expect(statusLabel(entry({}), 'zh')).toBe('活跃');
+    expect(statusLabel(entry({ status: 'archived' }), 'zh')).toBe('归档');
+    expect(statusLabel(entry({}), 'en')).toBe('active');
   });
 
   it('truncates by code points', () => {

@@ -42,6 +42,11 @@ export function sessionLabel(entry: Pick<SessionEntry, 'status' | 'origin'>, lan
   return t(originKey(entry.origin));
 }
 
+/** A session's status as a word of the reader's language (活跃 / 归档 …), never the raw registry value. */
+export function statusLabel(entry: Pick<SessionEntry, 'status'>, lang: Language): string {
+  return sessionsMessages(lang)(`status_${statusOf(entry)}`);
+}
+
 /** The origin alone (终端 / 飞书 / 网页控制台), for the detail view. */
 export function originLabel(entry: SessionEntry, lang: Language): string {
   return sessionsMessages(lang)(originKey(entry.origin));

@@ -69,6 +69,8 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
     },
   },
   { method: 'GET', path: /^\/api\/status$/, handler: async (ctx) => statusBody(ctx) },
+  // The page's default language is `general.language`; its toggle overrides it for one browser.
+  { method: 'GET', path: /^\/api\/settings$/, handler: async (ctx) => ({ language: ctx.lang }) },
   {
     method: 'GET',
     path: /^\/api\/chat\/providers$/,

@@ -81,12 +81,16 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   });
   applyServerLimits(server, limits, logger);
 
-  /** The page says its language in `X-Console-Lang`; the login page follows the browser's `Accept-Language`. */
+  /**
+   * The page says its language in `X-Console-Lang`; a request without it (the login page, a
+   * script) takes the browser's saved choice (cookie `ccl-lang`, set by the page's toggle), else
+   * `general.language` — never the browser's locale (docs/design.md#language).
+   */
   const requestLang = (req: http.IncomingMessage): Language => {
     const h = req.headers['x-console-lang'];
     if (typeof h === 'string' && h) return parseLanguage(h);
-    const accept = req.headers['accept-language']?.split(',')[0]?.trim();
-    return accept && /^(zh|en)/i.test(accept) ? parseLanguage(accept) : lang;
+    const saved = /(?:^|;\s*)ccl-lang=(zh|en)(?:;|$)/.exec(req.headers.cookie ?? '')?.[1];
+    return saved ? parseLanguage(saved) : lang;
   };
 
   const fail = (req: http.IncomingMessage, res: http.ServerResponse, err: unknown): void => {

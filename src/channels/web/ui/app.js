@@ -2,7 +2,7 @@
 // from the network.
 import { api, openEvents } from './api.js';
 import { initChat, onChatItem, onChatRun, refreshChat, relabelChat } from './chat-page.js';
-import { applyI18n, currentLang, setLang, t } from './i18n.js';
+import { adoptDefaultLang, applyI18n, currentLang, setLang, t } from './i18n.js';
 import { createPageAlerts } from './page-alerts.js';
 import { initSessions, onBridgeMessage, onSessionsChanged, refreshSessions } from './sessions-page.js';
 import { refreshStatus, relabelStatus, renderStatus } from './status-page.js';
@@ -53,13 +53,20 @@ function initTabs() {
 }
 
 function initLang() {
-  $('lang-toggle').addEventListener('click', () => {
-    setLang(currentLang() === 'zh' ? 'en' : 'zh');
+  const relabel = () => {
     relabelChat();
     relabelStatus();
     refreshSessions().catch(() => undefined);
+  };
+  $('lang-toggle').addEventListener('click', () => {
+    setLang(currentLang() === 'zh' ? 'en' : 'zh');
+    relabel();
   });
   applyI18n(document);
+  // general.language is the default; the toggle's saved choice overrides it (i18n.js pickLanguage).
+  api('/api/settings')
+    .then((s) => adoptDefaultLang(s.language) && relabel())
+    .catch(() => undefined);
 }
 
 /** Log out: the server ends this login and clears the cookie; the page then shows the login form. */

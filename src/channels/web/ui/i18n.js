@@ -1,5 +1,5 @@
-// The page's own labels, zh-CN and en. The language follows the browser unless the user switched
-// it (kept in localStorage). Server-rendered replies come in the bridge's language.
+// The page's own labels, zh-CN and en. The language is `general.language` unless the user switched
+// it in this browser (kept in localStorage). Server-rendered replies come in the bridge's language.
 
 const MESSAGES = {
   zh: {
@@ -241,15 +241,33 @@ const MESSAGES = {
 
 let lang = pickLanguage();
 
-function pickLanguage() {
-  let saved = null;
-  try {
-    saved = localStorage.getItem('ccl-lang');
-  } catch {
-    saved = null;
+/**
+ * The page's language: the browser's saved choice (the toggle), else `general.language` as the
+ * server last said it (`/api/settings`, kept so a reload shows no flash), else zh. Never the
+ * browser's locale (docs/design.md#language).
+ */
+export function pickLanguage(store = safeStorage()) {
+  for (const key of ['ccl-lang', 'ccl-default-lang']) {
+    const value = store?.getItem(key);
+    if (value === 'zh' || value === 'en') return value;
   }
-  if (saved === 'zh' || saved === 'en') return saved;
-  return (navigator.language || 'zh').toLowerCase().startsWith('zh') ? 'zh' : 'en';
+  return 'zh';
+}
+
+function safeStorage() {
+  try {
+    return localStorage;
+  } catch {
+    return null; // private mode: nothing is remembered
+  }
+}
+
+function remember(key, value) {
+  try {
+    safeStorage()?.setItem(key, value);
+  } catch {
+    /* storage full or refused: the choice lasts for this page only */
+  }
 }
 
 /** The current language: 'zh' or 'en'. */
@@ -257,15 +275,26 @@ export function currentLang() {
   return lang;
 }
 
-/** Switches the language, remembers it, and relabels the static page. */
+/** Switches the language, remembers it (and tells the login page by cookie), and relabels the static page. */
 export function setLang(next) {
   lang = next === 'en' ? 'en' : 'zh';
-  try {
-    localStorage.setItem('ccl-lang', lang);
-  } catch {
-    /* private mode: the choice lasts for this page only */
-  }
+  remember('ccl-lang', lang);
+  document.cookie = `ccl-lang=${lang}; path=/; max-age=31536000; samesite=strict`;
   applyI18n(document);
+}
+
+/**
+ * Takes the server's `general.language` as the default; returns true when the page's language
+ * changed (no saved choice and a default other than the one shown).
+ */
+export function adoptDefaultLang(serverLang) {
+  if (serverLang !== 'zh' && serverLang !== 'en') return false;
+  remember('ccl-default-lang', serverLang);
+  const next = pickLanguage();
+  if (next === lang) return false;
+  lang = next;
+  applyI18n(document);
+  return true;
 }
 
 /**

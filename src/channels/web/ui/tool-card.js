@@ -2,7 +2,10 @@
 // TOOL_CALLED → TOOL_RUNNING → TOOL_DONE, so it never jumps or reflows. All model-supplied text
 // (the command line, output, reasons) is set with textContent.
 import { api, el } from './api.js';
-import { t } from './i18n.js';
+import { addMessages, t } from './i18n.js';
+import toolCardMessages from './tool-card-i18n.js';
+
+addMessages(toolCardMessages);
 
 const timers = new WeakMap();
 
@@ -64,21 +67,36 @@ export function updateToolCard(card, item) {
     status.textContent = doneLabel(item, refused, stopped, noExit);
     const exit = q('.tool-exit');
     exit.hidden = noExit;
-    exit.textContent = noExit ? '' : `exit ${item.exitCode}`;
+    exit.textContent = noExit ? '' : t('toolExitCode', { code: item.exitCode });
     exit.classList.toggle('badge-red', item.exitCode !== 0);
     exit.classList.toggle('badge-green', item.exitCode === 0);
     const duration = q('.tool-duration');
     duration.hidden = refused;
     duration.textContent = formatMs(item.durationMs || 0);
     const reason = q('.tool-reason');
-    reason.hidden = !item.reason;
-    reason.textContent = item.reason ? `${refused ? t(`decision_${item.decision}`) + ': ' : ''}${item.reason}` : '';
+    // A stopped call's reason ("cancelled", "timed out after …") only repeats its status label.
+    const why = stopped ? '' : item.reason || '';
+    reason.hidden = !why;
+    reason.textContent = !why
+      ? ''
+      : refused
+        ? t('toolReason', { label: t(`decision_${item.decision}`), reason: why })
+        : t('toolReasonAlone', { reason: why });
     const preview = q('.tool-preview');
-    preview.hidden = refused || !item.preview;
-    preview.textContent = item.preview || '';
+    // A stopped call's output ends with its machine reason, which repeats the status label: cut.
+    const shown = stopped && item.reason ? withoutLastLine(item.preview || '', item.reason) : item.preview || '';
+    preview.hidden = refused || !shown;
+    preview.textContent = shown;
     q('.tool-expand').hidden = refused || !item.expandable;
     if (!q('.tool-expand').hidden) q('.tool-expand').textContent = t('toolExpand');
   }
+}
+
+/** `text` without a last line equal to `line` (and the blank lines before it). */
+function withoutLastLine(text, line) {
+  const lines = text.replace(/\s+$/, '').split('\n');
+  if (lines[lines.length - 1].trim() === line) lines.pop();
+  return lines.join('\n').replace(/\s+$/, '');
 }
 
 /** What a finished card says: refused, cancelled, timed out, did not run, another decision, or done. */
