@@ -53,7 +53,7 @@ describe('renderReply', () => {
 
   it('renders a text reply as safe markdown', () => {
     expect(renderReply({ kind: 'text', text: `/switch done\n${EVIL}` })).toBe(
-      '<div class="reply reply-text"><p>/switch done<br>&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;</p></div>',
+      '<div class="reply reply-text"><p>/switch done<br />\n"&gt;&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;</p></div>',
     );
   });
 });

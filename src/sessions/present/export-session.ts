@@ -15,6 +15,15 @@ export interface ExportedTool {
   /** The result text, cut to `SUMMARY_CHARS`; null when no result was recorded. */
   result: string | null;
   isError: boolean;
+  /** With `detail: true`: the input as written and the result cut to `DETAIL_CHARS` (tool cards). */
+  detail?: { input: unknown; result: string | null };
+}
+
+/** An image block of a human prompt (a pasted screenshot), kept with `detail: true`. */
+export interface ExportedImage {
+  mediaType: string;
+  /** The base64 data as stored. */
+  data: string;
 }
 
 /** One message of the transcript: a human prompt or one assistant API message. */
@@ -25,10 +34,14 @@ export interface ExportedMessage {
   /** Thinking blocks (only with `thinking: true`). */
   thinking?: string[];
   tools?: ExportedTool[];
+  /** Images pasted into a human prompt (only with `detail: true`). */
+  images?: ExportedImage[];
 }
 
 /** Characters kept of tool inputs and results. */
 export const SUMMARY_CHARS = 300;
+/** Characters kept of a tool result with `detail: true`. */
+export const DETAIL_CHARS = 8000;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -38,11 +51,12 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
  * no tool results, meta lines, slash-command wrappers, sidechains), and one message per assistant
  * API message (its per-block lines joined by `message.id`), with tool calls and their results
  * attached and summarised. Thinking is kept only when asked. Invalid and over-long lines are
- * skipped. The message count equals the scanner's `messageCount`.
+ * skipped. The message count equals the scanner's `messageCount`. With `detail: true` each tool
+ * keeps its input as written and a longer result (`ExportedTool.detail`), and prompts their images.
  */
 export async function readTranscript(
   file: string,
-  opts: { thinking: boolean; maxLineBytes?: number },
+  opts: { thinking: boolean; maxLineBytes?: number; detail?: boolean },
 ): Promise<ExportedMessage[]> {
   const messages: ExportedMessage[] = [];
   const byMessageId = new Map<string, ExportedMessage>();
@@ -71,7 +85,12 @@ export async function readTranscript(
             return;
           }
           const text = humanText(content);
-          if (text !== null) messages.push({ role: 'user', timestamp, text });
+          if (text === null) return;
+          const images = opts.detail ? imagesOf(content) : [];
+          // The scanner's text names each image `[image]`; with the images themselves kept, it need not.
+          if (images.length > 0)
+            messages.push({ role: 'user', timestamp, text: text.replace(/\s*(?:\[image\])+$/, ''), images });
+          else messages.push({ role: 'user', timestamp, text });
           return;
         }
         if (v.type !== 'assistant') return;
@@ -95,6 +114,7 @@ export async function readTranscript(
               input: cut(JSON.stringify(b.input ?? {})),
               result: null,
               isError: false,
+              ...(opts.detail ? { detail: { input: b.input ?? {}, result: null } } : {}),
             };
             (msg.tools ??= []).push(tool);
             if (typeof b.id === 'string') toolsById.set(b.id, tool);
@@ -120,7 +140,7 @@ export async function readTranscript(
 export async function readSessionTranscript(
   id: string,
   entry: Pick<SessionEntry, 'agent' | 'jsonl_path'>,
-  opts: { thinking: boolean; maxLineBytes?: number },
+  opts: { thinking: boolean; maxLineBytes?: number; detail?: boolean },
 ): Promise<ExportedMessage[]> {
   const file = entry.jsonl_path;
   if (!file) throw Object.assign(new Error('no session file'), { code: 'ENOENT' });
@@ -208,10 +228,23 @@ function attachResult(tool: ExportedTool | undefined, block: Obj): void {
         : '';
   tool.result = cut(text);
   tool.isError = block.is_error === true;
+  if (tool.detail) tool.detail.result = cut(text, DETAIL_CHARS);
 }
 
-function cut(text: string): string {
-  return text.length <= SUMMARY_CHARS ? text : `${text.slice(0, SUMMARY_CHARS)}… (${text.length} chars)`;
+function imagesOf(content: unknown): ExportedImage[] {
+  if (!Array.isArray(content)) return [];
+  const images: ExportedImage[] = [];
+  for (const b of content) {
+    if (!isObj(b) || b.type !== 'image' || !isObj(b.source)) continue;
+    const { type, media_type: mediaType, data } = b.source;
+    if (type === 'base64' && typeof mediaType === 'string' && typeof data === 'string')
+      images.push({ mediaType, data });
+  }
+  return images;
+}
+
+function cut(text: string, max = SUMMARY_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} chars)`;
 }
 
 function oneLine(text: string): string {

@@ -16,6 +16,7 @@ import { consoleMessages } from './console-messages.js';
 import type { ConsoleSessions } from './console-sessions.js';
 import type { EventHub } from './event-hub.js';
 import { listPickerDirs } from './list-picker-dirs.js';
+import { sendTranscriptImage, transcriptBody } from './transcript-routes.js';
 
 /** A bridge as the console uses it: the inbound seam plus the status view. */
 export type ConsoleBridge = BridgeInbound & { status(): Promise<BridgeStatus> };
@@ -172,6 +173,17 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       // Claude's text is markdown: send it rendered by the escaping renderer, next to the raw text.
       return { session: labelled(ctx, session), turns: turns.map((t) => ({ ...t, html: renderMarkdown(t.text) })) };
     },
+  },
+  {
+    method: 'GET',
+    path: /^\/api\/sessions\/([0-9a-zA-Z-]{1,64})\/transcript$/,
+    handler: async (ctx, c) => transcriptBody(ctx.sessions, c.params[0] as string, c.url, c.lang),
+  },
+  {
+    method: 'GET',
+    path: /^\/api\/sessions\/([0-9a-zA-Z-]{1,64})\/transcript\/images\/(\d{1,6})$/,
+    handler: async (ctx, c) =>
+      sendTranscriptImage(ctx.sessions, c.params[0] as string, c.params[1] as string, c.res, c.lang),
   },
   {
     method: 'POST',

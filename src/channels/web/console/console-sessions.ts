@@ -7,6 +7,8 @@ import { statusOf, type SessionEntry } from '../../../sessions/registry/registry
 import { readRegistry } from '../../../sessions/registry/registry.js';
 import { isSparseSession } from '../../../sessions/registry/sparse-session.js';
 import { searchSessions } from '../../../sessions/present/search-sessions.js';
+import { TranscriptCache } from '../../../sessions/present/transcript-cache.js';
+import { transcriptImage, transcriptView, type TranscriptImage, type TranscriptView } from './console-transcript.js';
 
 /** Filters of the sessions page (all optional; `q` searches title, previews, project and cwd). */
 export interface SessionFilter {
@@ -63,6 +65,13 @@ export interface ConsoleSessions {
    * is missing, unreadable or outside the agent's storage directory).
    */
   recentTurns(id: string, n: number): Promise<ConsoleTurn[]>;
+  /**
+   * A page of the session's whole transcript (`transcriptView`): null when the session or its file
+   * is not there or may not be read, `bad-cursor` for a cursor out of range. Absent: no transcript view.
+   */
+  transcript?(id: string, before: string | null, limit: number): Promise<TranscriptView | 'bad-cursor' | null>;
+  /** Image `n` pasted into the session (`transcriptImage`); null when there is none. */
+  transcriptImage?(id: string, n: number): Promise<TranscriptImage | null>;
   /** Rescans the session folders into the registry (the daemon's sync); absent: the list is read as it is. */
   rescan?(): Promise<void>;
 }
@@ -98,6 +107,15 @@ export function createConsoleSessions(
     sparse: isSparseSession(e),
   });
   const load = async () => (await readRegistry(paths)).registry;
+  const cache = new TranscriptCache(8);
+  const readOpts = {
+    ...(opts.maxLineBytes ? { maxLineBytes: opts.maxLineBytes } : {}),
+    ...(opts.maxFileSize ? { maxFileSize: opts.maxFileSize } : {}),
+  };
+  const reading = async (id: string) => {
+    const entry = (await load()).sessions[id];
+    return entry ? { cache, id, entry, dirs: paths, opts: readOpts } : null;
+  };
   return {
     async list(filter) {
       const registry = await load();
@@ -137,6 +155,14 @@ export function createConsoleSessions(
         text: m.text.length > TURN_TEXT_CHARS ? `${m.text.slice(0, TURN_TEXT_CHARS)}…` : m.text,
         tools: (m.tools ?? []).map((t) => ({ name: t.name, input: t.input, isError: t.isError })),
       }));
+    },
+    async transcript(id, before, limit) {
+      const r = await reading(id);
+      return r ? transcriptView(r, before, limit) : null;
+    },
+    async transcriptImage(id, n) {
+      const r = await reading(id);
+      return r ? transcriptImage(r, n) : null;
     },
   };
 }

@@ -23,6 +23,9 @@ describe('the UI assets', () => {
       'styles.css',
       'sw.js',
       'tool-card.js',
+      'transcript-i18n.js',
+      'transcript-view.js',
+      'transcript.css',
     ]);
     const html = assets.get('index.html')?.body.toString('utf8') ?? '';
     const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
@@ -31,6 +34,7 @@ describe('the UI assets', () => {
       '/assets/icons/icon-192.png',
       '/assets/icons/apple-touch-icon.png',
       '/assets/styles.css',
+      '/assets/transcript.css',
       '/assets/phone.css',
       '/assets/app.js',
     ]);
@@ -47,7 +51,9 @@ describe('the UI assets', () => {
 
   it('stay small on first load (html + js + css)', async () => {
     const size = firstLoadSize(await loadUiAssets());
-    expect(size.raw).toBeLessThan(80 * 1024);
-    expect(size.gzip).toBeLessThan(27 * 1024); // 25 KB before the phone layout and the PWA links (+2 KB)
+    // The transcript view (cards, diffs, paging: ≈14 KiB, 4 KiB gzipped) and the phone layout with the
+    // PWA links (≈2 KiB gzipped) joined the console; the service worker caches it after the first load.
+    expect(size.raw).toBeLessThan(104 * 1024);
+    expect(size.gzip).toBeLessThan(32 * 1024);
   });
 });

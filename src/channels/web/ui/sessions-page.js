@@ -5,6 +5,7 @@
 import { api, el, uuid } from './api.js';
 import { addMessages, t } from './i18n.js';
 import phoneMessages from './phone-i18n.js';
+import { showTranscript } from './transcript-view.js';
 
 addMessages(phoneMessages);
 
@@ -142,31 +143,14 @@ async function openSession(id) {
   selected = id;
   for (const row of $('s-list').querySelectorAll('.session-row'))
     row.classList.toggle('selected', row.dataset.id === id);
-  const { session, turns } = await api(`/api/sessions/${encodeURIComponent(id)}?turns=20`);
+  const { session } = await api(`/api/sessions/${encodeURIComponent(id)}?turns=1`);
   if (selected !== id) return; // the user went back (or on) while it loaded
   $('s-detail').hidden = false;
   markOpen(id);
   $('s-detail-title').replaceChildren(agentTag(session) ?? '', session.title);
   $('s-detail-meta').textContent =
     `${session.id} · ${t('sAgent')}: ${session.agentLabel} · ${t('sCwd')}: ${session.cwd} · ${t(`status_${session.status}`)}`;
-  const box = $('s-turns');
-  if (turns.length === 0) return box.replaceChildren(el('p', { class: 'empty', text: t('sNoTurns') }));
-  box.replaceChildren(
-    ...turns.map((turn) =>
-      el(
-        'div',
-        { class: `turn turn-${turn.role}` },
-        turnText(turn),
-        ...turn.tools.map((tool) =>
-          el(
-            'div',
-            { class: `turn-tool${tool.isError ? ' turn-tool-error' : ''}` },
-            el('code', { text: `${tool.name} ${tool.input}` }),
-          ),
-        ),
-      ),
-    ),
-  );
+  await showTranscript($('s-turns'), id);
 }
 
 /** The small tag naming a session's agent; none for Claude Code's sessions (the usual case). */
@@ -191,12 +175,6 @@ async function loadAgents() {
   );
   const fallback = agents.find((a) => a.default) ?? agents[0];
   picker.value = agents.some((a) => a.name === chosen) ? chosen : (fallback?.name ?? '');
-}
-
-function turnText(turn) {
-  const node = el('div', { class: 'turn-text' });
-  node.innerHTML = turn.html; // rendered by the server's escaping markdown renderer
-  return node;
 }
 
 async function continueSession() {
