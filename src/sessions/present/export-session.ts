@@ -15,6 +15,8 @@ export interface ExportedTool {
   /** The result text, cut to `SUMMARY_CHARS`; null when no result was recorded. */
   result: string | null;
   isError: boolean;
+  /** The input as recorded, uncut (only with `toolInputs: true`: the changed-files view needs edits whole). */
+  value?: unknown;
 }
 
 /** One message of the transcript: a human prompt or one assistant API message. */
@@ -42,7 +44,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
  */
 export async function readTranscript(
   file: string,
-  opts: { thinking: boolean; maxLineBytes?: number },
+  opts: { thinking: boolean; maxLineBytes?: number; toolInputs?: boolean },
 ): Promise<ExportedMessage[]> {
   const messages: ExportedMessage[] = [];
   const byMessageId = new Map<string, ExportedMessage>();
@@ -95,6 +97,7 @@ export async function readTranscript(
               input: cut(JSON.stringify(b.input ?? {})),
               result: null,
               isError: false,
+              ...(opts.toolInputs ? { value: b.input ?? {} } : {}),
             };
             (msg.tools ??= []).push(tool);
             if (typeof b.id === 'string') toolsById.set(b.id, tool);
@@ -120,7 +123,7 @@ export async function readTranscript(
 export async function readSessionTranscript(
   id: string,
   entry: Pick<SessionEntry, 'agent' | 'jsonl_path'>,
-  opts: { thinking: boolean; maxLineBytes?: number },
+  opts: { thinking: boolean; maxLineBytes?: number; toolInputs?: boolean },
 ): Promise<ExportedMessage[]> {
   const file = entry.jsonl_path;
   if (!file) throw Object.assign(new Error('no session file'), { code: 'ENOENT' });

@@ -47,7 +47,7 @@ export async function readStoredTranscript(
   id: string,
   entry: Pick<SessionEntry, 'agent' | 'jsonl_path'>,
   dirs: StorageDirs,
-  opts: { thinking: boolean; maxLineBytes?: number; maxFileSize?: number },
+  opts: { thinking: boolean; maxLineBytes?: number; maxFileSize?: number; toolInputs?: boolean },
 ): Promise<ExportedMessage[] | null> {
   const root = agentStorageDir(entry.agent, dirs);
   if (!entry.jsonl_path || !root || !path.isAbsolute(entry.jsonl_path)) return null;
@@ -61,6 +61,7 @@ export async function readStoredTranscript(
       { agent: entry.agent, jsonl_path: file },
       {
         thinking: opts.thinking,
+        ...(opts.toolInputs ? { toolInputs: true } : {}),
         ...(opts.maxLineBytes ? { maxLineBytes: opts.maxLineBytes } : {}),
       },
     );
