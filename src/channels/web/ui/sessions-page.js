@@ -4,6 +4,7 @@
 // with Allow / Deny / Always allow buttons.
 import { api, el, uuid } from './api.js';
 import { t } from './i18n.js';
+import { openWorkspace } from './workspace-tabs.js';
 
 const $ = (id) => document.getElementById(id);
 let toast = () => undefined;
@@ -120,6 +121,7 @@ async function openSession(id) {
     row.classList.toggle('selected', row.dataset.id === id);
   const { session, turns } = await api(`/api/sessions/${encodeURIComponent(id)}?turns=20`);
   $('s-detail').hidden = false;
+  openWorkspace(id);
   $('s-detail-title').replaceChildren(agentTag(session) ?? '', session.title);
   $('s-detail-meta').textContent =
     `${session.id} · ${t('sAgent')}: ${session.agentLabel} · ${t('sCwd')}: ${session.cwd} · ${t(`status_${session.status}`)}`;
