@@ -85,10 +85,9 @@ describe.skipIf(!HAS_CHROMIUM)('web console: changes and files of a session (chr
       const add = file.locator('.diff-add', { hasText: '你好' });
       const del = file.locator('.diff-del', { hasText: 'hello' });
       await add.waitFor();
-      const colours = await page.evaluate(() => {
-        const bg = (sel: string) => getComputedStyle(document.querySelector(sel) as Element).backgroundColor;
-        return { add: bg('#s-changes .diff-add'), del: bg('#s-changes .diff-del') };
-      });
+      const bg = (sel: string) =>
+        page.evaluate(`getComputedStyle(document.querySelector('${sel}')).backgroundColor`) as Promise<string>;
+      const colours = { add: await bg('#s-changes .diff-add'), del: await bg('#s-changes .diff-del') };
       // Green-ish and red-ish backgrounds: the diff is coloured, not plain text.
       const rgb = (s: string) => s.match(/\d+/g)!.map(Number);
       const [ar, ag] = rgb(colours.add);
