@@ -102,4 +102,29 @@ describe('turnChanges', () => {
     expect(b).toMatchObject({ path: 'b.txt', source: 'transcript' });
     expect(b!.diff).toContain('+BETA');
   });
+
+  it('in git: a file outside the session directory (the repository reaches above it) keeps its transcript patch', async () => {
+    const top = tmp();
+    const git = (...a: string[]) =>
+      execFileSync('git', a, { cwd: top, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+    git('init', '-q', '-b', 'main');
+    git('config', 'user.email', 't@example.com');
+    git('config', 'user.name', 't');
+    fs.mkdirSync(path.join(top, 'app'));
+    fs.writeFileSync(path.join(top, 'secret.txt'), 'one\n');
+    git('add', '.');
+    git('commit', '-q', '-m', 'init');
+    fs.writeFileSync(path.join(top, 'secret.txt'), 'two\nthree\n');
+    const cwd = path.join(top, 'app');
+    const turns = await turnChanges(
+      [
+        user('x'),
+        assistant(tool('Edit', { file_path: path.join(top, 'secret.txt'), old_string: 'one', new_string: 'two' })),
+      ],
+      cwd,
+      await gitStatus(cwd),
+    );
+    expect(turns[0]!.files[0]).toMatchObject({ source: 'transcript' });
+    expect(turns[0]!.files[0]!.diff).not.toContain('three');
+  });
 });

@@ -113,7 +113,7 @@ export async function turnChanges(
         const abs = path.isAbsolute(f.path) ? f.path : path.join(cwd, f.path);
         let diff = gitDiffs.get(abs);
         if (!diff) {
-          diff = gitDiffOf(abs, git);
+          diff = gitDiffOf(abs, cwd, git);
           gitDiffs.set(abs, diff);
         }
         const text = await diff;
@@ -127,10 +127,13 @@ export async function turnChanges(
   return turns.filter((t) => t.files.length > 0).reverse();
 }
 
-/** `git diff HEAD` of one file that git lists as changed (tracked), else null. */
-async function gitDiffOf(abs: string, git: GitStatus): Promise<string | null> {
+/**
+ * `git diff HEAD` of one file that git lists as changed (tracked), else null. Only for a file
+ * inside the session's directory: the repository may reach above it (past the allowed roots).
+ */
+async function gitDiffOf(abs: string, cwd: string, git: GitStatus): Promise<string | null> {
   const real = await fs.realpath(abs).catch(() => abs);
-  if (!isInside(real, git.root) || git.head === null) return null;
+  if (!isInside(real, cwd) || !isInside(real, git.root) || git.head === null) return null;
   const rel = path.relative(git.root, real);
   const listed = git.files.find((f) => f.path === rel.split(path.sep).join('/'));
   if (!listed || listed.change === 'untracked') return null;

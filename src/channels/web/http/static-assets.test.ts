@@ -7,7 +7,11 @@ describe('the UI assets', () => {
     expect([...assets.keys()].sort()).toEqual([
       'api.js',
       'app.js',
+      'changes-i18n.js',
+      'changes-view.js',
       'chat-page.js',
+      'files-i18n.js',
+      'files-view.js',
       'i18n.js',
       'index.html',
       'page-alerts.js',
@@ -15,10 +19,12 @@ describe('the UI assets', () => {
       'status-page.js',
       'styles.css',
       'tool-card.js',
+      'workspace-tabs.js',
+      'workspace.css',
     ]);
     const html = assets.get('index.html')?.body.toString('utf8') ?? '';
     const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(refs).toEqual(['/assets/styles.css', '/assets/app.js']);
+    expect(refs).toEqual(['/assets/styles.css', '/assets/workspace.css', '/assets/app.js']);
     expect(html).not.toMatch(/<script>|\sstyle="|\son[a-z]+=/); // nothing inline: the CSP allows only 'self'
     for (const [name, a] of assets) {
       const text = a.body.toString('utf8');
