@@ -117,11 +117,11 @@ async function loadSessions() {
 
 async function openSession(id) {
   selected = id;
+  openWorkspace(id);
   for (const row of $('s-list').querySelectorAll('.session-row'))
     row.classList.toggle('selected', row.dataset.id === id);
   const { session, turns } = await api(`/api/sessions/${encodeURIComponent(id)}?turns=20`);
   $('s-detail').hidden = false;
-  openWorkspace(id);
   $('s-detail-title').replaceChildren(agentTag(session) ?? '', session.title);
   $('s-detail-meta').textContent =
     `${session.id} · ${t('sAgent')}: ${session.agentLabel} · ${t('sCwd')}: ${session.cwd} · ${t(`status_${session.status}`)}`;
