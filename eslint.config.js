@@ -22,6 +22,7 @@ const ROOMS = [
   'bridge',
   'channels',
   'ccexec',
+  'workspace',
   'cli',
 ];
 
@@ -40,8 +41,12 @@ const ROOM_RULES = {
   'agents/acp': { may: ['core', 'store', 'process', 'sessions', 'engine', 'agents'], sdks: [SDKS.acp] },
   bridge: { may: ['core', 'store', 'sessions', 'engine'] },
   'channels/feishu': { may: ['core', 'bridge', 'channels'], forbid: ['web'], sdks: [SDKS.lark] },
-  'channels/web': { may: ['core', 'store', 'sessions', 'bridge', 'ccexec', 'channels'], forbid: ['feishu'] },
+  'channels/web': {
+    may: ['core', 'store', 'sessions', 'bridge', 'ccexec', 'workspace', 'channels'],
+    forbid: ['feishu'],
+  },
   ccexec: { may: ['core', 'process'] },
+  workspace: { may: ['core', 'process', 'sessions'] },
   'ccexec/providers': { may: ['core', 'ccexec'], sdks: [SDKS.openai, SDKS.anthropic] },
   cli: { may: ROOMS },
 };
@@ -126,7 +131,7 @@ export default tseslint.config(
   doors(['src/**'], [NO_SPAWN, NO_MKDIR], [...SPAWNERS, ...DIR_MAKERS]),
   doors(SPAWNERS, [NO_MKDIR]),
   doors(DIR_MAKERS, [NO_SPAWN]),
-  ...['core', 'store', 'process', 'engine', 'claude', 'agents', 'ccexec', 'cli'].map((room) =>
+  ...['core', 'store', 'process', 'engine', 'claude', 'agents', 'ccexec', 'workspace', 'cli'].map((room) =>
     boundary([`src/${room}/**`], room),
   ),
   boundary(['src/agents/acp/**'], 'agents/acp'),

@@ -12,6 +12,7 @@ import { consoleAgents } from './console/console-agents.js';
 import { ConsoleChats } from './console/console-chats.js';
 import type { ConsoleGateway } from './console/console-gateway.js';
 import type { ConsoleSessions } from './console/console-sessions.js';
+import { createConsoleWorkspace, type ConsoleWorkspace } from './console/console-workspace.js';
 import { EventHub } from './console/event-hub.js';
 import { consoleUrl, resolveBindAddress } from './http/bind-address.js';
 import { loginStoreFile, type LoginLimits } from './http/login-sessions.js';
@@ -32,6 +33,8 @@ export interface WebConsoleOptions {
   bridge?: ConsoleBridge;
   gateway: ConsoleGateway;
   sessions: ConsoleSessions;
+  /** A session's directory (changes, git status, files); default: over `paths` (the daemon passes its scan paths). */
+  workspace?: ConsoleWorkspace;
   /** The agents the daemon runs (the bridge's catalog); absent = Claude Code alone. */
   agents?: AgentCatalog;
   /** Overrides `web.host` (tests); a non-loopback value still needs `web.host` + `web.token` in config. */
@@ -113,6 +116,7 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
       home: opts.paths.userHome,
       lang,
     },
+    workspace: opts.workspace ?? createConsoleWorkspace(opts.paths, { maxFileSize: config.scanner.max_file_size }),
   };
 
   let server: WebServer;

@@ -7,6 +7,7 @@ import { BridgeRuntime } from '../../bridge/runtime/bridge-runtime.js';
 import { RegistrySessionDirectory, registryViewOf } from '../../bridge/runtime/registry-session-directory.js';
 import { createGateway } from '../../ccexec/create-gateway.js';
 import { createConsoleSessions } from '../../channels/web/console/console-sessions.js';
+import { createConsoleWorkspace } from '../../channels/web/console/console-workspace.js';
 import { consoleGatewayFrom } from '../../channels/web/console/gateway-adapter.js';
 import { startWebConsole, type WebConsole } from '../../channels/web/start-web-console.js';
 import { createEngine } from '../../claude/create-engine.js';
@@ -156,6 +157,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
             await liveSessions.syncNow();
           },
         },
+        workspace: createConsoleWorkspace(scanPaths, { maxFileSize: config.scanner.max_file_size }),
         agents: catalog,
         ...(o.webPort !== undefined ? { port: o.webPort } : {}),
       });

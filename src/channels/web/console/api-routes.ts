@@ -14,6 +14,7 @@ import type { ConsoleChats } from './console-chats.js';
 import type { ConsoleCliStatus, ConsoleGateway, ConsoleToolAvailability } from './console-gateway.js';
 import { consoleMessages } from './console-messages.js';
 import type { ConsoleSessions } from './console-sessions.js';
+import type { ConsoleWorkspace } from './console-workspace.js';
 import type { EventHub } from './event-hub.js';
 import { listPickerDirs } from './list-picker-dirs.js';
 import { sendTranscriptImage, transcriptBody } from './transcript-routes.js';
@@ -34,6 +35,8 @@ export interface ApiContext {
   outbox: WebOutbox;
   hub: EventHub;
   dirPolicy: DirSafetyOptions;
+  /** A session's directory: changed files per turn, git status, the file browser (absent: 404). */
+  workspace?: ConsoleWorkspace;
 }
 
 /**
@@ -184,6 +187,28 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
     path: /^\/api\/sessions\/([0-9a-zA-Z-]{1,64})\/transcript\/images\/(\d{1,6})$/,
     handler: async (ctx, c) =>
       sendTranscriptImage(ctx.sessions, c.params[0] as string, c.params[1] as string, c.res, c.lang),
+  },
+  {
+    method: 'GET',
+    path: /^\/api\/sessions\/([0-9a-zA-Z-]{1,64})\/changes$/,
+    handler: async (ctx, c) =>
+      (await ctx.workspace?.changes(c.params[0] as string, { ...ctx.dirPolicy, lang: c.lang })) ??
+      notFound(c, 'notFound'),
+  },
+  {
+    method: 'GET',
+    path: /^\/api\/sessions\/([0-9a-zA-Z-]{1,64})\/files$/,
+    handler: async (ctx, c) =>
+      (await ctx.workspace?.browse(c.params[0] as string, filePath(c), { ...ctx.dirPolicy, lang: c.lang })) ??
+      notFound(c, 'notFound'),
+  },
+  {
+    method: 'GET',
+    path: /^\/api\/sessions\/([0-9a-zA-Z-]{1,64})\/files\/raw$/,
+    handler: async (ctx, c) => {
+      const policy = { ...ctx.dirPolicy, lang: c.lang };
+      if (!(await ctx.workspace?.download(c.params[0] as string, filePath(c), policy, c.res))) notFound(c, 'notFound');
+    },
   },
   {
     method: 'POST',
@@ -343,6 +368,13 @@ function optString(value: unknown, name: string, lang: Language): string | undef
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string' || value.length > 4096)
     throw new HttpError(400, consoleMessages(lang)('badRequest', { reason: name }));
+  return value;
+}
+
+/** The `path` parameter of the file browser (relative to the session's directory; `workspace/` judges it). */
+function filePath(c: Call): string {
+  const value = c.url.searchParams.get('path') ?? '';
+  if (value.length > 4096) throw new HttpError(400, consoleMessages(c.lang)('badRequest', { reason: 'path' }));
   return value;
 }
 

@@ -7,7 +7,11 @@ describe('the UI assets', () => {
     expect([...assets.keys()].sort()).toEqual([
       'api.js',
       'app.js',
+      'changes-i18n.js',
+      'changes-view.js',
       'chat-page.js',
+      'files-i18n.js',
+      'files-view.js',
       'i18n.js',
       'icons/apple-touch-icon.png',
       'icons/icon-192.png',
@@ -26,6 +30,8 @@ describe('the UI assets', () => {
       'transcript-i18n.js',
       'transcript-view.js',
       'transcript.css',
+      'workspace-tabs.js',
+      'workspace.css',
     ]);
     const html = assets.get('index.html')?.body.toString('utf8') ?? '';
     const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
@@ -35,6 +41,7 @@ describe('the UI assets', () => {
       '/assets/icons/apple-touch-icon.png',
       '/assets/styles.css',
       '/assets/transcript.css',
+      '/assets/workspace.css',
       '/assets/phone.css',
       '/assets/app.js',
     ]);

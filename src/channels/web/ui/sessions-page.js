@@ -6,6 +6,7 @@ import { api, el, uuid } from './api.js';
 import { addMessages, t } from './i18n.js';
 import phoneMessages from './phone-i18n.js';
 import { showTranscript } from './transcript-view.js';
+import { openWorkspace } from './workspace-tabs.js';
 
 addMessages(phoneMessages);
 
@@ -141,6 +142,7 @@ async function loadSessions() {
 
 async function openSession(id) {
   selected = id;
+  openWorkspace(id);
   for (const row of $('s-list').querySelectorAll('.session-row'))
     row.classList.toggle('selected', row.dataset.id === id);
   const { session } = await api(`/api/sessions/${encodeURIComponent(id)}?turns=1`);
