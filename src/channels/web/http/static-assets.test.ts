@@ -26,6 +26,7 @@ describe('the UI assets', () => {
       'status-page.js',
       'styles.css',
       'sw.js',
+      'tool-card-i18n.js',
       'tool-card.js',
       'transcript-i18n.js',
       'transcript-view.js',
@@ -58,9 +59,10 @@ describe('the UI assets', () => {
 
   it('stay small on first load (html + js + css)', async () => {
     const size = firstLoadSize(await loadUiAssets());
-    // The transcript view (cards, diffs, paging: ≈14 KiB, 4 KiB gzipped) and the phone layout with the
-    // PWA links (≈2 KiB gzipped) joined the console; the service worker caches it after the first load.
-    expect(size.raw).toBeLessThan(104 * 1024);
-    expect(size.gzip).toBeLessThan(32 * 1024);
+    // Grew with the transcript view, the changes tabs' shell, the phone layout, the PWA links and the
+    // page's language (≈25 KiB gzipped before); the Changes and Files views load on first use, and the
+    // service worker serves the shell from its cache after the first visit.
+    expect(size.raw).toBeLessThan(100 * 1024);
+    expect(size.gzip).toBeLessThan(34 * 1024);
   });
 });

@@ -67,14 +67,30 @@ export function uiAsset(body: Buffer, type: string, headers?: Record<string, str
 }
 
 /**
- * Bytes a first load transfers before the page shows (index.html plus every script and
- * stylesheet), raw and gzipped. The service worker is left out: it is fetched after the page runs.
+ * Bytes a first load transfers before the page shows, raw and gzipped: index.html, the scripts and
+ * stylesheets it links, and every module those scripts import statically (`from './x.js'`,
+ * `import './x.js'`), followed transitively. A module imported on first use (`import('./x.js')`)
+ * and the service worker (fetched after the page runs) are left out.
  */
 export function firstLoadSize(assets: Map<string, UiAsset>): { raw: number; gzip: number } {
+  const html = assets.get('index.html');
+  if (!html) return { raw: 0, gzip: 0 };
+  const seen = new Set<string>(['index.html']);
+  const todo = [...html.body.toString('utf8').matchAll(/(?:src|href)="\/assets\/([\w./-]+\.(?:js|css))"/g)].map(
+    (m) => m[1] as string,
+  );
+  for (let name = todo.pop(); name !== undefined; name = todo.pop()) {
+    const a = assets.get(name);
+    if (seen.has(name) || !a || name === SERVICE_WORKER) continue;
+    seen.add(name);
+    if (name.endsWith('.js'))
+      for (const m of a.body.toString('utf8').matchAll(/(?:from|^import)\s+'\.\/([\w-]+\.js)'/gm))
+        todo.push(m[1] as string);
+  }
   let raw = 0;
   let gzip = 0;
-  for (const [name, a] of assets) {
-    if (!/\.(html|js|css)$/.test(name) || name === SERVICE_WORKER) continue;
+  for (const name of seen) {
+    const a = assets.get(name) as UiAsset;
     raw += a.body.length;
     gzip += a.gzip.length;
   }

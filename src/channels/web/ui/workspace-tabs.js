@@ -1,9 +1,13 @@
 // The tabs of the session detail: Transcript (#s-turns, owned by the transcript view) | Changes
 // (#s-changes) | Files (#s-files). A tab's content loads when it is chosen; opening another session
 // goes back to the transcript. They are toggle buttons (aria-pressed), not role="tab": app.js
-// treats every role="tab" as a switch between the page's views.
-import { renderChanges } from './changes-view.js';
-import { renderFiles } from './files-view.js';
+// treats every role="tab" as a switch between the page's views. The Changes and Files views are
+// imported when first chosen, so they are not part of the page's first load.
+
+const VIEWS = {
+  changes: () => import('./changes-view.js').then((m) => m.renderChanges),
+  files: () => import('./files-view.js').then((m) => m.renderFiles),
+};
 
 const $ = (id) => document.getElementById(id);
 let current = null;
@@ -19,9 +23,11 @@ function select(tab) {
   for (const b of document.querySelectorAll('#s-tabs [data-ws-tab]'))
     b.setAttribute('aria-pressed', String(b.dataset.wsTab === tab));
   for (const name of ['turns', 'changes', 'files']) for (const p of panels(name)) if (p) p.hidden = name !== tab;
-  if (!current) return;
-  if (tab === 'changes') renderChanges($('s-changes'), current);
-  if (tab === 'files') renderFiles($('s-files'), current);
+  const id = current;
+  if (!id || !VIEWS[tab]) return;
+  VIEWS[tab]()
+    .then((render) => current === id && render($(`s-${tab}`), id))
+    .catch((err) => console.error(err));
 }
 
 /** Called when a session opens in the detail panel; the same session shown again (a list refresh) keeps its tab. */
