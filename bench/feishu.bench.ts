@@ -129,6 +129,8 @@ async function latencies(fake: FakeFeishu): Promise<BenchFigure[]> {
       logger: silentLogger,
       imagesDir: h.paths.imagesDir,
       images: h.config.images,
+      attachmentsDir: h.paths.attachmentsDir,
+      files: h.config.files,
       stream: h.config.stream,
       runtimeDir: h.paths.runtimeDir,
     });

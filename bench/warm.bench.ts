@@ -168,6 +168,8 @@ async function main(): Promise<void> {
       logger: silentLogger,
       imagesDir: h.paths.imagesDir,
       images: h.config.images,
+      attachmentsDir: h.paths.attachmentsDir,
+      files: h.config.files,
       stream: h.config.stream,
       runtimeDir: h.paths.runtimeDir,
     });

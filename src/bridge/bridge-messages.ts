@@ -14,7 +14,7 @@ export const bridgeMessages = defineMessages({
   zh: {
     // ── pipeline notices (used by accept / dispatcher) ──
     notOwner: '该 Bot 为个人私有实例，暂不对外开放',
-    unsupportedType: '暂不支持「{type}」类型的消息，请发送文字、图片或富文本。',
+    unsupportedType: '暂不支持「{type}」类型的消息，请发送文字、图片、文件或富文本。',
     newSessionCreating: '新会话正在创建，请稍后重试或执行 /list 查看是否已生成',
     noTarget:
       '当前没有活跃会话。\n请先执行以下任一命令：\n1. /list 查看已有会话\n2. /switch <ID> 切换到已有会话\n3. /new [目录] [-- 问题] 显式创建新会话',
@@ -183,7 +183,7 @@ export const bridgeMessages = defineMessages({
   },
   en: {
     notOwner: 'This bot is a private instance and is not open to others.',
-    unsupportedType: '“{type}” messages are not supported yet — please send text, images or rich text.',
+    unsupportedType: '“{type}” messages are not supported yet — please send text, images, files or rich text.',
     newSessionCreating:
       'A new session is being created. Please retry shortly, or run /list to see whether it exists yet.',
     noTarget:

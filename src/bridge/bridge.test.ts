@@ -194,7 +194,7 @@ describe('Bridge: refusals and errors', () => {
     expect(r).toMatchObject({
       status: 'refused',
       reason: 'invalid',
-      notice: '暂不支持「sticker」类型的消息，请发送文字、图片或富文本。',
+      notice: '暂不支持「sticker」类型的消息，请发送文字、图片、文件或富文本。',
     });
     const s = await h.bridge.accept(h.msg('', { unsupportedType: 'file', userId: 'ou_stranger' }));
     expect(s).toMatchObject({ status: 'refused', reason: 'not-owner' });

@@ -212,7 +212,10 @@ export class Bridge implements BridgeInbound {
     if (
       typeof message.id !== 'string' ||
       message.id.length === 0 ||
-      (message.text.trim().length === 0 && message.images.length === 0 && !message.unsupportedType)
+      (message.text.trim().length === 0 &&
+        message.images.length === 0 &&
+        (message.files ?? []).length === 0 &&
+        !message.unsupportedType)
     ) {
       return { status: 'refused', reason: 'invalid' };
     }

@@ -18,6 +18,12 @@ export interface InboundMessage {
   text: string;
   /** Images the user sent; downloaded by the channel at processing time, not in the 3-second handler. */
   images: InboundImage[];
+  /**
+   * Files the user sent (any type but images), in the order they came; downloaded by the channel
+   * at processing time into a folder of this message only. Absent on channels without files and on
+   * records spooled before files existed.
+   */
+  files?: InboundFile[];
   /** ISO time the channel received it. */
   receivedAt: string;
   /**
@@ -32,6 +38,23 @@ export interface InboundImage {
   key: string;
   /** Filled in once downloaded (under `~/.cc-linker/images/`). */
   localPath?: string;
+}
+
+/** One file of a message; `localPath` or `error` is set once the channel has prepared it. */
+export interface InboundFile {
+  /** Platform resource key (Feishu `file_…`). */
+  key: string;
+  /** The name as the user sent it (untrusted: never used as a path). */
+  name: string;
+  /** In a rich-text message: the offset in `text` where the file stood; absent = before the text. */
+  at?: number;
+  /** Absolute path of the downloaded copy (under `~/.cc-linker/attachments/<message>/`, 0600). */
+  localPath?: string;
+  size?: number;
+  /** Sniffed from the first bytes, never taken from the name. */
+  mime?: string;
+  /** Why there is no `localPath` (too large, failed, files off), in the user's language. */
+  error?: string;
 }
 
 /** Where a reply goes: back to the same user and chat, threaded on the message when possible. */

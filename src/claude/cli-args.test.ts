@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCliArgs, imageDirectories } from './cli-args.js';
+import { buildCliArgs, imageDirectories, readableDirectories } from './cli-args.js';
 
 const rules = { allowed: ['Read', 'Bash(npm test:*)'], disallowed: ['WebFetch'] };
 
@@ -52,5 +52,27 @@ describe('buildCliArgs', () => {
       'acceptEdits',
     ]);
     expect(imageDirectories(undefined)).toEqual([]);
+  });
+
+  it('adds the folders of attached files to --add-dir, and nothing else', () => {
+    const request = {
+      prompt: 'x',
+      cwd: '/w',
+      imagePaths: ['/i/a.png'],
+      filePaths: ['/att/om_1/a.pdf', '/att/om_1/b.txt'],
+    };
+    const args = buildCliArgs(request, {
+      format: 'json',
+      partial: false,
+      permissionMode: 'default',
+      rules: { allowed: [], disallowed: [] },
+    });
+    expect(args.slice(args.indexOf('--add-dir'), args.indexOf('--permission-mode'))).toEqual([
+      '--add-dir',
+      '/i',
+      '/att/om_1',
+    ]);
+    expect(readableDirectories({ filePaths: ['/att/om_2/x'] })).toEqual(['/att/om_2']);
+    expect(readableDirectories({})).toEqual([]);
   });
 });

@@ -21,8 +21,8 @@ export interface CliArgsOptions {
  *   [--include-partial-messages]` — a conversation: each turn is one JSON user line on stdin
  *   (`cli-conversation.ts`), the child stays alive until stdin ends;
  * - then `--resume=<id>` (or `--session-id=<id>` for a new session whose id the caller chose) and `--model <m>`;
- * - then the variadic lists: `--add-dir <dir…>` (the folders of attached images, so Claude may
- *   read them), `--permission-mode`, `--allowedTools <rule…>`, `--disallowedTools <rule…>`.
+ * - then the variadic lists: `--add-dir <dir…>` (the folders of attached images and files, so
+ *   Claude may read them without a prompt; `readableDirectories`), `--permission-mode`, `--allowedTools <rule…>`, `--disallowedTools <rule…>`.
  *
  * The prompt is NOT in argv: it goes to stdin (json: as is; stream-json: inside the JSON line). Two reasons, both checked with CLI 2.1.332:
  * the list flags are variadic, so a positional prompt after them would be read as one more
@@ -43,13 +43,21 @@ export function buildCliArgs(request: EngineRequest, options: CliArgsOptions): s
   if (request.sessionId) args.push(`--resume=${request.sessionId}`);
   else if (request.newSessionId) args.push(`--session-id=${request.newSessionId}`);
   if (request.model) args.push('--model', request.model);
-  const imageDirs = imageDirectories(request.imagePaths);
-  if (imageDirs.length > 0) args.push('--add-dir', ...imageDirs);
+  const readable = readableDirectories(request);
+  if (readable.length > 0) args.push('--add-dir', ...readable);
   args.push(...permissionFlags(options.permissionMode, options.rules));
   return args;
 }
 
-/** The distinct absolute folders of attached images. */
+/**
+ * The folders Claude may read without a permission prompt: those of the request's images and
+ * files (each file sits in a folder of its own message), and nothing else.
+ */
+export function readableDirectories(request: Pick<EngineRequest, 'imagePaths' | 'filePaths'>): string[] {
+  return imageDirectories([...(request.imagePaths ?? []), ...(request.filePaths ?? [])]);
+}
+
+/** The distinct absolute folders of attached images (or files). */
 export function imageDirectories(imagePaths: readonly string[] | undefined): string[] {
   const dirs: string[] = [];
   for (const p of imagePaths ?? []) {

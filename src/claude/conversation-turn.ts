@@ -1,6 +1,6 @@
 import type { RunResult } from '../process/run-process.js';
 import { isSessionMissingText, resultFailure, toEngineResult, type ClaudeResultMessage } from './claude-result.js';
-import { imageDirectories } from './cli-args.js';
+import { readableDirectories } from './cli-args.js';
 import type { ClaudeDeps, ClaudeRunContext } from './claude-engine-deps.js';
 import { EngineError, failureDetail, shortSessionId, STDERR_TAIL_CHARS } from '../engine/engine-error.js';
 import type { EngineEvent, EngineResult } from '../engine/engine-types.js';
@@ -77,7 +77,7 @@ export class TurnState {
 
 /** The options a conversation is started with that a later turn cannot change: its key. */
 export function conversationKey(ctx: ClaudeRunContext): string {
-  return JSON.stringify([ctx.cwd, ctx.request.model ?? '', ctx.rules, imageDirectories(ctx.request.imagePaths)]);
+  return JSON.stringify([ctx.cwd, ctx.request.model ?? '', ctx.rules, readableDirectories(ctx.request)]);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { CanUseTool, Options, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { imageDirectories } from './cli-args.js';
+import { readableDirectories } from './cli-args.js';
 import { conversationKey, EXIT_WAIT_MS, TurnState, type Conversation, type TurnEnd } from './conversation-turn.js';
 import type { ClaudeDeps, ClaudeRunContext } from './claude-engine-deps.js';
 import { STDERR_TAIL_CHARS } from '../engine/engine-error.js';
@@ -171,7 +171,7 @@ export class SdkConversation implements Conversation {
       ...(ctx.request.sessionId ? { resume: ctx.request.sessionId } : {}),
       ...(!ctx.request.sessionId && ctx.request.newSessionId ? { sessionId: ctx.request.newSessionId } : {}),
       ...(ctx.request.model ? { model: ctx.request.model } : {}),
-      ...(ctx.request.imagePaths?.length ? { additionalDirectories: imageDirectories(ctx.request.imagePaths) } : {}),
+      ...(readableDirectories(ctx.request).length ? { additionalDirectories: readableDirectories(ctx.request) } : {}),
     };
   }
 }

@@ -29,6 +29,8 @@ export interface Paths {
   readonly pidFile: string;
   readonly defaultSpoolDir: string;
   readonly imagesDir: string;
+  /** Files the user sends, one 0700 folder per message (`attachments/<message id>/`). */
+  readonly attachmentsDir: string;
   readonly permissionsFile: string;
   /** "Always allow" answers given to ACP agents (Codex, Qwen Code, …), per agent. */
   readonly agentPermissionsFile: string;
@@ -81,6 +83,7 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
     pidFile: path.join(runtimeDir, 'cc-linker.pid'),
     defaultSpoolDir: path.join(home, 'spool'),
     imagesDir: path.join(home, 'images'),
+    attachmentsDir: path.join(home, 'attachments'),
     permissionsFile: path.join(home, 'permissions.json'),
     agentPermissionsFile: path.join(home, 'agent-permissions.json'),
     ccexecDir,

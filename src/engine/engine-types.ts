@@ -31,6 +31,12 @@ export interface EngineRequest {
   model?: string;
   /** Local image files referenced by the prompt. */
   imagePaths?: string[];
+  /**
+   * Local files (not images) the prompt names, each in a folder of its message only. Engines
+   * that can make folders readable without a permission prompt do so for these folders, and for
+   * nothing else (Claude Code: `--add-dir` / `additionalDirectories`).
+   */
+  filePaths?: string[];
   /** Who the run is for (owner open_id / web user) — used to scope permission prompts. */
   userId?: string;
 }

@@ -6,7 +6,6 @@ import { createFeishuChannel } from '../../src/channels/feishu/feishu-channel.js
 import { FeishuApiError } from '../../src/channels/feishu/feishu-api-error.js';
 import {
   cardActionEvent,
-  fileMessageEvent,
   imageMessageEvent,
   messageEvent,
   postMessageEvent,
@@ -136,11 +135,15 @@ describe('Feishu channel inbound (real SDK over the fake long connection)', () =
     h = new FeishuHarness();
     const fake = await h.fake();
     const { bridge } = await h.channel(fake);
-    const event = fileMessageEvent({ openId: OWNER, fileKey: 'file_1', fileName: 'a.zip' });
+    const event = messageEvent({
+      openId: OWNER,
+      messageType: 'audio',
+      content: { file_key: 'file_1', duration: 2000 },
+    });
 
     await fake.pushEvent(event);
     expect(bridge.accepted).toHaveLength(1);
-    expect(bridge.accepted[0]).toMatchObject({ userId: OWNER, unsupportedType: 'file', text: '', images: [] });
+    expect(bridge.accepted[0]).toMatchObject({ userId: OWNER, unsupportedType: 'audio', text: '', images: [] });
   });
 
   it('ignores group messages and empty messages without a word', async () => {

@@ -68,7 +68,7 @@ export class FeishuHarness {
     return dir;
   }
 
-  /** Options of a channel pointed at `fake`, with fast retries and temp images/runtime dirs. */
+  /** Options of a channel pointed at `fake`, with fast retries and temp images/attachments/runtime dirs. */
   async options(fake: FakeFeishu, over: Partial<FeishuChannelOptions> = {}): Promise<FeishuChannelOptions> {
     const dir = await this.tempDir();
     const config = defaultConfig();
@@ -80,6 +80,8 @@ export class FeishuHarness {
       logger: silentLogger,
       imagesDir: path.join(dir, 'images'),
       images: config.images,
+      attachmentsDir: path.join(dir, 'attachments'),
+      files: config.files,
       stream: config.stream,
       runtimeDir: path.join(dir, 'runtime'),
       retryPolicy: { baseDelayMs: 20, maxDelayMs: 200 },

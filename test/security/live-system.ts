@@ -152,6 +152,8 @@ export async function startLiveSystem(opts: LiveOptions = {}): Promise<LiveSyste
     logger: silentLogger,
     imagesDir: paths.imagesDir,
     images: config.images,
+    attachmentsDir: paths.attachmentsDir,
+    files: config.files,
     stream: config.stream,
     runtimeDir: paths.runtimeDir,
     retryPolicy: { baseDelayMs: 20, maxDelayMs: 200 },

@@ -4,7 +4,7 @@ import { isAppError } from '../../core/app-error.js';
 import type { ReplyStream, StreamState } from '../channel.js';
 import type { CardReply } from '../reply-model.js';
 import type { RoutedRecord, RunOutcome } from '../spool/spool-record.js';
-import { buildPrompt, imagePaths } from './build-prompt.js';
+import { buildPrompt, filePaths, imagePaths } from './build-prompt.js';
 import type { PipelineDeps } from './pipeline-deps.js';
 import { pipelineMessages } from './pipeline-messages.js';
 import { markRunStarted, planRun } from './recover-turn.js';
@@ -182,6 +182,7 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
         ...(target.agent ? { agent: target.agent } : {}),
         userId: msg.userId,
         ...(imagePaths(record).length ? { imagePaths: imagePaths(record) } : {}),
+        ...(filePaths(record).length ? { filePaths: filePaths(record) } : {}),
       },
       { signal, onEvent, permissions },
     );

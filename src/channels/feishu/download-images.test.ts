@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboundMessage } from '../../bridge/inbound-message.js';
 import { silentLogger } from '../../core/logger.js';
-import { cleanupImages, downloadImages, imageExtension, type DownloadImagesOptions } from './download-images.js';
+import { downloadImages, imageExtension, type DownloadImagesOptions } from './download-images.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -107,22 +107,5 @@ describe('imageExtension', () => {
     expect(imageExtension(undefined, Buffer.from('GIF89a'))).toBe('.gif');
     expect(imageExtension('application/octet-stream', Buffer.from([0x89, 0x50, 0x4e, 0x47]))).toBe('.png');
     expect(imageExtension(undefined, Buffer.from('????'))).toBe('.bin');
-  });
-});
-
-describe('cleanupImages', () => {
-  it('deletes files older than the limit and keeps newer files and directories', async () => {
-    const images = path.join(dir, 'images');
-    await mkdir(path.join(images, 'sub'), { recursive: true });
-    const now = Date.now();
-    await writeFile(path.join(images, 'old.png'), 'x');
-    await writeFile(path.join(images, 'new.png'), 'x');
-    const old = new Date(now - 25 * 3600 * 1000);
-    await utimes(path.join(images, 'old.png'), old, old);
-    await utimes(path.join(images, 'sub'), old, old);
-
-    expect(await cleanupImages(images, 24, now)).toBe(1);
-    expect((await readdir(images)).sort()).toEqual(['new.png', 'sub']);
-    expect(await cleanupImages(path.join(dir, 'missing'), 24, now)).toBe(0);
   });
 });

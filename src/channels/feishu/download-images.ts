@@ -1,7 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { InboundImage, InboundMessage } from '../../bridge/inbound-message.js';
 import type { Config } from '../../core/config-schema.js';
@@ -9,6 +6,7 @@ import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { makePrivateDir } from '../../core/private-dir.js';
 import { feishuMessages } from './feishu-messages.js';
+import { saveStream, TooLarge } from './save-stream.js';
 
 /** Opens the bytes of image `key` of message `messageId` (`FeishuApi.downloadImage`). */
 export type ImageSource = (
@@ -24,8 +22,6 @@ export interface DownloadImagesOptions {
   lang: Language;
   logger: Logger;
 }
-
-class TooLarge extends Error {}
 
 const SIGNATURES: Array<[ext: string, test: (b: Buffer) => boolean]> = [
   ['.png', (b) => b.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]))],
@@ -54,7 +50,7 @@ export function imageExtension(contentType: string | undefined, head: Buffer): s
 }
 
 /** `10 MB`, `512 KB`, `100 B`: a size limit as a user reads it. */
-function formatBytes(n: number): string {
+export function formatBytes(n: number): string {
   if (n >= 1024 * 1024) return `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
   if (n >= 1024) return `${Math.round((n / 1024) * 10) / 10} KB`;
   return `${n} B`;
@@ -69,40 +65,18 @@ async function imagesDirectory(dir: string): Promise<string> {
   return fs.realpath(dir);
 }
 
-/**
- * Streams one image to `<dir>/<message id>_<key><ext>` (0600) through a temporary file, aborting
- * as soon as it passes `maxBytes`; the final rename never follows a planted symlink.
- */
+/** Streams one image to `<dir>/<message id>_<key><ext>` (0600), at most `images.max_size_bytes`. */
 async function downloadOne(o: DownloadImagesOptions, dir: string, messageId: string, key: string): Promise<string> {
-  const maxBytes = o.images.max_size_bytes;
   const { stream, contentType, contentLength } = await o.download(messageId, key);
-  if (contentLength !== undefined && contentLength > maxBytes) {
-    stream.destroy();
-    throw new TooLarge();
-  }
   const base = `${safePart(messageId)}_${safePart(key)}`;
-  const tmp = path.join(dir, `.${base}.${randomBytes(6).toString('hex')}.part`);
-  const file = await fs.open(tmp, 'wx', 0o600);
-  let size = 0;
-  let head = Buffer.alloc(0);
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer | string>) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      size += bytes.length;
-      if (size > maxBytes) throw new TooLarge();
-      if (head.length < 16) head = Buffer.concat([head, bytes.subarray(0, 16 - head.length)]);
-      await file.write(bytes);
-    }
-    await file.close();
-    const target = path.join(dir, `${base}${imageExtension(contentType, head)}`);
-    await fs.rename(tmp, target);
-    return target;
-  } catch (err) {
-    stream.destroy();
-    await file.close().catch(() => undefined);
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
+  const saved = await saveStream({
+    stream,
+    dir,
+    maxBytes: o.images.max_size_bytes,
+    ...(contentLength === undefined ? {} : { contentLength }),
+    name: (head) => `${base}${imageExtension(contentType, head)}`,
+  });
+  return saved.path;
 }
 
 /**
@@ -145,33 +119,4 @@ export async function downloadImages(message: InboundMessage, o: DownloadImagesO
   }
   const text = [message.text, ...notes].filter((s) => s !== '').join('\n');
   return { ...message, images, text };
-}
-
-/**
- * Deletes files in `imagesDir` older than `maxAgeHours` (by mtime): the hourly cleanup of
- * `images.cleanup_max_age_hours`. Sub-directories are left alone. Returns how many were removed.
- */
-export async function cleanupImages(imagesDir: string, maxAgeHours: number, now: number = Date.now()): Promise<number> {
-  let entries: Dirent[];
-  try {
-    entries = await fs.readdir(imagesDir, { withFileTypes: true });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw err;
-  }
-  let removed = 0;
-  for (const entry of entries) {
-    if (entry.isDirectory()) continue;
-    const file = path.join(imagesDir, entry.name);
-    try {
-      const stat = await fs.lstat(file);
-      if (now - stat.mtimeMs > maxAgeHours * 3600 * 1000) {
-        await fs.unlink(file);
-        removed += 1;
-      }
-    } catch {
-      // vanished meanwhile: nothing to clean
-    }
-  }
-  return removed;
 }

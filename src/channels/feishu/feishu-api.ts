@@ -31,6 +31,13 @@ export interface FeishuApiOptions {
 }
 
 /** A sent message: its id and, for a de-duplicated resend, the content Feishu kept. */
+/** A resource's bytes as a stream that can be read once, with what its headers say. */
+export interface DownloadedResource {
+  stream: Readable;
+  contentType?: string;
+  contentLength?: number;
+}
+
 export interface SentMessage {
   messageId: string;
   /** `body.content` of the message Feishu returned (the FIRST one when the uuid was seen before). */
@@ -187,14 +194,20 @@ export class FeishuApi {
   }
 
   /** Opens the bytes of an image the user sent (`im.v1.messageResource.get`, type image). */
-  async downloadImage(
-    messageId: string,
-    key: string,
-  ): Promise<{ stream: Readable; contentType?: string; contentLength?: number }> {
+  downloadImage(messageId: string, key: string): Promise<DownloadedResource> {
+    return this.downloadResource(messageId, key, 'image');
+  }
+
+  /** Opens the bytes of a file the user sent (`im.v1.messageResource.get`, type file). */
+  downloadFile(messageId: string, key: string): Promise<DownloadedResource> {
+    return this.downloadResource(messageId, key, 'file');
+  }
+
+  private async downloadResource(messageId: string, key: string, kind: 'image' | 'file'): Promise<DownloadedResource> {
     const client = this.o.client;
     const res = await this.call('im.messageResource.get', () =>
       client.im.v1.messageResource
-        .get({ path: { message_id: messageId, file_key: key }, params: { type: 'image' } })
+        .get({ path: { message_id: messageId, file_key: key }, params: { type: kind } })
         .catch((err: unknown) => {
           // A refused download's body is an unread stream: release its socket.
           (err as { response?: { data?: { destroy?: () => void } } }).response?.data?.destroy?.();

@@ -8,7 +8,9 @@ import type { Logger } from '../../core/logger.js';
 import { registerSecret } from '../../core/redact.js';
 import type { RetryPolicy } from './call-feishu.js';
 import { callbackAnswer, parseCardClick, type CardCallbackAnswer } from './card-action-event.js';
-import { cleanupImages, downloadImages } from './download-images.js';
+import { cleanupDownloads } from './cleanup-downloads.js';
+import { downloadFiles } from './download-files.js';
+import { downloadImages } from './download-images.js';
 import { FEISHU_APP_ID_PATTERN } from './check-credentials.js';
 import { FeishuApi } from './feishu-api.js';
 import { httpWithTimeout, larkDomain, larkSdk } from './lark-sdk.js';
@@ -31,6 +33,9 @@ export interface FeishuChannelOptions {
   /** Where user images are downloaded (`Paths.imagesDir`). */
   imagesDir: string;
   images: Config['images'];
+  /** Where user files are downloaded, one folder per message (`Paths.attachmentsDir`). */
+  attachmentsDir: string;
+  files: Config['files'];
   stream: Config['stream'];
   /** `Paths.runtimeDir`: keeps the CardKit card of each streamed reply across restarts; memory only when absent. */
   runtimeDir?: string;
@@ -43,7 +48,7 @@ export interface FeishuChannelOptions {
   connectTimeoutMs?: number;
 }
 
-/** The Feishu channel; `prepare` downloads a message's images at processing time. */
+/** The Feishu channel; `prepare` downloads a message's images and files at processing time. */
 export interface FeishuChannel extends Channel {
   prepare(message: InboundMessage): Promise<InboundMessage>;
 }
@@ -57,14 +62,15 @@ const CLEANUP_EVERY_MS = 3_600_000;
  * `EventDispatcher`) for inbound events and `Client` for everything outbound.
  *
  * Inbound handlers only convert and hand over, inside Feishu's 3-second window: a private-chat
- * `text` / `image` / `post` message goes to `bridge.accept()` (the SDK acks when that settles, so a
+ * `text` / `image` / `file` / `post` message goes to `bridge.accept()` (the SDK acks when that settles, so a
  * message is acked only once persisted); a group message is ignored; another type gets a short
  * "not supported yet" reply; a button click goes to `bridge.handleAction()` and its toast and
  * replacement card travel back in the ack.
  *
  * @example
  *   const feishu = createFeishuChannel({ appId, appSecret, domain: 'feishu', lang: 'zh', logger,
- *     imagesDir: paths.imagesDir, images: config.images, stream: config.stream, runtimeDir: paths.runtimeDir });
+ *     imagesDir: paths.imagesDir, images: config.images, attachmentsDir: paths.attachmentsDir, files: config.files,
+ *     stream: config.stream, runtimeDir: paths.runtimeDir });
  *   bridge.addChannel(feishu); await feishu.start(bridge);
  *
  * Throws `FeishuApiError` (op `credentials`) for a malformed app id or an empty secret, and from
@@ -119,9 +125,14 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
   let stopped = false;
 
   const cleanup = (): void => {
-    cleanupImages(opts.imagesDir, opts.images.cleanup_max_age_hours)
-      .then((n) => (n > 0 ? log.info('old images removed', { count: n }) : undefined))
-      .catch((err: unknown) => log.warn('image cleanup failed', { err }));
+    for (const [dir, hours] of [
+      [opts.imagesDir, opts.images.cleanup_max_age_hours],
+      [opts.attachmentsDir, opts.files.cleanup_max_age_hours],
+    ] as const) {
+      cleanupDownloads(dir, hours)
+        .then((n) => (n > 0 ? log.info('old downloads removed', { dir, count: n }) : undefined))
+        .catch((err: unknown) => log.warn('download cleanup failed', { dir, err }));
+    }
   };
 
   /**
@@ -252,14 +263,34 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
       return outbox.notify(target, cardMessageId, text, idempotencyKey);
     },
 
-    prepare(message) {
-      return downloadImages(message, {
+    async prepare(message) {
+      const withImages = await downloadImages(message, {
         download: (messageId, key) => api.downloadImage(messageId, key),
         imagesDir: opts.imagesDir,
         images: opts.images,
         lang: opts.lang,
         logger: log,
       });
+      const { message: prepared, notice } = await downloadFiles(withImages, {
+        download: (messageId, key) => api.downloadFile(messageId, key),
+        attachmentsDir: opts.attachmentsDir,
+        files: opts.files,
+        lang: opts.lang,
+        logger: log,
+      });
+      // The user hears about a file we could not keep at once; the rest of the message still runs.
+      if (notice) {
+        const target = {
+          channel: 'feishu',
+          userId: message.userId,
+          chatId: message.chatId,
+          replyTo: message.platformMessageId,
+        };
+        await outbox
+          .send(target, { kind: 'text', text: notice }, `${message.id}:files-notice`)
+          .catch((err: unknown) => log.warn('file notice could not be sent', { err, messageId: message.id }));
+      }
+      return prepared;
     },
   };
 }

@@ -92,4 +92,46 @@ describe('convertMessageEvent', () => {
   ])('ignores %s', (_name, data, reason) => {
     expect(convertMessageEvent(data, AT)).toEqual({ kind: 'ignore', reason });
   });
+
+  it('takes a file message as one file with the name as sent', () => {
+    const content = JSON.stringify({ file_key: 'file_v3_1', file_name: '../报告.pdf' });
+    expect(convertMessageEvent(event({ message_type: 'file', content }), AT)).toMatchObject({
+      kind: 'accept',
+      message: { text: '', images: [], files: [{ key: 'file_v3_1', name: '../报告.pdf' }] },
+    });
+  });
+
+  it('keeps where each file of a post stood in its text', () => {
+    const content = JSON.stringify({
+      title: '',
+      content: [
+        [
+          { tag: 'text', text: '  compare ' },
+          { tag: 'file', file_key: 'f1', file_name: 'a.pdf' },
+        ],
+        [{ tag: 'text', text: 'with' }],
+        [
+          { tag: 'file', file_key: 'f2', file_name: 'b.pdf' },
+          { tag: 'text', text: 'please' },
+        ],
+      ],
+    });
+    const decision = convertMessageEvent(event({ message_type: 'post', content }), AT);
+    expect(decision).toMatchObject({ kind: 'accept', message: { text: 'compare \nwith\nplease' } });
+    const message = decision.kind === 'accept' ? decision.message : undefined;
+    expect(message?.files).toEqual([
+      { key: 'f1', name: 'a.pdf', at: 'compare '.length },
+      { key: 'f2', name: 'b.pdf', at: 'compare \nwith\n'.length },
+    ]);
+  });
+
+  it('still answers audio and video "not supported"', () => {
+    for (const type of ['audio', 'media']) {
+      const content = JSON.stringify({ file_key: 'f' });
+      expect(convertMessageEvent(event({ message_type: type, content }), AT)).toMatchObject({
+        kind: 'unsupported',
+        messageType: type,
+      });
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import type { InboundImage, InboundMessage } from '../../bridge/inbound-message.js';
+import type { InboundFile, InboundImage, InboundMessage } from '../../bridge/inbound-message.js';
 
 /** What to do with one `im.message.receive_v1` event. */
 export type InboundDecision =
@@ -40,12 +40,19 @@ function stripMentions(text: string, mentions: unknown): string {
   return out.replace(/@_(?:user_\d+|all)\b ?/g, '').trim();
 }
 
-/** Text and image keys of a `post` (rich text), with or without a locale wrapper (`{zh_cn: {…}}`). */
-function postContent(content: Record<string, unknown>): { text: string; imageKeys: string[] } {
+/**
+ * Text, image keys and files of a `post` (rich text), with or without a locale wrapper
+ * (`{zh_cn: {…}}`). Each file remembers where it stood in the text (`at`), so the prompt keeps
+ * the order the user wrote.
+ */
+function postContent(content: Record<string, unknown>): { text: string; imageKeys: string[]; files: InboundFile[] } {
   const body = 'content' in content || 'title' in content ? content : Object.values(content).find(isRecord);
-  if (!isRecord(body)) return { text: '', imageKeys: [] };
+  if (!isRecord(body)) return { text: '', imageKeys: [], files: [] };
   const lines: string[] = [];
   const imageKeys: string[] = [];
+  // Files with their offset in the untrimmed text: the lines so far, a newline each, and `line`.
+  const placed: Array<{ file: InboundFile; offset: number }> = [];
+  const offsetNow = (line: string): number => lines.reduce((n, l) => n + l.length + 1, 0) + line.length;
   const title = str(body.title);
   if (title) lines.push(title);
   for (const paragraph of Array.isArray(body.content) ? body.content : []) {
@@ -81,20 +88,29 @@ function postContent(content: Record<string, unknown>): { text: string; imageKey
           if (key) imageKeys.push(key);
           break;
         }
+        case 'file': {
+          const key = str(el.file_key);
+          if (key) placed.push({ file: { key, name: str(el.file_name) ?? key }, offset: offsetNow(line) });
+          break;
+        }
         default:
           line += text;
       }
     }
     lines.push(line);
   }
-  return { text: lines.join('\n').trim(), imageKeys };
+  const full = lines.join('\n');
+  const text = full.trim();
+  const lead = full.length - full.trimStart().length;
+  const files = placed.map(({ file, offset }) => ({ ...file, at: Math.min(Math.max(offset - lead, 0), text.length) }));
+  return { text, imageKeys, files };
 }
 
 /**
  * Validates and converts the (flattened) `im.message.receive_v1` event the SDK hands to the
  * handler into an `InboundMessage` (id `feishu:<message_id>`). Private chats only; `text` loses
- * its mention keys, `image` becomes one image, `post` becomes its text and images; other types
- * are `unsupported`. Pure and synchronous: this runs inside Feishu's 3-second window.
+ * its mention keys, `image` becomes one image, `file` one file, `post` its text, images and files
+ * (in place); other types (audio, media, sticker, …) are `unsupported`. Pure and synchronous: this runs inside Feishu's 3-second window.
  */
 export function convertMessageEvent(data: unknown, receivedAt: Date): InboundDecision {
   if (!isRecord(data) || !isRecord(data.message) || !isRecord(data.sender))
@@ -121,6 +137,7 @@ export function convertMessageEvent(data: unknown, receivedAt: Date): InboundDec
   const content = parseContent(message.content);
   let text = '';
   let images: InboundImage[] = [];
+  let files: InboundFile[] = [];
   switch (messageType) {
     case 'text':
       text = stripMentions(typeof content.text === 'string' ? content.text : '', message.mentions);
@@ -134,11 +151,17 @@ export function convertMessageEvent(data: unknown, receivedAt: Date): InboundDec
       const post = postContent(content);
       text = post.text;
       images = post.imageKeys.map((key) => ({ key }));
+      files = post.files;
+      break;
+    }
+    case 'file': {
+      const key = str(content.file_key);
+      files = key ? [{ key, name: str(content.file_name) ?? key }] : [];
       break;
     }
     default:
       return { kind: 'unsupported', messageType, message: { ...base, text: '', images: [] } };
   }
-  if (text === '' && images.length === 0) return { kind: 'ignore', reason: 'empty' };
-  return { kind: 'accept', message: { ...base, text, images } };
+  if (text === '' && images.length === 0 && files.length === 0) return { kind: 'ignore', reason: 'empty' };
+  return { kind: 'accept', message: { ...base, text, images, ...(files.length > 0 ? { files } : {}) } };
 }

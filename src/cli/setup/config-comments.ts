@@ -104,6 +104,12 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       max_size_bytes: '单张图片大小上限（字节）',
       cleanup_max_age_hours: '图片保留时间（小时），过期自动清理',
     },
+    files: {
+      _: '文件消息',
+      enabled: '下载用户发送的文件（任意类型）并把路径交给 Agent',
+      max_size_bytes: '单个文件大小上限（字节）',
+      cleanup_max_age_hours: '文件保留时间（小时），过期自动清理',
+    },
     security: {
       _: '目录安全：飞书里的 /new 只能使用这些目录',
       allowed_roots: '允许的根目录（含子目录）；空数组 = 不限制（不推荐）',
@@ -230,6 +236,12 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       enabled: 'Download images the user sends and give them to Claude',
       max_size_bytes: 'Largest image accepted (bytes)',
       cleanup_max_age_hours: 'How long images are kept (hours) before cleanup',
+    },
+    files: {
+      _: 'File messages',
+      enabled: 'Download files the user sends (any type) and give their paths to the agent',
+      max_size_bytes: 'Largest file accepted (bytes)',
+      cleanup_max_age_hours: 'How long files are kept (hours) before cleanup',
     },
     security: {
       _: 'Directory safety: /new from chat may only use these directories',

@@ -212,6 +212,8 @@ async function feishuChannel(o: DaemonOptions): Promise<Channel> {
     logger: logger.child('feishu'),
     imagesDir: paths.imagesDir,
     images: config.images,
+    attachmentsDir: paths.attachmentsDir,
+    files: config.files,
     stream: config.stream,
     runtimeDir: paths.runtimeDir,
   });

@@ -2,7 +2,9 @@
  * What a fake REST handler answers: a JSON body (`{code, msg, data}` like every Open API call) or
  * raw bytes (resource downloads).
  */
-export type ApiReply = { status: number; json: unknown } | { status: number; bytes: Buffer; contentType: string };
+export type ApiReply =
+  | { status: number; json: unknown }
+  | { status: number; bytes: Buffer; contentType: string; contentDisposition?: string };
 
 /** The HTTP status and Feishu `code` of a refusal. */
 export interface ErrorReply {

@@ -38,7 +38,8 @@ export type PostElement =
   | { tag: 'text'; text: string; style?: string[] }
   | { tag: 'a'; text: string; href: string }
   | { tag: 'at'; user_id: string; user_name?: string }
-  | { tag: 'img'; image_key: string; width?: number; height?: number };
+  | { tag: 'img'; image_key: string; width?: number; height?: number }
+  | { tag: 'file'; file_key: string; file_name: string };
 
 /** App id stamped on envelopes when the caller gives none. */
 export const DEFAULT_APP_ID = 'cli_0123456789abcdef';

@@ -91,6 +91,8 @@ export interface FakeFeishu {
 
   /** Serves `bytes` at `GET /open-apis/im/v1/messages/:messageId/resources/:key` (type image or file). */
   addImage(messageId: string, key: string, bytes: Uint8Array): void;
+  /** The same for a file, served with a `content-disposition` naming `fileName`. */
+  addFile(messageId: string, key: string, bytes: Uint8Array, fileName: string): void;
   /** Injects a fault into the next matching REST request(s). */
   failNext(matcher: FaultMatcher, fault: Fault): void;
 
@@ -241,6 +243,9 @@ class FakeFeishuServer implements FakeFeishu {
   addImage(messageId: string, key: string, bytes: Uint8Array): void {
     this.im.addResource(messageId, key, bytes);
   }
+  addFile(messageId: string, key: string, bytes: Uint8Array, fileName: string): void {
+    this.im.addResource(messageId, key, bytes, fileName);
+  }
   failNext(matcher: FaultMatcher, fault: Fault): void {
     this.faults.add(matcher, fault);
   }
@@ -311,7 +316,12 @@ class FakeFeishuServer implements FakeFeishu {
     }
     this.requests.push({ method, path: url.pathname, status: reply.status, ...codeOf(reply), at: this.clock() });
     if ('bytes' in reply) {
-      res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': reply.bytes.length });
+      const disposition = reply.contentDisposition ? { 'content-disposition': reply.contentDisposition } : {};
+      res.writeHead(reply.status, {
+        'content-type': reply.contentType,
+        'content-length': reply.bytes.length,
+        ...disposition,
+      });
       res.end(reply.bytes);
       return;
     }

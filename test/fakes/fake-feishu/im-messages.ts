@@ -62,7 +62,7 @@ export class ImMessages {
   private readonly known = new Map<string, KnownMessage>();
   private readonly byUuid = new Map<string, string>();
   private readonly chatOwner = new Map<string, string>();
-  private readonly resources = new Map<string, Buffer>();
+  private readonly resources = new Map<string, { bytes: Buffer; fileName?: string }>();
 
   constructor(
     private readonly cards: CardKitCards,
@@ -89,8 +89,8 @@ export class ImMessages {
   }
 
   /** Bytes served by `GET …/messages/:messageId/resources/:key`. */
-  addResource(messageId: string, key: string, bytes: Uint8Array): void {
-    this.resources.set(`${messageId}\n${key}`, Buffer.from(bytes));
+  addResource(messageId: string, key: string, bytes: Uint8Array, fileName?: string): void {
+    this.resources.set(`${messageId}\n${key}`, { bytes: Buffer.from(bytes), ...(fileName ? { fileName } : {}) });
   }
 
   /** Current type and content of a message (after patches), or undefined. */
@@ -146,9 +146,19 @@ export class ImMessages {
     const type = query.get('type');
     if (type !== 'image' && type !== 'file')
       return apiError(400, FeishuCode.invalidParam, 'type must be image or file');
-    const bytes = this.resources.get(`${messageId}\n${key}`);
-    if (!bytes) return apiError(400, FeishuCode.resourceNotFound, `resource ${key} not found in message ${messageId}`);
-    return { status: 200, bytes, contentType: type === 'image' ? 'image/png' : 'application/octet-stream' };
+    const found = this.resources.get(`${messageId}\n${key}`);
+    if (!found) return apiError(400, FeishuCode.resourceNotFound, `resource ${key} not found in message ${messageId}`);
+    const name = found.fileName;
+    return {
+      status: 200,
+      bytes: found.bytes,
+      contentType: type === 'image' ? 'image/png' : 'application/octet-stream',
+      ...(name === undefined
+        ? {}
+        : {
+            contentDisposition: `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+          }),
+    };
   }
 
   private send(
