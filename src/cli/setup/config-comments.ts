@@ -104,6 +104,11 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       max_size_bytes: '单张图片大小上限（字节）',
       cleanup_max_age_hours: '图片保留时间（小时），过期自动清理',
     },
+    files: {
+      _: '智能体发送文件（mcp__cc-linker__send_file）',
+      max_size_bytes: '单个文件大小上限（字节）',
+      send_without_prompt: '发送文件无需逐次确认',
+    },
     security: {
       _: '目录安全：飞书里的 /new 只能使用这些目录',
       allowed_roots: '允许的根目录（含子目录）；空数组 = 不限制（不推荐）',
@@ -230,6 +235,11 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       enabled: 'Download images the user sends and give them to Claude',
       max_size_bytes: 'Largest image accepted (bytes)',
       cleanup_max_age_hours: 'How long images are kept (hours) before cleanup',
+    },
+    files: {
+      _: 'Files the agent sends into the chat (mcp__cc-linker__send_file)',
+      max_size_bytes: 'Largest file sent (bytes)',
+      send_without_prompt: 'Send files without asking each time',
     },
     security: {
       _: 'Directory safety: /new from chat may only use these directories',
