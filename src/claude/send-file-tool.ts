@@ -40,6 +40,8 @@ export function sendFileServer(
         : { ok: false, text: noTurnText };
       return { content: [{ type: 'text', text: answer.text }], ...(answer.ok ? {} : { isError: true }) };
     },
+    // One small tool: its schema is in the prompt from the start, not found through a tool search.
+    { alwaysLoad: true },
   );
   return sdk.createSdkMcpServer({ name: SEND_FILE_SERVER, version: '1.0.0', tools: [sendFile] });
 }

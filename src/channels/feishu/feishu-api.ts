@@ -207,7 +207,7 @@ export class FeishuApi {
     return this.keyOf('im.file.create', res, 'file_key');
   }
 
-  /** The key of an upload's answer: at the top level (as Feishu answers uploads), else under `data`. */
+  /** The key of an upload's answer: the SDK returns the body's `data` (`{file_key}`); `data.file_key` is a fallback. */
   private keyOf(op: string, res: unknown, name: 'image_key' | 'file_key'): string {
     const r = (res ?? {}) as Record<string, unknown> & { data?: Record<string, unknown> };
     const key = r[name] ?? r.data?.[name];

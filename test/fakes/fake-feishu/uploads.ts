@@ -1,4 +1,4 @@
-import { apiError, FeishuCode, type ApiReply } from './api-reply.js';
+import { apiError, apiOk, FeishuCode, type ApiReply } from './api-reply.js';
 
 /** One upload the fake accepted: which endpoint, the key it answered and the bytes it got. */
 export interface UploadRecord {
@@ -14,8 +14,11 @@ const FILE_LIMIT = 30 * 1024 * 1024;
 const FILE_TYPES = new Set(['opus', 'mp4', 'pdf', 'doc', 'xls', 'ppt', 'stream']);
 
 /**
- * `POST /open-apis/im/v1/images` and `/open-apis/im/v1/files`: multipart uploads that answer
- * `{image_key}` / `{file_key}` at the TOP level (no `code` / `data` wrapper), as Feishu does.
+ * `POST /open-apis/im/v1/images` and `/open-apis/im/v1/files`: multipart uploads answering
+ * `{code: 0, data: {image_key}}` / `{…{file_key}}` on the wire. The SDK's `image.create` /
+ * `file.create` return the body's `data` (its HTTP instance already unwrapped the response), so the
+ * caller gets `{image_key}` / `{file_key}` directly; a body with the key at the top level would
+ * make the SDK return null.
  * The `file` / `image` part needs no filename (the SDK sends a Buffer without one). Limits: images
  * 10 MB, files 30 MB, no empty file, `file_type` one of Feishu's seven.
  */
@@ -43,7 +46,7 @@ export class FakeUploads {
     this.next += 1;
     const key = `${kind === 'image' ? 'img_v3_' : 'file_v3_'}${String(this.next).padStart(4, '0')}`;
     this.uploads.push({ kind, key, bytes, fields });
-    return { status: 200, json: kind === 'image' ? { image_key: key } : { file_key: key } };
+    return apiOk(kind === 'image' ? { image_key: key } : { file_key: key });
   }
 }
 
