@@ -74,6 +74,21 @@ describe.skipIf(!CLAUDE_BIN)('send_file over Feishu, sdk mode (real SDK, real Cl
   );
 
   it(
+    'a follow-up on the warm session sends into its own turn (the kept child uses the current turn)',
+    async () => {
+      showLogOnFailure(() => s);
+      const before = s.fake.sent.filter((m) => m.msg_type === 'file').length;
+      const prompt = `tool: ${TOOL} ${JSON.stringify({ path: 'out/../report.pdf' })}`;
+      const { messageId } = await s.send(prompt); // plain text: the session /new just made
+      await s.finished(messageId);
+      const files = s.fake.sent.filter((m) => m.msg_type === 'file');
+      expect(files.length).toBe(before + 1);
+      expect(s.fake.uploads.at(-1)?.fields).toMatchObject({ file_name: 'report.pdf' });
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it(
     '/etc/passwd and a symlink out are refused: nothing uploaded or sent, Claude reads why',
     async () => {
       showLogOnFailure(() => s);
