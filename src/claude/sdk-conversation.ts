@@ -149,6 +149,14 @@ export class SdkConversation implements Conversation {
     }
   }
 
+  /** A `claude.disallowed_tools` rule (e.g. `mcp__cc-linker`) covers the call. */
+  private denied(toolName: string, input: Record<string, unknown>): boolean {
+    const turn = this.turn;
+    if (!turn) return true;
+    const call = { toolName, input, cwd: turn.ctx.cwd, home: this.deps.paths.userHome };
+    return this.deps.policy.decide(turn.ctx.rules, call).verdict === 'deny';
+  }
+
   private options(ctx: ClaudeRunContext, exe: { path: string; bundled: boolean }): Options {
     const { config } = this.deps;
     const permissionMode = config.sdk.permission_mode;
@@ -171,7 +179,7 @@ export class SdkConversation implements Conversation {
       canUseTool: (toolName, input, opts) => {
         if (!this.turn) return Promise.resolve({ behavior: 'deny', message: 'no turn is running' });
         // The file tool checks every path itself (docs/design.md#files-out); asking is optional.
-        if (toolName === SEND_FILE_TOOL && config.files.send_without_prompt)
+        if (toolName === SEND_FILE_TOOL && config.files.send_without_prompt && !this.denied(toolName, input))
           return Promise.resolve({ behavior: 'allow', updatedInput: input });
         return this.turn.canUseTool(toolName, input, opts);
       },

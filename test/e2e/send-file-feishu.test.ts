@@ -105,3 +105,30 @@ describe.skipIf(!CLAUDE_BIN)('send_file over Feishu, sdk mode (real SDK, real Cl
     CASE_TIMEOUT_MS,
   );
 });
+
+describe.skipIf(!CLAUDE_BIN)('send_file turned off with claude.disallowed_tools', () => {
+  let s: System;
+  beforeAll(async () => {
+    s = await startSystem('sdk', { tweak: (c) => (c.claude.disallowed_tools = ['mcp__cc-linker']) });
+  }, CASE_TIMEOUT_MS);
+  afterAll(async () => {
+    await s?.stop();
+  }, CASE_TIMEOUT_MS);
+
+  it(
+    'the call is denied: nothing uploaded or sent',
+    async () => {
+      showLogOnFailure(() => s);
+      const cwd = s.sys.project('off');
+      fs.writeFileSync(path.join(cwd, 'a.txt'), 'a');
+      const { messageId } = await s.send(`/new ${cwd} -- tool: ${TOOL} {"path":"a.txt"}`);
+      await s.finished(messageId);
+      const results = s.anth.messageRequests().flatMap((r) => r.scriptRequest?.lastUserToolResults ?? []);
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.every((r) => r.is_error === true)).toBe(true);
+      expect(s.fake.uploads).toEqual([]);
+      expect(s.fake.sent.filter((m) => m.msg_type === 'file' || m.msg_type === 'image')).toEqual([]);
+    },
+    CASE_TIMEOUT_MS,
+  );
+});
