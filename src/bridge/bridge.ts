@@ -343,6 +343,12 @@ export class Bridge implements BridgeInbound {
       lang: this.o.lang,
       logger: this.o.logger,
       showThinking: this.o.config.stream.show_thinking,
+      files: {
+        allowedRoots: this.o.config.security.allowed_roots,
+        deniedRoots: this.o.config.security.denied_roots,
+        home: this.o.paths.userHome,
+        maxSizeBytes: this.o.config.files.max_size_bytes,
+      },
       heartbeatMs: this.o.heartbeatMs ?? 2000,
       isStopping: () => this.shuttingDown,
       recovery: {

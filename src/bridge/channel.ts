@@ -1,5 +1,5 @@
 import type { InboundMessage, ReplyTarget } from './inbound-message.js';
-import type { CardAction, CardButton, Reply } from './reply-model.js';
+import type { CardAction, CardButton, FileReply, Reply } from './reply-model.js';
 
 /**
  * The seam through which a chat platform plugs into the bridge (see docs/design.md#seams).
@@ -72,6 +72,12 @@ export interface ActionResult {
  */
 export interface ChannelOutbox {
   send(target: ReplyTarget, reply: Reply, idempotencyKey: string): Promise<{ messageId: string }>;
+  /**
+   * Sends a checked file (an image as an image, anything else as a file message), at most once per
+   * `idempotencyKey`. A channel without it refuses the agent's `send_file` calls. The caption, if
+   * any, follows as a text message.
+   */
+  sendFile?(target: ReplyTarget, file: FileReply, idempotencyKey: string): Promise<{ messageId: string }>;
   /** Replaces a card sent earlier (permission answered, list refreshed, …). */
   update(messageId: string, reply: Reply): Promise<void>;
   /**

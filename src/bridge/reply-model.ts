@@ -61,6 +61,23 @@ export type CardAction =
    */
   | { type: 'stop'; messageId: string; nonce: string };
 
+/**
+ * A file the agent sent into the chat (`mcp__cc-linker__send_file`), already checked
+ * (`files/send-file-policy.ts`): `path` is its real path, `mime` sniffed from its bytes, `image`
+ * true when the chat should show it as a picture. Not part of `Reply`: it goes through
+ * `ChannelOutbox.sendFile`, and a channel shows it as an image, a file message or a download.
+ */
+export interface FileReply {
+  kind: 'file';
+  path: string;
+  /** The name the chat shows (the file's base name). */
+  name: string;
+  mime: string;
+  size: number;
+  caption?: string;
+  image: boolean;
+}
+
 /** Convenience constructor for the common case. */
 export function textReply(text: string): TextReply {
   return { kind: 'text', text };

@@ -9,6 +9,8 @@ import { InputQueue } from './input-queue.js';
 import { loadAgentSdk } from './load-agent-sdk.js';
 import { createCanUseTool } from './sdk-permissions.js';
 import { createSdkSpawner, type SdkSpawner } from './sdk-spawn.js';
+import { SEND_FILE_SERVER, SEND_FILE_TOOL, sendFileServer } from './send-file-tool.js';
+import { engineMessages } from '../engine/engine-messages.js';
 
 /** A turn of this conversation: the shared state plus its own permission handler. */
 type Turn = TurnState & { canUseTool: CanUseTool };
@@ -126,8 +128,11 @@ export class SdkConversation implements Conversation {
 
   private async pump(options: Options): Promise<void> {
     try {
-      const { query } = await loadAgentSdk();
-      for await (const message of query({ prompt: this.input, options })) {
+      const sdk = await loadAgentSdk();
+      // One server for the child's life; each call goes to the turn running at that moment.
+      const files = sendFileServer(sdk, () => this.turn?.ctx.files, engineMessages(this.deps.lang)('file_no_sender'));
+      const withFiles: Options = { ...options, mcpServers: { ...options.mcpServers, [SEND_FILE_SERVER]: files } };
+      for await (const message of sdk.query({ prompt: this.input, options: withFiles })) {
         const turn = this.turn;
         if (!turn) continue; // nothing is sent between turns
         turn.ctx.touch();
@@ -142,6 +147,14 @@ export class SdkConversation implements Conversation {
       this.turn?.finish();
       for (const listener of this.exitListeners.splice(0)) listener();
     }
+  }
+
+  /** A `claude.disallowed_tools` rule (e.g. `mcp__cc-linker`) covers the call. */
+  private denied(toolName: string, input: Record<string, unknown>): boolean {
+    const turn = this.turn;
+    if (!turn) return true;
+    const call = { toolName, input, cwd: turn.ctx.cwd, home: this.deps.paths.userHome };
+    return this.deps.policy.decide(turn.ctx.rules, call).verdict === 'deny';
   }
 
   private options(ctx: ClaudeRunContext, exe: { path: string; bundled: boolean }): Options {
@@ -163,10 +176,13 @@ export class SdkConversation implements Conversation {
       disallowedTools: [...ctx.rules.disallowed],
       includePartialMessages: config.stream.enabled,
       // Each turn's own handler: the user, the permission buttons and the stop of that turn.
-      canUseTool: (toolName, input, opts) =>
-        this.turn
-          ? this.turn.canUseTool(toolName, input, opts)
-          : Promise.resolve({ behavior: 'deny', message: 'no turn is running' }),
+      canUseTool: (toolName, input, opts) => {
+        if (!this.turn) return Promise.resolve({ behavior: 'deny', message: 'no turn is running' });
+        // The file tool checks every path itself (docs/design.md#files-out); asking is optional.
+        if (toolName === SEND_FILE_TOOL && config.files.send_without_prompt && !this.denied(toolName, input))
+          return Promise.resolve({ behavior: 'allow', updatedInput: input });
+        return this.turn.canUseTool(toolName, input, opts);
+      },
       stderr: (text) => (this.turn?.stderr ?? this.startTail).push(text),
       ...(ctx.request.sessionId ? { resume: ctx.request.sessionId } : {}),
       ...(!ctx.request.sessionId && ctx.request.newSessionId ? { sessionId: ctx.request.newSessionId } : {}),

@@ -109,8 +109,11 @@ export interface Config {
     keep_processing_card: boolean;
   };
   images: { enabled: boolean; max_size_bytes: number; cleanup_max_age_hours: number };
-  /** Files the user sends (any type), downloaded under `Paths.attachmentsDir`. */
-  files: { enabled: boolean; max_size_bytes: number; cleanup_max_age_hours: number };
+  /**
+   * Files: those the user sends (any type, downloaded under `Paths.attachmentsDir`) and those the
+   * agent sends into the chat (`mcp__cc-linker__send_file`, docs/design.md#files-out).
+   */
+  files: { enabled: boolean; max_size_bytes: number; cleanup_max_age_hours: number; send_without_prompt: boolean };
   security: { allowed_roots: string[]; denied_roots: string[]; confirm_risky_actions: boolean };
   web: { enabled: boolean; host: string; port: number; token: string };
   /**
@@ -240,7 +243,12 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     keep_processing_card: bool(false),
   },
   images: { enabled: bool(true), max_size_bytes: pos(10_485_760), cleanup_max_age_hours: pos(24) },
-  files: { enabled: bool(true), max_size_bytes: pos(31_457_280), cleanup_max_age_hours: pos(24) },
+  files: {
+    enabled: bool(true),
+    max_size_bytes: pos(31_457_280),
+    cleanup_max_age_hours: pos(24),
+    send_without_prompt: bool(true),
+  },
   security: {
     allowed_roots: { t: 'strings', d: ['~/Git', '~/Workspace'] },
     denied_roots: { t: 'strings', d: ['~', '/', '~/Downloads', '~/Desktop'] },

@@ -126,10 +126,27 @@ export interface PermissionHandler {
   ): Promise<{ answers: Record<string, string> } | { cancelled: true }>;
 }
 
+/** What the agent asked to send into the chat (`mcp__cc-linker__send_file`). */
+export interface SendFileRequest {
+  path: string;
+  caption?: string;
+}
+
+/**
+ * Sends files into the chat of one run (docs/design.md#files-out): the bridge checks the path and
+ * hands the file to the channel. `text` is what the agent reads as the tool's answer — what was
+ * sent, or why not (in the user's language); `ok` false marks a refusal or a failure.
+ */
+export interface FileSender {
+  sendFile(request: SendFileRequest): Promise<{ ok: boolean; text: string }>;
+}
+
 export interface EngineSendOptions {
   signal?: AbortSignal;
   onEvent?: (event: EngineEvent) => void;
   permissions?: PermissionHandler;
+  /** The run's file sender; absent = the agent is offered no send_file tool answer but a refusal. */
+  files?: FileSender;
 }
 
 /** A model an agent offers, for `/model`. */

@@ -14,6 +14,7 @@ import type {
   EngineRequest,
   EngineResult,
   EngineSendOptions,
+  FileSender,
   PermissionHandler,
 } from './engine-types.js';
 import { preview } from '../sessions/scan/preview.js';
@@ -69,6 +70,8 @@ export interface RunContext {
   /** Aborted when the run must stop (cancel, idle or hard timeout); the mode kills its child group. */
   signal: AbortSignal;
   permissions?: PermissionHandler;
+  /** Where the agent's `send_file` calls of this run go (absent = refused). */
+  files?: FileSender;
   /** Forwards an event to the caller; `session` events also start the registry bookkeeping. */
   emit(event: EngineEvent): void;
   /** Sign of life (output) for the idle timeout. */
@@ -232,6 +235,7 @@ export class GuardedEngine implements AgentEngine {
         isNew,
         signal: stop.signal,
         ...(options.permissions ? { permissions: options.permissions } : {}),
+        ...(options.files ? { files: options.files } : {}),
         emit,
         touch: () => dog.touch(),
         pause: () => dog.pause(),

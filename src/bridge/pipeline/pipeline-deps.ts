@@ -7,6 +7,7 @@ import type { Reply } from '../reply-model.js';
 import type { Deliveries } from '../spool/deliveries.js';
 import type { RoutedRecord } from '../spool/spool-record.js';
 import type { Spool } from '../spool/spool.js';
+import type { SendFilePolicy } from '../files/send-file-policy.js';
 import type { RecoveryChoices } from './recovery-choices.js';
 
 /** Registry side effects of runs, wired by the runtime (kept optional so tests can omit them). */
@@ -75,6 +76,8 @@ export interface PipelineDeps {
   recovery?: RecoveryOptions;
   /** Notifications after a long turn or a waiting prompt (`[notify]`); absent = none. */
   notifier?: RunNotifier;
+  /** The fence of the agent's `send_file` (`files.*`, `security.*`); absent = every call refused. */
+  files?: Omit<SendFilePolicy, 'cwd' | 'attachmentDirs' | 'lang'>;
   /** An agent's display name for the cards (`codex` → `Codex`; absent agent = Claude Code); default: the name. */
   agentLabel?: (agent: string | undefined) => string;
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { EngineEvent } from '../../engine/engine-types.js';
 import { isAppError } from '../../core/app-error.js';
 import type { ReplyStream, StreamState } from '../channel.js';
+import { createFileSender } from '../files/file-sender.js';
 import type { CardReply } from '../reply-model.js';
 import type { RoutedRecord, RunOutcome } from '../spool/spool-record.js';
 import { buildPrompt, filePaths, imagePaths } from './build-prompt.js';
@@ -172,6 +174,20 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
   const permissions = deps.notifier
     ? deps.notifier.watchPrompts(record, stream.messageId, sender, handlerFor, deps)
     : handlerFor(sender);
+  const files = deps.files
+    ? createFileSender({
+        outbox,
+        target: replyTargetOf(record),
+        keyPrefix: msg.id,
+        policy: {
+          ...deps.files,
+          cwd: target.cwd,
+          attachmentDirs: [...new Set(imagePaths(record).map((p) => path.dirname(p)))],
+          lang: deps.lang,
+        },
+        logger: deps.logger,
+      })
+    : undefined;
   try {
     const result = await deps.engine.send(
       {
@@ -184,7 +200,7 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
         ...(imagePaths(record).length ? { imagePaths: imagePaths(record) } : {}),
         ...(filePaths(record).length ? { filePaths: filePaths(record) } : {}),
       },
-      { signal, onEvent, permissions },
+      { signal, onEvent, permissions, ...(files ? { files } : {}) },
     );
     await Promise.all(pendingWrites);
     if (isNew) await onSessionId(result.sessionId, result.model);

@@ -14,6 +14,9 @@ export interface FeishuTarget {
   replyTo?: string;
 }
 
+/** The `file_type` of `im.v1.file.create`. */
+export type FeishuFileType = 'opus' | 'mp4' | 'pdf' | 'doc' | 'xls' | 'ppt' | 'stream';
+
 /** Feishu's idempotency `uuid` is at most 50 characters; longer keys are hashed (stably). */
 export function feishuUuid(key: string): string {
   return key.length <= 50 ? key : createHash('sha256').update(key).digest('hex').slice(0, 50);
@@ -191,6 +194,33 @@ export class FeishuApi {
         }),
       policy,
     );
+  }
+
+  /** Uploads an image for a message (`im.v1.image.create`, ≤ 10 MB); returns its `image_key`. */
+  async uploadImage(image: Buffer): Promise<string> {
+    const client = this.o.client;
+    const res = await this.call('im.image.create', () =>
+      client.im.v1.image.create({ data: { image_type: 'message', image } }),
+    );
+    return this.keyOf('im.image.create', res, 'image_key');
+  }
+
+  /** Uploads a file for a message (`im.v1.file.create`, ≤ 30 MB, not empty); returns its `file_key`. */
+  async uploadFile(file: Buffer, fileName: string, fileType: FeishuFileType): Promise<string> {
+    const client = this.o.client;
+    const res = await this.call('im.file.create', () =>
+      client.im.v1.file.create({ data: { file_type: fileType, file_name: fileName, file } }),
+    );
+    return this.keyOf('im.file.create', res, 'file_key');
+  }
+
+  /** The key of an upload's answer: the SDK returns the body's `data` (`{file_key}`); `data.file_key` is a fallback. */
+  private keyOf(op: string, res: unknown, name: 'image_key' | 'file_key'): string {
+    const r = (res ?? {}) as Record<string, unknown> & { data?: Record<string, unknown> };
+    const key = r[name] ?? r.data?.[name];
+    if (typeof key !== 'string' || key === '')
+      throw new FeishuApiError(op, { kind: 'rejected', msg: `no ${name} in the answer` }, 1, this.o.lang);
+    return key;
   }
 
   /** Opens the bytes of an image the user sent (`im.v1.messageResource.get`, type image). */

@@ -2,6 +2,7 @@ import type { ChannelOutbox } from '../../bridge/channel.js';
 import type { ReplyTarget } from '../../bridge/inbound-message.js';
 import type { FeishuTarget } from './feishu-api.js';
 import { asCardReply, renderCard, renderMessage } from './render-card.js';
+import { sendFileMessage } from './send-file-message.js';
 import { openStreamCard, type StreamCardDeps } from './stream-card.js';
 
 /**
@@ -31,7 +32,7 @@ export interface FeishuOutbox extends ChannelOutbox {
 
 /**
  * The Feishu `ChannelOutbox`: text replies as `text` messages, cards as JSON 2.0 `interactive`
- * messages, card updates by message patch (or CardKit full update for a streamed card entity),
+ * messages, files the agent sends as uploaded `image` / `file` messages (`send-file-message.ts`), card updates by message patch (or CardKit full update for a streamed card entity),
  * streams through `openStreamCard`. Every call goes through `FeishuApi` (one retry policy, the
  * delivery's idempotency key as Feishu's `uuid`).
  */
@@ -42,6 +43,10 @@ export function createFeishuOutbox(d: StreamCardDeps): FeishuOutbox {
       const { msgType, content } = renderMessage(reply, d.lang);
       const sent = await d.api.send(feishuTarget(target), msgType, content, idempotencyKey);
       return { messageId: sent.messageId };
+    },
+    sendFile(target, file, idempotencyKey) {
+      const caption = file.caption ? renderMessage({ kind: 'text', text: file.caption }, d.lang).content : undefined;
+      return sendFileMessage(d.api, feishuTarget(target), file, idempotencyKey, caption);
     },
     async update(messageId, reply) {
       const card = renderCard(asCardReply(reply), { lang: d.lang, config: { streaming_mode: false } }).card;

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ChannelOutbox, ReplyStream, StreamState } from '../../bridge/channel.js';
 import type { ReplyTarget } from '../../bridge/inbound-message.js';
-import type { CardAction, CardButton, CardReply, Reply } from '../../bridge/reply-model.js';
+import type { CardAction, CardButton, CardReply, FileReply, Reply } from '../../bridge/reply-model.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
@@ -110,6 +110,12 @@ export class WebOutbox implements ChannelOutbox {
     await this.persist(m.id, { op: 'send', id: m.id, key: idempotencyKey, reply, at: m.at });
     this.emit(m);
     return { messageId: m.id };
+  }
+
+  /** A file the agent sent: for now one text line naming it (the console's download view renders it later). */
+  sendFile(target: ReplyTarget, file: FileReply, idempotencyKey: string): Promise<{ messageId: string }> {
+    const line = `📎 ${file.name} (${file.size} B)${file.caption ? ` — ${file.caption}` : ''}`;
+    return this.send(target, { kind: 'text', text: line }, idempotencyKey);
   }
 
   async update(messageId: string, reply: Reply): Promise<void> {

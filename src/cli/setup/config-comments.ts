@@ -105,10 +105,11 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       cleanup_max_age_hours: '图片保留时间（小时），过期自动清理',
     },
     files: {
-      _: '文件消息',
+      _: '文件：用户发来的文件，以及智能体发送的文件（mcp__cc-linker__send_file）',
       enabled: '下载用户发送的文件（任意类型）并把路径交给 Agent',
-      max_size_bytes: '单个文件大小上限（字节）',
+      max_size_bytes: '单个文件大小上限（字节），收发都适用',
       cleanup_max_age_hours: '文件保留时间（小时），过期自动清理',
+      send_without_prompt: '智能体发送文件无需逐次确认',
     },
     security: {
       _: '目录安全：飞书里的 /new 只能使用这些目录',
@@ -238,10 +239,11 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       cleanup_max_age_hours: 'How long images are kept (hours) before cleanup',
     },
     files: {
-      _: 'File messages',
+      _: 'Files: those the user sends, and those the agent sends (mcp__cc-linker__send_file)',
       enabled: 'Download files the user sends (any type) and give their paths to the agent',
-      max_size_bytes: 'Largest file accepted (bytes)',
+      max_size_bytes: 'Largest file accepted or sent (bytes)',
       cleanup_max_age_hours: 'How long files are kept (hours) before cleanup',
+      send_without_prompt: 'The agent sends files without asking each time',
     },
     security: {
       _: 'Directory safety: /new from chat may only use these directories',

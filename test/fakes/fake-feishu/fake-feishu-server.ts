@@ -15,6 +15,7 @@ import {
 } from './long-connection.js';
 import { RateWindow } from './rate-window.js';
 import { TenantTokens } from './tenant-tokens.js';
+import { FakeUploads, type UploadRecord } from './uploads.js';
 
 export * from './event-envelopes.js';
 export type {
@@ -97,6 +98,8 @@ export interface FakeFeishu {
   failNext(matcher: FaultMatcher, fault: Fault): void;
 
   readonly sent: readonly SentMessage[];
+  /** Images and files uploaded (`im.v1.image.create` / `im.v1.file.create`), in order. */
+  readonly uploads: readonly UploadRecord[];
   readonly patches: readonly PatchRecord[];
   readonly cardkit: readonly CardKitOp[];
   readonly acks: readonly AckRecord[];
@@ -144,6 +147,7 @@ class FakeFeishuServer implements FakeFeishu {
   private closing = false;
   private readonly tokens: TenantTokens;
   private readonly routes: Route[];
+  private readonly files = new FakeUploads();
 
   constructor(private readonly opts: FakeFeishuOptions) {
     this.appSecret = opts.appSecret ?? 'fake-app-secret';
@@ -208,6 +212,10 @@ class FakeFeishuServer implements FakeFeishu {
 
   get sent(): readonly SentMessage[] {
     return this.im.sent;
+  }
+  /** Images and files uploaded (`im.v1.image.create` / `im.v1.file.create`). */
+  get uploads(): readonly UploadRecord[] {
+    return this.files.uploads;
   }
   get patches(): readonly PatchRecord[] {
     return this.im.patches;
@@ -296,7 +304,8 @@ class FakeFeishuServer implements FakeFeishu {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://fake');
-    const raw = await readBody(req);
+    const bytes = await readBody(req);
+    const raw = bytes.toString('utf8');
     const fault = this.faults.take(method, url.pathname);
     if (fault && 'resetConnection' in fault) {
       this.requests.push({ method, path: url.pathname, status: 0, at: this.clock() });
@@ -312,7 +321,12 @@ class FakeFeishuServer implements FakeFeishu {
     if (fault && 'status' in fault) {
       reply = apiError(fault.status, fault.code ?? fault.status, fault.msg ?? 'injected fault');
     } else {
-      reply = this.route(method, url, raw, req.headers.authorization);
+      const caller = url.pathname.startsWith('/open-apis/im/v1/') ? this.callerOf(req.headers.authorization) : '';
+      const upload =
+        typeof caller === 'string'
+          ? this.files.route(method, url.pathname, req.headers['content-type'], bytes)
+          : caller;
+      reply = upload ?? this.route(method, url, raw, req.headers.authorization);
     }
     this.requests.push({ method, path: url.pathname, status: reply.status, ...codeOf(reply), at: this.clock() });
     if ('bytes' in reply) {
@@ -419,12 +433,12 @@ function codeOf(reply: ApiReply): { code?: number } {
   return typeof code === 'number' ? { code } : {};
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => resolve(''));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', () => resolve(Buffer.alloc(0)));
   });
 }
 

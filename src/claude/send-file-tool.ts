@@ -1,0 +1,47 @@
+import type { McpSdkServerConfigWithInstance } from '@anthropic-ai/claude-agent-sdk';
+import { z } from 'zod';
+import type { FileSender } from '../engine/engine-types.js';
+import type { loadAgentSdk } from './load-agent-sdk.js';
+
+/** The MCP server cc-linker offers the agent, and its one tool as Claude Code names it. */
+export const SEND_FILE_SERVER = 'cc-linker';
+export const SEND_FILE_TOOL = `mcp__${SEND_FILE_SERVER}__send_file`;
+
+const DESCRIPTION =
+  'Send a file from the working directory into the chat the user is talking to you from. ' +
+  'Images are shown as images, other files as file messages. Only files inside the session ' +
+  "directory (or the user's attachments) can be sent, up to the size limit; the answer says " +
+  'what was sent or why not.';
+
+type AgentSdk = Awaited<ReturnType<typeof loadAgentSdk>>;
+
+/**
+ * The in-process MCP server `cc-linker` with `send_file({path, caption?})` for the `sdk` mode.
+ * One server lives as long as the Claude Code child; each call goes to the sender of the turn
+ * running NOW (`current()`), so a warm child's later turn sends into its own chat, and a call
+ * outside a turn is refused.
+ */
+export function sendFileServer(
+  sdk: Pick<AgentSdk, 'createSdkMcpServer' | 'tool'>,
+  current: () => FileSender | undefined,
+  noTurnText: string,
+): McpSdkServerConfigWithInstance {
+  const sendFile = sdk.tool(
+    'send_file',
+    DESCRIPTION,
+    {
+      path: z.string().describe('Path of the file, absolute or relative to the working directory'),
+      caption: z.string().optional().describe('A short line shown with the file'),
+    },
+    async (args) => {
+      const sender = current();
+      const answer = sender
+        ? await sender.sendFile({ path: args.path, ...(args.caption ? { caption: args.caption } : {}) })
+        : { ok: false, text: noTurnText };
+      return { content: [{ type: 'text', text: answer.text }], ...(answer.ok ? {} : { isError: true }) };
+    },
+    // One small tool: its schema is in the prompt from the start, not found through a tool search.
+    { alwaysLoad: true },
+  );
+  return sdk.createSdkMcpServer({ name: SEND_FILE_SERVER, version: '1.0.0', tools: [sendFile] });
+}
