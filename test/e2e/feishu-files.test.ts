@@ -56,7 +56,7 @@ describe('Feishu files in', () => {
     const fake = await h.fake();
     const { channel, bridge, options } = await h.channel(fake, {
       lang: 'en',
-      files: { enabled: true, max_size_bytes: 50, cleanup_max_age_hours: 24 },
+      files: { enabled: true, max_size_bytes: 50, cleanup_max_age_hours: 24, send_without_prompt: true },
     });
     const event = postMessageEvent({
       openId: OWNER,

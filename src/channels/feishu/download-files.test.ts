@@ -34,7 +34,7 @@ function options(download: FileSource, maxBytes = 1_000, enabled = true): Downlo
   return {
     download,
     attachmentsDir: path.join(dir, 'attachments'),
-    files: { enabled, max_size_bytes: maxBytes, cleanup_max_age_hours: 24 },
+    files: { enabled, max_size_bytes: maxBytes, cleanup_max_age_hours: 24, send_without_prompt: true },
     lang: 'en',
     logger: silentLogger,
   };
