@@ -25,6 +25,13 @@ export interface InboundMessage {
    * owner "not supported yet" and a stranger the usual refusal, and queues nothing.
    */
   unsupportedType?: string;
+  /**
+   * The session this message is meant for, when the channel knows it (the web console's composer
+   * inside one session's view). Routing a pinned plain text first points the user's mapping at that
+   * session — the same change `/switch` makes — then claims as usual; a session the registry does not
+   * know answers the message with an error and runs nothing. Commands ignore it.
+   */
+  sessionId?: string;
 }
 
 export interface InboundImage {
