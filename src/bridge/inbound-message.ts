@@ -48,4 +48,10 @@ export interface ReplyTarget {
   chatId: string;
   /** Platform message id to reply to. */
   replyTo?: string;
+  /**
+   * The session the reply belongs to, when known: the routed target's session, or a new session's
+   * id once chosen (`ChannelOutbox.sessionKnown` tells a stream that learns it later). A channel
+   * that shows one session per view (the web console) files the reply there; others ignore it.
+   */
+  sessionId?: string;
 }
