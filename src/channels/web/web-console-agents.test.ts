@@ -53,7 +53,7 @@ describe('web console: agents', () => {
         page: async (f) => {
           filters.push(f);
           const sessions = [summary('a', 'claude'), summary('b', 'codex'), summary('c', 'mine')];
-          return { sessions, total: sessions.length, nextOffset: null };
+          return { sessions, total: sessions.length, sparse: 0, nextOffset: null };
         },
         get: async (id) => (id === 'b' ? summary('b', 'codex') : null),
       },

@@ -76,7 +76,12 @@ describe('web console: every session reachable, messages aimed at one session', 
     expect(seen).toHaveLength(601);
     expect(new Set(seen).size).toBe(601);
     expect(seen.at(-1)).toBe('Session 0601');
-    expect((await get('/api/sessions?offset=9999')).body).toEqual({ sessions: [], total: 601, nextOffset: null });
+    expect((await get('/api/sessions?offset=9999')).body).toEqual({
+      sessions: [],
+      total: 601,
+      sparse: 0,
+      nextOffset: null,
+    });
   });
 
   it('groups by project with the same filters; a group pages on its own', async () => {

@@ -43,6 +43,8 @@ export interface ConsoleSessionSummary {
 export interface ConsoleSessionPage {
   sessions: ConsoleSessionSummary[];
   total: number;
+  /** How many of the `total` are sparse (listed last): the page marks where they start. */
+  sparse: number;
   nextOffset: number | null;
 }
 
@@ -142,6 +144,7 @@ export function createConsoleSessions(
     return {
       sessions: rows.slice(from, end).map(([id, e]) => summary(id, e)),
       total: rows.length,
+      sparse: rows.filter(([, e]) => isSparseSession(e)).length,
       nextOffset: end < rows.length ? end : null,
     };
   };
