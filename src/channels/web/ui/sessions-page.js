@@ -173,7 +173,8 @@ async function openSession(id, { push = false, retries = 0 } = {}) {
       await new Promise((r) => setTimeout(r, 500));
       return selected === id ? openSession(id, { retries: retries - 1 }) : undefined;
     }
-    $('s-open').hidden = true;
+    // A new session's live reply stays in view while the registry has not caught up yet.
+    $('s-open').hidden = live.of(id, null).length === 0;
     $('s-missing').textContent = t('navUnknown', { id });
     $('s-missing').hidden = false;
     return;
