@@ -47,7 +47,6 @@ export async function loadSessionList(params, row, report) {
   const pager = createPager(list, params, row, report, mine, (page) => {
     $('s-count').textContent = t('navCount', { n: page.total });
   });
-  list.replaceChildren();
   await pager.next();
 }
 
@@ -85,6 +84,8 @@ function createPager(ul, params, row, report, mine, onPage) {
   let seen = 0;
   let loading = false;
   let dividerShown = false;
+  // The old rows stay until the first page is in, so the list never flashes empty.
+  let fresh = true;
   const sentinel = el('li', { class: 'list-sentinel', 'aria-hidden': 'true' });
   const observer = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) pager.next().catch(report);
@@ -100,6 +101,8 @@ function createPager(ul, params, row, report, mine, onPage) {
         const page = await api(`/api/sessions?${q}`);
         if (mine !== generation) return;
         onPage(page);
+        if (fresh) ul.replaceChildren();
+        fresh = false;
         sentinel.remove();
         if (page.total === 0) ul.replaceChildren(el('li', { class: 'empty', text: t('sEmpty') }));
         const firstSparse = page.total - page.sparse;
