@@ -21,7 +21,10 @@ let turnsUntil = null;
 /** Live messages by session; replies still streaming, to re-read the transcript once they finish. */
 const live = createLiveStore();
 const streaming = new Set();
-/** The page's uuid of a submitted "New session", until its reply names the session. */
+/**
+ * The last submitted "New session": the page's uuid and the session its reply named so far (a
+ * planned id first; an agent that picks its own id reports the real one later, and the view follows).
+ */
 let pendingNew = null;
 /** The agents the daemon runs (`GET /api/agents`): the filter, the picker and the tags use them. */
 let agents = [];
@@ -272,9 +275,13 @@ function showLive(id) {
  * finished reply of the open session re-reads its transcript.
  */
 export function onBridgeMessage(m) {
-  if (pendingNew && m.replyTo === pendingNew && m.sessionId) {
-    pendingNew = null;
-    openSession(m.sessionId, { push: true, retries: 10 }).catch((err) => toast(err.message));
+  if (pendingNew && m.replyTo === pendingNew.uuid && m.sessionId && m.sessionId !== pendingNew.opened) {
+    const first = pendingNew.opened === null;
+    if (first || selected === pendingNew.opened) {
+      if (!first) history.replaceState(null, '', `#/sessions/${encodeURIComponent(m.sessionId)}`);
+      openSession(m.sessionId, { push: first, retries: 10 }).catch((err) => toast(err.message));
+    }
+    pendingNew.opened = m.sessionId;
   }
   if (!m.sessionId) return renderMessage($('b-log'), m);
   live.put(m);
@@ -373,7 +380,7 @@ async function startSession() {
   error.hidden = true;
   try {
     const id = uuid();
-    pendingNew = id;
+    pendingNew = { uuid: id, opened: null };
     const r = await api('/api/sessions/new', { method: 'POST', body: { id, dir, prompt, agent } });
     onBridgeMessage(r.message);
     $('new-prompt').value = '';
