@@ -23,6 +23,7 @@ export const bridgeMessages = defineMessages({
     overloaded: (p) => `当前排队消息过多（${s(p.pending)} 条），这条消息未被处理，请稍后重发。已排队的消息不受影响。`,
     shuttingDown: '服务正在停止，这条消息未被处理，请稍后重发。',
     sessionGone: '会话已不存在，请 /list 后 /switch 到其他会话，或 /new 创建新会话',
+    pinnedUnknown: '这条消息指定的会话（{id}）不在会话列表中，消息未处理。请刷新列表后重试。',
     processingFailed: (p) => `处理这条消息时出错：${s(p.reason)}`,
     emptyMessage: '消息为空，未处理。',
     // ── generic command replies ──
@@ -194,6 +195,8 @@ export const bridgeMessages = defineMessages({
       `Too many messages are queued (${s(p.pending)}); this one was not accepted. Please resend it later. Queued messages are not affected.`,
     shuttingDown: 'The service is stopping; this message was not accepted. Please resend it later.',
     sessionGone: 'That session no longer exists. Run /list and /switch to another session, or /new to start one.',
+    pinnedUnknown:
+      'This message was meant for session {id}, which is not in the session list; it was not run. Refresh the list and try again.',
     processingFailed: (p) => `Something went wrong while handling this message: ${s(p.reason)}`,
     emptyMessage: 'The message is empty; nothing to do.',
     unknownCommand: 'Unknown command: {command}\nSend /help to see the commands.',

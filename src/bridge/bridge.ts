@@ -11,6 +11,7 @@ import type { BridgeStatus, CommandContext, SessionDirectory } from './commands/
 import { parseChatCommand } from './commands/command-parser.js';
 import type { ListSnapshots } from './commands/list-snapshot.js';
 import { runCardAction, runChatCommand } from './commands/run-command.js';
+import { pinToSession } from './commands/switch.js';
 import type { InboundMessage } from './inbound-message.js';
 import type { UserMapping } from './mapping/user-mapping.js';
 import { Deliveries } from './spool/deliveries.js';
@@ -322,6 +323,8 @@ export class Bridge implements BridgeInbound {
       mapping: this.o.mapping,
       runCommand: (command, record) =>
         runChatCommand(command, this.commandContext(record.message.userId, record.message.id, true)),
+      pinSession: (sessionId, record) =>
+        pinToSession(sessionId, this.commandContext(record.message.userId, record.message.id, true)),
       hasCcexec: this.o.ccexec !== undefined,
       lang: this.o.lang,
       logger: this.o.logger,

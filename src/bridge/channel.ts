@@ -92,6 +92,11 @@ export interface ChannelOutbox {
   ): Promise<ReplyStream>;
   /** Longest text one plain message may carry on this platform (for splitting long replies). */
   readonly maxTextChunk: number;
+  /**
+   * Optional: the session of message `messageId`'s reply became known after it was opened (a new
+   * session's id as the engine reported it). Channels that ignore `ReplyTarget.sessionId` omit it.
+   */
+  sessionKnown?(messageId: string, sessionId: string): Promise<void>;
 }
 
 /** The evolving state of a streamed reply; the channel renders it however suits the platform. */

@@ -31,6 +31,13 @@ export interface InboundMessage {
    * owner "not supported yet" and a stranger the usual refusal, and queues nothing.
    */
   unsupportedType?: string;
+  /**
+   * The session this message is meant for, when the channel knows it (the web console's composer
+   * inside one session's view). Routing a pinned plain text first points the user's mapping at that
+   * session — the same change `/switch` makes — then claims as usual; a session the registry does not
+   * know answers the message with an error and runs nothing. Commands ignore it.
+   */
+  sessionId?: string;
 }
 
 export interface InboundImage {
@@ -64,4 +71,10 @@ export interface ReplyTarget {
   chatId: string;
   /** Platform message id to reply to. */
   replyTo?: string;
+  /**
+   * The session the reply belongs to, when known: the routed target's session, or a new session's
+   * id once chosen (`ChannelOutbox.sessionKnown` tells a stream that learns it later). A channel
+   * that shows one session per view (the web console) files the reply there; others ignore it.
+   */
+  sessionId?: string;
 }

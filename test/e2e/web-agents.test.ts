@@ -85,7 +85,7 @@ describe.skipIf(!HAS_CHROMIUM)('web console: agents on the sessions page (chromi
     await page.selectOption('#new-agent', 'codex');
     await page.fill('#new-prompt', 'fix the flaky test');
     await page.click('#new-start');
-    const card = page.locator('#b-log .card-complete', { hasText: 'echo: fix the flaky test' });
+    const card = page.locator('#s-live .card-complete', { hasText: 'echo: fix the flaky test' });
     await card.waitFor();
     expect(await card.textContent()).toContain('Codex');
     expect(h.bh.engine.requests.at(-1)).toMatchObject({

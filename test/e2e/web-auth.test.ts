@@ -79,7 +79,7 @@ describe.skipIf(!HAS_CHROMIUM)('web console: token auth in the browser (chromium
       await page.fill('#token', token);
       await page.click('button[type="submit"]');
       await page.locator('#tool-badge[data-status="available"]').waitFor();
-      expect(page.url()).toBe(`${origin}/#chat`);
+      expect(page.url()).toBe(`${origin}/#/chat`);
       const cookies = await context.cookies();
       expect(cookies).toHaveLength(1);
       expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: 'Strict' });

@@ -75,6 +75,8 @@ describe.skipIf(!HAS_CHROMIUM)('web console: session labels and order (chromium)
   it('numbers the entries of /list 1, 2, 3 — not 1, 1, 1', async () => {
     const { page } = await h.page();
     await page.click('#tab-sessions');
+    // The composer is in a session's view; a command's reply belongs to no session: Activity.
+    await page.locator(`.session-row[data-id="${SESSION_ID}"]`).click();
     await page.fill('#b-input', '/list');
     await page.press('#b-input', 'Enter');
     const card = page.locator('#b-log .card', { has: page.locator('ol') }).last();
@@ -102,7 +104,7 @@ describe.skipIf(!HAS_CHROMIUM)('web console: session labels and order (chromium)
     await page.locator('#toast:not([hidden])').waitFor();
     await page.fill('#b-input', 'long job');
     await page.press('#b-input', 'Enter');
-    await page.locator('#b-log .card-processing').waitFor();
+    await page.locator('#s-live .card-processing').waitFor();
     expect(await page.isHidden('#stopping')).toBe(true);
     const stopped = h.bh.bridge.stop(20_000);
     try {
@@ -110,7 +112,7 @@ describe.skipIf(!HAS_CHROMIUM)('web console: session labels and order (chromium)
       expect(await page.textContent('#stopping')).toMatch(/^cc-linker 正在停止：.*最迟到 .+ 完成/);
       await en.locator('#stopping:not([hidden])').waitFor();
       expect(await en.textContent('#stopping')).toMatch(/^cc-linker is stopping: .*have until /);
-      const card = page.locator('#b-log .card-stopping');
+      const card = page.locator('#s-live .card-stopping');
       await card.waitFor();
       expect(await card.locator('.card-title').textContent()).toBe('⏸ 停止中…');
       expect(await card.locator('.sec-stopping').textContent()).toContain('下次启动后继续');

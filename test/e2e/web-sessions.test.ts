@@ -45,7 +45,7 @@ describe.skipIf(!HAS_CHROMIUM)('web console: sessions pages (chromium)', () => {
 
     await page.fill('#b-input', 'run the tests please');
     await page.press('#b-input', 'Enter');
-    const prompt = page.locator('#b-log .card-warning', { has: page.locator('button[data-button]') });
+    const prompt = page.locator('#s-live .card-warning', { has: page.locator('button[data-button]') });
     await prompt.waitFor();
     expect(await prompt.locator('button').allTextContents()).toEqual(['允许', '拒绝', '始终允许']);
     expect(await prompt.textContent()).toContain('npm test');
@@ -55,9 +55,9 @@ describe.skipIf(!HAS_CHROMIUM)('web console: sessions pages (chromium)', () => {
       .poll(() => page.textContent('#status-body [data-key="stPrompts"] .stat-value'), { timeout: 5000 })
       .toBe('1');
     await prompt.locator('button[data-button="0"]').click();
-    await page.locator('#b-log .card-complete', { hasText: 'tests passed' }).waitFor();
-    expect(await page.locator('#b-log .card-complete strong', { hasText: '42' }).count()).toBe(1);
-    expect(await page.locator('#b-log', { hasText: '已允许' }).count()).toBe(1);
+    await page.locator('#s-live .card-complete', { hasText: 'tests passed' }).waitFor();
+    expect(await page.locator('#s-live .card-complete strong', { hasText: '42' }).count()).toBe(1);
+    expect(await page.locator('#s-live', { hasText: '已允许' }).count()).toBe(1);
     const req = h.bh.engine.requests.at(-1);
     expect(req).toMatchObject({
       sessionId: SESSION_ID,
@@ -100,7 +100,9 @@ describe.skipIf(!HAS_CHROMIUM)('web console: sessions pages (chromium)', () => {
     expect(await page.inputValue('#dir-path')).toBe(path.join(h.bh.home, 'Git', 'beta'));
     await page.fill('#new-prompt', '你好，新项目');
     await page.click('#new-start');
-    await page.locator('#b-log .card-complete', { hasText: 'echo: 你好，新项目' }).waitFor();
+    // The page opens the new session once its reply names it; the reply streams into its view.
+    await page.locator('#s-live .card-complete', { hasText: 'echo: 你好，新项目' }).waitFor();
+    expect(await page.getAttribute('#view-sessions', 'data-open-session')).toBe(h.bh.engine.created.at(-1));
     const req = h.bh.engine.requests.at(-1);
     expect(req).toMatchObject({ prompt: '你好，新项目', cwd: path.join(h.bh.home, 'Git', 'beta') });
     expect(req?.sessionId).toBeUndefined();
@@ -110,14 +112,15 @@ describe.skipIf(!HAS_CHROMIUM)('web console: sessions pages (chromium)', () => {
     const { page } = await h.page();
     await page.click('#tab-sessions');
     const evil = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> **bold**';
+    await page.locator(`.session-row[data-id="${SESSION_ID}"]`).click();
     await page.fill('#b-input', evil);
     await page.press('#b-input', 'Enter');
-    const reply = page.locator('#b-log .card-complete', { hasText: 'echo: <img' });
+    const reply = page.locator('#s-live .card-complete', { hasText: 'echo: <img' });
     await reply.waitFor();
-    expect(await page.locator('#b-log img, #b-log script').count()).toBe(0);
+    expect(await page.locator('#s-live img, #s-live script').count()).toBe(0);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(await reply.locator('strong').textContent()).toBe('bold');
-    expect(await page.locator('#b-log .msg-user').last().textContent()).toBe(evil);
+    expect(await page.locator('#s-live .msg-user').last().textContent()).toBe(evil);
   });
 
   it('shows the status view: queue, running, channel states (Feishu disconnected)', async () => {

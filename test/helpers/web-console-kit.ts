@@ -61,6 +61,8 @@ export const fakeGateway: ConsoleGateway = {
 
 export const fakeSessions: ConsoleSessions = {
   list: async () => [],
+  page: async () => ({ sessions: [], total: 0, sparse: 0, nextOffset: null }),
+  projects: async () => [],
   get: async () => null,
   recentTurns: async () => [],
 };

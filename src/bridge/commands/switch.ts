@@ -26,6 +26,22 @@ export async function handleSwitch(
   return { reply: (await switchToSession(r.session, ctx)).reply };
 }
 
+/**
+ * A message pinned to a session (`InboundMessage.sessionId`): points the user's mapping at it with
+ * `/switch`'s checks and change — idempotent, so routing may replay it after a crash. `ok: false`
+ * carries the reply to answer the message with instead (an unknown id, a refused session).
+ */
+export async function pinToSession(
+  sessionId: string,
+  ctx: CommandContext,
+): Promise<{ ok: true } | { ok: false; reply: Reply }> {
+  const session = await ctx.sessions.get(sessionId);
+  if (!session)
+    return { ok: false, reply: textReply(bridgeMessages(ctx.lang)('pinnedUnknown', { id: shortId(sessionId) })) };
+  const r = await switchToSession(session, ctx);
+  return r.ok ? { ok: true } : { ok: false, reply: r.reply };
+}
+
 /** Shared by `/switch` and the `switch` button: checks, updates the mapping, says what happened. */
 export async function switchToSession(
   session: SessionView,

@@ -5,10 +5,21 @@ import { Deliveries } from '../spool/deliveries.js';
 import type { SpoolRecord } from '../spool/spool-record.js';
 import type { PipelineDeps } from './pipeline-deps.js';
 
-/** Where the reply to a record goes. */
+/**
+ * Where the reply to a record goes, with the session it belongs to when known: the routed session,
+ * else the new session's reported id, else its planned one (none for a command's reply).
+ */
 export function replyTargetOf(record: SpoolRecord): ReplyTarget {
   const m = record.message;
-  return { channel: m.channel, userId: m.userId, chatId: m.chatId, replyTo: m.platformMessageId };
+  const sessionId =
+    record.target?.kind === 'session' ? record.target.sessionId : (record.sessionId ?? record.plannedSessionId);
+  return {
+    channel: m.channel,
+    userId: m.userId,
+    chatId: m.chatId,
+    replyTo: m.platformMessageId,
+    ...(sessionId ? { sessionId } : {}),
+  };
 }
 
 /**

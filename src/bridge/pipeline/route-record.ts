@@ -5,7 +5,7 @@ import { bridgeMessages } from '../bridge-messages.js';
 import type { CommandOutcome } from '../commands/command-context.js';
 import type { ChatCommand } from '../commands/command-parser.js';
 import type { UserMapping } from '../mapping/user-mapping.js';
-import { textReply } from '../reply-model.js';
+import { textReply, type Reply } from '../reply-model.js';
 import type { SpoolRecord, TargetSnapshot } from '../spool/spool-record.js';
 import type { Spool } from '../spool/spool.js';
 import { pipelineMessages } from './pipeline-messages.js';
@@ -17,6 +17,11 @@ export interface RouteDeps {
   mapping: Pick<UserMapping, 'claimForMessage'>;
   /** Runs a chat command as the record's user (the bridge builds the command context). */
   runCommand(command: ChatCommand, record: SpoolRecord): Promise<CommandOutcome>;
+  /**
+   * Points the record's user at the session its message is pinned to (`InboundMessage.sessionId`),
+   * the mapping change `/switch` makes; `ok: false` carries the reply that answers the record instead.
+   */
+  pinSession(sessionId: string, record: SpoolRecord): Promise<{ ok: true } | { ok: false; reply: Reply }>;
   /** Whether a cc_exec gateway answers `/cc` (its question is then spooled as its own target). */
   hasCcexec: boolean;
   lang: Language;
@@ -36,7 +41,9 @@ export interface RouteDeps {
  * start routes it again. That is safe because every mapping change a command makes is idempotent:
  * it sets the mapping to a value (`/switch`, `/new` without a prompt, `/model`) or claims under the
  * message's own id (`/new … -- prompt`, plain text), and no later message of the user was routed
- * meanwhile. Only the reply text may differ (a repeated `/switch` says "already there").
+ * meanwhile. Only the reply text may differ (a repeated `/switch` says "already there"). A plain
+ * text pinned to a session (the web console's composer) sets the mapping to that session first — the
+ * same idempotent change as `/switch` — then claims under its own id like any plain text.
  *
  * A failing step (the mapping locked by another process too long, a full disk) is retried with
  * backoff, holding the user's later messages back so their order holds; after `maxAttempts` the
@@ -94,6 +101,11 @@ async function targetOf(record: SpoolRecord, deps: RouteDeps): Promise<{ target:
     return { target: { kind: 'reply', reply: outcome.reply } };
   }
   const t = bridgeMessages(deps.lang);
+  const pinned = record.message.sessionId;
+  if (pinned) {
+    const pin = await deps.pinSession(pinned, record);
+    if (!pin.ok) return { target: { kind: 'reply', reply: pin.reply } };
+  }
   const claim = await deps.mapping.claimForMessage(record.message.userId, record.message.id);
   switch (claim.kind) {
     case 'session':

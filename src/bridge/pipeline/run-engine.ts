@@ -50,6 +50,10 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
     createdReported = true;
     record.sessionId = id;
     await deps.spool.write('processing', record);
+    await deps
+      .channel(msg.channel)
+      .outbox.sessionKnown?.(stream.messageId, id)
+      .catch((err) => deps.logger.warn('could not tag a reply with its new session', { err }));
     await deps.mapping.completeClaim(msg.userId, msg.id, id, target.cwd);
     await deps.sessions?.sessionCreated?.({
       sessionId: id,

@@ -50,8 +50,8 @@ export class WebChannel implements Channel {
     return { connected: this.running };
   }
 
-  /** Builds the bridge message for text the page sent with its own uuid. */
-  static message(uuid: string, text: string, now: Date = new Date()): InboundMessage {
+  /** Builds the bridge message for text the page sent with its own uuid (from session `sessionId`'s view, when given). */
+  static message(uuid: string, text: string, now: Date = new Date(), sessionId?: string): InboundMessage {
     return {
       id: `web:${uuid}`,
       channel: 'web',
@@ -62,6 +62,7 @@ export class WebChannel implements Channel {
       text,
       images: [],
       receivedAt: now.toISOString(),
+      ...(sessionId ? { sessionId } : {}),
     };
   }
 }

@@ -50,9 +50,10 @@ describe('web console: agents', () => {
       ...(agents ? { agents } : {}),
       sessions: {
         ...fakeSessions,
-        list: async (f) => {
+        page: async (f) => {
           filters.push(f);
-          return [summary('a', 'claude'), summary('b', 'codex'), summary('c', 'mine')];
+          const sessions = [summary('a', 'claude'), summary('b', 'codex'), summary('c', 'mine')];
+          return { sessions, total: sessions.length, sparse: 0, nextOffset: null };
         },
         get: async (id) => (id === 'b' ? summary('b', 'codex') : null),
       },

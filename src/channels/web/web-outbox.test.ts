@@ -159,4 +159,23 @@ describe('WebOutbox', () => {
     expect(a.history().find((v) => v.id === queued.messageId)?.html).not.toContain('data-button');
     await a.close();
   });
+
+  it('files each message under its session (pinned text, routed reply, a new session learnt later), across a restart', async () => {
+    const a = await open();
+    await a.recordUser('web:u1', 'for A', 'sess-a');
+    await a.recordUser('web:u2', '/list');
+    await a.send({ ...target, replyTo: 'u2' }, { kind: 'text', text: 'the list' }, 'key-list');
+    const stream = await a.openStream({ ...target, replyTo: 'u3', sessionId: 'planned' }, 'key-new');
+    await a.sessionKnown(stream.messageId, 'sess-new');
+    await a.close();
+    const b = await open();
+    const tags = b.history().map((m) => [m.kind, m.sessionId ?? null, m.replyTo ?? null]);
+    expect(tags).toEqual([
+      ['user', 'sess-a', null],
+      ['user', null, null],
+      ['reply', null, 'u2'],
+      ['reply', 'sess-new', 'u3'],
+    ]);
+    await b.close();
+  });
 });

@@ -27,6 +27,10 @@ export interface WebMessage {
   streaming?: boolean;
   /** Buttons of a stream that has not finished (Stop); not persisted, a re-opened stream brings its own. */
   liveButtons?: CardButton[];
+  /** The session it belongs to, when known (`ReplyTarget.sessionId`; a user text the page pinned). */
+  sessionId?: string;
+  /** A reply: the page's own message id (the uuid it sent) this answers. */
+  replyTo?: string;
 }
 
 /** What a page receives for one message: escaped HTML for replies, raw text for its own messages (set with textContent). */
@@ -37,13 +41,21 @@ export interface WebMessageView {
   text?: string;
   html?: string;
   streaming: boolean;
+  /** The session this message belongs to; absent for command replies and notices (the Activity panel). */
+  sessionId?: string;
+  /** A reply: the uuid of the page's message it answers (the page opens a new session from it). */
+  replyTo?: string;
 }
 
+/** Where a message belongs (both optional, persisted with its creation record). */
+type Tags = { sessionId?: string; replyTo?: string };
+
 type LogRecord =
-  | { op: 'user'; id: string; text: string; at: string }
-  | { op: 'send'; id: string; key: string; reply: Reply; at: string }
-  | { op: 'stream'; id: string; key: string; at: string }
-  | { op: 'update' | 'finish'; id: string; reply: Reply; at: string };
+  | ({ op: 'user'; id: string; text: string; at: string } & Tags)
+  | ({ op: 'send'; id: string; key: string; reply: Reply; at: string } & Tags)
+  | ({ op: 'stream'; id: string; key: string; at: string } & Tags)
+  | { op: 'update' | 'finish'; id: string; reply: Reply; at: string }
+  | { op: 'session'; id: string; sessionId: string; at: string };
 
 /** Messages kept in memory and in the file after a compaction (the page history). */
 export const OUTBOX_KEEP = 2000;
@@ -89,25 +101,26 @@ export class WebOutbox implements ChannelOutbox {
     return box;
   }
 
-  /** Records a message the page sent, so the history shows both sides. */
-  async recordUser(id: string, text: string): Promise<WebMessageView> {
+  /** Records a message the page sent (in session `sessionId`'s view, when given), so the history shows both sides. */
+  async recordUser(id: string, text: string, sessionId?: string): Promise<WebMessageView> {
     const existing = this.messages.get(id);
     if (existing) return this.view(existing);
-    const m: WebMessage = { id, kind: 'user', text, at: new Date().toISOString() };
+    const m: WebMessage = { id, kind: 'user', text, at: new Date().toISOString(), ...tagsOf({ sessionId }) };
     this.add(m);
-    await this.persist(m.id, { op: 'user', id, text, at: m.at });
+    await this.persist(m.id, { op: 'user', id, text, at: m.at, ...tagsOf(m) });
     return this.emit(m);
   }
 
-  async send(_target: ReplyTarget, reply: Reply, idempotencyKey: string): Promise<{ messageId: string }> {
+  async send(target: ReplyTarget, reply: Reply, idempotencyKey: string): Promise<{ messageId: string }> {
     const existing = this.byKey.get(idempotencyKey);
     if (existing) {
       await this.persisted.get(existing.id);
       return { messageId: existing.id };
     }
-    const m: WebMessage = { id: newId(), kind: 'reply', key: idempotencyKey, reply, at: new Date().toISOString() };
+    const at = new Date().toISOString();
+    const m: WebMessage = { id: newId(), kind: 'reply', key: idempotencyKey, reply, at, ...tagsOf(target) };
     this.add(m);
-    await this.persist(m.id, { op: 'send', id: m.id, key: idempotencyKey, reply, at: m.at });
+    await this.persist(m.id, { op: 'send', id: m.id, key: idempotencyKey, reply, at: m.at, ...tagsOf(m) });
     this.emit(m);
     return { messageId: m.id };
   }
@@ -129,7 +142,7 @@ export class WebOutbox implements ChannelOutbox {
   }
 
   async openStream(
-    _target: ReplyTarget,
+    target: ReplyTarget,
     idempotencyKey: string,
     options: { existingMessageId?: string; buttons?: CardButton[] } = {},
   ): Promise<ReplyStream> {
@@ -144,9 +157,10 @@ export class WebOutbox implements ChannelOutbox {
         delete m.reply;
       }
     } else {
-      m = { id: newId(), kind: 'reply', key: idempotencyKey, at: new Date().toISOString(), streaming: true };
+      const at = new Date().toISOString();
+      m = { id: newId(), kind: 'reply', key: idempotencyKey, at, streaming: true, ...tagsOf(target) };
       this.add(m);
-      await this.persist(m.id, { op: 'stream', id: m.id, key: idempotencyKey, at: m.at });
+      await this.persist(m.id, { op: 'stream', id: m.id, key: idempotencyKey, at: m.at, ...tagsOf(m) });
       this.emit(m);
     }
     const msg = m;
@@ -172,6 +186,15 @@ export class WebOutbox implements ChannelOutbox {
     };
   }
 
+  /** A new session's reply learns the session's id (the engine reported it after the card opened). */
+  async sessionKnown(messageId: string, sessionId: string): Promise<void> {
+    const m = this.messages.get(messageId);
+    if (!m || m.sessionId === sessionId) return;
+    m.sessionId = sessionId;
+    await this.append({ op: 'session', id: messageId, sessionId, at: new Date().toISOString() });
+    this.emit(m);
+  }
+
   /** The newest `limit` messages, oldest first, as the page renders them. */
   history(limit = 200): WebMessageView[] {
     return [...this.messages.values()].slice(-limit).map((m) => this.view(m));
@@ -189,7 +212,7 @@ export class WebOutbox implements ChannelOutbox {
 
   /** Renders one message for the page. */
   view(m: WebMessage): WebMessageView {
-    const base = { id: m.id, kind: m.kind, at: m.at, streaming: m.streaming === true };
+    const base = { id: m.id, kind: m.kind, at: m.at, streaming: m.streaming === true, ...tagsOf(m) };
     if (m.kind === 'user') return { ...base, text: m.text ?? '' };
     const live = m.live ?? { phase: 'processing' as const, text: '', thinking: '', toolCount: 0, elapsedMs: 0 };
     return {
@@ -279,10 +302,15 @@ export class WebOutbox implements ChannelOutbox {
         continue;
       }
       if (!r || typeof r !== 'object' || typeof r.id !== 'string') continue;
-      if (r.op === 'user') this.add({ id: r.id, kind: 'user', text: r.text, at: r.at });
-      else if (r.op === 'send') this.add({ id: r.id, kind: 'reply', key: r.key, reply: r.reply, at: r.at });
-      else if (r.op === 'stream') this.add({ id: r.id, kind: 'reply', key: r.key, at: r.at, streaming: true });
-      else if (r.op === 'update' || r.op === 'finish') {
+      if (r.op === 'user') this.add({ id: r.id, kind: 'user', text: r.text, at: r.at, ...tagsOf(r) });
+      else if (r.op === 'send')
+        this.add({ id: r.id, kind: 'reply', key: r.key, reply: r.reply, at: r.at, ...tagsOf(r) });
+      else if (r.op === 'stream')
+        this.add({ id: r.id, kind: 'reply', key: r.key, at: r.at, streaming: true, ...tagsOf(r) });
+      else if (r.op === 'session') {
+        const m = this.messages.get(r.id);
+        if (m && typeof r.sessionId === 'string') m.sessionId = r.sessionId;
+      } else if (r.op === 'update' || r.op === 'finish') {
         const m = this.messages.get(r.id);
         if (m) {
           m.reply = r.reply;
@@ -302,13 +330,22 @@ export class WebOutbox implements ChannelOutbox {
     const out: string[] = [];
     for (const m of kept) {
       this.add(m);
-      if (m.kind === 'user') out.push(JSON.stringify({ op: 'user', id: m.id, text: m.text ?? '', at: m.at }));
+      const tags = tagsOf(m);
+      if (m.kind === 'user') out.push(JSON.stringify({ op: 'user', id: m.id, text: m.text ?? '', at: m.at, ...tags }));
       else if (m.reply && !m.streaming)
-        out.push(JSON.stringify({ op: 'send', id: m.id, key: m.key ?? m.id, reply: m.reply, at: m.at }));
-      else out.push(JSON.stringify({ op: 'stream', id: m.id, key: m.key ?? m.id, at: m.at }));
+        out.push(JSON.stringify({ op: 'send', id: m.id, key: m.key ?? m.id, reply: m.reply, at: m.at, ...tags }));
+      else out.push(JSON.stringify({ op: 'stream', id: m.id, key: m.key ?? m.id, at: m.at, ...tags }));
     }
     await writeFileAtomic(this.file, out.length ? `${out.join('\n')}\n` : '', { mode: 0o600 });
   }
+}
+
+/** The tags present on `from`, strings only (a replayed line is not trusted further). */
+function tagsOf(from: Tags): Tags {
+  return {
+    ...(typeof from.sessionId === 'string' && from.sessionId ? { sessionId: from.sessionId } : {}),
+    ...(typeof from.replyTo === 'string' && from.replyTo ? { replyTo: from.replyTo } : {}),
+  };
 }
 
 function newId(): string {

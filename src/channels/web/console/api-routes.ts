@@ -13,7 +13,7 @@ import type { ConsoleAgents } from './console-agents.js';
 import type { ConsoleChats } from './console-chats.js';
 import type { ConsoleCliStatus, ConsoleGateway, ConsoleToolAvailability } from './console-gateway.js';
 import { consoleMessages } from './console-messages.js';
-import type { ConsoleSessions } from './console-sessions.js';
+import type { ConsoleSessions, SessionFilter } from './console-sessions.js';
 import type { ConsoleWorkspace } from './console-workspace.js';
 import type { EventHub } from './event-hub.js';
 import { listPickerDirs } from './list-picker-dirs.js';
@@ -140,20 +140,33 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
     handler: async (ctx, c) => ({ records: await ctx.gateway.audit(intParam(c.url, 'limit', 50, 500)) }),
   },
   {
+    // One page of the list (`offset`, `limit` ≤ 500): `nextOffset` is null after the last page.
     method: 'GET',
     path: /^\/api\/sessions$/,
     handler: async (ctx, c) => {
-      const q = c.url.searchParams;
-      const pick = (k: string) => (q.get(k) ?? '').slice(0, 200) || undefined;
-      const filter = {
-        q: pick('q'),
-        agent: pick('agent'),
-        origin: pick('origin'),
-        status: pick('status'),
-        project: pick('project'),
-        limit: intParam(c.url, 'limit', 100, 500),
-      };
-      return { sessions: (await ctx.sessions.list(filter)).map((s) => labelled(ctx, s)) };
+      const page = await ctx.sessions.page(sessionFilter(c.url), intParam(c.url, 'offset', 0, Number.MAX_SAFE_INTEGER));
+      return { ...page, sessions: page.sessions.map((s) => labelled(ctx, s)) };
+    },
+  },
+  {
+    // The list grouped by project (same filters); each group then pages with `?project=`.
+    method: 'GET',
+    path: /^\/api\/sessions\/projects$/,
+    handler: async (ctx, c) => ({ projects: await ctx.sessions.projects(sessionFilter(c.url)) }),
+  },
+  {
+    // The composer of one session's view: the bridge gets the text pinned to that session.
+    method: 'POST',
+    path: /^\/api\/sessions\/([0-9a-zA-Z-]{1,64})\/messages$/,
+    handler: async (ctx, c) => {
+      const bridge = requireBridge(ctx, c);
+      const sessionId = c.params[0] as string;
+      const body = await json(c);
+      const uuid = requireUuid(body.id, c.lang);
+      const text = requireText(body.text, c.lang);
+      if (!(await ctx.sessions.get(sessionId)))
+        throw new HttpError(404, consoleMessages(c.lang)('sessionNotFound', { id: sessionId }));
+      return acceptText(ctx, bridge, uuid, text, sessionId);
     },
   },
   {
@@ -329,9 +342,21 @@ export async function statusBody(
   return { bridge, cli, model };
 }
 
-async function acceptText(ctx: ApiContext, bridge: ConsoleBridge, uuid: string, text: string): Promise<unknown> {
-  const message = WebChannel.message(uuid, text);
-  const view = await ctx.outbox.recordUser(message.id, text);
+/**
+ * Hands the page's text to the bridge, pinned to `sessionId` when the page sent it from that
+ * session's view. A command (`/list`) is not the session's: its text, like its reply, stays out of
+ * the session's view.
+ */
+async function acceptText(
+  ctx: ApiContext,
+  bridge: ConsoleBridge,
+  uuid: string,
+  text: string,
+  sessionId?: string,
+): Promise<unknown> {
+  const message = WebChannel.message(uuid, text, new Date(), sessionId);
+  const isCommand = text.trimStart().startsWith('/');
+  const view = await ctx.outbox.recordUser(message.id, text, isCommand ? undefined : sessionId);
   const result = await bridge.accept(message);
   return { message: view, result };
 }
@@ -381,6 +406,19 @@ function filePath(c: Call): string {
 function intParam(url: URL, name: string, fallback: number, max: number): number {
   const n = Number.parseInt(url.searchParams.get(name) ?? '', 10);
   return Number.isFinite(n) && n > 0 ? Math.min(n, max) : fallback;
+}
+
+/** The sessions list's filters from the query (`limit` ≤ 500, default 100). */
+function sessionFilter(url: URL): SessionFilter {
+  const pick = (k: string) => (url.searchParams.get(k) ?? '').slice(0, 200) || undefined;
+  return {
+    q: pick('q'),
+    agent: pick('agent'),
+    origin: pick('origin'),
+    status: pick('status'),
+    project: pick('project'),
+    limit: intParam(url, 'limit', 100, 500),
+  };
 }
 
 function notFound(c: Call, key: 'notFound' | 'chatNotFound'): never {

@@ -41,6 +41,22 @@ export interface ConsoleSessionSummary {
   sparse: boolean;
 }
 
+/** One page of the list: `nextOffset` is where the next page starts, null after the last. */
+export interface ConsoleSessionPage {
+  sessions: ConsoleSessionSummary[];
+  total: number;
+  /** How many of the `total` are sparse (listed last): the page marks where they start. */
+  sparse: number;
+  nextOffset: number | null;
+}
+
+/** One project of the grouped list: how many sessions match in it, and its latest activity. */
+export interface ConsoleProject {
+  project: string;
+  count: number;
+  lastActive: string;
+}
+
 /** One turn of a session's transcript, cut for the page. */
 export interface ConsoleTurn {
   role: 'user' | 'assistant';
@@ -59,6 +75,10 @@ export interface ConsoleSessions {
    * (corrupted, empty, untitled; `isSparseSession`) most recently active first.
    */
   list(filter: SessionFilter): Promise<ConsoleSessionSummary[]>;
+  /** The same order, `limit` (at most 500) rows from `offset`, with the number of matches. */
+  page(filter: SessionFilter, offset: number): Promise<ConsoleSessionPage>;
+  /** The projects of the matching sessions, most recently active first. */
+  projects(filter: SessionFilter): Promise<ConsoleProject[]>;
   get(id: string): Promise<ConsoleSessionSummary | null>;
   /**
    * The last `n` turns of the session's transcript, read by its agent's reader (empty when its file
@@ -116,25 +136,55 @@ export function createConsoleSessions(
     const entry = (await load()).sessions[id];
     return entry ? { cache, id, entry, dirs: paths, opts: readOpts } : null;
   };
+  /** The sessions matching `filter` in the page's order: the others newest first, then the sparse ones. */
+  const matching = async (filter: SessionFilter): Promise<Array<[string, SessionEntry]>> => {
+    const registry = await load();
+    const q = filter.q?.trim() ?? '';
+    let rows: Array<[string, SessionEntry]> = q
+      ? searchSessions(registry, q).map((h) => [h.id, h.entry])
+      : Object.entries(registry.sessions);
+    if (filter.agent) rows = rows.filter(([, e]) => e.agent === filter.agent);
+    if (filter.origin) rows = rows.filter(([, e]) => e.origin === filter.origin);
+    if (filter.status) rows = rows.filter(([, e]) => statusOf(e) === filter.status);
+    if (filter.project) {
+      const p = filter.project.toLowerCase();
+      rows = rows.filter(([, e]) => projectOf(e).toLowerCase() === p);
+    }
+    const keyed = rows.map(([id, e]) => ({ id, e, sparse: isSparseSession(e), t: Date.parse(e.last_active) || 0 }));
+    keyed.sort((x, y) => Number(x.sparse) - Number(y.sparse) || y.t - x.t || (x.id < y.id ? -1 : 1));
+    return keyed.map(({ id, e }) => [id, e]);
+  };
+  const pageOf = async (filter: SessionFilter, offset: number): Promise<ConsoleSessionPage> => {
+    const rows = await matching(filter);
+    const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_LIST);
+    const from = Math.max(0, Math.floor(offset));
+    const end = from + limit;
+    return {
+      sessions: rows.slice(from, end).map(([id, e]) => summary(id, e)),
+      total: rows.length,
+      sparse: rows.filter(([, e]) => isSparseSession(e)).length,
+      nextOffset: end < rows.length ? end : null,
+    };
+  };
   return {
     async list(filter) {
-      const registry = await load();
-      const q = filter.q?.trim() ?? '';
-      let rows: Array<[string, SessionEntry]> = q
-        ? searchSessions(registry, q).map((h) => [h.id, h.entry])
-        : Object.entries(registry.sessions);
-      if (filter.agent) rows = rows.filter(([, e]) => e.agent === filter.agent);
-      if (filter.origin) rows = rows.filter(([, e]) => e.origin === filter.origin);
-      if (filter.status) rows = rows.filter(([, e]) => statusOf(e) === filter.status);
-      if (filter.project) {
-        const p = filter.project.toLowerCase();
-        rows = rows.filter(([, e]) => projectOf(e).toLowerCase() === p);
+      return (await pageOf(filter, 0)).sessions;
+    },
+    page: pageOf,
+    async projects(filter) {
+      const groups = new Map<string, ConsoleProject>();
+      for (const [, e] of await matching(filter)) {
+        const project = projectOf(e);
+        const g = groups.get(project);
+        if (!g) groups.set(project, { project, count: 1, lastActive: e.last_active });
+        else {
+          g.count += 1;
+          if ((Date.parse(e.last_active) || 0) > (Date.parse(g.lastActive) || 0)) g.lastActive = e.last_active;
+        }
       }
-      const keyed = rows.map(([id, e]) => ({ id, e, sparse: isSparseSession(e), t: Date.parse(e.last_active) || 0 }));
-      keyed.sort((x, y) => Number(x.sparse) - Number(y.sparse) || y.t - x.t || (x.id < y.id ? -1 : 1));
-      rows = keyed.map(({ id, e }) => [id, e]);
-      const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_LIST);
-      return rows.slice(0, limit).map(([id, e]) => summary(id, e));
+      return [...groups.values()].sort(
+        (x, y) => (Date.parse(y.lastActive) || 0) - (Date.parse(x.lastActive) || 0) || (x.project < y.project ? -1 : 1),
+      );
     },
     async get(id) {
       const e = (await load()).sessions[id];

@@ -4,7 +4,14 @@ import { api, openEvents } from './api.js';
 import { initChat, onChatItem, onChatRun, refreshChat, relabelChat } from './chat-page.js';
 import { adoptDefaultLang, applyI18n, currentLang, setLang, t } from './i18n.js';
 import { createPageAlerts } from './page-alerts.js';
-import { initSessions, onBridgeMessage, onSessionsChanged, refreshSessions } from './sessions-page.js';
+import {
+  initSessions,
+  onBridgeMessage,
+  onSessionsChanged,
+  openSessionId,
+  refreshSessions,
+  routeSessions,
+} from './sessions-page.js';
 import { refreshStatus, relabelStatus, renderStatus } from './status-page.js';
 
 const $ = (id) => document.getElementById(id);
@@ -27,7 +34,22 @@ function showView(name, focus = false) {
     if (on && focus) tab.focus();
   }
   for (const view of document.querySelectorAll('main > section')) view.hidden = view.id !== `view-${name}`;
-  if (location.hash !== `#${name}`) history.replaceState(null, '', `#${name}`);
+  const open = name === 'sessions' ? openSessionId() : null;
+  const hash = open ? `#/sessions/${encodeURIComponent(open)}` : `#/${name}`;
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+}
+
+/** The view (and session) an address names: `#/chat`, `#/sessions`, `#/sessions/<id>`, `#/status`; old `#chat` too. */
+function routeOf(hash) {
+  const m = /^#\/?(chat|sessions|status)(?:\/([^/]+))?\/?$/.exec(hash);
+  return m ? { view: m[1], id: m[2] ? decodeURIComponent(m[2]) : null } : { view: 'chat', id: null };
+}
+
+/** Shows what the address names: on load and on Back / Forward. */
+function applyRoute() {
+  const route = routeOf(location.hash);
+  if (route.view === 'sessions') routeSessions(route.id);
+  showView(route.view);
 }
 
 function initTabs() {
@@ -48,8 +70,7 @@ function initTabs() {
       }
     });
   }
-  const initial = location.hash.slice(1);
-  showView(['chat', 'sessions', 'status'].includes(initial) ? initial : 'chat');
+  window.addEventListener('hashchange', applyRoute);
 }
 
 function initLang() {
@@ -109,6 +130,7 @@ initLang();
 initTabs();
 initChat(toast);
 initSessions(toast);
+applyRoute();
 const alerts = createPageAlerts();
 initNotify(alerts);
 const events = openEvents(

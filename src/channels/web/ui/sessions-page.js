@@ -1,19 +1,33 @@
-// The sessions pages: the registry with search and filters (the agent among them), a session's
-// recent turns, continuing it through the bridge (the console is a channel like Feishu), a new
-// session of a picked agent in a directory picked within the allowed roots, and the conversation
-// with Allow / Deny / Always allow buttons.
+// The sessions pages: the registry with search and filters (the agent among them), paged and
+// optionally grouped by project (session-list.js); one session's view at `#/sessions/<id>` with
+// its recent turns, its live turns and a composer that sends only to it (through the bridge: the
+// console is a channel like Feishu); a new session of a picked agent in a directory picked within
+// the allowed roots; and the Activity panel for what belongs to no session (command replies).
 import { api, el, uuid } from './api.js';
 import { addMessages, t } from './i18n.js';
-import phoneMessages from './phone-i18n.js';
+import { navMessages } from './nav-i18n.js';
+import { createLiveStore, renderMessage } from './session-live.js';
+import { loadSessionList, groupedByProject, setGroupedByProject } from './session-list.js';
 import { showTranscript } from './transcript-view.js';
 import { openWorkspace } from './workspace-tabs.js';
 
-addMessages(phoneMessages);
+addMessages(navMessages);
 
 const $ = (id) => document.getElementById(id);
 let toast = () => undefined;
 let searchTimer = null;
+/** The open session's id (`#/sessions/<id>`), or null on the list. */
 let selected = null;
+/** The newest transcript turn shown for the open session (ISO): live messages after it show below. */
+let turnsUntil = null;
+/** Live messages by session; replies still streaming, to re-read the transcript once they finish. */
+const live = createLiveStore();
+const streaming = new Set();
+/**
+ * The last submitted "New session": the page's uuid and the session its reply named so far (a
+ * planned id first; an agent that picks its own id reports the real one later, and the view follows).
+ */
+let pendingNew = null;
 /** The agents the daemon runs (`GET /api/agents`): the filter, the picker and the tags use them. */
 let agents = [];
 /** The label of each registry origin (`cli`, `feishu`, `web`). */
@@ -37,6 +51,14 @@ export function initSessions(showToast) {
   for (const id of ['s-agent', 's-origin', 's-status'])
     $(id).addEventListener('change', () => loadSessions().catch(report));
   $('s-continue').addEventListener('click', () => continueSession().catch(report));
+  $('s-group').checked = groupedByProject();
+  $('s-group').addEventListener('change', () => {
+    setGroupedByProject($('s-group').checked);
+    loadSessions().catch(report);
+  });
+  $('s-back').addEventListener('click', () => {
+    location.hash = '#/sessions';
+  });
   $('b-form').addEventListener('submit', (e) => {
     e.preventDefault();
     sendMessage().catch(report);
@@ -47,38 +69,18 @@ export function initSessions(showToast) {
       $('b-form').requestSubmit();
     }
   });
-  $('b-log').addEventListener('click', (e) => {
-    const button = e.target.closest('button[data-button]');
-    const message = button && button.closest('[data-id]');
-    if (button && message) clickButton(message.dataset.id, Number(button.dataset.button), button).catch(report);
-  });
+  for (const log of ['b-log', 's-live'])
+    $(log).addEventListener('click', (e) => {
+      const button = e.target.closest('button[data-button]');
+      const message = button && button.closest('[data-id]');
+      if (button && message) clickButton(message.dataset.id, Number(button.dataset.button), button).catch(report);
+    });
   $('new-form').addEventListener('submit', (e) => {
     e.preventDefault();
     startSession().catch(report);
   });
   $('dir-browse').addEventListener('click', () => browse($('dir-path').value.trim()).catch(report));
   $('dir-roots').addEventListener('click', () => browse('').catch(report));
-  $('s-back').addEventListener('click', closeSession);
-}
-
-/** Where the list was scrolled when a session opened, to return there on the way back. */
-let listScroll = 0;
-
-/** Marks the view as showing one session (on a phone the list gives way to it) and shows its top. */
-function markOpen(id) {
-  const view = $('view-sessions');
-  if (view.getAttribute('data-open-session') === id) return; // a refresh keeps the reading position
-  if (!view.hasAttribute('data-open-session')) listScroll = window.scrollY;
-  view.setAttribute('data-open-session', id);
-  window.scrollTo(0, 0);
-}
-
-/** Back to the list (`#s-back`), where it was scrolled. */
-function closeSession() {
-  selected = null;
-  for (const row of $('s-list').querySelectorAll('.session-row.selected')) row.classList.remove('selected');
-  $('view-sessions').removeAttribute('data-open-session');
-  window.scrollTo(0, listScroll);
 }
 
 let changedTimer = null;
@@ -108,50 +110,104 @@ async function loadSessions() {
     const v = $(id).value.trim();
     if (v) params.set(key, v);
   }
-  const { sessions } = await api(`/api/sessions?${params}`);
-  const list = $('s-list');
-  if (sessions.length === 0) return list.replaceChildren(el('li', { class: 'empty', text: t('sEmpty') }));
-  // The server lists corrupted, empty and untitled sessions last; a line with their count marks where they start.
-  const sparse = sessions.filter((s) => s.sparse).length;
-  const rows = sessions.map((s) =>
-    el(
-      'li',
-      {},
-      el(
-        'button',
-        {
-          type: 'button',
-          class: `session-row${s.sparse ? ' sparse' : ''}${s.id === selected ? ' selected' : ''}`,
-          dataset: { id: s.id },
-          onclick: () => openSession(s.id).catch((err) => toast(err.message)),
-        },
-        el('span', { class: 'session-head' }, agentTag(s), el('span', { class: 'session-title', text: s.title })),
-        el('span', {
-          class: 'session-meta',
-          // Another agent's session says whose it is (Claude Code's, the default, does not).
-          text: `${s.agent && s.agent !== 'claude' ? `${s.agent} · ` : ''}${s.id.slice(0, 8)} · ${t(ORIGIN_LABELS[s.origin] ?? 'sOriginCli')} · ${t(`status_${s.status}`)} · ${t('sMessages', { n: s.messageCount })} · ${s.project}`,
-        }),
-        el('span', { class: 'session-time', text: new Date(s.lastActive).toLocaleString() }),
-      ),
-    ),
-  );
-  if (sparse > 0)
-    rows.splice(sessions.length - sparse, 0, el('li', { class: 'sparse-divider', text: t('sSparse', { n: sparse }) }));
-  list.replaceChildren(...rows);
+  await loadSessionList(params, sessionRow, (err) => toast(t('error', { msg: err.message })));
 }
 
-async function openSession(id) {
+/** One list row; a click opens the session at `#/sessions/<id>` (Back returns to the list). */
+function sessionRow(s) {
+  return el(
+    'li',
+    {},
+    el(
+      'button',
+      {
+        type: 'button',
+        class: `session-row${s.sparse ? ' sparse' : ''}${s.id === selected ? ' selected' : ''}`,
+        dataset: { id: s.id },
+        onclick: () => openSession(s.id, { push: true }).catch((err) => toast(err.message)),
+      },
+      el('span', { class: 'session-head' }, agentTag(s), el('span', { class: 'session-title', text: s.title })),
+      el('span', {
+        class: 'session-meta',
+        // Another agent's session says whose it is (Claude Code's, the default, does not).
+        text: `${s.agent && s.agent !== 'claude' ? `${s.agent} · ` : ''}${s.id.slice(0, 8)} · ${t(ORIGIN_LABELS[s.origin] ?? 'sOriginCli')} · ${t(`status_${s.status}`)} · ${t('sMessages', { n: s.messageCount })} · ${s.project}`,
+      }),
+      el('span', { class: 'session-time', text: new Date(s.lastActive).toLocaleString() }),
+    ),
+  );
+}
+
+/** The route chose a session (`#/sessions/<id>`) or the list (`null`): app.js calls this on load and Back/Forward. */
+export function routeSessions(id) {
+  if (id) return openSession(id).catch((err) => toast(t('error', { msg: err.message })));
+  closeSession();
+}
+
+/** The open session's id, or null. */
+export function openSessionId() {
+  return selected;
+}
+
+/** Where the list was scrolled when a session opened, to return there on the way back (a phone shows one at a time). */
+let listScroll = 0;
+
+function closeSession() {
+  selected = null;
+  const wasOpen = $('view-sessions').hasAttribute('data-open-session');
+  $('view-sessions').removeAttribute('data-open-session');
+  if (wasOpen) requestAnimationFrame(() => window.scrollTo(0, listScroll));
+  $('s-detail').hidden = true;
+  for (const row of $('s-list').querySelectorAll('.session-row.selected')) row.classList.remove('selected');
+}
+
+/**
+ * Opens session `id`'s view: `push` (a click in the list) adds `#/sessions/<id>` to the history.
+ * `retries`: a session just created may reach the registry a moment after its id is known.
+ */
+async function openSession(id, { push = false, retries = 0 } = {}) {
+  const hash = `#/sessions/${encodeURIComponent(id)}`;
+  if (push && location.hash !== hash) history.pushState(null, '', hash);
+  const switched = selected !== id;
   selected = id;
-  openWorkspace(id);
+  if (!$('view-sessions').hasAttribute('data-open-session')) listScroll = window.scrollY;
+  $('view-sessions').setAttribute('data-open-session', id);
   for (const row of $('s-list').querySelectorAll('.session-row'))
     row.classList.toggle('selected', row.dataset.id === id);
-  const { session } = await api(`/api/sessions/${encodeURIComponent(id)}?turns=1`);
-  if (selected !== id) return; // the user went back (or on) while it loaded
   $('s-detail').hidden = false;
-  markOpen(id);
+  if (switched) {
+    $('s-live').replaceChildren();
+    window.scrollTo(0, 0); // a phone shows the open session from its top, not where the list was
+  }
+  openWorkspace(id);
+  let data;
+  try {
+    // The session and its newest turn (the live messages after it show under the transcript).
+    data = await api(`/api/sessions/${encodeURIComponent(id)}?turns=1`);
+  } catch (err) {
+    if (err.status !== 404 || selected !== id) throw err;
+    if (retries > 0) {
+      await new Promise((r) => setTimeout(r, 500));
+      return selected === id ? openSession(id, { retries: retries - 1 }) : undefined;
+    }
+    // A new session's live reply stays in view while the registry has not caught up yet.
+    $('s-open').hidden = live.of(id, null).length === 0;
+    $('s-missing').textContent = t('navUnknown', { id });
+    $('s-missing').hidden = false;
+    return;
+  }
+  if (selected !== id) return;
+  const { session, turns } = data;
+  $('s-missing').hidden = true;
+  $('s-open').hidden = false;
   $('s-detail-title').replaceChildren(agentTag(session) ?? '', session.title);
   $('s-detail-meta').textContent =
     `${session.id} · ${t('sAgent')}: ${session.agentLabel} · ${t('sCwd')}: ${session.cwd} · ${t(`status_${session.status}`)}`;
+  $('s-target').textContent = t('navTo', { title: session.title, dir: session.cwd, agent: session.agentLabel });
+  turnsUntil = turns.reduce(
+    (max, turn) => (turn.timestamp && turn.timestamp > (max ?? '') ? turn.timestamp : max),
+    null,
+  );
+  showLive(id);
   await showTranscript($('s-turns'), id);
 }
 
@@ -186,37 +242,56 @@ async function continueSession() {
   $('b-input').focus();
 }
 
-/** The conversation with the bridge (persisted server-side, so it survives restarts). */
+/** The bridge's messages (persisted server-side, so they survive restarts), each where it belongs. */
 async function loadMessages() {
   const { messages } = await api('/api/bridge/messages?limit=200');
   const log = $('b-log');
   log.replaceChildren();
-  if (messages.length === 0) log.append(el('p', { class: 'empty', text: t('convEmpty') }));
+  if (!messages.some((m) => !m.sessionId)) log.append(el('p', { class: 'empty', text: t('navActivityEmpty') }));
   for (const m of messages) onBridgeMessage(m);
 }
 
-/** SSE `bridge.message`: a new or changed message (stream updates included). */
+/** The open session's live messages newer than its transcript, under it. */
+function showLive(id) {
+  const box = $('s-live');
+  const shown = live.of(id, turnsUntil);
+  for (const node of box.querySelectorAll('[data-id]')) if (!shown.some((m) => m.id === node.dataset.id)) node.remove();
+  for (const m of shown) renderMessage(box, m);
+}
+
+/**
+ * SSE `bridge.message`: a new or changed message (stream updates included). A session's message
+ * goes to that session's view (shown when it is the open one); one of no session to Activity. A
+ * finished reply of the open session re-reads its transcript.
+ */
 export function onBridgeMessage(m) {
-  const log = $('b-log');
-  log.querySelector('.empty')?.remove();
-  let node = log.querySelector(`[data-id="${CSS.escape(m.id)}"]`);
-  if (!node) {
-    node = el('div', { dataset: { id: m.id } });
-    log.append(node);
+  if (pendingNew && m.replyTo === pendingNew.uuid && m.sessionId && m.sessionId !== pendingNew.opened) {
+    const first = pendingNew.opened === null;
+    if (first || selected === pendingNew.opened) {
+      if (!first) history.replaceState(null, '', `#/sessions/${encodeURIComponent(m.sessionId)}`);
+      openSession(m.sessionId, { push: first, retries: 10 }).catch((err) => toast(err.message));
+    }
+    pendingNew.opened = m.sessionId;
   }
-  node.className = `msg ${m.kind === 'user' ? 'msg-user' : 'msg-bot'}${m.streaming ? ' streaming' : ''}`;
-  if (m.kind === 'user') node.textContent = m.text;
-  else node.innerHTML = m.html; // rendered by the server's escaping reply renderer
-  node.scrollIntoView({ block: 'nearest' });
+  if (!m.sessionId) return renderMessage($('b-log'), m);
+  live.put(m);
+  const finished = !m.streaming && streaming.delete(m.id);
+  if (m.streaming) streaming.add(m.id);
+  if (m.sessionId !== selected) return;
+  renderMessage($('s-live'), m);
+  if (finished) openSession(m.sessionId).catch((err) => toast(err.message));
 }
 
 async function sendMessage() {
   const input = $('b-input');
   const text = input.value.trim();
-  if (!text) return;
+  if (!text || !selected) return;
   input.disabled = true;
   try {
-    const r = await api('/api/bridge/messages', { method: 'POST', body: { id: uuid(), text } });
+    const r = await api(`/api/sessions/${encodeURIComponent(selected)}/messages`, {
+      method: 'POST',
+      body: { id: uuid(), text },
+    });
     onBridgeMessage(r.message);
     if (r.result.status === 'refused' && r.result.notice) toast(r.result.notice, 'error');
     input.value = '';
@@ -294,10 +369,12 @@ async function startSession() {
   const error = $('new-error');
   error.hidden = true;
   try {
-    const r = await api('/api/sessions/new', { method: 'POST', body: { id: uuid(), dir, prompt, agent } });
+    const id = uuid();
+    pendingNew = { uuid: id, opened: null };
+    const r = await api('/api/sessions/new', { method: 'POST', body: { id, dir, prompt, agent } });
     onBridgeMessage(r.message);
     $('new-prompt').value = '';
-    $('b-input').focus();
+    toast(t('navOpening'));
   } catch (err) {
     error.textContent = err.message;
     error.hidden = false;
