@@ -29,7 +29,7 @@ const INIT = `(() => {
 describe.skipIf(!HAS_CHROMIUM)('web console: notifications (chromium)', () => {
   let h: WebHarness;
   beforeAll(async () => {
-    h = await startWebHarness();
+    h = await startWebHarness({ lang: 'en' }); // the page's language is general.language's
   }, 30_000);
   afterAll(() => h?.close());
 
