@@ -235,7 +235,9 @@ describe.skipIf(!HAS_CHROMIUM)('web console on a phone, and as an installable ap
     const detail = await box(page, '.col-detail');
     expect(detail.left).toBeGreaterThanOrEqual(list.right);
     expect(Math.abs(detail.top - list.top)).toBeLessThan(4);
-    expect(await page.locator('#s-back').isVisible()).toBe(false);
+    // Both stay visible; the back button closes the session (its route goes back to `#/sessions`).
+    expect(await page.locator('.col-list').isVisible()).toBe(true);
+    expect(await page.locator('#s-back').isVisible()).toBe(true);
     const fit = await measure(page);
     expect(fit.scrollWidth, fit.wide.join(', ')).toBeLessThanOrEqual(fit.innerWidth);
     await h.shot(page, 'desktop-1280');
