@@ -104,15 +104,19 @@ function agentWebSuite(agent: keyof typeof AGENTS): void {
         const page = await context.newPage();
         page.setDefaultTimeout(timeoutMs / 2);
         await page.goto(web.url);
-        await page.click('#tab-sessions'); // the sessions page holds the chat box
+        await page.click('#tab-sessions'); // the sessions page holds the command box
 
-        // 1. `/new <dir> --agent <name> -- <prompt>` typed in the chat: the agent's answer streams in.
+        // 1. `/new <dir> --agent <name> -- <prompt>` typed in the command box: the page opens the new
+        // session, named for its agent, and the agent's answer streams into it (the live card, or the
+        // transcript once the turn is in the agent's file).
         const anthropicBefore = anth.requests.length;
-        await page.fill('#b-input', `/new ${cwd} --agent ${agent} -- hello from the browser`);
-        await page.press('#b-input', 'Enter');
-        const first = page.locator('#b-log .card-complete', { hasText: 'ok: hello from the browser' });
-        await first.waitFor();
-        expect(await first.textContent()).toContain(label);
+        await page.fill('#a-input', `/new ${cwd} --agent ${agent} -- hello from the browser`);
+        await page.press('#a-input', 'Enter');
+        // The agent's start and first turn (Qwen's ≈ 20 s) may take most of the case's time on a busy machine.
+        await page
+          .locator('#s-open:not([hidden])', { hasText: 'ok: hello from the browser' })
+          .waitFor({ timeout: timeoutMs * 0.8 });
+        await expect.poll(() => page.locator('#s-target').textContent()).toContain(label);
         expect(anth.requests.length).toBe(anthropicBefore);
         const entry = await new UserMapping(sys.paths.userMappingFile).get(WEB_USER_ID);
         expect(entry).toMatchObject({ type: 'session', cwd });
@@ -125,7 +129,7 @@ function agentWebSuite(agent: keyof typeof AGENTS): void {
         // 2. A tool call that needs approval in the same session: the card, Allow, the answer, the file.
         await page.fill('#b-input', `RUN: ${MARKER_COMMAND}`);
         await page.press('#b-input', 'Enter');
-        const prompt = page.locator('#b-log .card-warning', { has: page.locator('button[data-button]') });
+        const prompt = page.locator('#s-live .card-warning', { has: page.locator('button[data-button]') });
         await prompt.waitFor();
         expect(await prompt.locator('button[data-button]').allTextContents()).toEqual([
           'Allow',
@@ -136,7 +140,7 @@ function agentWebSuite(agent: keyof typeof AGENTS): void {
         expect(fs.existsSync(path.join(cwd, 'ran-marker'))).toBe(false);
         await page.screenshot({ path: path.join(ARTIFACTS, `${agent}-permission-prompt.png`) });
         await prompt.locator('button[data-button="0"]').click();
-        await page.locator('#b-log .card-complete', { hasText: MARKER }).waitFor();
+        await page.locator('#s-open', { hasText: MARKER }).waitFor();
         expect(fs.existsSync(path.join(cwd, 'ran-marker'))).toBe(true);
         const run = fakeModel.fake.calls.filter((c) => c.request.stream).at(-1)?.request;
         expect(run?.toolResults.join('\n')).toContain(MARKER);

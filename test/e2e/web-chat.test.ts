@@ -147,7 +147,7 @@ describe.skipIf(!HAS_CHROMIUM)('web console: AI chat page (chromium)', () => {
   it('is keyboard usable: visible focus, arrow keys between tabs, Tab reaches the input', async () => {
     const { page } = await h.page();
     const active = () => page.evaluate('document.activeElement && document.activeElement.id');
-    expect(await active()).toBe('chat-input'); // ready to type on load
+    await expect.poll(active).toBe('chat-input'); // ready to type on load (once its chat has rendered)
     await page.click('.brand'); // moves the sequential-focus starting point to the top
     await page.keyboard.press('Tab');
     expect(await active()).toBe('tab-chat');

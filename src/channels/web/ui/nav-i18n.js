@@ -11,6 +11,8 @@ export const navMessages = {
     navActivityEmpty: '命令的回复（如 /list、/help）和通知显示在这里。',
     navLiveEmpty: '',
     navOpening: '正在打开新会话…',
+    navCommandHint: '命令：/new <目录> -- 提示、/list、/help…',
+    navCommandOnly: '这里只收命令（以 / 开头）。给会话发消息请先打开它。',
   },
   en: {
     navCount: '{n} sessions',
@@ -22,5 +24,7 @@ export const navMessages = {
     navActivityEmpty: 'Replies to commands (like /list, /help) and notices show here.',
     navLiveEmpty: '',
     navOpening: 'Opening the new session…',
+    navCommandHint: 'Commands: /new <dir> -- prompt, /list, /help…',
+    navCommandOnly: 'Only commands (starting with /) go here. Open a session to send it a message.',
   },
 };

@@ -59,6 +59,10 @@ export function initSessions(showToast) {
   $('s-back').addEventListener('click', () => {
     location.hash = '#/sessions';
   });
+  $('a-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    sendCommand().catch(report);
+  });
   $('b-form').addEventListener('submit', (e) => {
     e.preventDefault();
     sendMessage().catch(report);
@@ -88,7 +92,12 @@ let changedTimer = null;
 /** SSE `sessions.changed`: the registry changed (a session started or moved on); reload the list soon. */
 export function onSessionsChanged() {
   clearTimeout(changedTimer);
-  changedTimer = setTimeout(() => loadSessions().catch((err) => toast(t('error', { msg: err.message }))), 150);
+  changedTimer = setTimeout(() => {
+    const report = (err) => toast(t('error', { msg: err.message }));
+    loadSessions().catch(report);
+    // A session opened before the registry knew it (a new one) shows once it is listed.
+    if (selected && !$('s-missing').hidden) openSession(selected).catch(report);
+  }, 150);
 }
 
 /** (Re)loads the list, the open session and the conversation. */
@@ -278,6 +287,7 @@ export function onBridgeMessage(m) {
   const finished = !m.streaming && streaming.delete(m.id);
   if (m.streaming) streaming.add(m.id);
   if (m.sessionId !== selected) return;
+  $('s-open').hidden = false; // a new session's reply, before the registry lists it
   renderMessage($('s-live'), m);
   if (finished) openSession(m.sessionId).catch((err) => toast(err.message));
 }
@@ -360,6 +370,30 @@ async function browse(path) {
     );
   }
   list.replaceChildren(...rows);
+}
+
+/**
+ * The Activity panel's command box: chat commands (`/new`, `/list`, `/help`…) with no session open.
+ * Plain text is refused here, so a message never goes to a session the page does not name. A
+ * `/new` opens its session once its reply names it, like the New session form.
+ */
+async function sendCommand() {
+  const input = $('a-input');
+  const text = input.value.trim();
+  if (!text) return;
+  if (!text.startsWith('/')) return toast(t('navCommandOnly'), 'error');
+  input.disabled = true;
+  try {
+    const id = uuid();
+    if (/^\/new(\s|$)/.test(text)) pendingNew = { uuid: id, opened: null };
+    const r = await api('/api/bridge/messages', { method: 'POST', body: { id, text } });
+    onBridgeMessage(r.message);
+    if (r.result.status === 'refused' && r.result.notice) toast(r.result.notice, 'error');
+    input.value = '';
+  } finally {
+    input.disabled = false;
+    input.focus();
+  }
 }
 
 async function startSession() {
