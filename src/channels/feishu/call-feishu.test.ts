@@ -77,7 +77,7 @@ describe('callFeishu retry policy', () => {
     expect((err as FeishuApiError).attempts).toBe(5);
     expect((err as FeishuApiError).failure).toMatchObject({ kind: 'server', status: 503, code: 1500 });
     expect((err as FeishuApiError).localize('en')).toBe(
-      'Feishu API call failed (im.message.patch): code 1500 unavailable',
+      'Feishu API call failed (im.message.patch): “code 1500 unavailable”',
     );
   });
 

@@ -24,7 +24,7 @@ export const feishuMessages = defineMessages({
     actionInvalid: '无法识别的按钮操作',
     actionPending: '正在处理…',
     actionFailed: '操作失败，请重试',
-    apiFailed: '飞书接口调用失败（{op}）：{detail}',
+    apiFailed: '飞书接口调用失败（{op}）：「{detail}」',
   },
   en: {
     imageFailed: '[Image {n} could not be downloaded: {reason}]',
@@ -48,6 +48,6 @@ export const feishuMessages = defineMessages({
     actionInvalid: 'Unrecognised button action',
     actionPending: 'Working on it…',
     actionFailed: 'The action failed, please retry',
-    apiFailed: 'Feishu API call failed ({op}): {detail}',
+    apiFailed: 'Feishu API call failed ({op}): “{detail}”',
   },
 });
