@@ -11,12 +11,14 @@ import { WebChannel, WEB_USER_ID } from '../web-channel.js';
 import type { WebOutbox } from '../web-outbox.js';
 import type { ConsoleAgents } from './console-agents.js';
 import type { ConsoleChats } from './console-chats.js';
-import type { ConsoleCliStatus, ConsoleGateway, ConsoleToolAvailability } from './console-gateway.js';
+import type { ConsoleGateway } from './console-gateway.js';
 import { consoleMessages } from './console-messages.js';
 import type { ConsoleSessions, SessionFilter } from './console-sessions.js';
 import type { ConsoleWorkspace } from './console-workspace.js';
 import type { EventHub } from './event-hub.js';
 import { listPickerDirs } from './list-picker-dirs.js';
+import { intParam, MAX_TEXT, optString, requireText, requireUuid } from './request-params.js';
+import { statusBody } from './status-body.js';
 import { sendTranscriptImage, transcriptBody } from './transcript-routes.js';
 
 /** A bridge as the console uses it: the inbound seam plus the status view. */
@@ -53,9 +55,6 @@ interface Call {
 }
 
 type Handler = (ctx: ApiContext, call: Call) => Promise<unknown>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MAX_TEXT = 10_000;
 
 /**
  * The console's JSON API (every route already authorised by http/web-server.ts; POSTs already passed
@@ -326,23 +325,6 @@ export async function handleApi(
 }
 
 /**
- * The status view: bridge queue and channels (Feishu connected or not), the ChainlessChain CLI's own
- * state (`cli`: can it run, and if not what to do) and, apart from it, whether the default chat model
- * may call tools (`model`: `no-tools-for-model` or `no-provider` is the model's business, not a
- * broken CLI).
- */
-export async function statusBody(
-  ctx: ApiContext,
-): Promise<{ bridge: BridgeStatus | null; cli: ConsoleCliStatus | null; model: ConsoleToolAvailability | null }> {
-  const [bridge, cli, model] = await Promise.all([
-    ctx.bridge ? ctx.bridge.status() : Promise.resolve(null),
-    ctx.gateway.cli().catch(() => null),
-    ctx.gateway.availability().catch(() => null),
-  ]);
-  return { bridge, cli, model };
-}
-
-/**
  * Hands the page's text to the bridge, pinned to `sessionId` when the page sent it from that
  * session's view. A command (`/list`) is not the session's: its text, like its reply, stays out of
  * the session's view.
@@ -377,35 +359,11 @@ function requireBridge(ctx: ApiContext, c: Call): ConsoleBridge {
   return ctx.bridge;
 }
 
-function requireText(value: unknown, lang: Language): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_TEXT)
-    throw new HttpError(400, consoleMessages(lang)('badRequest', { reason: 'text' }));
-  return value;
-}
-
-function requireUuid(value: unknown, lang: Language): string {
-  if (typeof value !== 'string' || !UUID.test(value))
-    throw new HttpError(400, consoleMessages(lang)('badRequest', { reason: 'id' }));
-  return value.toLowerCase();
-}
-
-function optString(value: unknown, name: string, lang: Language): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string' || value.length > 4096)
-    throw new HttpError(400, consoleMessages(lang)('badRequest', { reason: name }));
-  return value;
-}
-
 /** The `path` parameter of the file browser (relative to the session's directory; `workspace/` judges it). */
 function filePath(c: Call): string {
   const value = c.url.searchParams.get('path') ?? '';
   if (value.length > 4096) throw new HttpError(400, consoleMessages(c.lang)('badRequest', { reason: 'path' }));
   return value;
-}
-
-function intParam(url: URL, name: string, fallback: number, max: number): number {
-  const n = Number.parseInt(url.searchParams.get(name) ?? '', 10);
-  return Number.isFinite(n) && n > 0 ? Math.min(n, max) : fallback;
 }
 
 /** The sessions list's filters from the query (`limit` ≤ 500, default 100). */

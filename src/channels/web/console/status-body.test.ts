@@ -7,7 +7,8 @@ import {
 } from '../../../../test/fakes/fake-chainlesschain/gateway-harness.js';
 import { createGateway } from '../../../ccexec/create-gateway.js';
 import type { Config } from '../../../core/config-schema.js';
-import { statusBody, type ApiContext } from './api-routes.js';
+import type { ApiContext } from './api-routes.js';
+import { statusBody } from './status-body.js';
 import { consoleGatewayFrom } from './gateway-adapter.js';
 
 // `GET /api/status` with the real gateway and the fake ChainlessChain CLI: the CLI's own state and

@@ -10,6 +10,7 @@ describe('the UI assets', () => {
       'changes-i18n.js',
       'changes-view.js',
       'chat-page.js',
+      'dir-picker.js',
       'files-i18n.js',
       'files-view.js',
       'i18n.js',

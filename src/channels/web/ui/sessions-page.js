@@ -6,6 +6,7 @@
 import { api, el, uuid } from './api.js';
 import { addMessages, t } from './i18n.js';
 import { navMessages } from './nav-i18n.js';
+import { browse } from './dir-picker.js';
 import { createLiveStore, renderMessage } from './session-live.js';
 import { loadSessionList, groupedByProject, setGroupedByProject } from './session-list.js';
 import { showTranscript } from './transcript-view.js';
@@ -83,8 +84,8 @@ export function initSessions(showToast) {
     e.preventDefault();
     startSession().catch(report);
   });
-  $('dir-browse').addEventListener('click', () => browse($('dir-path').value.trim()).catch(report));
-  $('dir-roots').addEventListener('click', () => browse('').catch(report));
+  $('dir-browse').addEventListener('click', () => browse($('dir-path').value.trim(), toast).catch(report));
+  $('dir-roots').addEventListener('click', () => browse('', toast).catch(report));
 }
 
 let changedTimer = null;
@@ -103,7 +104,7 @@ export function onSessionsChanged() {
 /** (Re)loads the list, the open session and the conversation. */
 export async function refreshSessions() {
   await loadAgents();
-  await Promise.all([loadSessions(), loadMessages(), browse($('dir-list').dataset.path || '')]);
+  await Promise.all([loadSessions(), loadMessages(), browse($('dir-list').dataset.path || '', toast)]);
   if (selected) await openSession(selected);
 }
 
@@ -293,15 +294,22 @@ export function onBridgeMessage(m) {
 }
 
 async function sendMessage() {
-  const input = $('b-input');
+  if (!selected) return;
+  const to = selected;
+  await submitText($('b-input'), (id, text) =>
+    api(`/api/sessions/${encodeURIComponent(to)}/messages`, { method: 'POST', body: { id, text } }),
+  );
+}
+
+/** Sends what `input` holds with `post(id, text)`, shows the message, and empties the box once taken. */
+async function submitText(input, post, check = () => true) {
   const text = input.value.trim();
-  if (!text || !selected) return;
+  if (!text || !check(text)) return;
   input.disabled = true;
   try {
-    const r = await api(`/api/sessions/${encodeURIComponent(selected)}/messages`, {
-      method: 'POST',
-      body: { id: uuid(), text },
-    });
+    const id = uuid();
+    if (/^\/new(\s|$)/.test(text)) pendingNew = { uuid: id, opened: null };
+    const r = await post(id, text);
     onBridgeMessage(r.message);
     if (r.result.status === 'refused' && r.result.notice) toast(r.result.notice, 'error');
     input.value = '';
@@ -323,77 +331,18 @@ async function clickButton(messageId, index, button) {
   }
 }
 
-/** The directory picker: the allowed roots, or one directory's subdirectories (all checked server-side). */
-async function browse(path) {
-  const listing = await api(`/api/dirs${path ? `?path=${encodeURIComponent(path)}` : ''}`);
-  const list = $('dir-list');
-  list.dataset.path = listing.path || '';
-  $('dir-error').hidden = !listing.error;
-  $('dir-error').textContent = listing.error || '';
-  if (listing.path) $('dir-path').value = listing.path;
-  const rows = [];
-  if (listing.parent)
-    rows.push(
-      el(
-        'li',
-        {},
-        el('button', {
-          type: 'button',
-          class: 'btn btn-link',
-          text: `⬆ ${t('newUp')}`,
-          onclick: () => browse(listing.parent).catch((e) => toast(e.message)),
-        }),
-      ),
-    );
-  for (const entry of listing.entries) {
-    rows.push(
-      el(
-        'li',
-        { class: 'dir-row' },
-        el('button', {
-          type: 'button',
-          class: 'btn btn-link dir-enter',
-          text: `📁 ${listing.path ? entry.name : entry.shown}`,
-          onclick: () => browse(entry.path).catch((e) => toast(e.message)),
-        }),
-        el('button', {
-          type: 'button',
-          class: 'btn btn-small dir-use',
-          text: t('newUse'),
-          'aria-label': `${t('newUse')} ${entry.shown}`,
-          onclick: () => {
-            $('dir-path').value = entry.path;
-            $('new-prompt').focus();
-          },
-        }),
-      ),
-    );
-  }
-  list.replaceChildren(...rows);
-}
-
 /**
  * The Activity panel's command box: chat commands (`/new`, `/list`, `/help`…) with no session open.
  * Plain text is refused here, so a message never goes to a session the page does not name. A
  * `/new` opens its session once its reply names it, like the New session form.
  */
 async function sendCommand() {
-  const input = $('a-input');
-  const text = input.value.trim();
-  if (!text) return;
-  if (!text.startsWith('/')) return toast(t('navCommandOnly'), 'error');
-  input.disabled = true;
-  try {
-    const id = uuid();
-    if (/^\/new(\s|$)/.test(text)) pendingNew = { uuid: id, opened: null };
-    const r = await api('/api/bridge/messages', { method: 'POST', body: { id, text } });
-    onBridgeMessage(r.message);
-    if (r.result.status === 'refused' && r.result.notice) toast(r.result.notice, 'error');
-    input.value = '';
-  } finally {
-    input.disabled = false;
-    input.focus();
-  }
+  const commandOnly = (text) => text.startsWith('/') || (toast(t('navCommandOnly'), 'error'), false);
+  await submitText(
+    $('a-input'),
+    (id, text) => api('/api/bridge/messages', { method: 'POST', body: { id, text } }),
+    commandOnly,
+  );
 }
 
 async function startSession() {
