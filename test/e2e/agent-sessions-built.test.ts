@@ -45,8 +45,8 @@ describe.skipIf(!built)('built CLI: sessions of every agent', () => {
   it('init registers every agent’s sessions; list --json names the agent of each', () => {
     const init = run('init');
     expect(init.status, init.stderr).toBe(0);
-    expect(init.stdout).toMatch(/Found sessions of other agents: 1 codex, 1 gemini, 1 qwen, 1 opencode/);
-    expect(init.stdout).toContain('Registered 18 sessions total');
+    expect(init.stdout).toMatch(/找到其他 agent 的会话：1 codex, 1 gemini, 1 qwen, 1 opencode/);
+    expect(init.stdout).toContain('共登记 18 个会话');
     const all = json('list', '--json', '--limit', '100');
     expect(all).toHaveLength(18);
     const agents = all.map((s) => s.agent);

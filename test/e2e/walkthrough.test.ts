@@ -462,7 +462,7 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
       // While it runs, `sync` is done by the daemon (its request socket) and prints the same as standalone.
       const synced = await cli(['sync']);
       expect(synced.code, synced.stderr).toBe(0);
-      expect(synced.stdout).toContain('Sync complete');
+      expect(synced.stdout).toContain('✅ 同步完成'); // general.language (zh) decides the CLI's language
       // `init` (a full rescan) still refuses clearly while the owner lock is held.
       const refused = await cli(['init']);
       expect(refused.code).toBe(75);
@@ -493,10 +493,10 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
         expect(sync.code).toBe(0);
         expect(sync.stderr).toBe('');
         expect(lines(sync.stdout)).toEqual([
-          '🔄 Syncing sessions...',
-          '   Found 1 Claude sessions from JSONL',
-          '   Restored 1 Feishu-origin metadata entries',
-          '✅ Sync complete. Total registered: 1',
+          '🔄 正在同步会话…',
+          '   从 JSONL 文件中找到 1 个 Claude 会话',
+          '   恢复了 1 条飞书来源信息',
+          '✅ 同步完成，共登记 1 个会话',
         ]);
 
         const list = await cli(['list']);
