@@ -59,7 +59,7 @@ describe.skipIf(!registered)('built CLI: session commands', () => {
   it('init, list --json, show: results on stdout, warnings on stderr', () => {
     const init = run('init');
     expect(init.status).toBe(0);
-    expect(init.stdout).toContain('Registered 14 sessions total');
+    expect(init.stdout).toContain('共登记 14 个会话');
     expect(init.stderr).toContain('x.jsonl');
     const list = run('list', '--json');
     expect(list.status).toBe(0);
