@@ -1,6 +1,5 @@
 import type { BridgeStatus } from '../../../bridge/commands/command-context.js';
-import type { ApiContext } from './api-routes.js';
-import type { ConsoleCliStatus, ConsoleToolAvailability } from './console-gateway.js';
+import type { ConsoleCliStatus, ConsoleGateway, ConsoleToolAvailability } from './console-gateway.js';
 
 /**
  * The status view: bridge queue and channels (Feishu connected or not), the ChainlessChain CLI's own
@@ -8,9 +7,10 @@ import type { ConsoleCliStatus, ConsoleToolAvailability } from './console-gatewa
  * may call tools (`model`: `no-tools-for-model` or `no-provider` is the model's business, not a
  * broken CLI).
  */
-export async function statusBody(
-  ctx: ApiContext,
-): Promise<{ bridge: BridgeStatus | null; cli: ConsoleCliStatus | null; model: ConsoleToolAvailability | null }> {
+export async function statusBody(ctx: {
+  bridge: { status(): Promise<BridgeStatus> } | null;
+  gateway: Pick<ConsoleGateway, 'cli' | 'availability'>;
+}): Promise<{ bridge: BridgeStatus | null; cli: ConsoleCliStatus | null; model: ConsoleToolAvailability | null }> {
   const [bridge, cli, model] = await Promise.all([
     ctx.bridge ? ctx.bridge.status() : Promise.resolve(null),
     ctx.gateway.cli().catch(() => null),
