@@ -1,9 +1,6 @@
 // The Changes tab's own texts (and the session detail's tab names), zh and en; registered with addMessages().
 export default {
   zh: {
-    wsTabTranscript: '对话',
-    wsTabChanges: '改动',
-    wsTabFiles: '文件',
     chLoading: '正在读取改动…',
     chNoGit: '不是 git 仓库（或不在允许的目录中）：改动取自对话记录中的编辑。',
     chDetached: '分离的 HEAD',
@@ -22,9 +19,6 @@ export default {
     change_notebook: '笔记本',
   },
   en: {
-    wsTabTranscript: 'Transcript',
-    wsTabChanges: 'Changes',
-    wsTabFiles: 'Files',
     chLoading: 'Reading the changes…',
     chNoGit: 'Not a git repository (or not inside the allowed roots): changes come from the transcript’s edits.',
     chDetached: 'detached HEAD',

@@ -1,8 +1,12 @@
-// The tabs of the session detail: Transcript (#s-turns, owned by the transcript view) | Changes
+// The tabs of the session detail: Transcript (#s-transcript: the transcript view's bar and #s-turns) | Changes
 // (#s-changes) | Files (#s-files). A tab's content loads when it is chosen; opening another session
 // goes back to the transcript. They are toggle buttons (aria-pressed), not role="tab": app.js
 // treats every role="tab" as a switch between the page's views. The Changes and Files views are
-// imported when first chosen, so they are not part of the page's first load.
+// imported when first chosen, so they are not part of the page's first load; the tab labels are not.
+import { addMessages } from './i18n.js';
+import tabLabels from './workspace-i18n.js';
+
+addMessages(tabLabels);
 
 const VIEWS = {
   changes: () => import('./changes-view.js').then((m) => m.renderChanges),
@@ -12,11 +16,9 @@ const VIEWS = {
 const $ = (id) => document.getElementById(id);
 let current = null;
 
-/** The panel of each tab: the transcript's turns and its heading, or one of ours. */
+/** The panel of each tab. */
 function panels(tab) {
-  const turns = $('s-turns');
-  const heading = turns?.previousElementSibling?.tagName === 'H3' ? turns.previousElementSibling : null;
-  return { turns: [turns, heading], changes: [$('s-changes')], files: [$('s-files')] }[tab] ?? [];
+  return { turns: [$('s-transcript')], changes: [$('s-changes')], files: [$('s-files')] }[tab] ?? [];
 }
 
 function select(tab) {
