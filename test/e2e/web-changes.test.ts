@@ -74,6 +74,8 @@ describe.skipIf(!HAS_CHROMIUM)('web console: changes and files of a session (chr
       await page.click('#tab-sessions');
       await page.locator(`.session-row[data-id="${ID}"]`).click();
       await page.locator('#s-turns .turn-assistant', { hasText: 'Done: the greeting' }).waitFor();
+      // The tabs are labelled in the page's language from the first load (their views load later).
+      expect(await page.locator('#s-tabs [data-ws-tab]').allTextContents()).toEqual(['对话', '改动', '文件']);
       await page.locator('#s-tabs [data-ws-tab="changes"]').click();
       await page.locator('#s-changes .ws-git').waitFor();
       expect(await page.isHidden('#s-turns')).toBe(true);
