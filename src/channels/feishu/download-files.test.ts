@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboundFile, InboundMessage } from '../../bridge/inbound-message.js';
 import { silentLogger } from '../../core/logger.js';
+import { inboundMessage } from '../../../test/fakes/inbound-message.js';
 import { downloadFiles, type DownloadFilesOptions, type FileSource } from './download-files.js';
 
 let dir: string;
@@ -15,18 +16,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const message = (files: InboundFile[], text = 'read this'): InboundMessage => ({
-  id: 'feishu:om_1',
-  channel: 'feishu',
-  platformMessageId: 'om_1',
-  userId: 'ou_a',
-  chatId: 'oc_1',
-  chatType: 'p2p',
-  text,
-  images: [],
-  files,
-  receivedAt: new Date(0).toISOString(),
-});
+const message = (files: InboundFile[], text = 'read this'): InboundMessage => inboundMessage({ text, files });
 
 const PDF = Buffer.from('%PDF-1.7\nhello\n');
 

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboundMessage } from '../../bridge/inbound-message.js';
 import { silentLogger } from '../../core/logger.js';
+import { inboundMessage } from '../../../test/fakes/inbound-message.js';
 import { downloadImages, imageExtension, type DownloadImagesOptions } from './download-images.js';
 
 let dir: string;
@@ -15,17 +16,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const message = (keys: string[], text = 'look'): InboundMessage => ({
-  id: 'feishu:om_1',
-  channel: 'feishu',
-  platformMessageId: 'om_1',
-  userId: 'ou_a',
-  chatId: 'oc_1',
-  chatType: 'p2p',
-  text,
-  images: keys.map((key) => ({ key })),
-  receivedAt: new Date(0).toISOString(),
-});
+const message = (keys: string[], text = 'look'): InboundMessage =>
+  inboundMessage({ text, images: keys.map((key) => ({ key })) });
 
 function options(
   download: DownloadImagesOptions['download'],
