@@ -217,7 +217,7 @@ async function openSession(id, { push = false, retries = 0 } = {}) {
     (max, turn) => (turn.timestamp && turn.timestamp > (max ?? '') ? turn.timestamp : max),
     null,
   );
-  showLive(id);
+  showLive(id, !switched);
   await showTranscript($('s-turns'), id);
 }
 
@@ -261,11 +261,17 @@ async function loadMessages() {
   for (const m of messages) onBridgeMessage(m);
 }
 
-/** The open session's live messages newer than its transcript, under it. */
-function showLive(id) {
+/**
+ * The open session's live messages newer than its transcript, under it. While the same session
+ * stays open (`keep`), a message already shown stays: the agent may write the answer into its file
+ * after the reply finished, so the transcript re-read then can lack it.
+ */
+function showLive(id, keep) {
   const box = $('s-live');
   const shown = live.of(id, turnsUntil);
-  for (const node of box.querySelectorAll('[data-id]')) if (!shown.some((m) => m.id === node.dataset.id)) node.remove();
+  if (!keep)
+    for (const node of box.querySelectorAll('[data-id]'))
+      if (!shown.some((m) => m.id === node.dataset.id)) node.remove();
   for (const m of shown) renderMessage(box, m);
 }
 
