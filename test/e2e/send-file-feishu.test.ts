@@ -89,6 +89,46 @@ describe.skipIf(!CLAUDE_BIN)('send_file over Feishu, sdk mode (real SDK, real Cl
   );
 
   it(
+    'an image over 10 MB goes as a file message (Feishu takes images only up to 10 MB)',
+    async () => {
+      showLogOnFailure(() => s);
+      const big = Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024 + 1024, 1)]);
+      fs.writeFileSync(path.join(cwd, 'out/big.png'), big);
+      const images = s.fake.uploads.filter((u) => u.kind === 'image').length;
+      const { result } = await callTool({ path: 'out/big.png' });
+      expect(result).toContain('Sent the image "big.png"');
+      const upload = s.fake.uploads.at(-1);
+      expect(upload?.kind).toBe('file');
+      expect(upload?.fields).toMatchObject({ file_type: 'stream', file_name: 'big.png' });
+      expect(upload?.bytes.equals(big)).toBe(true);
+      expect(s.fake.uploads.filter((u) => u.kind === 'image').length).toBe(images);
+      expect(s.fake.sent.at(-1)).toMatchObject({ msg_type: 'file', content: { file_key: upload?.key } });
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it(
+    'a failed upload: nothing is sent, Claude reads that it failed and why, the turn still answers',
+    async () => {
+      showLogOnFailure(() => s);
+      const uploads = s.fake.uploads.length;
+      const files = s.fake.sent.filter((m) => m.msg_type === 'file' || m.msg_type === 'image').length;
+      s.fake.failNext(
+        { method: 'POST', pathPrefix: '/open-apis/im/v1/files' },
+        { status: 400, code: 234001, msg: 'invalid file' },
+      );
+      const { messageId, result } = await callTool({ path: './report.pdf' });
+      expect(result).toMatch(/^Not sent: uploading or sending report\.pdf failed \(.+\)\.$/);
+      expect(result).not.toContain(s.fake.appSecret);
+      expect(s.fake.uploads.length).toBe(uploads);
+      expect(s.fake.sent.filter((m) => m.msg_type === 'file' || m.msg_type === 'image').length).toBe(files);
+      // The turn went on after the failure: its reply card finished (callTool waited for it).
+      expect(s.fake.sent.some((m) => m.parent_id === messageId && m.msg_type === 'interactive')).toBe(true);
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it(
     '/etc/passwd and a symlink out are refused: nothing uploaded or sent, Claude reads why',
     async () => {
       showLogOnFailure(() => s);
