@@ -216,6 +216,42 @@ describe.skipIf(!BUILT)('the live registry while cc-linker start runs', () => {
     60_000,
   );
 
+  it.skipIf(!HAS_CHROMIUM)(
+    'the console page: an open session that grows in a terminal shows its new turn, the shown ones stay in place',
+    async () => {
+      const d = await start('auto');
+      const spec = { id: fakeUuid(rng), cwd: path.join(sys!.home, 'Git', 'grow'), start: new Date() };
+      writeSession(
+        sys!.paths.claudeDir,
+        { ...spec, turns: [{ prompt: 'first question', answer: 'first answer' }] },
+        rng,
+      );
+      await until(() => inRegistry(spec.id), LIVE_MS + 1000, 'in the registry');
+      const browser = await launchChromium();
+      try {
+        const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+        page.setDefaultTimeout(10_000);
+        await page.goto(d.web!.url.replace(/#.*$/, '') + `#/sessions/${spec.id}`);
+        await page.locator('#s-turns .turn', { hasText: 'first answer' }).waitFor();
+        // Marks the shown nodes: a rebuilt view would lose the mark.
+        await page.$$eval('#s-turns .turn', (nodes) => nodes.forEach((n) => n.setAttribute('data-kept', '1')));
+        const turns = [
+          { prompt: 'first question', answer: 'first answer' },
+          { prompt: 'second question', answer: 'second answer from the terminal' },
+        ];
+        writeSession(sys!.paths.claudeDir, { ...spec, turns }, rng);
+        // Nothing clicked: the push (sessions.changed) appends the new turn.
+        await page.locator('#s-turns .turn', { hasText: 'second answer from the terminal' }).waitFor();
+        const kept = await page.$$eval('#s-turns .turn', (nodes) => nodes.map((n) => n.getAttribute('data-kept')));
+        // The first message was never redrawn (the last shown one is: the agent may add to it).
+        expect(kept).toEqual(['1', null, null, null]);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
+
   it.skipIf(!CLAUDE_BIN)(
     'a real `claude -p` in a terminal while start runs is listed within 2 s of its end',
     async () => {

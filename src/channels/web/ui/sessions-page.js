@@ -9,7 +9,7 @@ import { navMessages } from './nav-i18n.js';
 import { browse } from './dir-picker.js';
 import { createLiveStore, renderMessage } from './session-live.js';
 import { loadSessionList, groupedByProject, setGroupedByProject } from './session-list.js';
-import { showTranscript } from './transcript-view.js';
+import { appendNewer, showTranscript } from './transcript-view.js';
 import { openWorkspace } from './workspace-tabs.js';
 
 addMessages(navMessages);
@@ -96,8 +96,11 @@ export function onSessionsChanged() {
   changedTimer = setTimeout(() => {
     const report = (err) => toast(t('error', { msg: err.message }));
     loadSessions().catch(report);
-    // A session opened before the registry knew it (a new one) shows once it is listed.
-    if (selected && !$('s-missing').hidden) openSession(selected).catch(report);
+    // A session opened before the registry knew it (a new one) shows once it is listed; an open
+    // one that grew elsewhere (a terminal) shows its new turns. While a reply of ours streams, its
+    // end re-reads the session instead.
+    if (selected && (!$('s-missing').hidden || !live.of(selected, null).some((m) => m.streaming)))
+      openSession(selected).catch(report);
   }, 150);
 }
 
@@ -218,7 +221,8 @@ async function openSession(id, { push = false, retries = 0 } = {}) {
     null,
   );
   showLive(id, !switched);
-  await showTranscript($('s-turns'), id);
+  // The same session again (a finished turn, a reconnect): only what is new, nothing jumps.
+  await (switched ? showTranscript : appendNewer)($('s-turns'), id);
 }
 
 /** The small tag naming a session's agent; none for Claude Code's sessions (the usual case). */

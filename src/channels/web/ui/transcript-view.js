@@ -39,6 +39,28 @@ export async function showTranscript(box, id) {
   state.observer.observe(sentinel);
 }
 
+/**
+ * Session `id` again, after it grew (a terminal, a finished turn, a reconnect): the last shown
+ * message is redrawn (the agent may have added to it) and the newer ones appended, so what the
+ * user reads stays in place — unless they were at the end, which then follows. A gap wider than
+ * one page, or a different view, shows the transcript afresh.
+ */
+export async function appendNewer(box, id) {
+  const state = current;
+  const shown = box.querySelectorAll(':scope > .turn');
+  if (!state || state.id !== id || state.box !== box || shown.length === 0) return showTranscript(box, id);
+  const lastNode = shown[shown.length - 1];
+  const last = Number(lastNode.dataset.n);
+  const page = await fetchPage(id, null);
+  if (current !== state) return;
+  if (page.items.length === 0 || page.items[0].n > last) return showTranscript(box, id);
+  const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  const redrawn = page.items.find((item) => item.n === last);
+  if (redrawn) lastNode.replaceWith(itemNode(id, redrawn));
+  box.append(...page.items.filter((item) => item.n > last).map((item) => itemNode(id, item)));
+  if (atEnd) box.scrollTop = box.scrollHeight;
+}
+
 async function loadEarlier(state, sentinel) {
   if (state.loading || state.before === null || current !== state) return;
   state.loading = true;
