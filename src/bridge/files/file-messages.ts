@@ -38,10 +38,3 @@ export const fileMessages = defineMessages({
     failed: 'Not sent: uploading or sending {name} failed ({reason}).',
   },
 });
-
-/** `1.5 MB`, `320 KB`, `12 B`: sizes in the answers. */
-export function formatSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} B`;
-}

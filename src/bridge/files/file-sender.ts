@@ -2,7 +2,8 @@ import type { Logger } from '../../core/logger.js';
 import type { FileSender, SendFileRequest } from '../../engine/engine-types.js';
 import type { ChannelOutbox } from '../channel.js';
 import type { ReplyTarget } from '../inbound-message.js';
-import { fileMessages, formatSize } from './file-messages.js';
+import { formatBytes } from '../../core/format-bytes.js';
+import { fileMessages } from './file-messages.js';
 import { checkSendFile, type SendFilePolicy } from './send-file-policy.js';
 
 export interface FileSenderOptions {
@@ -49,7 +50,7 @@ export function createFileSender(o: FileSenderOptions): FileSender {
         return { ok: false, text: t('failed', { name: file.name, reason }) };
       }
       const kind = t(file.image ? 'kindImage' : 'kindFile');
-      return { ok: true, text: t('sent', { kind, name: file.name, size: formatSize(file.size) }) };
+      return { ok: true, text: t('sent', { kind, name: file.name, size: formatBytes(file.size) }) };
     },
   };
 }

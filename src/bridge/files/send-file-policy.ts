@@ -7,7 +7,8 @@ import { isInside } from '../../core/path-inside.js';
 import { tildify } from '../../core/tildify.js';
 import { checkWorkingDirectory, describeRoots } from '../commands/dir-safety.js';
 import type { FileReply } from '../reply-model.js';
-import { fileMessages, formatSize } from './file-messages.js';
+import { formatBytes } from '../../core/format-bytes.js';
+import { fileMessages } from './file-messages.js';
 import { sniffMime } from './sniff-mime.js';
 
 /** Why a file was not sent. */
@@ -125,7 +126,10 @@ export async function checkSendFile(input: string, p: SendFilePolicy): Promise<S
 
 function tooLarge(shown: string, size: number, p: SendFilePolicy): SendFileCheck {
   const t = fileMessages(p.lang);
-  return refuse('too-large', t('tooLarge', { path: shown, size: formatSize(size), limit: formatSize(p.maxSizeBytes) }));
+  return refuse(
+    'too-large',
+    t('tooLarge', { path: shown, size: formatBytes(size), limit: formatBytes(p.maxSizeBytes) }),
+  );
 }
 
 async function realOrResolved(p: string): Promise<string> {

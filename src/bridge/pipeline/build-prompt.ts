@@ -1,5 +1,5 @@
 import type { InboundFile } from '../inbound-message.js';
-import { formatBytes } from '../../sessions/scan/scan-warning.js';
+import { formatBytes } from '../../core/format-bytes.js';
 import type { SpoolRecord } from '../spool/spool-record.js';
 
 /** The local files of a record's downloaded images. */

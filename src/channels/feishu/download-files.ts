@@ -6,7 +6,7 @@ import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { isInside } from '../../core/path-inside.js';
 import { makePrivateDir } from '../../core/private-dir.js';
-import { formatBytes } from './download-images.js';
+import { formatBytes } from '../../core/format-bytes.js';
 import type { DownloadedResource } from './feishu-api.js';
 import { feishuMessages } from './feishu-messages.js';
 import { sanitizeFileName } from './sanitize-file-name.js';

@@ -4,6 +4,7 @@ import type { InboundImage, InboundMessage } from '../../bridge/inbound-message.
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
+import { formatBytes } from '../../core/format-bytes.js';
 import { makePrivateDir } from '../../core/private-dir.js';
 import { feishuMessages } from './feishu-messages.js';
 import { saveStream, TooLarge } from './save-stream.js';
@@ -47,13 +48,6 @@ export function imageExtension(contentType: string | undefined, head: Buffer): s
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
   const byType = type === undefined ? undefined : BY_TYPE[type];
   return byType ?? SIGNATURES.find(([, test]) => test(head))?.[0] ?? '.bin';
-}
-
-/** `10 MB`, `512 KB`, `100 B`: a size limit as a user reads it. */
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
-  if (n >= 1024) return `${Math.round((n / 1024) * 10) / 10} KB`;
-  return `${n} B`;
 }
 
 function safePart(s: string): string {

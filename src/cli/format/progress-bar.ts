@@ -1,5 +1,5 @@
 import type { ScanProgress } from '../../sessions/scan/scan-claude-projects.js';
-import { formatBytes } from '../../sessions/scan/scan-warning.js';
+import { formatBytes } from '../../core/format-bytes.js';
 
 /** A one-line progress bar redrawn in place (`\r`), for interactive terminals only. */
 export interface ProgressBar {
@@ -23,7 +23,7 @@ export function createProgressBar(write: (s: string) => void, width = 24): Progr
       const ratio = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p.filesTotal > 0 ? p.filesDone / p.filesTotal : 1;
       const full = Math.round(Math.min(1, ratio) * width);
       write(
-        `\r[${'█'.repeat(full)}${'░'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files · ${formatBytes(p.bytesDone)}/${formatBytes(p.bytesTotal)}`,
+        `\r[${'█'.repeat(full)}${'░'.repeat(width - full)}] ${p.filesDone}/${p.filesTotal} files · ${formatBytes(p.bytesDone, { fixed: true })}/${formatBytes(p.bytesTotal, { fixed: true })}`,
       );
       drawn = true;
     },

@@ -1,3 +1,4 @@
+import { formatBytes } from '../../core/format-bytes.js';
 import type { Language } from '../../core/i18n.js';
 import { sessionsMessages } from '../sessions-messages.js';
 
@@ -34,14 +35,10 @@ export interface ScanWarning {
 export function formatScanWarning(w: ScanWarning, lang: Language): string {
   const t = sessionsMessages(lang);
   const detail =
-    w.detail === undefined ? '' : w.code === 'too_large' ? formatBytes(Number(w.detail)) : String(w.detail);
+    w.detail === undefined
+      ? ''
+      : w.code === 'too_large'
+        ? formatBytes(Number(w.detail), { fixed: true })
+        : String(w.detail);
   return t(`warn_${w.code}`, { file: w.file, detail });
-}
-
-/** `104857600` → `100.0 MB`. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-  return `${(n / (1024 * 1024 * 1024)).toFixed(1)} GB`;
 }
