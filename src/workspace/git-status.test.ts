@@ -46,6 +46,27 @@ describe('gitStatus', () => {
     expect(byPath['b.txt']).toBeUndefined();
   });
 
+  it('lists only the files inside the directory asked about (a sub-folder of the repository)', async () => {
+    const dir = repo();
+    fs.mkdirSync(path.join(dir, 'app'));
+    fs.writeFileSync(path.join(dir, 'app', 'main.ts'), 'x\n');
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-q', '-m', 'app');
+    fs.appendFileSync(path.join(dir, 'app', 'main.ts'), 'y\n');
+    fs.writeFileSync(path.join(dir, 'app', 'new.ts'), 'n\n');
+    fs.appendFileSync(path.join(dir, 'a.txt'), 'outside\n');
+    fs.writeFileSync(path.join(dir, 'outside.txt'), 'o\n');
+    const s = await gitStatus(path.join(dir, 'app'));
+    expect(s?.root).toBe(dir);
+    expect(s?.files.map((f) => f.path).sort()).toEqual(['app/main.ts', 'app/new.ts']);
+    expect((await gitStatus(dir))?.files.map((f) => f.path).sort()).toEqual([
+      'a.txt',
+      'app/main.ts',
+      'app/new.ts',
+      'outside.txt',
+    ]);
+  });
+
   it('says detached HEAD, and ahead/behind against an upstream', async () => {
     const dir = repo();
     const clone = tmp();

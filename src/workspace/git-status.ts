@@ -45,9 +45,11 @@ const LETTER: Record<string, GitFileChange> = {
 };
 
 /**
- * The git state of `dir` (`git status --porcelain=v2 -z --branch`), read through `runGit` so no
- * repository setting can start a program. Null when `dir` is not in a git work tree, git is
- * missing, or it failed or timed out.
+ * The git state of `dir` (`git status --porcelain=v2 -z --branch -- .`), read through `runGit` so no
+ * repository setting can start a program. Only files inside `dir` are listed (a session in a
+ * sub-folder of a repository sees its own changes, not the whole repository's); their paths stay
+ * relative to the repository's top. Null when `dir` is not in a git work tree, git is missing, or
+ * it failed or timed out.
  *
  * @example
  *   await gitStatus('/home/me/Git/app') // { branch: 'main', upstream: 'origin/main', ahead: 1, behind: 0, files: [...] }
@@ -55,7 +57,11 @@ const LETTER: Record<string, GitFileChange> = {
 export async function gitStatus(dir: string, opts: { git?: string } = {}): Promise<GitStatus | null> {
   const top = await runGit(dir, ['rev-parse', '--show-toplevel'], opts);
   if (!top) return null;
-  const out = await runGit(dir, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'], opts);
+  const out = await runGit(
+    dir,
+    ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--', '.'],
+    opts,
+  );
   if (!out) return null;
   return parsePorcelainV2(out.stdout, top.stdout.trim());
 }
