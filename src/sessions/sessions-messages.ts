@@ -43,7 +43,7 @@ export const sessionsMessages = defineMessages({
     status_provisioning: '创建中',
     status_corrupted: '损坏',
     status_archived: '归档',
-    untitled: 'Untitled',
+    untitled: '未命名',
     just_now: '刚刚',
     minutes_ago: '{n} 分钟前',
     hours_ago: '{n} 小时前',

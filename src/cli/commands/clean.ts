@@ -7,7 +7,7 @@ import { commandMessages } from './command-messages.js';
  * next scan would bring it back), or the hook announced it and nothing was ever written:
  *
  *     将清理 2 个会话:
- *       - 028037a3  Untitled  (空会话，没有消息…)
+ *       - 028037a3  未命名  (空会话，没有消息…)
  *     （dry run，未实际删除）
  *
  * While `start` runs, the running daemon removes the entries (its request socket; `--dry-run`
