@@ -17,8 +17,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,29 +32,28 @@ import {
   type FakeFeishu,
 } from '../fakes/fake-feishu/fake-feishu-server.js';
 import { CLAUDE_BIN, replyFinished, replyTemplate, repliesTo, streamedReply } from './system-harness.js';
+import {
+  expectClean,
+  freePort,
+  httpGet,
+  lines,
+  pathWithoutClaude,
+  HAS_PROC,
+  MAIN,
+  processesOfThisHome,
+  readRegistrySessions,
+  REPO,
+  runNode,
+  SECRET,
+  startNode,
+  wrongModes,
+  type Run,
+  type Started,
+} from './walkthrough-rig.js';
 
-const REPO = path.resolve(__dirname, '..', '..');
-const MAIN = path.join(REPO, 'dist', 'cli', 'launcher', 'cc-linker.js');
-const SECRET = 'Walk-s3cret-7d41c9e0b2a8f6';
 const OWNER = 'ou_walk';
 const APP_ID = DEFAULT_APP_ID; // cli_0123456789abcdef
 const STEP_TIMEOUT_MS = 60_000;
-
-/** What one finished command printed. */
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** A running `cc-linker start`. */
-interface Started {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
 
 let root: string;
 let home: string;
@@ -67,135 +64,21 @@ let paths: Paths;
 let feishu: FakeFeishu;
 let anthropic: FakeAnthropic;
 const started: ChildProcess[] = [];
-/** The bridge started in step 4, stopped in step 5. */
-let bridge: Started | undefined;
+let bridge: Started | undefined; // started in step 4, stopped in step 5
 /** Every text a user saw, checked once more at the end for secrets. */
 const seen: string[] = [];
 
-/** PATH without any directory that holds a `claude`: a machine where Claude Code was never installed. */
-function pathWithoutClaude(value: string | undefined): string {
-  return (value ?? '/usr/bin:/bin')
-    .split(path.delimiter)
-    .filter((dir) => dir !== '' && !fs.existsSync(path.join(dir, 'claude')))
-    .join(path.delimiter);
+/** `cc-linker <args…>` from the user's home directory; every line it printed is remembered. */
+async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 40_000): Promise<Run> {
+  const run = await runNode(MAIN, args, { cwd: home, env: { ...env, ...extraEnv }, timeoutMs });
+  seen.push(run.stdout, run.stderr);
+  return run;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** `cc-linker <args…>` from the user's home directory; asynchronous, so the in-process fakes keep answering. */
-function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 40_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
-      cwd: home,
-      env: { ...env, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      seen.push(stdout, stderr);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
-
-/** `cc-linker start` in the foreground; resolves once it printed "press Ctrl+C" (or rejects with what it printed). */
-async function startBridge(port: number): Promise<Started> {
-  const child = spawn(process.execPath, [MAIN, 'start'], {
-    cwd: home,
-    env: { ...env, CC_LINKER_WEB_PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('close', (code, signal) => resolve({ code, signal })),
-  );
-  const deadline = Date.now() + 30_000;
-  let gone = false;
-  void exited.then(() => (gone = true));
-  while (!stdout.includes('按 Ctrl+C 停止')) {
-    if (gone || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`cc-linker start did not come up.\n--- stdout\n${stdout}\n--- stderr\n${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
-}
-
-/** The lines of a command's output, trailing newline dropped. */
-const lines = (text: string): string[] => text.replace(/\n$/, '').split('\n');
-
-/**
- * What every message a user sees must never contain: a stack trace, `undefined`/`NaN`/`[object
- * Object]`, an unfilled `{placeholder}`, an "internal error", the app secret or the API key.
- */
-function expectClean(label: string, text: string): void {
-  expect(text, `${label}: stack trace`).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
-  expect(text, `${label}: undefined`).not.toMatch(/\bundefined\b|\bNaN\b|\[object Object\]/);
-  expect(text, `${label}: unfilled placeholder`).not.toMatch(/\{[a-zA-Z_]+\}/);
-  expect(text, `${label}: internal error`).not.toMatch(/internal error|Error:/i);
-  expect(text, `${label}: secret`).not.toContain(SECRET);
-  expect(text, `${label}: API key`).not.toContain('sk-ant-test-key');
-}
-
-/** Processes (other than this one) running with the walk-through's HOME: leftovers of `start` or its Claude children. */
-function processesOfThisHome(): string[] {
-  const found: string[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`HOME=${home}`)) {
-        found.push(`${pid}: ${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`);
-      }
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return found;
-}
-
-/** Every file and directory under `dir` whose mode is not 0700 (directories) / 0600 (files). */
-function wrongModes(dir: string): string[] {
-  const bad: string[] = [];
-  const st = fs.statSync(dir);
-  if ((st.mode & 0o777) !== 0o700) bad.push(`${dir} ${(st.mode & 0o777).toString(8)}`);
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) bad.push(...wrongModes(p));
-    else if ((fs.statSync(p).mode & 0o777) !== 0o600) bad.push(`${p} ${(fs.statSync(p).mode & 0o777).toString(8)}`);
-  }
-  return bad;
-}
-
-function httpGet(
-  port: number,
-  p: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: p, method: 'GET', headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** `cc-linker start` on web port `port`, once it says it runs; stopped at the end if a step fails. */
+function startBridge(port: number): Promise<Started> {
+  const startEnv = { ...env, CC_LINKER_WEB_PORT: String(port) };
+  return startNode(MAIN, { cwd: home, env: startEnv, onSpawn: (child) => started.push(child) });
 }
 
 /** Sends `text` to the bot as the owner (private chat); resolves with the message id once the bot answered it. */
@@ -217,14 +100,7 @@ function replyText(messageId: string): string {
   return text;
 }
 
-const registrySessions = (): Record<string, { title: string | null; origin: string; cwd: string }> =>
-  (
-    JSON.parse(fs.readFileSync(paths.registryFile, 'utf8')) as {
-      sessions: Record<string, { title: string | null; origin: string; cwd: string }>;
-    }
-  ).sessions;
-
-const HAS_PROC = fs.existsSync('/proc/self/environ');
+const registrySessions = () => readRegistrySessions(paths.registryFile);
 
 describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
   'a new user: npm start, doctor, setup, start with Feishu, one conversation, stop',
@@ -314,7 +190,7 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
         expect(wrongModes(paths.home)).toEqual([]);
         expect(fs.existsSync(paths.webTokenFile)).toBe(true);
         expect(fs.existsSync(paths.pidFile)).toBe(false);
-        expect(processesOfThisHome()).toEqual([]);
+        expect(processesOfThisHome(home)).toEqual([]);
       },
       STEP_TIMEOUT_MS,
     );
@@ -425,7 +301,7 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
       expectClean('start (Feishu)', s.stdout());
       await feishu.waitForConnection(10_000);
       // The leftover-process check sees a running bridge (so its later "none" means something).
-      expect(processesOfThisHome().some((p) => p.startsWith(`${s.child.pid}:`))).toBe(true);
+      expect(processesOfThisHome(home).some((p) => p.startsWith(`${s.child.pid}:`))).toBe(true);
 
       // /new <dir> -- <prompt>: a new Claude Code session (the real binary, sdk mode) answers in one streamed card.
       const first = await say(`/new ${project} -- echo: hello walkthrough`, 40_000);
@@ -487,7 +363,7 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
         expect(lines(s.stderr())).toEqual(['⏳ 正在停止（最多等待 30 秒完成进行中的消息）…', '👋 已停止。']);
         seen.push(s.stdout(), s.stderr());
         expect(fs.existsSync(paths.pidFile)).toBe(false);
-        expect(processesOfThisHome()).toEqual([]);
+        expect(processesOfThisHome(home)).toEqual([]);
 
         const sync = await cli(['sync']);
         expect(sync.code).toBe(0);
@@ -516,7 +392,7 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
         for (const text of seen) expect(text).not.toContain(SECRET);
         expect(fs.readFileSync(paths.defaultLogFile, 'utf8')).not.toContain(SECRET);
         expect(wrongModes(paths.home)).toEqual([]);
-        expect(processesOfThisHome()).toEqual([]);
+        expect(processesOfThisHome(home)).toEqual([]);
       },
       STEP_TIMEOUT_MS,
     );
