@@ -1,4 +1,5 @@
 import type { Language } from '../../core/i18n.js';
+import { formatBytes } from '../../core/format-bytes.js';
 import { sessionsMessages } from '../sessions-messages.js';
 
 /**
@@ -38,10 +39,5 @@ export function formatScanWarning(w: ScanWarning, lang: Language): string {
   return t(`warn_${w.code}`, { file: w.file, detail });
 }
 
-/** `104857600` → `100.0 MB`. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-  return `${(n / (1024 * 1024 * 1024)).toFixed(1)} GB`;
-}
+/** `104857600` → `100.0 MB` (kept here for the scanner's callers; the one definition is in core). */
+export { formatBytes };
