@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { sanitizeFileName } from '../../bridge/inbound-files/sanitize-file-name.js';
-import { saveStream } from '../../bridge/inbound-files/save-stream.js';
+import { saveStream, TooLarge } from '../../bridge/inbound-files/save-stream.js';
 import { sniffMime } from '../../bridge/inbound-files/sniff-mime.js';
 import type { InboundFile, InboundImage } from '../../bridge/inbound-message.js';
 import { isInside } from '../../core/path-inside.js';
@@ -54,8 +54,14 @@ export class WebUploads {
 
   constructor(private readonly o: { attachmentsDir: string; maxBytes: number }) {}
 
-  /** Stores one upload; throws `TooLarge` (nothing kept) or the file system's error (nothing kept). */
-  async save(stream: Readable, name: string, contentLength?: number): Promise<UploadView> {
+  /**
+   * Stores one upload read from `body` (a request); throws `TooLarge` (nothing kept) or the file
+   * system's error (nothing kept). The request itself is never destroyed here: reading stops and
+   * the server answers before it drops the connection.
+   */
+  async save(body: Readable, name: string, contentLength?: number): Promise<UploadView> {
+    if (contentLength !== undefined && contentLength > this.o.maxBytes) throw new TooLarge();
+    const stream = Readable.from(body.iterator({ destroyOnReturn: false }));
     const id = randomBytes(16).toString('hex');
     await makePrivateDir(this.o.attachmentsDir);
     const root = await fs.realpath(this.o.attachmentsDir);
@@ -68,7 +74,6 @@ export class WebUploads {
         stream,
         dir: real,
         maxBytes: this.o.maxBytes,
-        ...(contentLength === undefined ? {} : { contentLength }),
         name: (_head, taken) => sanitizeFileName(name, taken),
         noReplace: true,
       });
