@@ -56,9 +56,10 @@ export function initAttach({ form, input, dropZone }) {
   const button = el('button', {
     type: 'button',
     class: 'btn attach-btn',
-    title: t('attachButton'),
     'aria-label': t('attachButton'),
-    text: '📎',
+    // Relabelled with the page when its language changes.
+    dataset: { i18n: 'attachShort', i18nLabel: 'attachButton' },
+    text: t('attachShort'),
     onclick: () => picker.click(),
   });
   form.querySelector('.composer-buttons')?.prepend(button);

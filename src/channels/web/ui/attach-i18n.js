@@ -2,6 +2,7 @@
 export default {
   zh: {
     attachButton: '添加附件',
+    attachShort: '附件',
     attachDrop: '松开即可添加附件',
     attachRemove: '移除 {name}',
     attachUploading: '上传中…',
@@ -11,6 +12,7 @@ export default {
   },
   en: {
     attachButton: 'Attach files',
+    attachShort: 'Attach',
     attachDrop: 'Drop to attach',
     attachRemove: 'Remove {name}',
     attachUploading: 'Uploading…',
