@@ -63,6 +63,19 @@ describe.skipIf(!HAS_CHROMIUM)('web console: files both ways (chromium)', () => 
       ]);
       await h.shot(page, `files-chips-${size}`);
 
+      // A refused upload says why on its own chip and is left out of the message; × removes it.
+      h.bh.config.files.enabled = false;
+      await page.setInputFiles('#b-form .attach-input', { name: 'refused.bin', mimeType: 'x/y', buffer: NOTES });
+      const refused = page.locator('#b-form .attach-chip[data-state="error"]');
+      await refused.waitFor();
+      h.bh.config.files.enabled = true;
+      expect(await refused.locator('[role="alert"]').textContent()).toBe(
+        '上传失败：文件功能已关闭（config.toml 中 files.enabled = false）。',
+      );
+      await h.shot(page, `files-chip-error-${size}`);
+      await refused.locator('.attach-remove').click();
+      await expect.poll(() => chips.count()).toBe(3);
+
       // Send: the agent gets the image line and one [file: …] line per file, each path a real file.
       const text = `read these at ${size}`;
       await page.fill('#b-input', text);
