@@ -75,6 +75,14 @@ describe.skipIf(!HAS_CHROMIUM)('web console: files both ways (chromium)', () => 
       await h.shot(page, `files-chip-error-${size}`);
       await refused.locator('.attach-remove').click();
       await expect.poll(() => chips.count()).toBe(3);
+      // Past files.max_size_bytes the page refuses the file before sending a byte.
+      const huge = await page.evaluateHandle(
+        "(() => { const dt = new DataTransfer(); dt.items.add(new File([new Uint8Array(31 * 1024 * 1024)], 'huge.bin')); return dt; })()",
+      );
+      await page.dispatchEvent('#s-detail', 'drop', { dataTransfer: huge });
+      expect(await refused.locator('[role="alert"]').textContent()).toBe('上传失败：文件过大（上限 30.0 MB）');
+      await refused.locator('.attach-remove').click();
+      await expect.poll(() => chips.count()).toBe(3);
 
       // Send: the agent gets the image line and one [file: …] line per file, each path a real file.
       const text = `read these at ${size}`;

@@ -69,8 +69,16 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
     },
   },
   { method: 'GET', path: /^\/api\/status$/, handler: async (ctx) => statusBody(ctx) },
-  // The page's default language is `general.language`; its toggle overrides it for one browser.
-  { method: 'GET', path: /^\/api\/settings$/, handler: async (ctx) => ({ language: ctx.lang }) },
+  // The page's default language is `general.language`; its toggle overrides it for one browser. The
+  // file limits let the composer refuse a file before uploading it (the server still checks).
+  {
+    method: 'GET',
+    path: /^\/api\/settings$/,
+    handler: async (ctx) => ({
+      language: ctx.lang,
+      files: { enabled: ctx.config.files.enabled, maxBytes: ctx.config.files.max_size_bytes },
+    }),
+  },
   {
     method: 'GET',
     path: /^\/api\/chat\/providers$/,

@@ -3,7 +3,7 @@
 // (POST /api/uploads, the raw bytes, its name URI-encoded in X-File-Name) and shown as a chip —
 // name, size, × to remove, an upload error inline; the message then carries the upload ids. Loaded
 // on first use (it is not part of the page's first load), with its styles (attach.css).
-import { el } from './api.js';
+import { api, el } from './api.js';
 import { addMessages, currentLang, t } from './i18n.js';
 import attachMessages from './attach-i18n.js';
 
@@ -17,8 +17,19 @@ export function formatSize(n) {
   return `${(n / 1024 ** 3).toFixed(1)} GB`;
 }
 
+/** The server's file limits (`/api/settings`), asked once; null while unknown (the server still checks). */
+let limits = null;
+function loadLimits() {
+  api('/api/settings').then(
+    (s) => (limits = s.files ?? null),
+    () => undefined,
+  );
+}
+
 /** Uploads one file; resolves with the server's `{ id, name, size, mime, image }`, rejects with its message. */
 async function upload(file) {
+  if (limits && !limits.enabled) throw new Error(t('attachOff'));
+  if (limits && file.size > limits.maxBytes) throw new Error(t('attachTooLarge', { max: formatSize(limits.maxBytes) }));
   const res = await fetch('/api/uploads', {
     method: 'POST',
     headers: {
@@ -29,6 +40,8 @@ async function upload(file) {
     },
     body: file,
     credentials: 'same-origin',
+  }).catch(() => {
+    throw new Error(t('attachNetwork'));
   });
   const data = await res.json().catch(() => null);
   if (!res.ok) throw new Error((data && data.error) || `HTTP ${res.status}`);
@@ -48,6 +61,7 @@ function loadStyles() {
  */
 export function initAttach({ form, input, dropZone }) {
   loadStyles();
+  loadLimits();
   /** The chips, in order: `{ file, node, state: 'uploading' | 'done' | 'error', upload? }`. */
   const items = [];
   const chips = el('ul', { class: 'attach-chips', 'aria-label': t('attachList') });
