@@ -158,6 +158,12 @@ describe('web console: uploads', () => {
     expect(again.status).toBe(400);
     expect(got).toHaveLength(1);
     expect(got[0]?.text).toBe('');
+    // A command takes no attachments (it would drop them silently).
+    const fresh = JSON.parse((await upload(port, cookie, 'b.pdf', PDF)).body).upload.id as string;
+    const command = await post(port, cookie, { id: crypto.randomUUID(), text: '/list', files: [fresh] });
+    expect(command.status).toBe(400);
+    expect(JSON.parse(command.body).error).toBe(en('uploadWithCommand'));
+    expect(got).toHaveLength(1);
     // Not an array of ids, or too many: 400 before anything is looked at.
     expect((await post(port, cookie, { id: crypto.randomUUID(), text: 'x', files: 'a' })).status).toBe(400);
     const many = Array.from({ length: 11 }, () => id);

@@ -10,6 +10,7 @@ export const webFileMessages = defineMessages({
     uploadType: '上传的请求体必须是 application/octet-stream。',
     uploadUnknown: (p) => `附件 ${s(p.id)} 不存在、已发送过或已被清理；消息未发送，请重新添加附件。`,
     uploadTooMany: (p) => `一条消息最多带 ${s(p.max)} 个附件。`,
+    uploadWithCommand: '命令不带附件：请先发送命令，再把附件和消息一起发送。',
     sentFileGone: '该文件已按 files.cleanup_max_age_hours 清理，不再保留。',
   },
   en: {
@@ -19,6 +20,7 @@ export const webFileMessages = defineMessages({
     uploadUnknown: (p) =>
       `Attachment ${s(p.id)} is unknown, already sent or cleaned up; the message was not sent — attach the file again.`,
     uploadTooMany: (p) => `A message takes at most ${s(p.max)} attachments.`,
+    uploadWithCommand: 'A command takes no attachments: send the command first, then the files with a message.',
     sentFileGone: 'This file was removed by the age cleanup (files.cleanup_max_age_hours) and is no longer kept.',
   },
 });

@@ -347,7 +347,7 @@ async function acceptText(
   sessionId?: string,
   files: string[] = [],
 ): Promise<unknown> {
-  const attached = await takeAttachments(ctx.uploads, files, uuid, c.lang);
+  const attached = await takeAttachments(ctx.uploads, files, uuid, text, c.lang);
   const message = WebChannel.message(uuid, text, new Date(), sessionId, attached);
   const isCommand = text.trimStart().startsWith('/');
   const view = await ctx.outbox.recordUser(message.id, text, isCommand ? undefined : sessionId, attached?.shown);

@@ -109,15 +109,17 @@ export function fileIds(value: unknown, lang: Language): string[] {
 /**
  * The attachments of page message `uuid`, taken from the uploads; an id this console did not
  * store, or that another message took, refuses the whole message (400) before anything is
- * recorded or queued — the text never runs without the files it named.
+ * recorded or queued — the text never runs without the files it named. A command (`/…`) takes none.
  */
 export async function takeAttachments(
   uploads: WebUploads,
   ids: readonly string[],
   uuid: string,
+  text: string,
   lang: Language,
 ): Promise<Attachments | undefined> {
   if (ids.length === 0) return undefined;
+  if (text.trimStart().startsWith('/')) throw new HttpError(400, webFileMessages(lang)('uploadWithCommand'));
   const taken = await uploads.take(ids, uuid);
   if ('unknown' in taken) throw new HttpError(400, webFileMessages(lang)('uploadUnknown', { id: taken.unknown }));
   return taken;
