@@ -20,7 +20,7 @@ import { resolvePaths, type Paths } from '../../src/core/paths.js';
 export function rawRequest(
   port: number,
   p: string,
-  o: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  o: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(

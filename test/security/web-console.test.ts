@@ -58,13 +58,20 @@ function request(
 
 /** Every route the server serves, with a concrete path: from the source, not a hand-kept list. */
 function enumerateRoutes(): Array<{ method: string; path: string }> {
-  const src = fs.readFileSync(path.join(REPO, 'src/channels/web/console/api-routes.ts'), 'utf8');
+  // The route table and the tables it joins in (`console/*-routes.ts`, the file routes among them).
+  const consoleDir = path.join(REPO, 'src/channels/web/console');
+  const src = fs
+    .readdirSync(consoleDir)
+    .filter((f) => f.endsWith('-routes.ts'))
+    .map((f) => fs.readFileSync(path.join(consoleDir, f), 'utf8'))
+    .join('\n');
   const routes: Array<{ method: string; path: string }> = [];
   for (const m of src.matchAll(/\{\s*method: '(GET|POST)',\s*path: \/\^(.+?)\$\//g)) {
     const concrete = (m[2] as string)
       .replace(/\(\[0-9a-zA-Z-\]\{1,64\}\)/g, SESSION)
       .replace(/\(\[\\w-\]\{1,80\}\)/g, 'chat-1')
       .replace(/\(\\d\{1,6\}\)/g, '0')
+      .replace(/\(\[0-9a-f\]\{32\}\)/g, '0'.repeat(32))
       .replace(/\\\//g, '/');
     expect(concrete, `could not make a path of route /^${m[2]}$/`).toMatch(/^\/api\/[\w/-]*$/);
     routes.push({ method: m[1] as string, path: concrete });
@@ -121,6 +128,8 @@ describe('the routes', () => {
         { method: 'POST', path: '/api/bridge/actions' },
         { method: 'POST', path: '/api/sessions/new' },
         { method: 'GET', path: `/api/sessions/${SESSION}` },
+        { method: 'POST', path: '/api/uploads' },
+        { method: 'GET', path: `/api/files/sent/${'0'.repeat(32)}` },
         { method: 'POST', path: '/api/logout' },
       ]),
     );

@@ -9,9 +9,9 @@ import { makePrivateDir } from '../../core/private-dir.js';
 import { formatBytes } from '../../core/format-bytes.js';
 import type { DownloadedResource } from './feishu-api.js';
 import { feishuMessages } from './feishu-messages.js';
-import { sanitizeFileName } from './sanitize-file-name.js';
-import { saveStream, TooLarge } from './save-stream.js';
-import { sniffMime } from './sniff-mime.js';
+import { sanitizeFileName } from '../../bridge/inbound-files/sanitize-file-name.js';
+import { saveStream, TooLarge } from '../../bridge/inbound-files/save-stream.js';
+import { sniffMime } from '../../bridge/inbound-files/sniff-mime.js';
 
 /** Opens the bytes of file `key` of message `messageId` (`FeishuApi.downloadFile`). */
 export type FileSource = (messageId: string, key: string) => Promise<DownloadedResource>;

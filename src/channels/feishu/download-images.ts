@@ -7,7 +7,7 @@ import type { Logger } from '../../core/logger.js';
 import { formatBytes } from '../../core/format-bytes.js';
 import { makePrivateDir } from '../../core/private-dir.js';
 import { feishuMessages } from './feishu-messages.js';
-import { saveStream, TooLarge } from './save-stream.js';
+import { saveStream, TooLarge } from '../../bridge/inbound-files/save-stream.js';
 
 /** Opens the bytes of image `key` of message `messageId` (`FeishuApi.downloadImage`). */
 export type ImageSource = (

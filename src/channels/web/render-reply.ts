@@ -1,8 +1,10 @@
 import type { StreamState } from '../../bridge/channel.js';
 import type { CardButton, CardSection, Reply } from '../../bridge/reply-model.js';
 import type { Language } from '../../core/i18n.js';
+import { formatBytes } from '../../core/format-bytes.js';
 import { escapeHtml } from './http/escape-html.js';
 import { renderMarkdown } from './render-markdown.js';
+import type { SentFile } from './sent-files.js';
 import { webMessages } from './web-messages.js';
 
 const STATUSES = new Set(['info', 'processing', 'streaming', 'complete', 'error', 'warning', 'stopped']);
@@ -92,4 +94,24 @@ export function renderStreamState(state: StreamState, lang: Language, buttons: C
     `<footer class="card-footer">${escapeHtml(t('streamElapsed', { seconds: Math.floor(state.elapsedMs / 1000), tools: state.toolCount }))}</footer></article>`,
   );
   return parts.join('');
+}
+
+/**
+ * A file the agent sent, as a card: its name, size and caption, a download link to
+ * `/api/files/sent/<id>` (the server answers it as an attachment), and an image shown inline. Only
+ * the random id goes into the URLs; every text is escaped.
+ */
+export function renderSentFile(file: SentFile, lang: Language): string {
+  const url = `/api/files/sent/${encodeURIComponent(file.id)}`;
+  const name = escapeHtml(file.name);
+  const preview = file.image ? `<img class="file-preview" src="${url}" alt="${name}" loading="lazy">` : '';
+  const caption = file.caption ? `<div class="sec-text">${renderMarkdown(file.caption)}</div>` : '';
+  return [
+    `<article class="reply card card-complete file-card" data-file-id="${escapeHtml(file.id)}">`,
+    `<div class="card-body">${preview}<p class="file-line"><span class="file-icon" aria-hidden="true">📎</span>`,
+    `<span class="file-name">${name}</span> <span class="file-size">${escapeHtml(formatBytes(file.size))}</span></p>`,
+    caption,
+    `<a class="btn btn-small file-download" href="${url}" download="${name}">${escapeHtml(webMessages(lang)('fileDownload'))}</a>`,
+    '</div></article>',
+  ].join('');
 }

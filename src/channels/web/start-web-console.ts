@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Channel } from '../../bridge/channel.js';
+import { cleanupDownloads } from '../../bridge/inbound-files/cleanup-downloads.js';
 import { CLAUDE_ONLY, type AgentCatalog } from '../../bridge/commands/agent-catalog.js';
 import { UserMapping } from '../../bridge/mapping/user-mapping.js';
 import type { Config } from '../../core/config-schema.js';
@@ -23,7 +24,9 @@ import { TokenSource } from './http/token-source.js';
 import { startWebServer, type WebServer } from './http/web-server.js';
 import { loadWebToken } from './http/web-token.js';
 import { WebChannel, WEB_USER_ID } from './web-channel.js';
+import { SentFiles } from './sent-files.js';
 import { WebOutbox } from './web-outbox.js';
+import { WebUploads } from './web-uploads.js';
 
 /** What `startWebConsole` needs. `bridge` absent = the chat page only (sessions answer 503). */
 export interface WebConsoleOptions {
@@ -46,6 +49,8 @@ export interface WebConsoleOptions {
   uiDir?: string;
   /** How often the status view is refreshed over SSE while a page is open. */
   statusIntervalMs?: number;
+  /** How often uploads and sent files older than `files.cleanup_max_age_hours` are removed (default hourly). */
+  cleanupIntervalMs?: number;
   /** Timeouts and caps of the server (tests shorten them); the rest keep `DEFAULT_SERVER_LIMITS`. */
   limits?: Partial<ServerLimits>;
   /** How long a login lasts and how many are kept (tests). */
@@ -92,9 +97,12 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
   const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...opts.limits };
   const assets = await loadUiAssets(opts.uiDir);
   const hub = new EventHub({ maxPerClient: limits.maxStreamsPerClient });
+  const sentFiles = new SentFiles(path.join(opts.paths.home, 'web', 'sent'), config.files.max_size_bytes);
+  const uploads = new WebUploads({ attachmentsDir: opts.paths.attachmentsDir, maxBytes: config.files.max_size_bytes });
   const outbox = await WebOutbox.open(path.join(opts.paths.home, 'web', 'outbox.jsonl'), {
     lang,
     logger,
+    sentFiles,
     onChange: (view) => hub.publish({ type: 'bridge.message', data: view }),
   });
   const channel = new WebChannel(outbox, (n) => hub.publish({ type: 'bridge.notify', data: n }));
@@ -118,6 +126,8 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
       lang,
     },
     workspace: opts.workspace ?? createConsoleWorkspace(opts.paths, { maxFileSize: config.scanner.max_file_size }),
+    uploads,
+    sentFiles,
   };
 
   let server: WebServer;
@@ -158,6 +168,18 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
   }, opts.statusIntervalMs ?? 3000);
   statusTimer.unref();
 
+  // Uploads and the agent's sent files age out like Feishu's downloads (`files.cleanup_max_age_hours`).
+  const cleanup = (): void => {
+    for (const dir of [opts.paths.attachmentsDir, sentFiles.dir])
+      cleanupDownloads(dir, config.files.cleanup_max_age_hours).then(
+        (n) => (n > 0 ? logger.info('old console files removed', { dir, count: n }) : undefined),
+        (err: unknown) => logger.warn('console file cleanup failed', { dir, err }),
+      );
+  };
+  cleanup();
+  const cleanupTimer = setInterval(cleanup, opts.cleanupIntervalMs ?? 3600_000);
+  cleanupTimer.unref();
+
   return {
     url: consoleUrl(bind.host, server.port, token),
     port: server.port,
@@ -165,6 +187,7 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     sessionsChanged: () => hub.publish({ type: 'sessions.changed', data: {} }),
     async close() {
       clearInterval(statusTimer);
+      clearInterval(cleanupTimer);
       await channel.stop();
       hub.close();
       await server.close();

@@ -1,5 +1,5 @@
 import type { BridgeInbound, Channel, ChannelStatus } from '../../bridge/channel.js';
-import type { InboundMessage, ReplyTarget } from '../../bridge/inbound-message.js';
+import type { InboundFile, InboundImage, InboundMessage, ReplyTarget } from '../../bridge/inbound-message.js';
 import type { WebOutbox } from './web-outbox.js';
 
 /** The console's one user: the person holding the token. The lead's owner policy must accept it. */
@@ -50,8 +50,18 @@ export class WebChannel implements Channel {
     return { connected: this.running };
   }
 
-  /** Builds the bridge message for text the page sent with its own uuid (from session `sessionId`'s view, when given). */
-  static message(uuid: string, text: string, now: Date = new Date(), sessionId?: string): InboundMessage {
+  /**
+   * Builds the bridge message for text the page sent with its own uuid (from session `sessionId`'s
+   * view, when given), with the uploads it carried already on disk (`WebUploads.take`): sniffed
+   * pictures as `images`, the rest as `files` — the agent reads the same prompt lines as from Feishu.
+   */
+  static message(
+    uuid: string,
+    text: string,
+    now: Date = new Date(),
+    sessionId?: string,
+    attached?: { images: InboundImage[]; files: InboundFile[] },
+  ): InboundMessage {
     return {
       id: `web:${uuid}`,
       channel: 'web',
@@ -60,7 +70,8 @@ export class WebChannel implements Channel {
       chatId: WEB_CHAT_ID,
       chatType: 'p2p',
       text,
-      images: [],
+      images: attached?.images ?? [],
+      ...(attached?.files.length ? { files: attached.files } : {}),
       receivedAt: now.toISOString(),
       ...(sessionId ? { sessionId } : {}),
     };

@@ -2,7 +2,7 @@ import { defineMessages } from '../../core/i18n.js';
 
 const s = (v: string | number | undefined): string => (v === undefined ? '' : String(v));
 
-/** The chrome of a streamed Claude reply as the web channel renders it (status, thinking, tool, elapsed), zh and en. */
+/** The chrome of a streamed Claude reply as the web channel renders it (status, thinking, tool, elapsed) and a sent file's download link, zh and en. */
 export const webMessages = defineMessages({
   zh: {
     streamProcessing: '⏳ 处理中…',
@@ -13,6 +13,7 @@ export const webMessages = defineMessages({
     streamStopping: '⏸ 停止中…',
     streamStoppingNote: 'cc-linker 正在停止：等待本轮完成；来不及完成的会在下次启动后继续。',
     streamResumedNote: '↻ cc-linker 重启后继续本轮（计时从最初开始算起）。',
+    fileDownload: '下载',
   },
   en: {
     streamProcessing: '⏳ Working…',
@@ -24,5 +25,6 @@ export const webMessages = defineMessages({
     streamStoppingNote:
       'cc-linker is stopping: waiting for this turn to finish; if it cannot, it resumes after the next start.',
     streamResumedNote: '↻ Resumed after cc-linker restarted (the time counts from the first start).',
+    fileDownload: 'Download',
   },
 });

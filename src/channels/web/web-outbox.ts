@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ChannelOutbox, ReplyStream, StreamState } from '../../bridge/channel.js';
+import type { ChannelOutbox, ReplyStream } from '../../bridge/channel.js';
 import type { ReplyTarget } from '../../bridge/inbound-message.js';
 import type { CardAction, CardButton, CardReply, FileReply, Reply } from '../../bridge/reply-model.js';
 import type { Language } from '../../core/i18n.js';
@@ -9,53 +9,29 @@ import type { Logger } from '../../core/logger.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { ensurePrivateDir } from '../../store/private-dir.js';
 import { WebError } from './http/web-error.js';
-import { renderReply, renderStreamState } from './render-reply.js';
+import { renderReply, renderSentFile, renderStreamState } from './render-reply.js';
+import type { SentFile, SentFiles } from './sent-files.js';
+import {
+  creationRecord,
+  fileOf,
+  filesOf,
+  tagsOf,
+  type AttachedFile,
+  type LogRecord,
+  type WebMessage,
+  type WebMessageView,
+} from './web-outbox-records.js';
 
-/** One entry of the sessions conversation: something the page sent, or a reply the bridge sent. */
-export interface WebMessage {
-  id: string;
-  kind: 'user' | 'reply';
-  at: string;
-  /** The bridge's idempotency key (replies). */
-  key?: string;
-  /** What the user typed (kind `user`). */
-  text?: string;
-  /** The current content of a reply; absent while a stream has produced no final card yet. */
-  reply?: Reply;
-  /** The live state of a stream that has not finished. */
-  live?: StreamState;
-  streaming?: boolean;
-  /** Buttons of a stream that has not finished (Stop); not persisted, a re-opened stream brings its own. */
-  liveButtons?: CardButton[];
-  /** The session it belongs to, when known (`ReplyTarget.sessionId`; a user text the page pinned). */
-  sessionId?: string;
-  /** A reply: the page's own message id (the uuid it sent) this answers. */
-  replyTo?: string;
+export type { AttachedFile, WebMessage, WebMessageView } from './web-outbox-records.js';
+
+/** How the outbox is opened: the page's language, the log, who hears of changes, where sent files are copied. */
+export interface WebOutboxOptions {
+  lang: Language;
+  logger: Logger;
+  onChange?: (view: WebMessageView) => void;
+  /** The folder of the agent's sent files; absent, a sent file shows as one text line. */
+  sentFiles?: SentFiles;
 }
-
-/** What a page receives for one message: escaped HTML for replies, raw text for its own messages (set with textContent). */
-export interface WebMessageView {
-  id: string;
-  kind: 'user' | 'reply';
-  at: string;
-  text?: string;
-  html?: string;
-  streaming: boolean;
-  /** The session this message belongs to; absent for command replies and notices (the Activity panel). */
-  sessionId?: string;
-  /** A reply: the uuid of the page's message it answers (the page opens a new session from it). */
-  replyTo?: string;
-}
-
-/** Where a message belongs (both optional, persisted with its creation record). */
-type Tags = { sessionId?: string; replyTo?: string };
-
-type LogRecord =
-  | ({ op: 'user'; id: string; text: string; at: string } & Tags)
-  | ({ op: 'send'; id: string; key: string; reply: Reply; at: string } & Tags)
-  | ({ op: 'stream'; id: string; key: string; at: string } & Tags)
-  | { op: 'update' | 'finish'; id: string; reply: Reply; at: string }
-  | { op: 'session'; id: string; sessionId: string; at: string };
 
 /** Messages kept in memory and in the file after a compaction (the page history). */
 export const OUTBOX_KEEP = 2000;
@@ -77,21 +53,19 @@ export class WebOutbox implements ChannelOutbox {
   private readonly messages = new Map<string, WebMessage>();
   private readonly byKey = new Map<string, WebMessage>();
   private readonly persisted = new Map<string, Promise<void>>();
+  private readonly files = new Map<string, SentFile>();
   private handle: fs.FileHandle | null = null;
   private chain: Promise<void> = Promise.resolve();
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
   private constructor(
     readonly file: string,
-    private readonly o: { lang: Language; logger: Logger; onChange: (view: WebMessageView) => void },
+    private readonly o: WebOutboxOptions & { onChange: (view: WebMessageView) => void },
   ) {}
 
   /** Opens (creating 0700/0600 as needed), replays and compacts the log. */
-  static async open(
-    file: string,
-    o: { lang: Language; logger: Logger; onChange?: (view: WebMessageView) => void },
-  ): Promise<WebOutbox> {
-    const box = new WebOutbox(file, { lang: o.lang, logger: o.logger, onChange: o.onChange ?? (() => undefined) });
+  static async open(file: string, o: WebOutboxOptions): Promise<WebOutbox> {
+    const box = new WebOutbox(file, { ...o, onChange: o.onChange ?? (() => undefined) });
     await ensurePrivateDir(path.dirname(file));
     const { lines, clean } = await box.replay();
     // A torn last line (crash mid-append) must not swallow the next record: rewrite the file.
@@ -102,16 +76,22 @@ export class WebOutbox implements ChannelOutbox {
   }
 
   /** Records a message the page sent (in session `sessionId`'s view, when given), so the history shows both sides. */
-  async recordUser(id: string, text: string, sessionId?: string): Promise<WebMessageView> {
+  async recordUser(id: string, text: string, sessionId?: string, files?: AttachedFile[]): Promise<WebMessageView> {
     const existing = this.messages.get(id);
     if (existing) return this.view(existing);
-    const m: WebMessage = { id, kind: 'user', text, at: new Date().toISOString(), ...tagsOf({ sessionId }) };
+    const at = new Date().toISOString();
+    const m: WebMessage = { id, kind: 'user', text, at, ...tagsOf({ sessionId }), ...filesOf({ files }) };
     this.add(m);
-    await this.persist(m.id, { op: 'user', id, text, at: m.at, ...tagsOf(m) });
+    await this.persist(m.id, { op: 'user', id, text, at: m.at, ...tagsOf(m), ...filesOf(m) });
     return this.emit(m);
   }
 
-  async send(target: ReplyTarget, reply: Reply, idempotencyKey: string): Promise<{ messageId: string }> {
+  async send(
+    target: ReplyTarget,
+    reply: Reply,
+    idempotencyKey: string,
+    keep?: () => Promise<SentFile>,
+  ): Promise<{ messageId: string }> {
     const existing = this.byKey.get(idempotencyKey);
     if (existing) {
       await this.persisted.get(existing.id);
@@ -120,15 +100,37 @@ export class WebOutbox implements ChannelOutbox {
     const at = new Date().toISOString();
     const m: WebMessage = { id: newId(), kind: 'reply', key: idempotencyKey, reply, at, ...tagsOf(target) };
     this.add(m);
-    await this.persist(m.id, { op: 'send', id: m.id, key: idempotencyKey, reply, at: m.at, ...tagsOf(m) });
+    const file = keep ? keep() : undefined;
+    const kept = (async () => {
+      if (file) m.file = await file;
+      if (m.file) this.files.set(m.file.id, m.file);
+      await this.append({ op: 'send', id: m.id, key: idempotencyKey, reply, at, ...tagsOf(m), ...fileOf(m) });
+    })();
+    this.persisted.set(m.id, kept);
+    try {
+      await kept;
+    } catch (err) {
+      this.drop(m);
+      throw err;
+    }
     this.emit(m);
     return { messageId: m.id };
   }
 
-  /** A file the agent sent: for now one text line naming it (the console's download view renders it later). */
+  /**
+   * A file the agent sent: copied now into the private sent folder (`SentFiles`), then shown as a
+   * file card with a download link (an image inline); the text line is what a console without the
+   * folder shows. A repeated key returns the first message and copies nothing again.
+   */
   sendFile(target: ReplyTarget, file: FileReply, idempotencyKey: string): Promise<{ messageId: string }> {
     const line = `📎 ${file.name} (${file.size} B)${file.caption ? ` — ${file.caption}` : ''}`;
-    return this.send(target, { kind: 'text', text: line }, idempotencyKey);
+    const sent = this.o.sentFiles;
+    return this.send(target, { kind: 'text', text: line }, idempotencyKey, sent && (() => sent.keep(file)));
+  }
+
+  /** The file the agent sent under `id`, when this outbox wrote it (the download route serves only these). */
+  sentFile(id: string): SentFile | undefined {
+    return this.files.get(id);
   }
 
   async update(messageId: string, reply: Reply): Promise<void> {
@@ -213,11 +215,15 @@ export class WebOutbox implements ChannelOutbox {
   /** Renders one message for the page. */
   view(m: WebMessage): WebMessageView {
     const base = { id: m.id, kind: m.kind, at: m.at, streaming: m.streaming === true, ...tagsOf(m) };
-    if (m.kind === 'user') return { ...base, text: m.text ?? '' };
+    if (m.kind === 'user') return { ...base, text: m.text ?? '', ...filesOf(m) };
     const live = m.live ?? { phase: 'processing' as const, text: '', thinking: '', toolCount: 0, elapsedMs: 0 };
     return {
       ...base,
-      html: m.reply && !m.streaming ? renderReply(m.reply) : renderStreamState(live, this.o.lang, m.liveButtons),
+      html: m.file
+        ? renderSentFile(m.file, this.o.lang)
+        : m.reply && !m.streaming
+          ? renderReply(m.reply)
+          : renderStreamState(live, this.o.lang, m.liveButtons),
     };
   }
 
@@ -231,6 +237,14 @@ export class WebOutbox implements ChannelOutbox {
   private add(m: WebMessage): void {
     this.messages.set(m.id, m);
     if (m.key) this.byKey.set(m.key, m);
+    if (m.file) this.files.set(m.file.id, m.file);
+  }
+
+  /** Forgets a message whose creation record could not be written (a failed copy, a failed append). */
+  private drop(m: WebMessage): void {
+    this.messages.delete(m.id);
+    if (m.key && this.byKey.get(m.key) === m) this.byKey.delete(m.key);
+    this.persisted.delete(m.id);
   }
 
   private require(messageId: string): WebMessage {
@@ -302,9 +316,9 @@ export class WebOutbox implements ChannelOutbox {
         continue;
       }
       if (!r || typeof r !== 'object' || typeof r.id !== 'string') continue;
-      if (r.op === 'user') this.add({ id: r.id, kind: 'user', text: r.text, at: r.at, ...tagsOf(r) });
+      if (r.op === 'user') this.add({ id: r.id, kind: 'user', text: r.text, at: r.at, ...tagsOf(r), ...filesOf(r) });
       else if (r.op === 'send')
-        this.add({ id: r.id, kind: 'reply', key: r.key, reply: r.reply, at: r.at, ...tagsOf(r) });
+        this.add({ id: r.id, kind: 'reply', key: r.key, reply: r.reply, at: r.at, ...tagsOf(r), ...fileOf(r) });
       else if (r.op === 'stream')
         this.add({ id: r.id, kind: 'reply', key: r.key, at: r.at, streaming: true, ...tagsOf(r) });
       else if (r.op === 'session') {
@@ -330,22 +344,10 @@ export class WebOutbox implements ChannelOutbox {
     const out: string[] = [];
     for (const m of kept) {
       this.add(m);
-      const tags = tagsOf(m);
-      if (m.kind === 'user') out.push(JSON.stringify({ op: 'user', id: m.id, text: m.text ?? '', at: m.at, ...tags }));
-      else if (m.reply && !m.streaming)
-        out.push(JSON.stringify({ op: 'send', id: m.id, key: m.key ?? m.id, reply: m.reply, at: m.at, ...tags }));
-      else out.push(JSON.stringify({ op: 'stream', id: m.id, key: m.key ?? m.id, at: m.at, ...tags }));
+      out.push(JSON.stringify(creationRecord(m)));
     }
     await writeFileAtomic(this.file, out.length ? `${out.join('\n')}\n` : '', { mode: 0o600 });
   }
-}
-
-/** The tags present on `from`, strings only (a replayed line is not trusted further). */
-function tagsOf(from: Tags): Tags {
-  return {
-    ...(typeof from.sessionId === 'string' && from.sessionId ? { sessionId: from.sessionId } : {}),
-    ...(typeof from.replyTo === 'string' && from.replyTo ? { replyTo: from.replyTo } : {}),
-  };
 }
 
 function newId(): string {

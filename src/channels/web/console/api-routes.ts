@@ -2,13 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BridgeInbound } from '../../../bridge/channel.js';
 import type { BridgeStatus } from '../../../bridge/commands/command-context.js';
 import { checkWorkingDirectory, type DirSafetyOptions } from '../../../bridge/commands/dir-safety.js';
-import type { Config } from '../../../core/config-schema.js';
 import type { Language } from '../../../core/i18n.js';
 import { HttpError, MAX_JSON_BODY, readBody, sendJson } from '../http/http-io.js';
 import { httpMessages } from '../http/http-messages.js';
 import { renderMarkdown } from '../render-markdown.js';
 import { WebChannel, WEB_USER_ID } from '../web-channel.js';
-import type { WebOutbox } from '../web-outbox.js';
 import type { ConsoleAgents } from './console-agents.js';
 import type { ConsoleChats } from './console-chats.js';
 import type { ConsoleGateway } from './console-gateway.js';
@@ -17,16 +15,16 @@ import type { ConsoleSessions, SessionFilter } from './console-sessions.js';
 import type { ConsoleWorkspace } from './console-workspace.js';
 import type { EventHub } from './event-hub.js';
 import { listPickerDirs } from './list-picker-dirs.js';
-import { intParam, MAX_TEXT, optString, requireText, requireUuid } from './request-params.js';
+import { intParam, MAX_TEXT, optString, requireText, requireUuid, textBeside } from './request-params.js';
 import { statusBody } from './status-body.js';
+import { FILE_ROUTES, fileIds, takeAttachments, type FileRouteContext } from './upload-routes.js';
 import { sendTranscriptImage, transcriptBody } from './transcript-routes.js';
 
 /** A bridge as the console uses it: the inbound seam plus the status view. */
 export type ConsoleBridge = BridgeInbound & { status(): Promise<BridgeStatus> };
 
-/** Everything the API handlers share. */
-export interface ApiContext {
-  config: Config;
+/** Everything the API handlers share (the config, the outbox, the uploads and the sent files' copies among them). */
+export interface ApiContext extends FileRouteContext {
   lang: Language;
   bridge: ConsoleBridge | null;
   gateway: ConsoleGateway;
@@ -34,7 +32,6 @@ export interface ApiContext {
   /** The agents the daemon runs (Claude Code alone when it has no `[agents]`). */
   agents: ConsoleAgents;
   chats: ConsoleChats;
-  outbox: WebOutbox;
   hub: EventHub;
   dirPolicy: DirSafetyOptions;
   /** A session's directory: changed files per turn, git status, the file browser (absent: 404). */
@@ -72,8 +69,16 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
     },
   },
   { method: 'GET', path: /^\/api\/status$/, handler: async (ctx) => statusBody(ctx) },
-  // The page's default language is `general.language`; its toggle overrides it for one browser.
-  { method: 'GET', path: /^\/api\/settings$/, handler: async (ctx) => ({ language: ctx.lang }) },
+  // The page's default language is `general.language`; its toggle overrides it for one browser. The
+  // file limits let the composer refuse a file before uploading it (the server still checks).
+  {
+    method: 'GET',
+    path: /^\/api\/settings$/,
+    handler: async (ctx) => ({
+      language: ctx.lang,
+      files: { enabled: ctx.config.files.enabled, maxBytes: ctx.config.files.max_size_bytes },
+    }),
+  },
   {
     method: 'GET',
     path: /^\/api\/chat\/providers$/,
@@ -162,10 +167,11 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       const sessionId = c.params[0] as string;
       const body = await json(c);
       const uuid = requireUuid(body.id, c.lang);
-      const text = requireText(body.text, c.lang);
+      const files = fileIds(body.files, c.lang);
+      const text = textBeside(body.text, files.length > 0, c.lang);
       if (!(await ctx.sessions.get(sessionId)))
         throw new HttpError(404, consoleMessages(c.lang)('sessionNotFound', { id: sessionId }));
-      return acceptText(ctx, bridge, uuid, text, sessionId);
+      return acceptText(ctx, bridge, c, uuid, text, sessionId, files);
     },
   },
   {
@@ -263,7 +269,7 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       const option = agent === undefined ? '' : ` --agent ${agent}`;
       const text = `/new ${check.realPath}${option}${prompt ? ` -- ${prompt}` : ''}`;
       if (text.length > MAX_TEXT) throw new HttpError(400, consoleMessages(c.lang)('badRequest', { reason: 'prompt' }));
-      return acceptText(ctx, bridge, id, text);
+      return acceptText(ctx, bridge, c, id, text);
     },
   },
   {
@@ -277,7 +283,9 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
     handler: async (ctx, c) => {
       const bridge = requireBridge(ctx, c);
       const body = await json(c);
-      return acceptText(ctx, bridge, requireUuid(body.id, c.lang), requireText(body.text, c.lang));
+      const files = fileIds(body.files, c.lang);
+      const text = textBeside(body.text, files.length > 0, c.lang);
+      return acceptText(ctx, bridge, c, requireUuid(body.id, c.lang), text, undefined, files);
     },
   },
   {
@@ -294,6 +302,7 @@ const ROUTES: Array<{ method: 'GET' | 'POST'; path: RegExp; handler: Handler }> 
       return { toast: result.toast ?? null };
     },
   },
+  ...FILE_ROUTES,
 ];
 
 /** A session with its agent named as the daemon's catalog names it. */
@@ -325,21 +334,28 @@ export async function handleApi(
 }
 
 /**
- * Hands the page's text to the bridge, pinned to `sessionId` when the page sent it from that
- * session's view. A command (`/list`) is not the session's: its text, like its reply, stays out of
- * the session's view.
+ * Hands the page's text and its uploads (`files`, ids) to the bridge, pinned to `sessionId` when
+ * the page sent it from that session's view. A command (`/list`) is not the session's: its text,
+ * like its reply, stays out of the session's view. Uploads a refused message took are given back.
  */
 async function acceptText(
   ctx: ApiContext,
   bridge: ConsoleBridge,
+  c: Call,
   uuid: string,
   text: string,
   sessionId?: string,
+  files: string[] = [],
 ): Promise<unknown> {
-  const message = WebChannel.message(uuid, text, new Date(), sessionId);
+  const attached = await takeAttachments(ctx.uploads, files, uuid, text, c.lang);
+  const message = WebChannel.message(uuid, text, new Date(), sessionId, attached);
   const isCommand = text.trimStart().startsWith('/');
-  const view = await ctx.outbox.recordUser(message.id, text, isCommand ? undefined : sessionId);
-  const result = await bridge.accept(message);
+  const view = await ctx.outbox.recordUser(message.id, text, isCommand ? undefined : sessionId, attached?.shown);
+  const result = await bridge.accept(message).catch((err: unknown) => {
+    ctx.uploads.release(files, uuid);
+    throw err;
+  });
+  if (result.status === 'refused') ctx.uploads.release(files, uuid);
   return { message: view, result };
 }
 

@@ -14,6 +14,7 @@ import {
 } from '../../../workspace/browse-files.js';
 import { gitStatus, type GitStatus } from '../../../workspace/git-status.js';
 import { turnChanges, type TurnChanges } from '../../../workspace/turn-changes.js';
+import { attachmentDisposition } from '../http/content-disposition.js';
 import { HttpError } from '../http/http-io.js';
 import { workspaceMessages } from './workspace-messages.js';
 
@@ -95,7 +96,7 @@ export function createConsoleWorkspace(
       res.writeHead(200, {
         'Content-Type': 'application/octet-stream',
         'Content-Length': file.size,
-        'Content-Disposition': `attachment; filename="${asciiName(file.name)}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+        'Content-Disposition': attachmentDisposition(file.name),
         'X-Content-Type-Options': 'nosniff',
         'Cache-Control': 'no-store',
       });
@@ -115,6 +116,3 @@ async function refused<T>(lang: Language, fn: () => Promise<T>): Promise<T> {
     throw new HttpError(STATUS[err.code], workspaceMessages(lang)(err.code, reason ? { reason } : {}));
   }
 }
-
-/** The file name for the plain `filename=` parameter: printable ASCII without quotes or backslashes. */
-const asciiName = (name: string): string => name.replace(/[^\x20-\x7e]|["\\]/g, '_');

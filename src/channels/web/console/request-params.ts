@@ -14,6 +14,12 @@ export function requireText(value: unknown, lang: Language): string {
   return value;
 }
 
+/** A message's text next to its attachments: may be empty when it has some (`withFiles`), never too long. */
+export function textBeside(value: unknown, withFiles: boolean, lang: Language): string {
+  if (!withFiles || (value !== undefined && value !== '')) return requireText(value, lang);
+  return '';
+}
+
 export function requireUuid(value: unknown, lang: Language): string {
   if (typeof value !== 'string' || !UUID.test(value))
     throw new HttpError(400, consoleMessages(lang)('badRequest', { reason: 'id' }));

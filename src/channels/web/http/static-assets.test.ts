@@ -7,6 +7,9 @@ describe('the UI assets', () => {
     expect([...assets.keys()].sort()).toEqual([
       'api.js',
       'app.js',
+      'attach-files.js',
+      'attach-i18n.js',
+      'attach.css',
       'changes-i18n.js',
       'changes-view.js',
       'chat-page.js',

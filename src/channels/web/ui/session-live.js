@@ -1,5 +1,5 @@
 // One bridge message rendered into a log (the open session's live turns, or the Activity panel):
-// the user's own text as text, a reply as the server's escaped HTML (stream updates replace it).
+// the user's own text as text (with the names of the files it carried), a reply as the server's escaped HTML (stream updates replace it).
 import { el } from './api.js';
 
 /** Creates or updates message `m`'s node in `box` and keeps it in view. */
@@ -11,8 +11,11 @@ export function renderMessage(box, m) {
     box.append(node);
   }
   node.className = `msg ${m.kind === 'user' ? 'msg-user' : 'msg-bot'}${m.streaming ? ' streaming' : ''}`;
-  if (m.kind === 'user') node.textContent = m.text;
-  else node.innerHTML = m.html; // rendered by the server's escaping reply renderer
+  if (m.kind === 'user') {
+    node.textContent = m.text;
+    const files = (m.files ?? []).map((f) => el('span', { class: 'msg-file', text: `📎 ${f.name}` }));
+    if (files.length) node.append(el('span', { class: 'msg-files' }, ...files));
+  } else node.innerHTML = m.html; // rendered by the server's escaping reply renderer
   node.scrollIntoView({ block: 'nearest' });
 }
 

@@ -31,6 +31,8 @@ const streaming = new Set();
 let pendingNew = null;
 /** The agents the daemon runs (`GET /api/agents`): the filter, the picker and the tags use them. */
 let agents = [];
+/** The session composer's attachments (attach-files.js, loaded after start-up); null until then. */
+let attach = null;
 /** The label of each registry origin (`cli`, `feishu`, `web`). */
 const ORIGIN_LABELS = { cli: 'sOriginCli', feishu: 'sOriginFeishu', web: 'sOriginWeb' };
 
@@ -86,6 +88,9 @@ export function initSessions(showToast) {
   });
   $('dir-browse').addEventListener('click', () => browse($('dir-path').value.trim(), toast).catch(report));
   $('dir-roots').addEventListener('click', () => browse('', toast).catch(report));
+  import('./attach-files.js')
+    .then((m) => (attach = m.initAttach({ form: $('b-form'), input: $('b-input'), dropZone: $('s-detail') })))
+    .catch(report);
 }
 
 let changedTimer = null;
@@ -306,15 +311,19 @@ export function onBridgeMessage(m) {
 async function sendMessage() {
   if (!selected) return;
   const to = selected;
-  await submitText($('b-input'), (id, text) =>
-    api(`/api/sessions/${encodeURIComponent(to)}/messages`, { method: 'POST', body: { id, text } }),
-  );
+  const files = attach ? attach.ids() : [];
+  const post = (id, text) =>
+    api(`/api/sessions/${encodeURIComponent(to)}/messages`, { method: 'POST', body: { id, text, files } });
+  if (await submitText($('b-input'), post, () => true, files.length > 0)) attach?.clear();
 }
 
-/** Sends what `input` holds with `post(id, text)`, shows the message, and empties the box once taken. */
-async function submitText(input, post, check = () => true) {
+/**
+ * Sends what `input` holds with `post(id, text)` (empty text only `withFiles`), shows the message,
+ * and empties the box once taken; true when it was.
+ */
+async function submitText(input, post, check = () => true, withFiles = false) {
   const text = input.value.trim();
-  if (!text || !check(text)) return;
+  if ((!text && !withFiles) || !check(text)) return false;
   input.disabled = true;
   try {
     const id = uuid();
@@ -323,6 +332,7 @@ async function submitText(input, post, check = () => true) {
     onBridgeMessage(r.message);
     if (r.result.status === 'refused' && r.result.notice) toast(r.result.notice, 'error');
     input.value = '';
+    return true;
   } finally {
     input.disabled = false;
     input.focus();
