@@ -80,7 +80,7 @@ describe.skipIf(!HAS_CHROMIUM)('web console: files both ways (chromium)', () => 
         "(() => { const dt = new DataTransfer(); dt.items.add(new File([new Uint8Array(31 * 1024 * 1024)], 'huge.bin')); return dt; })()",
       );
       await page.dispatchEvent('#s-detail', 'drop', { dataTransfer: huge });
-      expect(await refused.locator('[role="alert"]').textContent()).toBe('上传失败：文件过大（上限 30.0 MB）');
+      expect(await refused.locator('[role="alert"]').textContent()).toBe('上传失败：文件过大（上限 30 MB）');
       await refused.locator('.attach-remove').click();
       await expect.poll(() => chips.count()).toBe(3);
 

@@ -96,7 +96,7 @@ describe('web console: uploads', () => {
     expect(fs.readFileSync(file?.localPath as string).equals(PDF)).toBe(true);
     expect(fs.statSync(file?.localPath as string).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(file?.localPath as string)).mode & 0o777).toBe(0o700);
-    expect(fileLine(file!)).toBe(`[file: ${file?.localPath} (季度 report.pdf, 2.0 KB, application/pdf)]`);
+    expect(fileLine(file!)).toBe(`[file: ${file?.localPath} (季度 report.pdf, 2 KB, application/pdf)]`);
     expect(m.images).toEqual([{ key: png.id, localPath: path.join(root, `web-${png.id}`, 'shot.png') }]);
   });
 

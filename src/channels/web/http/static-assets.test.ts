@@ -16,6 +16,7 @@ describe('the UI assets', () => {
       'dir-picker.js',
       'files-i18n.js',
       'files-view.js',
+      'format-bytes.js',
       'i18n.js',
       'icons/apple-touch-icon.png',
       'icons/icon-192.png',

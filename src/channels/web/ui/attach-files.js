@@ -6,16 +6,9 @@
 import { api, el } from './api.js';
 import { addMessages, currentLang, t } from './i18n.js';
 import attachMessages from './attach-i18n.js';
+import { formatBytes } from './format-bytes.js';
 
 addMessages(attachMessages);
-
-/** `12345` → `12.1 KB`: a size for a chip (the server's own cards use the same units). */
-export function formatSize(n) {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(1)} GB`;
-}
 
 /** The server's file limits (`/api/settings`), asked once; null while unknown (the server still checks). */
 let limits = null;
@@ -29,7 +22,8 @@ function loadLimits() {
 /** Uploads one file; resolves with the server's `{ id, name, size, mime, image }`, rejects with its message. */
 async function upload(file) {
   if (limits && !limits.enabled) throw new Error(t('attachOff'));
-  if (limits && file.size > limits.maxBytes) throw new Error(t('attachTooLarge', { max: formatSize(limits.maxBytes) }));
+  if (limits && file.size > limits.maxBytes)
+    throw new Error(t('attachTooLarge', { max: formatBytes(limits.maxBytes) }));
   const res = await fetch('/api/uploads', {
     method: 'POST',
     headers: {
@@ -97,7 +91,7 @@ export function initAttach({ form, input, dropZone }) {
         'li',
         { class: 'attach-chip', dataset: { state: 'uploading' } },
         el('span', { class: 'attach-name', text: file.name || 'file' }),
-        el('span', { class: 'attach-size', text: formatSize(file.size) }),
+        el('span', { class: 'attach-size', text: formatBytes(file.size) }),
         status,
         el('button', {
           type: 'button',

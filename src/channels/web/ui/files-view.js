@@ -4,6 +4,7 @@
 import { api, el } from './api.js';
 import { addMessages, t } from './i18n.js';
 import messages from './files-i18n.js';
+import { formatBytes } from './format-bytes.js';
 
 addMessages(messages);
 
@@ -30,7 +31,7 @@ export async function renderFiles(box, id, rel = '') {
         class: 'btn btn-small ws-download',
         href: raw,
         download: data.path.split('/').pop(),
-        text: t('fDownload', { size: size(data.size) }),
+        text: t('fDownload', { size: formatBytes(data.size) }),
       }),
     );
 }
@@ -62,16 +63,9 @@ function listing(data, go) {
             onclick: () => go(join(e.name)),
           }),
       e.link ? el('span', { class: 'ws-tag', text: t('fLink') }) : null,
-      e.kind === 'file' ? el('span', { class: 'ws-size', text: size(e.size) }) : null,
+      e.kind === 'file' ? el('span', { class: 'ws-size', text: formatBytes(e.size) }) : null,
     ),
   );
   if (data.more > 0) rows.push(el('li', { class: 'meta', text: t('fMore', { n: data.more }) }));
   return el('ul', { class: 'ws-listing' }, ...rows);
-}
-
-function size(n) {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
-  return `${(n / 1024 ** 3).toFixed(1)} GiB`;
 }

@@ -9,7 +9,6 @@ import { navMessages } from './nav-i18n.js';
 import { browse } from './dir-picker.js';
 import { createLiveStore, renderMessage } from './session-live.js';
 import { loadSessionList, groupedByProject, setGroupedByProject } from './session-list.js';
-import { appendNewer, showTranscript } from './transcript-view.js';
 import { openWorkspace } from './workspace-tabs.js';
 
 addMessages(navMessages);
@@ -227,7 +226,10 @@ async function openSession(id, { push = false, retries = 0 } = {}) {
   );
   showLive(id, !switched);
   // The same session again (a finished turn, a reconnect): only what is new, nothing jumps.
-  await (switched ? showTranscript : appendNewer)($('s-turns'), id);
+  // The transcript view loads with the first open session, not with the page.
+  const view = await import('./transcript-view.js');
+  if (selected !== id) return;
+  await (switched ? view.showTranscript : view.appendNewer)($('s-turns'), id);
 }
 
 /** The small tag naming a session's agent; none for Claude Code's sessions (the usual case). */
