@@ -129,6 +129,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       locks,
       slots,
       warmBudget,
+      ...(sendFileMcp ? { sendFileMcp } : {}),
     });
     const gateway = createGateway({ config, paths, env, lang, logger });
     const directory = new RegistrySessionDirectory(paths);
