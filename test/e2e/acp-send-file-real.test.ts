@@ -1,6 +1,6 @@
-// send_file with a REAL ACP agent (codex-acp's native binary, offline against the fake Responses
-// API): the engine offers `cc-linker mcp` in session/new; Codex starts it, lists its tool, and the
-// fake model calls that tool; the call crosses a real request socket into the token registry and
+// send_file with the REAL ACP agents (codex-acp's native binary against the fake Responses API, Qwen
+// Code against the fake chat-completions API): the engine offers `cc-linker mcp` in session/new;
+// the agent starts it, lists its tool, and the fake model calls that tool; the call crosses a real request socket into the token registry and
 // reaches the turn's sender; the model reads the sentence the sender answered.
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,24 +10,39 @@ import { silentLogger } from '../../src/core/logger.js';
 import type { FileSender, SendFileRequest } from '../../src/engine/engine-types.js';
 import { FileSenderRegistry } from '../../src/engine/file-sender-registry.js';
 import type { SendFileMcp } from '../../src/engine/send-file-mcp.js';
-import { codexAcpBinary } from '../fakes/agent-sandbox/agent-binaries.js';
-import { defaultAgentScript, type AgentRequest } from '../fakes/fake-llm/agent-script.js';
-import { CODEX_CASE_MS, answering, streamed, useRig } from './acp-real-rig.js';
+import { codexAcpBinary, qwenCliScript } from '../fakes/agent-sandbox/agent-binaries.js';
+import { defaultAgentScript, type AgentReply, type AgentRequest } from '../fakes/fake-llm/agent-script.js';
+import { CODEX_CASE_MS, QWEN_CASE_MS, answering, useRig } from './acp-real-rig.js';
 
-/** `SENDFILE: {json}` → a call of the offered tool whose name ends in `send_file`; else the default model. */
-function sendFileScript(req: AgentRequest) {
+/**
+ * `SENDFILE: {json}` → a call of the offered send_file with that input; once its result is in, text
+ * `sent-result: <result>`. Codex offers an MCP server's tools as one namespace tool
+ * (`mcp__cc_linker` holding `send_file`, called with `namespace`); Qwen Code defers MCP tools behind
+ * `tool_search`, so the model selects it first. Anything else: the default model.
+ */
+function sendFileScript(req: AgentRequest): AgentReply {
   const m = /SENDFILE: (\{[^\n]*\})/.exec(req.lastUserText);
-  if (!m?.[1] || req.toolResults.length > 0) return defaultAgentScript(req);
-  // Codex offers an MCP server's tools as one namespace tool (`mcp__cc_linker`, holding `send_file`).
-  const tool = req.tools.find((t) => t.name.endsWith('send_file') || t.name === 'mcp__cc_linker');
-  if (!tool) return { text: `no send_file tool among: ${req.tools.map((t) => t.name).join(', ')}` };
+  if (!m?.[1]) return defaultAgentScript(req);
+  const answered = req.toolResults.find((r) => /Sent the file|Not sent/.test(r));
+  if (answered) return { text: `sent-result: ${answered}` };
   const args = JSON.parse(m[1]) as Record<string, unknown>;
-  if (tool.name.endsWith('send_file')) return { toolCall: { name: tool.name, args } };
-  return { toolCall: { name: 'send_file', namespace: tool.name, args } };
+  const direct = req.tools.find((t) => t.name.endsWith('send_file'));
+  if (direct) return { toolCall: { name: direct.name, args } };
+  if (req.tools.some((t) => t.name === 'mcp__cc_linker'))
+    return { toolCall: { name: 'send_file', namespace: 'mcp__cc_linker', args } };
+  if (req.tools.some((t) => t.name === 'tool_search') && req.toolResults.length === 0)
+    return { toolCall: { name: 'tool_search', args: { query: 'select:mcp__cc-linker__send_file' } } };
+  return { text: `no send_file tool among: ${req.tools.map((t) => t.name).join(', ')}` };
 }
 
-describe.skipIf(codexAcpBinary() === null)('send_file through the real Codex (ACP)', () => {
-  const current = useRig('codex');
+const AGENTS = [
+  { kind: 'codex', present: codexAcpBinary() !== null, caseMs: CODEX_CASE_MS },
+  { kind: 'qwen', present: qwenCliScript() !== null, caseMs: QWEN_CASE_MS },
+] as const;
+
+describe.each(AGENTS)('send_file through the real $kind (ACP)', ({ kind, present, caseMs }) => {
+  if (!present) return void it.skip(`${kind} is not installed`);
+  const current = useRig(kind);
   let server: ControlServer;
   let mcp: SendFileMcp;
   beforeEach(async () => {
@@ -49,7 +64,7 @@ describe.skipIf(codexAcpBinary() === null)('send_file through the real Codex (AC
   });
 
   it(
-    'Codex calls the offered tool; the turn’s sender gets the call and the model reads its answer',
+    'the agent calls the offered tool; the turn’s sender gets the call and the model reads its answer',
     async () => {
       const rg = current();
       rg.fake.setScript(sendFileScript);
@@ -67,16 +82,13 @@ describe.skipIf(codexAcpBinary() === null)('send_file through the real Codex (AC
         { permissions: handler, files },
       );
       const result = await run.promise;
-      const offered = streamed(rg.fake)[0]?.tools.map((t) => t.name) ?? [];
-      // Codex offers an MCP server's tools as one namespace tool, `mcp__cc_linker` (holding send_file).
-      expect(offered).toContain('mcp__cc_linker');
       expect(got).toEqual([{ path: 'report.pdf', caption: 'the report' }]);
       // The model read the sender's sentence as the tool's output.
-      expect(result.text).toMatch(/^ran: [\s\S]*Sent the file \\"report\.pdf\\"/);
-      // Codex asks before an MCP tool call (its own rule), through the chat's permission buttons.
+      expect(result.text).toMatch(/^sent-result: [\s\S]*Sent the file \\?"report\.pdf\\?"/);
+      // Both agents ask before an MCP tool call (their own rule), through the chat's permission buttons.
       expect(handler.asked).toHaveLength(1);
-      expect(JSON.stringify(handler.asked[0]?.input)).toContain('"server_name":"cc-linker"');
+      expect(JSON.stringify(handler.asked[0]?.input)).toContain('report.pdf');
     },
-    CODEX_CASE_MS,
+    caseMs,
   );
 });
