@@ -118,6 +118,32 @@ describe('cc-linker mcp (real command, official MCP client)', () => {
   );
 
   it(
+    'a path or caption too long for the socket is refused with its own sentence; nothing is sent',
+    async () => {
+      const grant = registry.issue(() => sender);
+      const client = await connect(mcpServerEnv({ socket, lang: 'en' }, grant.token));
+      const before = calls.length;
+      try {
+        for (const args of [{ path: 'p'.repeat(4097) }, { path: 'ok.txt', caption: 'c'.repeat(2001) }]) {
+          const r = await client.callTool({ name: 'send_file', arguments: args });
+          expect(r.isError).toBe(true);
+          expect(textOf(r)).toBe(
+            'Not sent: the path (at most 4096 characters) or the caption (at most 2000) is too long.',
+          );
+        }
+        expect(calls.length).toBe(before);
+        // A bad call changes nothing for the next good one.
+        const ok = await client.callTool({ name: 'send_file', arguments: { path: 'ok.txt' } });
+        expect(textOf(ok)).toBe('Sent the file "ok.txt"');
+      } finally {
+        grant.revoke();
+        await client.close();
+      }
+    },
+    CASE_MS,
+  );
+
+  it(
     'run by hand (no token in its environment) it says what it is for and exits 64, printing nothing on stdout',
     () => {
       const { command, args } = mcpLaunchCommand();

@@ -11,6 +11,7 @@ import {
   sendFileInputShape,
 } from '../../engine/send-file-spec.js';
 import { askDaemon } from './ask-daemon.js';
+import { MAX_SEND_FILE_CAPTION, MAX_SEND_FILE_PATH } from './control-protocol.js';
 import { mcpMessages } from './mcp-messages.js';
 
 /** `cc-linker mcp` was run without the token and socket its agent gets from cc-linker (by hand, say). Exit 64. */
@@ -63,6 +64,12 @@ async function forward(
   o: SendFileMcpOptions,
   args: { path: string; caption?: string | undefined },
 ): Promise<{ ok: boolean; text: string }> {
+  // What the socket would refuse as a bad request gets its own sentence here.
+  if (args.path.length > MAX_SEND_FILE_PATH || (args.caption?.length ?? 0) > MAX_SEND_FILE_CAPTION)
+    return {
+      ok: false,
+      text: mcpMessages(o.lang)('tooLong', { path: MAX_SEND_FILE_PATH, caption: MAX_SEND_FILE_CAPTION }),
+    };
   const request = {
     op: 'send_file' as const,
     token: o.token,
