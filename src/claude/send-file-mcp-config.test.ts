@@ -34,7 +34,7 @@ describe('offerSendFile (the CLI modes’ --mcp-config)', () => {
     tweak(config);
     const paths = resolvePaths({ HOME: tmp, CC_LINKER_HOME: path.join(tmp, 'cc') });
     const policy = new PermissionPolicy(config.claude, new PermissionStore(paths.permissionsFile), silentLogger);
-    return { config, paths, policy, ...(withMcp ? { sendFileMcp: mcp } : {}) };
+    return { config, paths, policy, logger: silentLogger, ...(withMcp ? { sendFileMcp: mcp } : {}) };
   }
   const ctx = (disallowed: string[] = []) => ({ cwd: tmp, rules: { allowed: ['Read'], disallowed } });
 
@@ -78,6 +78,13 @@ describe('offerSendFile (the CLI modes’ --mcp-config)', () => {
     );
     expect(asked?.rules.allowed).toEqual(['Read']);
     asked?.close();
+  });
+
+  it('a config folder that cannot be made: nothing offered, the token revoked, no throw', () => {
+    fs.mkdirSync(path.join(tmp, 'runtime'));
+    fs.writeFileSync(mcp.configDir, 'a file where the folder should be');
+    expect(offerSendFile(ctx(), depsWith(), () => undefined)).toBeUndefined();
+    expect(mcp.registry.size).toBe(0);
   });
 
   it('offers nothing when claude.disallowed_tools covers the tool, or without the server', () => {

@@ -25,12 +25,12 @@ export interface SendFileOffer {
  * private runtime folder, never on the command line (argv is readable by every local user).
  * Claude Code's own MCP servers stay (no `--strict-mcp-config`). With `files.send_without_prompt`
  * the tool is allowed (`--allowedTools`); otherwise these modes, which cannot ask, deny it.
- * Undefined — nothing offered — without `deps.sendFileMcp` or when `claude.disallowed_tools` covers
- * the tool (`mcp__cc-linker`).
+ * Undefined — nothing offered — without `deps.sendFileMcp`, when `claude.disallowed_tools` covers
+ * the tool (`mcp__cc-linker`), or when the file cannot be written (logged: the run goes on without it).
  */
 export function offerSendFile(
   ctx: Pick<ClaudeRunContext, 'rules' | 'cwd'>,
-  deps: Pick<ClaudeDeps, 'config' | 'policy' | 'paths' | 'sendFileMcp'>,
+  deps: Pick<ClaudeDeps, 'config' | 'policy' | 'paths' | 'sendFileMcp' | 'logger'>,
   current: () => FileSender | undefined,
 ): SendFileOffer | undefined {
   const mcp = deps.sendFileMcp;
@@ -43,7 +43,8 @@ export function offerSendFile(
     file = writeConfig(mcp, grant.token);
   } catch (err) {
     grant.revoke();
-    throw err;
+    deps.logger.warn('cannot write the send_file MCP config; this run has no send_file', { err });
+    return undefined;
   }
   const allow = deps.config.files.send_without_prompt && !ctx.rules.allowed.includes(SEND_FILE_TOOL);
   let closed = false;
