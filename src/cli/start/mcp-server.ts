@@ -77,6 +77,7 @@ async function forward(
     ...(args.caption ? { caption: args.caption } : {}),
   };
   try {
+    // The socket is given (`opts.socket`): the paths the CLI would derive it from are not used.
     const answer = (await askDaemon(
       { runtimeDir: '' },
       request,
