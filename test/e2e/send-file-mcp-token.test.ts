@@ -1,7 +1,8 @@
 // The token of `cc-linker mcp`, end to end with the REAL Claude Code (json mode) in the assembled
 // daemon: while a child runs, its `--mcp-config` file (0600 in the 0700 runtime/mcp) holds its
 // token and the server Claude started has nothing of the daemon's secrets; once the child ended the
-// file is gone and the token is refused — as is a made-up one — with nothing sent. With
+// file is gone and the token is refused — as is a made-up one — with nothing sent. A kept
+// stream-json child's live token between turns reaches no chat. With
 // `claude.disallowed_tools = ["mcp__cc-linker"]` the tool is not offered at all.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -117,6 +118,34 @@ describe.skipIf(!CLAUDE_BIN)('the cc-linker mcp token (json mode, real Claude Co
       expect(s.fake.sent.filter((m) => m.msg_type === 'file')).toEqual([]);
     },
     CASE_TIMEOUT_MS * 2,
+  );
+
+  it(
+    'stream-json: a kept child’s token between turns reaches no chat (the turn-running-now rule)',
+    async () => {
+      s = await startSystem('stream-json');
+      showLogOnFailure(() => s);
+      const cwd = s.sys.project('between');
+      fs.writeFileSync(path.join(cwd, 'a.txt'), 'hello');
+      const { messageId } = await s.send(`/new ${cwd} -- echo: hi`);
+      await s.finished(messageId);
+      await s.runtime.bridge.whenIdle();
+      // The warm child is kept between turns, and with it its --mcp-config file and its token.
+      const mcpDir = path.join(s.sys.paths.runtimeDir, 'mcp');
+      const names = fs.readdirSync(mcpDir);
+      expect(names).toHaveLength(1);
+      const config = JSON.parse(fs.readFileSync(path.join(mcpDir, names[0] ?? ''), 'utf8')) as {
+        mcpServers: Record<string, { env: Record<string, string> }>;
+      };
+      const token = config.mcpServers['cc-linker']?.env.CC_LINKER_MCP_TOKEN ?? '';
+      expect(await callWith(s, token, 'a.txt')).toEqual({
+        isError: true,
+        text: 'Not sent: this turn cannot send files into a chat.',
+      });
+      expect(s.fake.uploads).toEqual([]);
+      expect(s.fake.sent.filter((m) => m.msg_type === 'file')).toEqual([]);
+    },
+    CASE_TIMEOUT_MS,
   );
 
   it(
