@@ -1,6 +1,7 @@
 import type { EngineMode, EngineResult } from '../engine/engine-types.js';
 import { GuardedEngine, type GuardDeps, type RunContext } from '../engine/guarded-engine.js';
 import type { ChildTracker } from '../process/child-tracker.js';
+import type { SendFileMcp } from '../engine/send-file-mcp.js';
 import { claudeSessionFiles } from './claude-session-files.js';
 import type { PermissionPolicy, RuleSet } from './permission-policy.js';
 
@@ -14,6 +15,8 @@ export interface ClaudeDeps extends GuardDeps {
   killGraceMs?: number;
   /** Override of the JSONL polling delays (tests). */
   jsonlPollDelaysMs?: readonly number[];
+  /** The stdio `cc-linker mcp` server for the CLI modes' `send_file`; absent = not offered there. */
+  sendFileMcp?: SendFileMcp;
 }
 
 /** One run as a Claude Code mode sees it: the guard's context plus the child env and the permission rules. */

@@ -76,3 +76,16 @@ describe('buildCliArgs', () => {
     expect(readableDirectories({})).toEqual([]);
   });
 });
+
+describe('buildCliArgs with send_file offered', () => {
+  it('--mcp-config is one argument before the variadic lists', () => {
+    const args = buildCliArgs(
+      { prompt: 'x', cwd: '/w', filePaths: ['/a/f.txt'] },
+      { format: 'json', partial: false, permissionMode: 'default', rules, mcpArgs: ['--mcp-config=/r/mcp/1.json'] },
+    );
+    const at = args.indexOf('--mcp-config=/r/mcp/1.json');
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(args.indexOf('--add-dir'));
+    expect(args.filter((a) => a.startsWith('--mcp-config'))).toHaveLength(1);
+  });
+});

@@ -12,6 +12,8 @@ export interface CliArgsOptions {
   partial: boolean;
   permissionMode: string;
   rules: RuleSet;
+  /** `--mcp-config=<file>` (`send-file-mcp-config.ts`), placed before the variadic lists. */
+  mcpArgs?: readonly string[];
 }
 
 /**
@@ -21,6 +23,7 @@ export interface CliArgsOptions {
  *   [--include-partial-messages]` — a conversation: each turn is one JSON user line on stdin
  *   (`cli-conversation.ts`), the child stays alive until stdin ends;
  * - then `--resume=<id>` (or `--session-id=<id>` for a new session whose id the caller chose) and `--model <m>`;
+ * - then `--mcp-config=<file>` when `send_file` is offered (one argument: the flag is variadic too);
  * - then the variadic lists: `--add-dir <dir…>` (the folders of attached images and files, so
  *   Claude may read them without a prompt; `readableDirectories`), `--permission-mode`, `--allowedTools <rule…>`, `--disallowedTools <rule…>`.
  *
@@ -43,6 +46,7 @@ export function buildCliArgs(request: EngineRequest, options: CliArgsOptions): s
   if (request.sessionId) args.push(`--resume=${request.sessionId}`);
   else if (request.newSessionId) args.push(`--session-id=${request.newSessionId}`);
   if (request.model) args.push('--model', request.model);
+  if (options.mcpArgs) args.push(...options.mcpArgs);
   const readable = readableDirectories(request);
   if (readable.length > 0) args.push('--add-dir', ...readable);
   args.push(...permissionFlags(options.permissionMode, options.rules));

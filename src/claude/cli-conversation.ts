@@ -5,6 +5,7 @@ import type { ClaudeDeps, ClaudeRunContext } from './claude-engine-deps.js';
 import { conversationKey, EXIT_WAIT_MS, TurnState, type Conversation, type TurnEnd } from './conversation-turn.js';
 import { STDERR_TAIL_CHARS } from '../engine/engine-error.js';
 import { TextTail } from '../engine/text-tail.js';
+import { offerSendFile } from './send-file-mcp-config.js';
 
 /** Output kept in memory by the runner; lines are parsed as they stream, so little is needed. */
 const KEPT_OUTPUT_BYTES = 64 * 1024;
@@ -41,11 +42,14 @@ export class CliConversation implements Conversation {
     this.key = conversationKey(first);
     this.cwd = first.cwd;
     const { config } = deps;
+    // One token for the child's life; each call goes to the turn running at that moment.
+    const files = offerSendFile(first, deps, () => this.turn?.ctx.files);
     const args = buildCliArgs(first.request, {
       format: 'stream-json',
       partial: config.stream.enabled,
       permissionMode: config.claude.permission_mode,
-      rules: first.rules,
+      rules: files?.rules ?? first.rules,
+      ...(files ? { mcpArgs: files.args } : {}),
     });
     this.child = startProcess([binary, ...args], {
       cwd: first.cwd,
@@ -67,6 +71,7 @@ export class CliConversation implements Conversation {
       },
     });
     void this.child.done.then((r) => {
+      files?.close();
       this.exit = r;
       this.turn?.finish();
       for (const listener of this.exitListeners.splice(0)) listener();

@@ -8,6 +8,7 @@ import { findClaudeBinary } from './find-claude-binary.js';
 import type { ClaudeDeps, ClaudeExecutor, ClaudeRunContext } from './claude-engine-deps.js';
 import { StreamJsonParser } from './stream-json-parser.js';
 import { TextTail } from '../engine/text-tail.js';
+import { offerSendFile } from './send-file-mcp-config.js';
 
 /** Output kept in memory by the runner; only the last line matters, so little is needed. */
 const KEPT_OUTPUT_BYTES = 64 * 1024;
@@ -24,11 +25,14 @@ export function createCliExecutor(): ClaudeExecutor {
     const { config, lang } = deps;
     const binary = findClaudeBinary(config.general.claude_bin, ctx.env, deps.paths.userHome);
     if (!binary) throw new EngineError('CLAUDE_NOT_FOUND', { bin: 'claude' }, { lang });
+    // The token lives as long as this one child; its calls go to this run's sender.
+    const files = offerSendFile(ctx, deps, () => ctx.files);
     const args = buildCliArgs(ctx.request, {
       format: 'json',
       partial: false,
       permissionMode: config.claude.permission_mode,
-      rules: ctx.rules,
+      rules: files?.rules ?? ctx.rules,
+      ...(files ? { mcpArgs: files.args } : {}),
     });
     let result: ClaudeResultMessage | undefined;
     const stderr = new TextTail(STDERR_TAIL_CHARS);
@@ -49,7 +53,7 @@ export function createCliExecutor(): ClaudeExecutor {
         stderr.push(text);
       },
     });
-    const exit = await run.done;
+    const exit = await run.done.finally(() => files?.close());
     const end = {
       result,
       parser: new StreamJsonParser(() => undefined), // json mode has no init line: the model is the result's

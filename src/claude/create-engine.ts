@@ -21,6 +21,7 @@ import { WarmPool, type WarmBudget } from '../engine/warm-pool.js';
 import { claudeSessionFiles } from './claude-session-files.js';
 import { claudeWarmChecks } from './warm-staleness.js';
 import type { WarmProcess } from '../engine/warm-pool.js';
+import type { SendFileMcp } from '../engine/send-file-mcp.js';
 
 /** What `createEngine` needs besides the config. */
 export interface CreateEngineDeps {
@@ -44,6 +45,8 @@ export interface CreateEngineDeps {
   slots?: Semaphore;
   /** Share `runtime.max_warm` with the other agents' engines; default: this engine's own limit. */
   warmBudget?: WarmBudget;
+  /** The stdio `cc-linker mcp` server, so `json` / `stream-json` children are offered `send_file`. */
+  sendFileMcp?: SendFileMcp;
 }
 
 /**
@@ -92,6 +95,7 @@ export function createEngine(config: Config, deps: CreateEngineDeps): AgentEngin
     policy: new PermissionPolicy(config.claude, new PermissionStore(deps.paths.permissionsFile), logger),
     originOf: deps.originOf ?? defaultOriginOf,
     killGraceMs: deps.killGraceMs ?? ENGINE_KILL_GRACE_MS,
+    ...(deps.sendFileMcp ? { sendFileMcp: deps.sendFileMcp } : {}),
   };
   switch (selectEngineMode(config)) {
     case 'sdk':

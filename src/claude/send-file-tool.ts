@@ -1,17 +1,16 @@
 import type { McpSdkServerConfigWithInstance } from '@anthropic-ai/claude-agent-sdk';
-import { z } from 'zod';
 import type { FileSender } from '../engine/engine-types.js';
+import {
+  SEND_FILE_DESCRIPTION,
+  SEND_FILE_SERVER,
+  SEND_FILE_TOOL,
+  SEND_FILE_TOOL_NAME,
+  sendFileInputShape,
+} from '../engine/send-file-spec.js';
 import type { loadAgentSdk } from './load-agent-sdk.js';
 
 /** The MCP server cc-linker offers the agent, and its one tool as Claude Code names it. */
-export const SEND_FILE_SERVER = 'cc-linker';
-export const SEND_FILE_TOOL = `mcp__${SEND_FILE_SERVER}__send_file`;
-
-const DESCRIPTION =
-  'Send a file from the working directory into the chat the user is talking to you from. ' +
-  'Images are shown as images, other files as file messages. Only files inside the session ' +
-  "directory (or the user's attachments) can be sent, up to the size limit; the answer says " +
-  'what was sent or why not.';
+export { SEND_FILE_SERVER, SEND_FILE_TOOL };
 
 type AgentSdk = Awaited<ReturnType<typeof loadAgentSdk>>;
 
@@ -27,12 +26,9 @@ export function sendFileServer(
   noTurnText: string,
 ): McpSdkServerConfigWithInstance {
   const sendFile = sdk.tool(
-    'send_file',
-    DESCRIPTION,
-    {
-      path: z.string().describe('Path of the file, absolute or relative to the working directory'),
-      caption: z.string().optional().describe('A short line shown with the file'),
-    },
+    SEND_FILE_TOOL_NAME,
+    SEND_FILE_DESCRIPTION,
+    sendFileInputShape,
     async (args) => {
       const sender = current();
       const answer = sender

@@ -46,6 +46,7 @@ export const engineMessages = defineMessages({
     deny_timeout: '用户在 {seconds} 秒内未响应权限请求，已自动拒绝',
     deny_no_handler: '当前渠道无法进行交互式审批，已拒绝',
     file_no_sender: '未发送：本轮对话无法向聊天发送文件。',
+    file_token_unknown: '未发送：这个 cc-linker 文件通道已失效（它所属的对话已结束），或不是 cc-linker 启动的。',
     deny_question_cancelled: '用户没有回答这个问题',
     deny_question_not_offered: '回答不是问题给出的选项之一，已拒绝',
   },
@@ -75,6 +76,8 @@ export const engineMessages = defineMessages({
     deny_timeout: 'The user did not answer the permission request within {seconds} s; denied automatically',
     deny_no_handler: 'This channel cannot approve tools interactively; denied',
     file_no_sender: 'Not sent: this turn cannot send files into a chat.',
+    file_token_unknown:
+      'Not sent: this cc-linker file channel is no longer valid (the run it belonged to has ended), or it was not started by cc-linker.',
     deny_question_cancelled: 'The user did not answer the question',
     deny_question_not_offered: 'The answer was not one of the options the question offered; denied',
   },

@@ -10,7 +10,13 @@ import { createAcpEngine, type AcpEngine } from '../../src/agents/acp/create-acp
 import { defaultConfig } from '../../src/core/default-config.js';
 import { createLogger, type Logger } from '../../src/core/logger.js';
 import { resolvePaths, type Paths } from '../../src/core/paths.js';
-import type { AgentEngine, EngineEvent, EngineRequest, PermissionHandler } from '../../src/engine/engine-types.js';
+import type {
+  AgentEngine,
+  EngineEvent,
+  EngineRequest,
+  FileSender,
+  PermissionHandler,
+} from '../../src/engine/engine-types.js';
 import { defaultOriginOf, type GuardDeps } from '../../src/engine/guarded-engine.js';
 import { createRegistrySessionRecorder } from '../../src/engine/registry-session-recorder.js';
 import { Semaphore, SessionLocks } from '../../src/engine/session-lock.js';
@@ -19,6 +25,7 @@ import type { AcpConversation } from '../../src/agents/acp/acp-conversation.js';
 import { DEFAULT_END_SETTLE_MS } from '../../src/agents/acp/acp-executor-deps.js';
 import { createAcpWarmPool } from '../../src/agents/acp/acp-warm-pool.js';
 import type { WarmPool } from '../../src/engine/warm-pool.js';
+import type { SendFileMcp } from '../../src/engine/send-file-mcp.js';
 import { createAgentSandbox, type AgentKind, type AgentSandbox } from '../fakes/agent-sandbox/agent-sandbox.js';
 import { startAgentModelServer, type AgentModelServer } from '../fakes/fake-llm/agent-model-server.js';
 import { waitNoLeftovers } from './claude-harness.js';
@@ -42,13 +49,18 @@ export interface Rig {
    * A fresh engine over the same files (what a restarted daemon builds); `warm` gives it a warm pool
    * as the daemon does (`runtime` defaults, the session file for staleness), returned in `pools`.
    */
-  engine(opts?: { recorder?: boolean; warm?: boolean }): AcpEngine;
+  engine(opts?: { recorder?: boolean; warm?: boolean; sendFileMcp?: SendFileMcp }): AcpEngine;
   /** The warm pools of the engines built with `warm`, in order. */
   pools: Array<WarmPool<AcpConversation>>;
   run(
     engine: AgentEngine,
     request: Partial<EngineRequest> & { prompt: string },
-    opts?: { permissions?: PermissionHandler; signal?: AbortSignal; onEvent?: (e: EngineEvent) => void },
+    opts?: {
+      permissions?: PermissionHandler;
+      signal?: AbortSignal;
+      onEvent?: (e: EngineEvent) => void;
+      files?: FileSender;
+    },
   ): { events: EngineEvent[]; text: () => string; promise: ReturnType<AgentEngine['send']> };
   close(): Promise<void>;
 }
@@ -119,6 +131,7 @@ export async function rig(kind: AgentKind): Promise<Rig> {
           permissionStore: new AgentPermissionStore(paths.agentPermissionsFile),
           killGraceMs: 2_000,
           ...(warm ? { warm } : {}),
+          ...(opts.sendFileMcp ? { sendFileMcp: opts.sendFileMcp } : {}),
         },
       );
     },
@@ -129,6 +142,7 @@ export async function rig(kind: AgentKind): Promise<Rig> {
         {
           ...(opts.permissions ? { permissions: opts.permissions } : {}),
           ...(opts.signal ? { signal: opts.signal } : {}),
+          ...(opts.files ? { files: opts.files } : {}),
           onEvent: (e) => {
             events.push(e);
             opts.onEvent?.(e);

@@ -3,6 +3,9 @@ import { EngineError } from '../../engine/engine-error.js';
 import type { EngineResult, PermissionDenial } from '../../engine/engine-types.js';
 import type { RunContext } from '../../engine/guarded-engine.js';
 import type { WarmProcess } from '../../engine/warm-pool.js';
+import type { SendFileGrant } from '../../engine/file-sender-registry.js';
+import { mcpServerEnv } from '../../engine/send-file-mcp.js';
+import { SEND_FILE_SERVER } from '../../engine/send-file-spec.js';
 import { openAcpConnection, type AcpConnection } from './acp-connection.js';
 import { DEFAULT_END_SETTLE_MS, type AcpAgentProfile, type AcpExecutorDeps } from './acp-executor-deps.js';
 import {
@@ -46,9 +49,11 @@ export function acpConversationKey(ctx: RunContext): string {
 /**
  * One ACP agent process with its initialized connection and session, taking turns.
  *
- * The first `run` starts the session: initialize → `session/new {cwd, mcpServers: []}` (or, to
- * resume, `session/load {sessionId, cwd, mcpServers: []}`, refused with `LOAD_UNSUPPORTED` when the
- * agent has no `loadSession`) → a `session` event → the requested model → `session/prompt`. Updates
+ * The first `run` starts the session: initialize → `session/new {cwd, mcpServers}` (or, to
+ * resume, `session/load {sessionId, cwd, mcpServers}`, refused with `LOAD_UNSUPPORTED` when the
+ * agent has no `loadSession`; `mcpServers` is the stdio server `cc-linker mcp` with this process's
+ * `send_file` token — calls go to the turn running now, the token dies with the process — or `[]`
+ * without `deps.sendFileMcp`) → a `session` event → the requested model → `session/prompt`. Updates
  * count for the turn only once the prompt is sent: a load replays the session's history (Gemini
  * partly after the load response), so the prompt waits until the replay is quiet. A later `run`
  * (a kept process, see `createAcpExecutor`) is the `session` event and `session/prompt` only.
@@ -74,6 +79,7 @@ export class AcpConversation implements WarmProcess {
   /** When the last turn was answered (performance.now()). */
   private answeredAt: number | undefined;
   private disposing: Promise<void> | undefined;
+  private readonly files: SendFileGrant | undefined;
 
   constructor(
     private readonly profile: AcpAgentProfile,
@@ -122,7 +128,9 @@ export class AcpConversation implements WarmProcess {
         onUnknownRequest: (method) => logger.info('ACP agent request not supported', { agent, method }),
       },
     );
+    this.files = deps.sendFileMcp?.registry.issue(() => this.turn?.ctx.files);
     void this.conn.exited.then(() => {
+      this.files?.revoke();
       for (const listener of this.exitListeners.splice(0)) listener();
     });
   }
@@ -207,14 +215,16 @@ export class AcpConversation implements WarmProcess {
       if (caps.loadSession !== true) throw new EngineError('LOAD_UNSUPPORTED', { agent: label, name: agent }, { lang });
       sessionId = resumeId;
       session = await step(
-        conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: ctx.cwd, mcpServers: [] }),
+        conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: ctx.cwd, mcpServers: this.mcpServers() }),
       ).catch((err: unknown) => {
         throw loadFailure(err, label, resumeId, lang);
       });
       ctx.emit({ type: 'session', sessionId });
       await step(replayQuiet(() => this.lastUpdateAt, deps));
     } else {
-      const created = await step(conn.agent.request(acp.methods.agent.session.new, { cwd: ctx.cwd, mcpServers: [] }));
+      const created = await step(
+        conn.agent.request(acp.methods.agent.session.new, { cwd: ctx.cwd, mcpServers: this.mcpServers() }),
+      );
       if (typeof created.sessionId !== 'string' || !created.sessionId)
         throw new EngineError('RUN_FAILED', { agent: label, detail: 'session/new returned no sessionId' }, { lang });
       sessionId = created.sessionId;
@@ -229,6 +239,14 @@ export class AcpConversation implements WarmProcess {
         model = ctx.request.model;
     }
     return { sessionId, acceptsImages, model };
+  }
+
+  /** ACP's stdio server shape for `cc-linker mcp` (`env` as name/value pairs), or none. */
+  private mcpServers(): acp.McpServer[] {
+    const mcp = this.deps.sendFileMcp;
+    if (!mcp || !this.files) return [];
+    const env = Object.entries(mcpServerEnv(mcp, this.files.token)).map(([name, value]) => ({ name, value }));
+    return [{ name: SEND_FILE_SERVER, command: mcp.command, args: [...mcp.args], env }];
   }
 
   /** `session/prompt` and its result; a stop sends `session/cancel` first. */

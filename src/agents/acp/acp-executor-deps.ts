@@ -2,6 +2,7 @@ import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import type { ChildTracker } from '../../process/child-tracker.js';
 import type { AgentModel } from '../../engine/engine-types.js';
+import type { SendFileMcp } from '../../engine/send-file-mcp.js';
 import type { AgentPermissionStore } from './agent-permission-store.js';
 
 /** The agent to run: its name, argv and whole environment (built by the caller). */
@@ -43,6 +44,8 @@ export interface AcpExecutorDeps {
   replayMaxMs?: number;
   /** Told the models every `session/new` reports (for `listModels`). */
   onModels?(models: AgentModel[]): void;
+  /** The stdio `cc-linker mcp` server offered in `session/new` / `session/load` (`send_file`); absent = none. */
+  sendFileMcp?: SendFileMcp;
 }
 
 /** `endSettleMs` when not given. */

@@ -31,6 +31,8 @@ export const COMMAND_LOADERS: readonly CommandLoader[] = [
   ['permissions', async () => (await import('../commands/permissions.js')).permissionsCommand],
   ['ask', async () => (await import('../commands/ask.js')).askCommand],
   ['chat', async () => (await import('../commands/chat.js')).chatCommand()],
+  // Started by cc-linker for its agents (send_file), not by users: last in --help.
+  ['mcp', async () => (await import('../commands/mcp.js')).mcpCommand],
 ];
 
 /** The names of the terminal session commands (`init` … `doctor`), which need no chat platform. */

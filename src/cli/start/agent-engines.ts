@@ -19,6 +19,7 @@ import { defaultOriginOf } from '../../engine/guarded-engine.js';
 import type { SessionRecorder } from '../../engine/session-recorder.js';
 import { Semaphore, SessionLocks } from '../../engine/session-lock.js';
 import type { WarmBudget } from '../../engine/warm-pool.js';
+import type { SendFileMcp } from '../../engine/send-file-mcp.js';
 import type { ChildTracker } from '../../process/child-tracker.js';
 import { locateAgentSession } from '../../sessions/scan/agent-files/locate-agent-session.js';
 import { isReadableAgent } from '../../sessions/scan/agent-files/agent-name.js';
@@ -42,6 +43,8 @@ export interface AgentEnginesDeps {
   locks: SessionLocks;
   /** Shared with Claude Code's engine, so `runtime.max_warm` counts every agent's kept processes. */
   warmBudget?: WarmBudget;
+  /** The stdio `cc-linker mcp` server each agent session is offered (`send_file`). */
+  sendFileMcp?: SendFileMcp;
 }
 
 /** Waits between lookups of a new ACP session's file (the agent writes it during the turn). */
@@ -137,6 +140,7 @@ export function agentEngines(deps: AgentEnginesDeps): { engine: AgentRouter; cat
         // Kept processes count against runtime.max_warm with every other agent's (docs/design.md#warm-sessions).
         ...(warm ? { warm } : {}),
         ...(deps.tracker ? { tracker: deps.tracker } : {}),
+        ...(deps.sendFileMcp ? { sendFileMcp: deps.sendFileMcp } : {}),
       },
     );
     engines.push(engine);

@@ -61,7 +61,8 @@ export async function runHereOrInDaemon<T>(
 }
 
 /**
- * Sends one request to the daemon's socket (`control-protocol.ts`) and returns its result. No
+ * Sends one request to the daemon's socket (`control-protocol.ts`; `opts.socket` when the caller
+ * was told where it is, as `cc-linker mcp` is) and returns its result. No
  * socket, a refused connection or no `accepted` within `acceptMs` → `DAEMON_NO_ANSWER`; a
  * connection closed before the answer → `DAEMON_LOST`; the work's own error → `DaemonWorkError`.
  */
@@ -69,9 +70,9 @@ export function askDaemon(
   paths: Pick<Paths, 'runtimeDir'>,
   request: ControlRequest,
   about: { action: string; pid: number | string },
-  opts: { acceptMs?: number } = {},
+  opts: { acceptMs?: number; socket?: string } = {},
 ): Promise<unknown> {
-  const socket = controlSocketPath(paths);
+  const socket = opts.socket ?? controlSocketPath(paths);
   const acceptMs = opts.acceptMs ?? ACCEPT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     let accepted = false;

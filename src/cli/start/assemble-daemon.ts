@@ -22,6 +22,11 @@ import type { Paths } from '../../core/paths.js';
 import { createChildTracker, killLeftovers } from '../../process/child-tracker.js';
 import { acquireOwnerLock } from '../../store/owner-lock.js';
 import { ccexecForBridge } from './ccexec-for-bridge.js';
+import { FileSenderRegistry } from '../../engine/file-sender-registry.js';
+import type { SendFileMcp } from '../../engine/send-file-mcp.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { mcpLaunchCommand } from './mcp-launch.js';
 import { startLiveSessions, type LiveSessions } from './live-sessions.js';
 
 export interface DaemonOptions {
@@ -81,7 +86,9 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
   try {
     // Where each agent keeps its sessions when cc-linker starts it (a profile's env may move them).
     const scanPaths = agentScanPaths(paths, config, env);
+    const files = new FileSenderRegistry(lang);
     live = await startLiveSessions({
+      files,
       config,
       paths,
       scanPaths,
@@ -90,6 +97,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       ...(o.sessionWatch ? { watch: o.sessionWatch } : {}),
     });
     const liveSessions = live;
+    const sendFileMcp = live.control ? sendFileMcpOf(paths, live.control.socket, files, lang) : undefined;
     const tracker = createChildTracker(paths.childrenDir, { logger });
     const sessionRecorder = createRegistrySessionRecorder(paths, logger);
     // One set of locks and one run limit for every agent's runs.
@@ -107,6 +115,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       locks,
       slots,
       warmBudget,
+      ...(sendFileMcp ? { sendFileMcp } : {}),
     });
     const { engine, catalog } = agentEngines({
       config,
@@ -120,6 +129,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       locks,
       slots,
       warmBudget,
+      ...(sendFileMcp ? { sendFileMcp } : {}),
     });
     const gateway = createGateway({ config, paths, env, lang, logger });
     const directory = new RegistrySessionDirectory(paths);
@@ -198,6 +208,17 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
     await lock.release();
     throw err;
   }
+}
+
+/**
+ * How agent children start `cc-linker mcp` (docs/design.md#files-out): over this daemon's request
+ * socket. Its `--mcp-config` files live in `runtime/mcp`; any a crashed predecessor left are removed
+ * (their tokens died with it).
+ */
+function sendFileMcpOf(paths: Paths, socket: string, registry: FileSenderRegistry, lang: Language): SendFileMcp {
+  const configDir = path.join(paths.runtimeDir, 'mcp');
+  fs.rmSync(configDir, { recursive: true, force: true });
+  return { ...mcpLaunchCommand(), socket, registry, configDir, lang };
 }
 
 /** The Feishu channel; the Lark SDK costs ~65 MB of memory, so it is loaded only when the channel runs. */

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/default-config.js';
 import { silentLogger } from '../../core/logger.js';
 import { resolvePaths } from '../../core/paths.js';
+import { FileSenderRegistry } from '../../engine/file-sender-registry.js';
 import { startLiveSessions, type LiveSessions } from './live-sessions.js';
 
 describe('startLiveSessions', () => {
@@ -27,6 +28,7 @@ describe('startLiveSessions', () => {
       scanPaths: paths,
       logger: silentLogger,
       onRegistryChanged: () => undefined,
+      files: new FileSenderRegistry('en'),
     });
     expect(live.control).toBeNull();
     expect((await live.syncNow()).stats.total).toBe(0);

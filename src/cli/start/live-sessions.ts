@@ -6,6 +6,7 @@ import { startLiveRegistry, type LiveRegistry } from '../../sessions/registry/li
 import { applyClean } from '../../sessions/registry/plan-clean.js';
 import { repairSession } from '../../sessions/registry/repair-session.js';
 import { syncRegistry, type SyncResult } from '../../sessions/registry/sync-registry.js';
+import type { FileSenderRegistry } from '../../engine/file-sender-registry.js';
 import { controlSocketPath } from './control-protocol.js';
 import { startControlServer, type ControlServer } from './control-server.js';
 
@@ -29,6 +30,8 @@ export interface LiveSessionsOptions {
   onRegistryChanged: () => void;
   /** `poll` forces the poll fallback (tests). */
   watch?: 'auto' | 'poll';
+  /** Answers the `send_file` calls `cc-linker mcp` forwards (docs/design.md#files-out). */
+  files: FileSenderRegistry;
 }
 
 /**
@@ -63,6 +66,11 @@ export async function startLiveSessions(o: LiveSessionsOptions): Promise<LiveSes
       const maxFileSize = config.scanner.max_file_size;
       if (request.op === 'sync') return live.syncNow();
       if (request.op === 'clean') return applyClean(paths, new Date(), { maxFileSize });
+      if (request.op === 'send_file')
+        return o.files.send(request.token, {
+          path: request.path,
+          ...(request.caption ? { caption: request.caption } : {}),
+        });
       return repairSession(paths, request.id, { maxFileSize, now: new Date() });
     },
     log,

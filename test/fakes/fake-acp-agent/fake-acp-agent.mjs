@@ -29,6 +29,9 @@
 //                  its session file); the end of stdin ends the process at once, unsaved (as Qwen's)
 //   linger         text; then the process ignores the end of stdin and stays until killed
 //   late-update    text; then an agent_message_chunk "LATE-UPDATE" 100 ms AFTER the prompt response
+//   mcp-send <json> starts the session's stdio MCP server `cc-linker` (as offered in session/new or
+//                  session/load) with the official MCP client, calls `send_file` with <json>, and
+//                  answers text "mcp: ok|error <the tool's text>" ("mcp: none" when not offered)
 // session/load replays history: an agent_message_chunk "REPLAYED-OLD-ANSWER" and a
 // user_message_chunk before the response, and "REPLAYED-LATE" 50 ms after it (as Gemini does).
 // Loading a session id starting with "gone" fails with -32002 (resource not found).
@@ -49,6 +52,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const raw = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 
 let linger = false;
+const mcpServers = new Map(); // sessionId → the mcpServers of its session/new or session/load
 const cancelled = new Map(); // sessionId → resolve of the running turn's cancel wait
 const MODELS = {
   availableModels: [
@@ -118,6 +122,10 @@ async function turn(client, sessionId, prompt) {
     await say(`outcome: ${outcomes.join(',')}`);
     return { stopReason: 'end_turn' };
   }
+  if (word === 'mcp-send') {
+    await say(await mcpSend(sessionId, text));
+    return { stopReason: 'end_turn' };
+  }
   if (word === 'crash') {
     await say('starting...');
     await sleep(50);
@@ -167,6 +175,32 @@ async function turn(client, sessionId, prompt) {
   return { stopReason: 'end_turn', ...(word === 'usage' ? {} : { usage }) };
 }
 
+/** One `send_file` call through the session's `cc-linker` stdio server; the line the turn answers. */
+async function mcpSend(sessionId, text) {
+  const server = (mcpServers.get(sessionId) ?? []).find((s) => s.name === 'cc-linker');
+  if (!server) return 'mcp: none';
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args,
+    env: {
+      PATH: env.PATH ?? '',
+      HOME: env.HOME ?? '',
+      ...Object.fromEntries(server.env.map((e) => [e.name, e.value])),
+    },
+  });
+  const client = new Client({ name: 'fake-acp-agent', version: '0.0.1' });
+  await client.connect(transport);
+  try {
+    const args = JSON.parse(text.trim().slice('mcp-send'.length));
+    const r = await client.callTool({ name: 'send_file', arguments: args });
+    return `mcp: ${r.isError ? 'error' : 'ok'} ${r.content.map((c) => c.text).join('')}`;
+  } finally {
+    await client.close();
+  }
+}
+
 const app = acp
   .agent({ name: 'fake-acp-agent' })
   .onRequest(acp.methods.agent.initialize, ({ params }) => {
@@ -184,12 +218,14 @@ const app = acp
   .onRequest(acp.methods.agent.session.new, ({ params }) => {
     record('session/new', params);
     const sessionId = `fake-${randomUUID()}`;
+    mcpServers.set(sessionId, params.mcpServers);
     return { sessionId, ...(env.FAKE_ACP_NO_MODELS === '1' ? {} : { models: MODELS }) };
   })
   .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
     record('session/load', params);
     if (params.sessionId.startsWith('gone')) throw acp.RequestError.resourceNotFound(params.sessionId);
     const { sessionId } = params;
+    mcpServers.set(sessionId, params.mcpServers);
     await client.notify(acp.methods.client.session.update, {
       sessionId,
       update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'an old question' } },

@@ -66,6 +66,7 @@ export function responsesTurnOf(reply: AgentReply): ResponsesFakeTurn {
       kind: 'functionCall',
       callId: callId(),
       name: reply.toolCall.name,
+      ...(reply.toolCall.namespace ? { namespace: reply.toolCall.namespace } : {}),
       arguments: JSON.stringify(reply.toolCall.args),
     });
   return { events };

@@ -34,7 +34,8 @@ export type AgentRequest = {
  */
 export type AgentReply = {
   text?: string;
-  toolCall?: { name: string; args: Record<string, unknown> };
+  /** `namespace`: the namespace tool (Responses API) the function sits in, as Codex offers MCP tools. */
+  toolCall?: { name: string; args: Record<string, unknown>; namespace?: string };
   chunkSize?: number;
   chunkDelayMs?: number;
 };

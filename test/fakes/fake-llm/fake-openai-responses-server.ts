@@ -20,7 +20,7 @@ export type ResponsesFakeEvent =
   /** One assistant message whose text streams as these deltas. */
   | { kind: 'text'; pieces: string[]; pauseMs?: number }
   /** One function call; `arguments` is the JSON string the model "wrote". */
-  | { kind: 'functionCall'; callId: string; name: string; arguments: string }
+  | { kind: 'functionCall'; callId: string; name: string; arguments: string; namespace?: string }
   /** An `event: error` inside the stream, then the stream ends. */
   | { kind: 'error'; code: string; message: string }
   /** Stop writing and keep the connection open until the client leaves. */
@@ -66,6 +66,7 @@ function outputItems(events: ResponsesFakeEvent[]): Array<Record<string, unknown
           id: nextId('fc'),
           call_id: ev.callId,
           name: ev.name,
+          ...(ev.namespace ? { namespace: ev.namespace } : {}),
           arguments: ev.arguments,
           status: 'completed',
         },
