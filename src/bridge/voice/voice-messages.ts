@@ -1,0 +1,27 @@
+import { defineMessages } from '../../core/i18n.js';
+
+/** What the user reads about a voice message (zh default, en). */
+export const voiceMessages = defineMessages({
+  zh: {
+    notOgg: '语音无法识别：收到的不是 Ogg/Opus 音频',
+    undecodable: '语音无法识别：音频已损坏或无法解码',
+    tooLong: '语音太长（{seconds} 秒），上限 {max} 秒（voice.max_seconds）',
+    heardNothing: '🎤 没有听清内容（语音转文字结果为空），这条语音没有发给 agent。请重说一遍或改发文字。',
+    failed: '🎤 语音转文字失败：{reason}。这条语音没有发给 agent，请稍后重试或改发文字。',
+    disabled: '语音处理已关闭（voice.enabled = false）',
+    unavailable: '语音转文字不可用：需要配置飞书应用（飞书语音识别）',
+    transcribeError: '语音识别服务出错',
+  },
+  en: {
+    notOgg: 'the voice message could not be read: it is not Ogg/Opus audio',
+    undecodable: 'the voice message could not be read: the audio is damaged or cannot be decoded',
+    tooLong: 'the voice message is too long ({seconds} s); the limit is {max} s (voice.max_seconds)',
+    heardNothing:
+      '🎤 Nothing was heard (the transcript is empty), so the voice message was not sent to the agent. Please say it again or type it.',
+    failed:
+      '🎤 The voice message could not be transcribed: {reason}. It was not sent to the agent; please retry later or type it.',
+    disabled: 'voice handling is off (voice.enabled = false)',
+    unavailable: 'speech-to-text is not available: it needs a Feishu app (Feishu speech recognition) configured',
+    transcribeError: 'the speech recognition service failed',
+  },
+});
