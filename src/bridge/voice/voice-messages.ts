@@ -12,6 +12,7 @@ export const voiceMessages = defineMessages({
     unavailable: '语音转文字不可用：需要配置飞书应用（飞书语音识别）',
     transcribeError: '语音识别服务出错',
     nothingHeard: '（没有听清内容）',
+    title: '🎤 语音消息',
   },
   en: {
     notOgg: 'the voice message could not be read: it is not Ogg/Opus audio',
@@ -25,5 +26,6 @@ export const voiceMessages = defineMessages({
     unavailable: 'speech-to-text is not available: it needs a Feishu app (Feishu speech recognition) configured',
     transcribeError: 'the speech recognition service failed',
     nothingHeard: '(nothing was heard)',
+    title: '🎤 Voice message',
   },
 });

@@ -38,7 +38,12 @@ export function voiceRefusal(message: InboundMessage, lang: Language): { code: s
   const text = failed ? t('failed', { reason: voice.error ?? t('transcribeError') }) : t('heardNothing');
   return {
     code: failed ? 'VOICE_FAILED' : 'VOICE_EMPTY',
-    reply: { kind: 'card', title: '🎤', status: failed ? 'error' : 'warning', sections: [{ type: 'plain', text }] },
+    reply: {
+      kind: 'card',
+      title: t('title'),
+      status: failed ? 'error' : 'warning',
+      sections: [{ type: 'plain', text }],
+    },
   };
 }
 

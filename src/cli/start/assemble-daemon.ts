@@ -214,6 +214,7 @@ async function feishuChannel(o: DaemonOptions): Promise<Channel> {
     images: config.images,
     attachmentsDir: paths.attachmentsDir,
     files: config.files,
+    voice: config.voice,
     stream: config.stream,
     runtimeDir: paths.runtimeDir,
   });
