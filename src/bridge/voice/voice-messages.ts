@@ -9,10 +9,11 @@ export const voiceMessages = defineMessages({
     heardNothing: '🎤 没有听清内容（语音转文字结果为空），这条语音没有发给 agent。请重说一遍或改发文字。',
     failed: '🎤 语音转文字失败：{reason}。这条语音没有发给 agent，请稍后重试或改发文字。',
     disabled: '语音处理已关闭（voice.enabled = false）',
-    unavailable: '语音转文字不可用：需要配置飞书应用（飞书语音识别）',
+    unavailable: '语音输入需要飞书语音识别：请先配置飞书应用（cc-linker setup）并开通 speech_to_text:speech 权限',
     transcribeError: '语音识别服务出错',
     nothingHeard: '（没有听清内容）',
     title: '🎤 语音消息',
+    needPcm: '录音须以 16 kHz 16 位单声道 PCM 发送（application/octet-stream）',
   },
   en: {
     notOgg: 'the voice message could not be read: it is not Ogg/Opus audio',
@@ -23,9 +24,10 @@ export const voiceMessages = defineMessages({
     failed:
       '🎤 The voice message could not be transcribed: {reason}. It was not sent to the agent; please retry later or type it.',
     disabled: 'voice handling is off (voice.enabled = false)',
-    unavailable: 'speech-to-text is not available: it needs a Feishu app (Feishu speech recognition) configured',
+    unavailable: 'voice input needs Feishu speech-to-text: configure a Feishu app (cc-linker setup) with the speech_to_text:speech scope',
     transcribeError: 'the speech recognition service failed',
     nothingHeard: '(nothing was heard)',
     title: '🎤 Voice message',
+    needPcm: 'the recording must be sent as 16 kHz 16-bit mono PCM (application/octet-stream)',
   },
 });
