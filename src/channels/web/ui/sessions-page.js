@@ -68,6 +68,10 @@ export function initSessions(showToast) {
     e.preventDefault();
     sendMessage().catch(report);
   });
+  // The microphone (loaded apart: most pages never record).
+  import('./voice-recorder.js')
+    .then((m) => m.initVoice({ form: $('b-form'), session: () => selected, sent: showSent, toast, newId: uuid }))
+    .catch(report);
   $('b-input').addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
@@ -307,6 +311,12 @@ async function sendMessage() {
   );
 }
 
+/** Shows a message the server took from this page (its answer `r`), and a refusal's notice. */
+function showSent(r) {
+  onBridgeMessage(r.message);
+  if (r.result.status === 'refused' && r.result.notice) toast(r.result.notice, 'error');
+}
+
 /** Sends what `input` holds with `post(id, text)`, shows the message, and empties the box once taken. */
 async function submitText(input, post, check = () => true) {
   const text = input.value.trim();
@@ -315,9 +325,7 @@ async function submitText(input, post, check = () => true) {
   try {
     const id = uuid();
     if (/^\/new(\s|$)/.test(text)) pendingNew = { uuid: id, opened: null };
-    const r = await post(id, text);
-    onBridgeMessage(r.message);
-    if (r.result.status === 'refused' && r.result.notice) toast(r.result.notice, 'error');
+    showSent(await post(id, text));
     input.value = '';
   } finally {
     input.disabled = false;
