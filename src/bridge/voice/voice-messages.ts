@@ -24,7 +24,8 @@ export const voiceMessages = defineMessages({
     failed:
       '🎤 The voice message could not be transcribed: {reason}. It was not sent to the agent; please retry later or type it.',
     disabled: 'voice handling is off (voice.enabled = false)',
-    unavailable: 'voice input needs Feishu speech-to-text: configure a Feishu app (cc-linker setup) with the speech_to_text:speech scope',
+    unavailable:
+      'voice input needs Feishu speech-to-text: configure a Feishu app (cc-linker setup) with the speech_to_text:speech scope',
     transcribeError: 'the speech recognition service failed',
     nothingHeard: '(nothing was heard)',
     title: '🎤 Voice message',
