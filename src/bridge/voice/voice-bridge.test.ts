@@ -48,6 +48,20 @@ describe('a voice message in the bridge', () => {
     expect(prep.calls).toBe(1);
   });
 
+  it('the transcript is on disk (with the record) by the time the agent starts', async () => {
+    h = await bridgeHarness();
+    await mapped();
+    transcribeAs({ transcript: 'deploy it' });
+    const m = voiceMsg();
+    let onDisk: unknown;
+    h.engine.onSend = async () => {
+      onDisk = (await h.spool.read('processing', m.id))?.message.voice;
+    };
+    await h.bridge.accept(m);
+    await h.bridge.whenIdle();
+    expect(onDisk).toMatchObject({ transcript: 'deploy it' });
+  });
+
   it('nothing heard: a clear reply, no run, and the new-session claim is given back', async () => {
     h = await bridgeHarness({ bridge: { lang: 'en' } });
     await mapped();
