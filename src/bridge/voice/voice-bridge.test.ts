@@ -43,6 +43,8 @@ describe('a voice message in the bridge', () => {
     const card = h.channel.messages[0]?.finished as CardReply;
     expect(card.sections[0]).toEqual({ type: 'quote', text: '🎤 list the *files* here' });
     expect(card.status).toBe('complete');
+    // While the agent runs, the streamed card shows it too.
+    expect(h.channel.messages[0]?.streamStates.at(-1)?.heard).toBe('list the *files* here');
     const done = await h.spool.read('done', m.id);
     expect(done?.message.voice).toEqual({ key: 'file_v', durationMs: 3000, transcript: 'list the *files* here' });
     expect(prep.calls).toBe(1);
