@@ -216,6 +216,7 @@ export class Bridge implements BridgeInbound {
       (message.text.trim().length === 0 &&
         message.images.length === 0 &&
         (message.files ?? []).length === 0 &&
+        !message.voice &&
         !message.unsupportedType)
     ) {
       return { status: 'refused', reason: 'invalid' };

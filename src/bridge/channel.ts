@@ -108,6 +108,8 @@ export interface StreamState {
   activeTool?: string;
   /** The agent's plan for the turn, as one line (`📋 2/5 · Run the tests`), when it shared one. */
   plan?: string;
+  /** What the message's voice said, when it was a voice message (shown quoted, `🎤 …`, at the top). */
+  heard?: string;
   toolCount: number;
   /** Since the run first started — across a restart too (`resumed`). */
   elapsedMs: number;

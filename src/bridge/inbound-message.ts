@@ -24,6 +24,11 @@ export interface InboundMessage {
    * records spooled before files existed.
    */
   files?: InboundFile[];
+  /**
+   * A voice message: the channel transcribes it at processing time (or, for the console, before
+   * accepting it) and the transcript becomes the prompt (docs/design.md#voice-in).
+   */
+  voice?: InboundVoice;
   /** ISO time the channel received it. */
   receivedAt: string;
   /**
@@ -61,6 +66,21 @@ export interface InboundFile {
   /** Sniffed from the first bytes, never taken from the name. */
   mime?: string;
   /** Why there is no `localPath` (too large, failed, files off), in the user's language. */
+  error?: string;
+}
+
+/** A voice message; `transcript` or `error` is set once the channel has prepared it. */
+export interface InboundVoice {
+  /** Platform resource key of the audio (Feishu `file_…`); absent when the channel already has the text. */
+  key?: string;
+  /** Length as the platform reports it, in ms. */
+  durationMs?: number;
+  /**
+   * What was heard ('' = nothing). Kept on the record, so a retried record never sends the audio
+   * to the speech service again.
+   */
+  transcript?: string;
+  /** Why there is no transcript (not permitted, too long, undecodable, …), in the user's language. */
   error?: string;
 }
 

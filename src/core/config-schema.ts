@@ -114,6 +114,11 @@ export interface Config {
    * agent sends into the chat (`mcp__cc-linker__send_file`, docs/design.md#files-out).
    */
   files: { enabled: boolean; max_size_bytes: number; cleanup_max_age_hours: number; send_without_prompt: boolean };
+  /**
+   * Voice messages transcribed by the speech-to-text of the chat platform (docs/design.md#voice-in):
+   * `enabled = false` answers them "voice is off"; longer than `max_seconds` is refused.
+   */
+  voice: { enabled: boolean; max_seconds: number };
   security: { allowed_roots: string[]; denied_roots: string[]; confirm_risky_actions: boolean };
   web: { enabled: boolean; host: string; port: number; token: string };
   /**
@@ -249,6 +254,7 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     cleanup_max_age_hours: pos(24),
     send_without_prompt: bool(true),
   },
+  voice: { enabled: bool(true), max_seconds: pos(300) },
   security: {
     allowed_roots: { t: 'strings', d: ['~/Git', '~/Workspace'] },
     denied_roots: { t: 'strings', d: ['~', '/', '~/Downloads', '~/Desktop'] },

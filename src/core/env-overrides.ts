@@ -43,6 +43,8 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'CC_LINKER_FILES_ENABLED', key: 'files.enabled', kind: 'bool' },
   { env: 'CC_LINKER_FILES_MAX_SIZE', key: 'files.max_size_bytes', kind: 'int' },
   { env: 'CC_LINKER_FILES_CLEANUP_HOURS', key: 'files.cleanup_max_age_hours', kind: 'int' },
+  { env: 'CC_LINKER_VOICE_ENABLED', key: 'voice.enabled', kind: 'bool' },
+  { env: 'CC_LINKER_VOICE_MAX_SECONDS', key: 'voice.max_seconds', kind: 'int' },
   { env: 'CC_LINKER_WEB_PORT', key: 'web.port', kind: 'int' },
   { env: 'CC_LINKER_WEB_HOST', key: 'web.host', kind: 'string' },
   { env: 'CC_LINKER_NOTIFY_ENABLED', key: 'notify.enabled', kind: 'bool' },

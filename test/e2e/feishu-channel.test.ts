@@ -137,13 +137,13 @@ describe('Feishu channel inbound (real SDK over the fake long connection)', () =
     const { bridge } = await h.channel(fake);
     const event = messageEvent({
       openId: OWNER,
-      messageType: 'audio',
-      content: { file_key: 'file_1', duration: 2000 },
+      messageType: 'media',
+      content: { file_key: 'file_1', image_key: 'img_1', duration: 2000 },
     });
 
     await fake.pushEvent(event);
     expect(bridge.accepted).toHaveLength(1);
-    expect(bridge.accepted[0]).toMatchObject({ userId: OWNER, unsupportedType: 'audio', text: '', images: [] });
+    expect(bridge.accepted[0]).toMatchObject({ userId: OWNER, unsupportedType: 'media', text: '', images: [] });
   });
 
   it('ignores group messages and empty messages without a word', async () => {

@@ -82,6 +82,7 @@ export class FeishuHarness {
       images: config.images,
       attachmentsDir: path.join(dir, 'attachments'),
       files: config.files,
+      voice: config.voice,
       stream: config.stream,
       runtimeDir: path.join(dir, 'runtime'),
       retryPolicy: { baseDelayMs: 20, maxDelayMs: 200 },

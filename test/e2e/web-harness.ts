@@ -8,6 +8,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Channel } from '../../src/bridge/channel.js';
 import type { AgentCatalog } from '../../src/bridge/commands/agent-catalog.js';
+import type { SpeechToText } from '../../src/bridge/voice/speech-to-text.js';
 import { createGateway } from '../../src/ccexec/create-gateway.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { upsertSession } from '../../src/sessions/registry/registry.js';
@@ -26,7 +27,7 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
 
 /** Debian's Chromium, headless, with nothing that would reach the network (updates, sync, QUIC). */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -39,6 +40,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }
@@ -92,7 +94,15 @@ const DATA: FakeData = {
 
 /** `agents`: the daemon's agent catalog, given to the bridge and the console alike (absent: Claude Code alone). */
 export async function startWebHarness(
-  options: { gatewayEnv?: NodeJS.ProcessEnv; agents?: AgentCatalog; lang?: Language } = {},
+  options: {
+    gatewayEnv?: NodeJS.ProcessEnv;
+    agents?: AgentCatalog;
+    lang?: Language;
+    /** The console microphone's speech service (absent: no microphone). */
+    speechToText?: SpeechToText;
+    /** More Chromium flags (a fake microphone, say). */
+    chromiumArgs?: string[];
+  } = {},
 ): Promise<WebHarness> {
   const lang = options.lang ?? 'zh';
   const gw = await startGatewayHarness({ data: DATA, env: { FAKE_CC_SLOW_MS: '1200', ...options.gatewayEnv } });
@@ -149,13 +159,14 @@ export async function startWebHarness(
     gateway,
     sessions: createConsoleSessions(bh.paths, lang),
     ...(options.agents ? { agents: options.agents } : {}),
+    ...(options.speechToText ? { speechToText: options.speechToText } : {}),
     port: 0,
     statusIntervalMs: 500,
   });
   bh.bridge.addChannel(web.channel);
   await web.channel.start(bh.bridge);
 
-  const browser = await launchChromium();
+  const browser = await launchChromium(options.chromiumArgs);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const contexts: BrowserContext[] = [];
   return {

@@ -1,5 +1,5 @@
 import type { BridgeInbound, Channel, ChannelOutbox, ReplyStream, StreamState } from '../../src/bridge/channel.js';
-import type { ReplyTarget } from '../../src/bridge/inbound-message.js';
+import type { InboundMessage, ReplyTarget } from '../../src/bridge/inbound-message.js';
 import type { CardButton, CardReply, Reply } from '../../src/bridge/reply-model.js';
 
 export interface SentMessage {
@@ -27,6 +27,8 @@ export class FakeChannel implements Channel {
   /** Every `notify` call (a repeated key included: count these to catch a second send). */
   readonly notifications: Array<{ target: ReplyTarget; cardMessageId: string; text: string; key: string }> = [];
   bridge?: BridgeInbound;
+  /** Set by a test to play the platform's processing-time step (downloads, transcription). */
+  prepare?: (message: InboundMessage) => Promise<InboundMessage>;
   private failures = 0;
   maxCardChars = 4000;
   readonly outbox: ChannelOutbox;

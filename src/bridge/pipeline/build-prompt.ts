@@ -1,6 +1,7 @@
 import type { InboundFile } from '../inbound-message.js';
 import { formatBytes } from '../../core/format-bytes.js';
 import type { SpoolRecord } from '../spool/spool-record.js';
+import { withTranscript } from '../voice/voice-turn.js';
 
 /** The local files of a record's downloaded images. */
 export function imagePaths(record: SpoolRecord): string[] {
@@ -46,7 +47,8 @@ function textWithFiles(text: string, files: readonly InboundFile[], placed: bool
 /**
  * The prompt the agent sees: one line per downloaded image naming its local file
  * (`[用户发送了第1张图片: <path>]`), a line asking the agent to look at them (Claude Code opens the
- * files with its own tools), then the user's text with a line per file where it stood (`fileLine`).
+ * files with its own tools), then the user's text — after a voice message's transcript — with a
+ * line per file where it stood (`fileLine`).
  * Fixed wording, whatever the user's language: the agent reads it, the user never sees it. The
  * same record always gives the same prompt, which is how a re-run finds it in the session's
  * transcript.
@@ -56,7 +58,7 @@ export function buildPrompt(record: SpoolRecord): string {
   const own = record.prompt === undefined || record.prompt === message.text;
   const raw = record.prompt ?? message.text;
   const files = message.files ?? [];
-  const text = files.length === 0 ? raw : textWithFiles(raw, files, own);
+  const text = withTranscript(message, files.length === 0 ? raw : textWithFiles(raw, files, own));
   const images = imagePaths(record);
   if (images.length === 0) return text;
   const lines = images.map((p, i) => `[用户发送了第${i + 1}张图片: ${p}]`);

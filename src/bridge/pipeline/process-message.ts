@@ -11,6 +11,7 @@ import { openStreamFor, replyTargetOf } from './reply-stream.js';
 import { runEngine, type Produced } from './run-engine.js';
 import { splitText } from './split-text.js';
 import { stoppedCard, stoppedOutcome } from './stop-cards.js';
+import { VOICE_REFUSAL_CODES, voiceRefusal, withHeardQuote } from '../voice/voice-turn.js';
 
 /** Thrown when a run was cut short by shutdown; the record stays in `processing/` for the restart. */
 export class ShutdownAbort extends Error {
@@ -53,7 +54,7 @@ export async function processMessage(
         stoppedCard(produced.outcome.kind === 'engine' ? produced.outcome.fullText : '', deps.lang),
       );
     stream = produced.stream;
-    record.outcome = produced.outcome;
+    record.outcome = heardOutcome(produced.outcome, record, deps.lang);
     await deps.spool.write('processing', record);
   } else {
     // A retry after the write above failed (e.g. a full disk) has the outcome only in memory:
@@ -65,10 +66,24 @@ export async function processMessage(
   return finalStateOf(record);
 }
 
+/** The outcome with what a voice message said quoted on its card (not on the card refusing it). */
+function heardOutcome(outcome: RunOutcome, record: RoutedRecord, lang: PipelineDeps['lang']): RunOutcome {
+  if (outcome.kind === 'error' && VOICE_REFUSAL_CODES.has(outcome.code)) return outcome;
+  if (outcome.kind === 'engine') return { ...outcome, reply: withHeardQuote(outcome.reply, record.message, lang) };
+  return { ...outcome, reply: withHeardQuote(outcome.reply, record.message, lang) };
+}
+
 async function produce(record: RoutedRecord, deps: PipelineDeps, signal: AbortSignal): Promise<Produced> {
   const t = pipelineMessages(deps.lang);
   const target = record.target;
   if (target.kind === 'reply') return { outcome: { kind: 'reply', reply: target.reply } };
+  // A voice message of which nothing usable was heard runs nothing: its reply says why.
+  const refused = target.kind === 'ccexec' ? undefined : voiceRefusal(record.message, deps.lang);
+  if (refused) {
+    if (target.kind === 'new')
+      await deps.mapping.rollbackClaim(record.message.userId, record.message.id).catch(() => undefined);
+    return { outcome: { kind: 'error', code: refused.code, reply: refused.reply } };
+  }
   if (target.kind === 'ccexec') {
     if (!deps.ccexec)
       return {

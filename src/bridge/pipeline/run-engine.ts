@@ -13,6 +13,7 @@ import { markRunStarted, planRun } from './recover-turn.js';
 import { skippedCard } from './recovery-choices.js';
 import { completeCard, errorCard } from './reply-cards.js';
 import { planLine } from './plan-line.js';
+import { heardText } from '../voice/voice-turn.js';
 import { openStreamFor, replyTargetOf } from './reply-stream.js';
 import { stopButtons, stoppedCard, stoppedOutcome } from './stop-cards.js';
 
@@ -127,6 +128,7 @@ export async function runEngine(record: RoutedRecord, deps: PipelineDeps, signal
     toolCount: 0,
     elapsedMs: Date.now() - started,
     ...(resumed ? { resumed: true } : {}),
+    ...(heardText(msg) ? { heard: heardText(msg) } : {}),
   };
   const beat = () => {
     state.elapsedMs = Date.now() - started;

@@ -43,8 +43,11 @@ async function runMoved(record: RoutedRecord, deps: RunDeps, signal: AbortSignal
     try {
       const channel = deps.channel(record.message.channel);
       // Prepared once: a record whose run began was saved prepared, and its prompt must stay the same.
-      if (channel.prepare && record.outcome === undefined && record.attempts === 0 && record.run === undefined)
+      if (channel.prepare && record.outcome === undefined && record.attempts === 0 && record.run === undefined) {
         record.message = await channel.prepare(record.message);
+        // Saved at once: what was downloaded and transcribed is never fetched or transcribed again.
+        await spool.write('processing', record);
+      }
       const end = await processMessage(record, deps, signal, stop);
       if (end === 'failed') {
         record.failure = {

@@ -223,6 +223,22 @@ export class FeishuApi {
     return key;
   }
 
+  /**
+   * Recognises one piece of speech (`speech_to_text.v1.speech.fileRecognize`): `pcmBase64` is
+   * 16 kHz 16-bit LE mono raw PCM of at most 60 s, `fileId` 16 characters of `[A-Za-z0-9_]`, fresh
+   * per piece. Returns the text heard ('' for silence). Needs the app scope `speech_to_text:speech`.
+   */
+  async recognizeSpeech(pcmBase64: string, fileId: string): Promise<string> {
+    const client = this.o.client;
+    const res = await this.call('speech_to_text.file_recognize', () =>
+      client.speech_to_text.v1.speech.fileRecognize({
+        data: { speech: { speech: pcmBase64 }, config: { file_id: fileId, format: 'pcm', engine_type: '16k_auto' } },
+      }),
+    );
+    const text = res.data?.recognition_text;
+    return typeof text === 'string' ? text : '';
+  }
+
   /** Opens the bytes of an image the user sent (`im.v1.messageResource.get`, type image). */
   downloadImage(messageId: string, key: string): Promise<DownloadedResource> {
     return this.downloadResource(messageId, key, 'image');

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type * as Lark from '@larksuiteoapi/node-sdk';
 import type { AcceptResult, BridgeInbound, Channel, ChannelStatus } from '../../bridge/channel.js';
 import type { InboundMessage } from '../../bridge/inbound-message.js';
+import type { SpeechToText } from '../../bridge/voice/speech-to-text.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
@@ -17,6 +18,8 @@ import { httpWithTimeout, larkDomain, larkSdk } from './lark-sdk.js';
 import { FeishuApiError } from './feishu-api-error.js';
 import { feishuMessages } from './feishu-messages.js';
 import { createFeishuOutbox } from './feishu-outbox.js';
+import { createFeishuSpeechToText } from './feishu-speech-to-text.js';
+import { transcribeVoiceMessage } from './transcribe-voice-message.js';
 import { convertMessageEvent } from './inbound-event.js';
 import { sdkLogger } from './sdk-logger.js';
 import { CardKitSwitch } from './stream-card.js';
@@ -36,6 +39,8 @@ export interface FeishuChannelOptions {
   /** Where user files are downloaded, one folder per message (`Paths.attachmentsDir`). */
   attachmentsDir: string;
   files: Config['files'];
+  /** Voice messages (transcribed with Feishu's speech recognition); default on, 300 s. */
+  voice?: Config['voice'];
   stream: Config['stream'];
   /** `Paths.runtimeDir`: keeps the CardKit card of each streamed reply across restarts; memory only when absent. */
   runtimeDir?: string;
@@ -48,9 +53,13 @@ export interface FeishuChannelOptions {
   connectTimeoutMs?: number;
 }
 
-/** The Feishu channel; `prepare` downloads a message's images and files at processing time. */
+/**
+ * The Feishu channel; `prepare` downloads a message's images and files and transcribes its voice
+ * at processing time. `speechToText` is Feishu's speech recognition, for other channels to reuse.
+ */
 export interface FeishuChannel extends Channel {
   prepare(message: InboundMessage): Promise<InboundMessage>;
+  readonly speechToText: SpeechToText;
 }
 
 /** A card click must be answered within Feishu's 3 s; past this the answer is a toast and the card follows. */
@@ -62,7 +71,7 @@ const CLEANUP_EVERY_MS = 3_600_000;
  * `EventDispatcher`) for inbound events and `Client` for everything outbound.
  *
  * Inbound handlers only convert and hand over, inside Feishu's 3-second window: a private-chat
- * `text` / `image` / `file` / `post` message goes to `bridge.accept()` (the SDK acks when that settles, so a
+ * `text` / `image` / `file` / `post` / `audio` message goes to `bridge.accept()` (the SDK acks when that settles, so a
  * message is acked only once persisted); a group message is ignored; another type gets a short
  * "not supported yet" reply; a button click goes to `bridge.handleAction()` and its toast and
  * replacement card travel back in the ack.
@@ -107,6 +116,7 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
     refreshToken: () => tokenCache.clear(),
     ...(opts.retryPolicy ? { policy: opts.retryPolicy } : {}),
   });
+  const speechToText = createFeishuSpeechToText(api, opts.lang);
   const store = new StreamCardStore(
     opts.runtimeDir ? path.join(opts.runtimeDir, 'feishu-stream-cards.json') : undefined,
     log,
@@ -194,6 +204,7 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
   return {
     id: 'feishu',
     outbox,
+    speechToText,
 
     async start(bridge) {
       stopped = false;
@@ -271,10 +282,18 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
         lang: opts.lang,
         logger: log,
       });
-      const { message: prepared, notice } = await downloadFiles(withImages, {
+      const { message: withFiles, notice } = await downloadFiles(withImages, {
         download: (messageId, key) => api.downloadFile(messageId, key),
         attachmentsDir: opts.attachmentsDir,
         files: opts.files,
+        lang: opts.lang,
+        logger: log,
+      });
+      const prepared = await transcribeVoiceMessage(withFiles, {
+        download: (messageId, key) => api.downloadFile(messageId, key),
+        stt: speechToText,
+        voice: opts.voice ?? { enabled: true, max_seconds: 300 },
+        maxBytes: opts.files.max_size_bytes,
         lang: opts.lang,
         logger: log,
       });

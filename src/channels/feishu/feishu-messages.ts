@@ -25,6 +25,8 @@ export const feishuMessages = defineMessages({
     actionPending: '正在处理…',
     actionFailed: '操作失败，请重试',
     apiFailed: '飞书接口调用失败（{op}）：「{detail}」',
+    speechDenied:
+      '飞书应用没有语音识别权限。开通方法：飞书开发者后台 → 你的应用 → 权限管理 → 搜索并开通「语音识别」（speech_to_text:speech）→ 版本管理与发布 → 创建并发布新版本，之后重新发送语音',
   },
   en: {
     imageFailed: '[Image {n} could not be downloaded: {reason}]',
@@ -49,5 +51,7 @@ export const feishuMessages = defineMessages({
     actionPending: 'Working on it…',
     actionFailed: 'The action failed, please retry',
     apiFailed: 'Feishu API call failed ({op}): “{detail}”',
+    speechDenied:
+      'the Feishu app is not permitted to use speech-to-text. To grant it: Feishu developer console → your app → Permissions & Scopes → add the speech-to-text scope (speech_to_text:speech) → Version Management & Release → publish a new version, then send the voice message again',
   },
 });

@@ -125,13 +125,26 @@ describe('convertMessageEvent', () => {
     ]);
   });
 
-  it('still answers audio and video "not supported"', () => {
-    for (const type of ['audio', 'media']) {
+  it('still answers video and stickers "not supported"', () => {
+    for (const type of ['media', 'sticker']) {
       const content = JSON.stringify({ file_key: 'f' });
       expect(convertMessageEvent(event({ message_type: type, content }), AT)).toMatchObject({
         kind: 'unsupported',
         messageType: type,
       });
     }
+  });
+
+  it('an audio message is a voice message: its file key and duration, no text', () => {
+    const content = JSON.stringify({ file_key: 'file_v3_voice', duration: 2500 });
+    expect(convertMessageEvent(event({ message_type: 'audio', content }), AT)).toMatchObject({
+      kind: 'accept',
+      message: { text: '', images: [], voice: { key: 'file_v3_voice', durationMs: 2500 } },
+    });
+    // Without a file key there is nothing to transcribe.
+    expect(convertMessageEvent(event({ message_type: 'audio', content: '{}' }), AT)).toEqual({
+      kind: 'ignore',
+      reason: 'empty',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { InboundFile, InboundImage, InboundMessage } from '../../bridge/inbound-message.js';
+import type { InboundFile, InboundImage, InboundMessage, InboundVoice } from '../../bridge/inbound-message.js';
 
 /** What to do with one `im.message.receive_v1` event. */
 export type InboundDecision =
@@ -110,7 +110,7 @@ function postContent(content: Record<string, unknown>): { text: string; imageKey
  * Validates and converts the (flattened) `im.message.receive_v1` event the SDK hands to the
  * handler into an `InboundMessage` (id `feishu:<message_id>`). Private chats only; `text` loses
  * its mention keys, `image` becomes one image, `file` one file, `post` its text, images and files
- * (in place); other types (audio, media, sticker, …) are `unsupported`. Pure and synchronous: this runs inside Feishu's 3-second window.
+ * (in place), `audio` a voice message; other types (media, sticker, …) are `unsupported`. Pure and synchronous: this runs inside Feishu's 3-second window.
  */
 export function convertMessageEvent(data: unknown, receivedAt: Date): InboundDecision {
   if (!isRecord(data) || !isRecord(data.message) || !isRecord(data.sender))
@@ -138,6 +138,7 @@ export function convertMessageEvent(data: unknown, receivedAt: Date): InboundDec
   let text = '';
   let images: InboundImage[] = [];
   let files: InboundFile[] = [];
+  let voice: InboundVoice | undefined;
   switch (messageType) {
     case 'text':
       text = stripMentions(typeof content.text === 'string' ? content.text : '', message.mentions);
@@ -159,9 +160,19 @@ export function convertMessageEvent(data: unknown, receivedAt: Date): InboundDec
       files = key ? [{ key, name: str(content.file_name) ?? key }] : [];
       break;
     }
+    case 'audio': {
+      // A voice message (Opus): transcribed at processing time (`transcribe-voice-message.ts`).
+      const key = str(content.file_key);
+      const duration = typeof content.duration === 'number' && content.duration >= 0 ? content.duration : undefined;
+      voice = key ? { key, ...(duration === undefined ? {} : { durationMs: duration }) } : undefined;
+      break;
+    }
     default:
       return { kind: 'unsupported', messageType, message: { ...base, text: '', images: [] } };
   }
-  if (text === '' && images.length === 0 && files.length === 0) return { kind: 'ignore', reason: 'empty' };
-  return { kind: 'accept', message: { ...base, text, images, ...(files.length > 0 ? { files } : {}) } };
+  if (text === '' && images.length === 0 && files.length === 0 && !voice) return { kind: 'ignore', reason: 'empty' };
+  return {
+    kind: 'accept',
+    message: { ...base, text, images, ...(files.length > 0 ? { files } : {}), ...(voice ? { voice } : {}) },
+  };
 }

@@ -27,6 +27,16 @@ describe('streamView', () => {
     expect(streamView(s, { ...opts, showThinking: false }).answer).toBe('answer &#60;b&#62;');
   });
 
+  it('quotes what a voice message said at the top, escaped, with the placeholder until text arrives', () => {
+    const heard = 'run <at id=all> **now**';
+    expect(streamView(state({ heard }), opts).answer).toBe(
+      '> 🎤 run &#60;at id=all&#62; &#42;&#42;now&#42;&#42;\n\n⏳ 正在思考…',
+    );
+    expect(streamView(state({ heard, text: 'ok' }), opts).answer).toBe(
+      '> 🎤 run &#60;at id=all&#62; &#42;&#42;now&#42;&#42;\n\nok',
+    );
+  });
+
   it('puts the running tool and the tool count in the heartbeat, escaped and shortened', () => {
     const v = streamView(
       state({ text: 'x', elapsedMs: 65_000, activeTool: `Bash: echo <at id=all> ${'x'.repeat(200)}`, toolCount: 2 }),

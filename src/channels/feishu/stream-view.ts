@@ -44,6 +44,7 @@ export function streamView(state: StreamState, o: StreamViewOptions): StreamView
   const t = feishuMessages(o.lang);
   const parts: string[] = [];
   const thinking = state.thinking.trim();
+  if (state.heard) parts.push(quoteMarkdown(cap(`🎤 ${state.heard}`, MAX_THINKING_CHARS)));
   if (o.showThinking && thinking !== '') parts.push(quoteMarkdown(cap(thinking, MAX_THINKING_CHARS)));
   let shownChars = 0;
   if (state.text !== '') {
@@ -67,7 +68,8 @@ export function streamView(state: StreamState, o: StreamViewOptions): StreamView
   if (state.plan) status.push(cap(state.plan, MAX_TOOL_CHARS));
   if (state.toolCount > 0) status.push(t('statusTools', { n: state.toolCount }));
   return {
-    answer: parts.length > 0 ? parts.join('\n\n') : t('waiting'),
+    // Until the agent writes, "thinking…" follows whatever is shown (the 🎤 quote alone counts as nothing yet).
+    answer: (parts.length > (state.heard ? 1 : 0) ? parts : [...parts, t('waiting')]).join('\n\n'),
     status: `<font color='grey'>${escapeMarkdown(status.join(' · '))}</font>`,
     shownChars,
     phase: state.phase,

@@ -67,6 +67,7 @@ describe('renderStreamState', () => {
         thinking: EVIL,
         activeTool: `Bash: ${EVIL}`,
         plan: `📋 1/2 · ${EVIL}`,
+        heard: `list ${EVIL}`,
         toolCount: 2,
         elapsedMs: 4200,
       },
@@ -77,6 +78,7 @@ describe('renderStreamState', () => {
     expect(html).toContain('4 s elapsed · 2 tool calls');
     expect(html).toContain('🔧 Bash: &quot;&gt;&lt;img');
     expect(html).toContain('<div class="sec-plan">📋 1/2 · &quot;&gt;&lt;img');
+    expect(html).toContain('<blockquote class="sec-heard">🎤 list &quot;&gt;&lt;img');
     expect(
       renderStreamState({ phase: 'processing', text: '', thinking: '', toolCount: 0, elapsedMs: 0 }, 'zh'),
     ).toContain('处理中');

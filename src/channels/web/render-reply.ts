@@ -80,6 +80,7 @@ export function renderStreamState(state: StreamState, lang: Language, buttons: C
   parts.push(`<header class="card-title">${escapeHtml(title)}</header><div class="card-body">`);
   if (state.stopping) parts.push(`<p class="sec-note sec-stopping">${escapeHtml(t('streamStoppingNote'))}</p>`);
   if (state.resumed) parts.push(`<p class="sec-note sec-resumed">${escapeHtml(t('streamResumedNote'))}</p>`);
+  if (state.heard) parts.push(`<blockquote class="sec-heard">${escapeHtml(`🎤 ${state.heard}`)}</blockquote>`);
   if (state.thinking.trim())
     parts.push(
       `<details class="sec-thinking"><summary>${escapeHtml(t('streamThinking'))}</summary><blockquote>${escapeHtml(state.thinking.trim()).replace(/\n/g, '<br>')}</blockquote></details>`,

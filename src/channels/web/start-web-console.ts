@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Channel } from '../../bridge/channel.js';
 import { cleanupDownloads } from '../../bridge/inbound-files/cleanup-downloads.js';
+import type { SpeechToText } from '../../bridge/voice/speech-to-text.js';
 import { CLAUDE_ONLY, type AgentCatalog } from '../../bridge/commands/agent-catalog.js';
 import { UserMapping } from '../../bridge/mapping/user-mapping.js';
 import type { Config } from '../../core/config-schema.js';
@@ -16,6 +17,7 @@ import type { ConsoleGateway } from './console/console-gateway.js';
 import type { ConsoleSessions } from './console/console-sessions.js';
 import { createConsoleWorkspace, type ConsoleWorkspace } from './console/console-workspace.js';
 import { EventHub } from './console/event-hub.js';
+import { handleVoice } from './console/voice-routes.js';
 import { consoleUrl, resolveBindAddress } from './http/bind-address.js';
 import { loginStoreFile, type LoginLimits } from './http/login-sessions.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './http/server-limits.js';
@@ -55,6 +57,8 @@ export interface WebConsoleOptions {
   limits?: Partial<ServerLimits>;
   /** How long a login lasts and how many are kept (tests). */
   loginLimits?: LoginLimits;
+  /** The speech service of the console's microphone (Feishu's, when Feishu is configured); absent = no microphone. */
+  speechToText?: SpeechToText;
 }
 
 /** A running console. `url` carries `?token=` once: print it, never log it elsewhere. */
@@ -130,6 +134,8 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     sentFiles,
   };
 
+  const voice = { api: ctx, ...(opts.speechToText && config.voice.enabled ? { stt: opts.speechToText } : {}) };
+
   let server: WebServer;
   try {
     server = await startWebServer({
@@ -141,7 +147,8 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
       assets,
       lang,
       logger,
-      api: (req, res, url, l, client) => handleApi(ctx, req, res, url, l, client),
+      api: async (req, res, url, l, client) =>
+        (await handleVoice(voice, req, res, url, l)) || handleApi(ctx, req, res, url, l, client),
       loginHint: {
         source: source === 'config' ? 'config' : 'file',
         file: tildify(source === 'config' ? opts.paths.configFile : opts.paths.webTokenFile, opts.paths.userHome),

@@ -111,6 +111,11 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       cleanup_max_age_hours: '文件保留时间（小时），过期自动清理',
       send_without_prompt: '智能体发送文件无需逐次确认',
     },
+    voice: {
+      _: '语音消息：用飞书语音识别转成文字后作为提示词（需要应用权限 speech_to_text:speech）',
+      enabled: '转写语音消息；关闭时回复“语音处理已关闭”',
+      max_seconds: '单条语音的时长上限（秒）',
+    },
     security: {
       _: '目录安全：飞书里的 /new 只能使用这些目录',
       allowed_roots: '允许的根目录（含子目录）；空数组 = 不限制（不推荐）',
@@ -244,6 +249,11 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       max_size_bytes: 'Largest file accepted or sent (bytes)',
       cleanup_max_age_hours: 'How long files are kept (hours) before cleanup',
       send_without_prompt: 'The agent sends files without asking each time',
+    },
+    voice: {
+      _: "Voice messages: transcribed by Feishu's speech recognition and sent as the prompt (the app needs the speech_to_text:speech scope)",
+      enabled: 'Transcribe voice messages; when off they are answered "voice is off"',
+      max_seconds: 'Longest voice message accepted (seconds)',
     },
     security: {
       _: 'Directory safety: /new from chat may only use these directories',

@@ -2,13 +2,13 @@ import { agentScanPaths } from '../../agents/agent-dirs.js';
 import { agentEngines } from './agent-engines.js';
 import { Semaphore, SessionLocks } from '../../engine/session-lock.js';
 import type { Bridge } from '../../bridge/bridge.js';
-import type { Channel } from '../../bridge/channel.js';
 import { BridgeRuntime } from '../../bridge/runtime/bridge-runtime.js';
 import { RegistrySessionDirectory, registryViewOf } from '../../bridge/runtime/registry-session-directory.js';
 import { createGateway } from '../../ccexec/create-gateway.js';
 import { createConsoleSessions } from '../../channels/web/console/console-sessions.js';
 import { createConsoleWorkspace } from '../../channels/web/console/console-workspace.js';
 import { consoleGatewayFrom } from '../../channels/web/console/gateway-adapter.js';
+import type { FeishuChannel } from '../../channels/feishu/feishu-channel.js';
 import { startWebConsole, type WebConsole } from '../../channels/web/start-web-console.js';
 import { createEngine } from '../../claude/create-engine.js';
 import { WarmBudget } from '../../engine/warm-pool.js';
@@ -152,7 +152,8 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       },
     });
     const canFeishu = hasFeishuCredentials(config);
-    if (o.feishu && canFeishu) runtime.addChannel(await feishuChannel(o));
+    const feishu = o.feishu && canFeishu ? await feishuChannel(o) : undefined;
+    if (feishu) runtime.addChannel(feishu);
     if (config.web.enabled) {
       web = await startWebConsole({
         config,
@@ -170,6 +171,8 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
         workspace: createConsoleWorkspace(scanPaths, { maxFileSize: config.scanner.max_file_size }),
         agents: catalog,
         ...(o.webPort !== undefined ? { port: o.webPort } : {}),
+        // The console's microphone uses Feishu's speech-to-text: without Feishu it is hidden.
+        ...(feishu ? { speechToText: feishu.speechToText } : {}),
       });
       runtime.addChannel(web.channel);
     }
@@ -222,7 +225,7 @@ function sendFileMcpOf(paths: Paths, socket: string, registry: FileSenderRegistr
 }
 
 /** The Feishu channel; the Lark SDK costs ~65 MB of memory, so it is loaded only when the channel runs. */
-async function feishuChannel(o: DaemonOptions): Promise<Channel> {
+async function feishuChannel(o: DaemonOptions): Promise<FeishuChannel> {
   const { config, paths, lang, logger } = o;
   const { createFeishuChannel } = await import('../../channels/feishu/feishu-channel.js');
   return createFeishuChannel({
@@ -235,6 +238,7 @@ async function feishuChannel(o: DaemonOptions): Promise<Channel> {
     images: config.images,
     attachmentsDir: paths.attachmentsDir,
     files: config.files,
+    voice: config.voice,
     stream: config.stream,
     runtimeDir: paths.runtimeDir,
   });

@@ -15,9 +15,11 @@ import {
 } from './long-connection.js';
 import { RateWindow } from './rate-window.js';
 import { TenantTokens } from './tenant-tokens.js';
+import { FakeSpeech } from './speech.js';
 import { FakeUploads, type UploadRecord } from './uploads.js';
 
 export * from './event-envelopes.js';
+export { SPEECH_DENIED, type FakeSpeech, type SpeechRequest } from './speech.js';
 export type {
   AckRecord,
   CardKitOp,
@@ -94,6 +96,8 @@ export interface FakeFeishu {
   addImage(messageId: string, key: string, bytes: Uint8Array): void;
   /** The same for a file, served with a `content-disposition` naming `fileName`. */
   addFile(messageId: string, key: string, bytes: Uint8Array, fileName: string): void;
+  /** `speech_to_text` file recognition: its requests, and `deny` to answer the missing-scope error. */
+  readonly speech: FakeSpeech;
   /** Injects a fault into the next matching REST request(s). */
   failNext(matcher: FaultMatcher, fault: Fault): void;
 
@@ -148,6 +152,7 @@ class FakeFeishuServer implements FakeFeishu {
   private readonly tokens: TenantTokens;
   private readonly routes: Route[];
   private readonly files = new FakeUploads();
+  readonly speech = new FakeSpeech();
 
   constructor(private readonly opts: FakeFeishuOptions) {
     this.appSecret = opts.appSecret ?? 'fake-app-secret';
@@ -196,6 +201,11 @@ class FakeFeishuServer implements FakeFeishu {
         run: (m, _q, b) => this.cards.settings(m[1] ?? '', b),
       },
       { method: 'PUT', re: new RegExp(`^${ck}/${id}$`), run: (m, _q, b) => this.cards.update(m[1] ?? '', b) },
+      {
+        method: 'POST',
+        re: /^\/open-apis\/speech_to_text\/v1\/speech\/file_recognize$/,
+        run: (_m, _q, b) => this.speech.recognize(b),
+      },
     ];
     this.server.on('upgrade', (req, socket, head: Buffer) => {
       if (!this.ws.handleUpgrade(req, socket, head)) socket.destroy();

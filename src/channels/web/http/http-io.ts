@@ -36,7 +36,8 @@ export function applySecurityHeaders(res: ServerResponse, csp: string = CONSOLE_
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-  res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+  // The page's own microphone button may record (the browser still asks the user); no frame may.
+  res.setHeader('Permissions-Policy', 'camera=(), microphone=(self), geolocation=()');
 }
 
 /** Sends a JSON body (never cached). */

@@ -39,6 +39,10 @@ describe('the UI assets', () => {
       'transcript-i18n.js',
       'transcript-view.js',
       'transcript.css',
+      'voice-capture.js',
+      'voice-i18n.js',
+      'voice-recorder.js',
+      'voice.css',
       'workspace-i18n.js',
       'workspace-tabs.js',
       'workspace.css',
@@ -53,6 +57,7 @@ describe('the UI assets', () => {
       '/assets/transcript.css',
       '/assets/workspace.css',
       '/assets/nav.css',
+      '/assets/voice.css',
       '/assets/phone.css',
       '/assets/app.js',
     ]);

@@ -69,6 +69,10 @@ export function initSessions(showToast) {
     e.preventDefault();
     sendMessage().catch(report);
   });
+  // The microphone (loaded apart: most pages never record).
+  import('./voice-recorder.js')
+    .then((m) => m.initVoice({ form: $('b-form'), session: () => selected, sent: showSent, toast, newId: uuid }))
+    .catch(report);
   $('b-input').addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
@@ -319,6 +323,12 @@ async function sendMessage() {
   if (await submitText($('b-input'), post, () => true, files.length > 0)) attach?.clear();
 }
 
+/** Shows a message the server took from this page (its answer `r`), and a refusal's notice. */
+function showSent(r) {
+  onBridgeMessage(r.message);
+  if (r.result.status === 'refused' && r.result.notice) toast(r.result.notice, 'error');
+}
+
 /**
  * Sends what `input` holds with `post(id, text)` (empty text only `withFiles`), shows the message,
  * and empties the box once taken; true when it was.
@@ -330,9 +340,7 @@ async function submitText(input, post, check = () => true, withFiles = false) {
   try {
     const id = uuid();
     if (/^\/new(\s|$)/.test(text)) pendingNew = { uuid: id, opened: null };
-    const r = await post(id, text);
-    onBridgeMessage(r.message);
-    if (r.result.status === 'refused' && r.result.notice) toast(r.result.notice, 'error');
+    showSent(await post(id, text));
     input.value = '';
     return true;
   } finally {

@@ -1,0 +1,87 @@
+import type { Readable } from 'node:stream';
+import type { InboundMessage, InboundVoice } from '../../bridge/inbound-message.js';
+import type { SpeechToText } from '../../bridge/voice/speech-to-text.js';
+import { transcribeVoice } from '../../bridge/voice/transcribe-voice.js';
+import { VoiceError } from '../../bridge/voice/voice-error.js';
+import { voiceMessages } from '../../bridge/voice/voice-messages.js';
+import { isAppError } from '../../core/app-error.js';
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import type { Logger } from '../../core/logger.js';
+import { formatBytes } from '../../core/format-bytes.js';
+import type { FileSource } from './download-files.js';
+import { feishuMessages } from './feishu-messages.js';
+import { TooLarge } from '../../bridge/inbound-files/save-stream.js';
+
+export interface TranscribeVoiceMessageOptions {
+  /** Opens the audio (`FeishuApi.downloadFile`: voice messages are downloaded with type=file). */
+  download: FileSource;
+  stt: SpeechToText;
+  voice: Config['voice'];
+  /** The largest download accepted (`files.max_size_bytes`). */
+  maxBytes: number;
+  lang: Language;
+  logger: Logger;
+}
+
+/** The whole stream in memory, or `TooLarge` as soon as it passes `maxBytes` (the rest unread). */
+async function readCapped(stream: Readable, maxBytes: number, contentLength?: number): Promise<Buffer> {
+  if (contentLength !== undefined && contentLength > maxBytes) {
+    stream.destroy();
+    throw new TooLarge(`announced ${contentLength} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += buf.length;
+    if (size > maxBytes) {
+      stream.destroy();
+      throw new TooLarge(`more than ${maxBytes} bytes`);
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * `Channel.prepare` for a voice message: downloads its audio (size-capped, in memory), decodes and
+ * transcribes it piece by piece with Feishu's speech recognition, and keeps the text on the
+ * message (`voice.transcript`) — or why not (`voice.error`: voice off, too long, too large,
+ * undecodable, not permitted, failed). A message already transcribed is returned untouched, so a
+ * retried record never pays for speech recognition twice. Never throws.
+ */
+export async function transcribeVoiceMessage(
+  message: InboundMessage,
+  o: TranscribeVoiceMessageOptions,
+): Promise<InboundMessage> {
+  const voice = message.voice;
+  if (!voice || voice.transcript !== undefined || voice.error !== undefined) return message;
+  const t = voiceMessages(o.lang);
+  const max = o.voice.max_seconds;
+  let result: Pick<InboundVoice, 'transcript' | 'error'>;
+  if (!o.voice.enabled) {
+    result = { error: t('disabled') };
+  } else if (!voice.key) {
+    result = { error: t('transcribeError') };
+  } else if (voice.durationMs !== undefined && voice.durationMs > (max + 1) * 1000) {
+    // Feishu says how long it is: no need to download it to refuse it.
+    result = {
+      error: new VoiceError('tooLong', o.lang, { seconds: Math.round(voice.durationMs / 1000), max }).userMessage,
+    };
+  } else {
+    try {
+      const { stream, contentLength } = await o.download(message.platformMessageId, voice.key);
+      const bytes = await readCapped(stream, o.maxBytes, contentLength);
+      result = { transcript: await transcribeVoice(bytes, o.stt, { maxSeconds: max, lang: o.lang }) };
+    } catch (err) {
+      if (err instanceof TooLarge) {
+        result = { error: feishuMessages(o.lang)('fileTooLarge', { size: formatBytes(o.maxBytes) }) };
+      } else {
+        result = { error: isAppError(err) ? err.userMessage : t('transcribeError') };
+        if (!(err instanceof VoiceError)) o.logger.warn('voice transcription failed', { messageId: message.id, err });
+      }
+    }
+  }
+  return { ...message, voice: { ...voice, ...result } };
+}
