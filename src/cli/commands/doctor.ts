@@ -179,6 +179,16 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
     text: t(feishu ? 'doctorFeishu' : 'doctorFeishuMissing'),
   });
 
+  if (ctx.config.telegram.enabled) {
+    const token = ctx.config.telegram.bot_token !== '';
+    const owner = ctx.config.telegram.owner_user_id !== '' || ctx.config.telegram.allow_auto_bind_owner;
+    checks.push({
+      name: 'telegram',
+      level: token && owner ? 'ok' : 'warn',
+      text: t(!token ? 'doctorTelegramNoToken' : owner ? 'doctorTelegram' : 'doctorTelegramNoOwner'),
+    });
+  }
+
   const hook = await hookStatus(hookTargetFor(ctx));
   checks.push({ name: 'hook', level: hook.state === 'installed' ? 'ok' : 'warn', text: t(`doctorHook_${hook.state}`) });
   const { chatChecks } = await import('./doctor-chat-checks.js');

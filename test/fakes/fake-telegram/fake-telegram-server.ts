@@ -29,7 +29,7 @@ export interface BotApiCall {
   body: Record<string, unknown>;
 }
 
-type Update = Record<string, unknown> & { update_id: number };
+export type Update = Record<string, unknown> & { update_id: number };
 type Reply =
   { ok: true; result: unknown } | { ok: false; error_code: number; description: string; parameters?: unknown };
 
