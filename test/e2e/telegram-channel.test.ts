@@ -1,3 +1,4 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CardReply } from '../../src/bridge/reply-model.js';
 import { TelegramHarness, OWNER_ID, until } from './telegram-harness.js';
@@ -171,5 +172,36 @@ describe('Telegram channel outbound', () => {
     await until(() => fake.answers.has(forged.callback_query.id), 'the forged click answered');
     expect(fake.answers.get(forged.callback_query.id)).toBe('This button has expired');
     expect(bridge.actions).toHaveLength(1);
+  });
+});
+
+describe('Telegram photos in', () => {
+  it('downloads the largest size into the images folder (0600), and names a photo over the cap instead', async () => {
+    h = new TelegramHarness();
+    const fake = await h.fake();
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(500, 1)]);
+    fake.files.set('photos/big.jpg', jpeg);
+    fake.files.set('photos/huge.jpg', Buffer.alloc(5_000, 2));
+    const { channel, bridge, options } = await h.channel(fake, {
+      images: { enabled: true, max_size_bytes: 1_000, cleanup_max_age_hours: 24 },
+    });
+    fake.pushMessage(OWNER_ID, '', {
+      text: undefined,
+      caption: 'what is this?',
+      photo: [{ file_id: 'small' }, { file_id: 'photos/big.jpg' }],
+    });
+    fake.pushMessage(OWNER_ID, '', { text: undefined, photo: [{ file_id: 'photos/huge.jpg' }] });
+    await until(() => bridge.accepted.length === 2, 'both photos');
+    const ok = await channel.prepare(bridge.accepted[0]!);
+    const local = ok.images[0]?.localPath ?? '';
+    expect(local.startsWith(options.imagesDir)).toBe(true);
+    expect(await readFile(local)).toEqual(jpeg);
+    expect((await stat(local)).mode & 0o777).toBe(0o600);
+    expect(ok.text).toBe('what is this?');
+    const big = await channel.prepare(bridge.accepted[1]!);
+    expect(big.images).toEqual([{ key: 'photos/huge.jpg' }]);
+    expect(big.text).toContain('larger than the 1 KB limit');
+    expect(await readdir(options.imagesDir)).toHaveLength(1);
+    expect(h.logs.join('')).not.toContain(fake.token);
   });
 });

@@ -21,7 +21,8 @@ export interface DownloadPhotosOptions {
 
 class TooLarge extends Error {}
 
-const formatMb = (n: number) => `${Math.round((n / 1_048_576) * 10) / 10} MB`;
+const formatSize = (n: number) =>
+  n >= 1_048_576 ? `${Math.round((n / 1_048_576) * 10) / 10} MB` : `${Math.ceil(n / 1024)} KB`;
 
 /** Streams the photo into a 0600 file of its own, stopping past `max` bytes (then nothing is kept). */
 async function downloadOne(o: DownloadPhotosOptions, dir: string, fileId: string): Promise<string> {
@@ -76,7 +77,7 @@ export async function downloadPhotos(message: InboundMessage, o: DownloadPhotosO
         images.push({ ...image, localPath: await downloadOne(o, o.imagesDir, image.key) });
         continue;
       } catch (err) {
-        if (err instanceof TooLarge) reason = t('imageTooLarge', { size: formatMb(o.images.max_size_bytes) });
+        if (err instanceof TooLarge) reason = t('imageTooLarge', { size: formatSize(o.images.max_size_bytes) });
         else {
           reason = t('imageDownloadError');
           o.logger.warn('photo download failed', { messageId: message.id, err: (err as Error).message });
