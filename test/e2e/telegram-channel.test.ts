@@ -1,4 +1,5 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CardReply } from '../../src/bridge/reply-model.js';
 import { TelegramHarness, OWNER_ID, until } from './telegram-harness.js';
@@ -203,5 +204,51 @@ describe('Telegram photos in', () => {
     expect(big.text).toContain('larger than the 1 KB limit');
     expect(await readdir(options.imagesDir)).toHaveLength(1);
     expect(h.logs.join('')).not.toContain(fake.token);
+  });
+});
+
+describe('Telegram files out', () => {
+  it('sends an image as a photo and anything else as a document, once per key, the caption after it', async () => {
+    h = new TelegramHarness();
+    const fake = await h.fake();
+    const { channel, options } = await h.channel(fake);
+    const dir = options.imagesDir;
+    await mkdir(dir, { recursive: true });
+    const png = path.join(dir, 'chart.png');
+    const pdf = path.join(dir, 'report.pdf');
+    await writeFile(png, Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'binary'), Buffer.alloc(300, 3)]));
+    await writeFile(pdf, Buffer.from('%PDF-1.4 test'));
+    const base = { kind: 'file' as const, size: 0 };
+    const photo = await channel.outbox.sendFile!(
+      target,
+      { ...base, path: png, name: 'chart.png', mime: 'image/png', image: true, caption: 'the **chart**' },
+      'f1',
+    );
+    await channel.outbox.sendFile!(
+      target,
+      { ...base, path: png, name: 'chart.png', mime: 'image/png', image: true, caption: 'the **chart**' },
+      'f1',
+    );
+    await channel.outbox.sendFile!(
+      target,
+      { ...base, path: pdf, name: 'report.pdf', mime: 'application/pdf', image: false },
+      'f2',
+    );
+    const chat = fake.chat(OWNER_ID);
+    expect(chat.map((m) => m.file?.kind ?? m.visible)).toEqual(['photo', 'the chart', 'document']);
+    expect(photo.messageId).toBe(`${OWNER_ID}:${chat[0]?.message_id}`);
+    expect(chat[1]?.reply_to).toBe(chat[0]?.message_id);
+    expect(chat[2]?.file?.name).toBe('report.pdf');
+    expect(chat[2]?.file?.bytes.toString()).toBe('%PDF-1.4 test');
+    const empty = path.join(dir, 'empty.txt');
+    await writeFile(empty, '');
+    await expect(
+      channel.outbox.sendFile!(
+        target,
+        { ...base, path: empty, name: 'empty.txt', mime: 'text/plain', image: false },
+        'f3',
+      ),
+    ).rejects.toThrow(/not accepted/);
+    expect(fake.chat(OWNER_ID)).toHaveLength(3);
   });
 });

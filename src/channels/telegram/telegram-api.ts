@@ -1,4 +1,4 @@
-import type { Api } from 'grammy';
+import { InputFile, type Api } from 'grammy';
 import type { Language } from '../../core/i18n.js';
 import type { InlineKeyboard } from './render-reply.js';
 import { isNotModified, toTelegramError } from './telegram-api-error.js';
@@ -55,6 +55,27 @@ export class TelegramApi {
     } catch (err) {
       const e = toTelegramError('editMessageText', err, this.lang);
       if (!isNotModified(e)) throw e;
+    }
+  }
+
+  /**
+   * Uploads `bytes` as a photo (`sendPhoto`) or a document (`sendDocument`, named `name`), as one
+   * multipart request; resolves with the message reference once Telegram confirmed it.
+   */
+  async sendFile(
+    chatId: number,
+    bytes: Buffer,
+    o: { name: string; photo: boolean; replyTo?: number },
+  ): Promise<string> {
+    const reply = o.replyTo ? { reply_parameters: { message_id: o.replyTo, allow_sending_without_reply: true } } : {};
+    const file = new InputFile(bytes, o.name);
+    try {
+      const sent = o.photo
+        ? await this.api.sendPhoto(chatId, file, reply)
+        : await this.api.sendDocument(chatId, file, reply);
+      return messageRef(chatId, sent.message_id);
+    } catch (err) {
+      throw toTelegramError(o.photo ? 'sendPhoto' : 'sendDocument', err, this.lang);
     }
   }
 

@@ -1,7 +1,9 @@
+import fs from 'node:fs/promises';
 import type { ChannelOutbox } from '../../bridge/channel.js';
 import type { ReplyTarget } from '../../bridge/inbound-message.js';
 import type { JsonLedger } from './json-ledger.js';
 import { parseMessageRef } from './telegram-api.js';
+import { toTelegramError } from './telegram-api-error.js';
 import { keyboardOf, renderReply } from './render-reply.js';
 import { openingHtml, TelegramReplyStream, type TelegramStreamDeps } from './telegram-stream.js';
 
@@ -10,6 +12,10 @@ import { openingHtml, TelegramReplyStream, type TelegramStreamDeps } from './tel
  * the rendered HTML, whose visible text is never longer than its source, always fits.
  */
 export const TELEGRAM_MAX_TEXT_CHUNK = 4_000;
+
+/** Bot API upload limits: photos up to 10 MB (larger images go as documents), documents up to 50 MB. */
+export const TELEGRAM_MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+export const TELEGRAM_MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
 export interface TelegramOutboxDeps extends TelegramStreamDeps {
   /**
@@ -55,6 +61,33 @@ export function createTelegramOutbox(d: TelegramOutboxDeps): TelegramOutbox {
         const replyTo = replyToOf(target);
         return d.api.send(chatOf(target), html, { ...(keyboard ? { keyboard } : {}), ...(replyTo ? { replyTo } : {}) });
       });
+      return { messageId };
+    },
+    /**
+     * A checked file: an image up to 10 MB as a photo, anything else as a document; the caption
+     * follows as a text message replying to it (`<key>:caption`). The file is read once and its
+     * size checked again (it may have changed since the check).
+     */
+    async sendFile(target, file, idempotencyKey) {
+      const messageId = await once(idempotencyKey, async () => {
+        const bytes = await fs.readFile(file.path);
+        if (bytes.length === 0 || bytes.length > TELEGRAM_MAX_DOCUMENT_BYTES)
+          throw toTelegramError(
+            'sendDocument',
+            { error_code: 400, description: `file size ${bytes.length} not accepted` },
+            d.lang,
+          );
+        const photo = file.image && bytes.length <= TELEGRAM_MAX_PHOTO_BYTES;
+        const replyTo = replyToOf(target);
+        return d.api.sendFile(chatOf(target), bytes, { name: file.name, photo, ...(replyTo ? { replyTo } : {}) });
+      });
+      if (file.caption) {
+        const caption = file.caption;
+        await once(`${idempotencyKey}:caption`, async () => {
+          const { html } = await renderReply({ kind: 'text', text: caption }, bind);
+          return d.api.send(chatOf(target), html, { replyTo: parseMessageRef(messageId)?.messageId ?? 0 });
+        });
+      }
       return { messageId };
     },
     async update(messageId, reply) {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseMultipart } from './multipart.js';
 import { parseTelegramHtml } from './telegram-html.js';
 
 /**
@@ -22,6 +23,8 @@ export interface FakeMessage {
   reply_markup?: { inline_keyboard: Array<Array<{ text: string; callback_data?: string }>> };
   reply_to?: number;
   edits: number;
+  /** An uploaded photo or document: its kind, name and bytes. */
+  file?: { kind: 'photo' | 'document'; name?: string; bytes: Buffer };
 }
 
 export interface BotApiCall {
@@ -162,12 +165,24 @@ export class FakeTelegram {
     const method = m[2] ?? '';
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const rawBytes = Buffer.concat(chunks);
+    const raw = rawBytes.toString('utf8');
     let body: Record<string, unknown> = {};
-    try {
-      body = raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>);
-    } catch {
-      return send(400, bad('invalid JSON'));
+    const type = req.headers['content-type'] ?? '';
+    if (type.startsWith('multipart/form-data')) {
+      for (const part of parseMultipart(rawBytes, type)) {
+        if (part.filename !== undefined) body[part.name] = { filename: part.filename, bytes: part.data };
+        else {
+          const text = part.data.toString('utf8');
+          body[part.name] = /^[[{]/.test(text) ? (JSON.parse(text) as unknown) : text;
+        }
+      }
+    } else {
+      try {
+        body = raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>);
+      } catch {
+        return send(400, bad('invalid JSON'));
+      }
     }
     this.calls.push({ method, body });
     const limit = this.rateLimits.get(method);
@@ -260,6 +275,27 @@ export class FakeTelegram {
           return bad('query is too old and response timeout expired or query ID is invalid');
         this.answers.set(id, typeof b.text === 'string' ? b.text : undefined);
         return { ok: true, result: true };
+      }
+      case 'sendPhoto':
+      case 'sendDocument': {
+        const kind = method === 'sendPhoto' ? 'photo' : 'document';
+        // grammY names the file part and points the field at it: `photo: "attach://<part name>"`.
+        const ref = b[kind];
+        const upload = (typeof ref === 'string' && ref.startsWith('attach://') ? b[ref.slice(9)] : ref) as
+          { filename?: string; bytes?: Buffer } | undefined;
+        if (!upload?.bytes || upload.bytes.length === 0) return bad(`there is no ${kind} in the request`);
+        if (kind === 'photo' && upload.bytes.length > 10 * 1024 * 1024) return bad('PHOTO_INVALID_DIMENSIONS');
+        const msg: FakeMessage = {
+          message_id: this.nextMessageId++,
+          chat_id: Number(b.chat_id),
+          text: '',
+          visible: '',
+          edits: 0,
+          file: { kind, bytes: upload.bytes, ...(upload.filename ? { name: upload.filename } : {}) },
+          ...(isObj(b.reply_parameters) ? { reply_to: Number(b.reply_parameters.message_id) } : {}),
+        };
+        this.messages.push(msg);
+        return { ok: true, result: this.asMessage(msg, me) };
       }
       case 'getFile': {
         const id = String(b.file_id);
