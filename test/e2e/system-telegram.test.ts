@@ -127,6 +127,30 @@ describe.skipIf(!CLAUDE_BIN)('the whole system over Telegram (real grammY, real 
   );
 
   it(
+    'AskUserQuestion: the options are an inline keyboard; clicking "blue" answers Claude',
+    async () => {
+      showLogOnFailure(() => s);
+      const cwd = s.sys.project('tg-ask');
+      const update = tg.pushMessage(OWNER_ID, `/new ${cwd} -- ask: Which color? | red | blue`);
+      const prompt = () =>
+        tg.chat(OWNER_ID).find((m) => m.reply_markup?.inline_keyboard.flat().some((b) => b.text === 'blue'));
+      await until(() => prompt() !== undefined, 'the question', 45_000);
+      const card = prompt() as FakeMessage;
+      expect(card.visible).toContain('Which color?');
+      const blue = card.reply_markup?.inline_keyboard.flat().find((b) => b.text === 'blue');
+      const click = tg.pushCallback(OWNER_ID, card, blue?.callback_data ?? '');
+      await until(() => tg.answers.has(click.callback_query.id), 'the click answered');
+      await finalAnswer(tg, update, 'answered: blue');
+      const answered = s.anth
+        .messageRequests()
+        .flatMap((r) => r.scriptRequest?.lastUserToolResults ?? [])
+        .find((t) => t.toolName === 'AskUserQuestion');
+      expect(answered?.content).toContain('"Which color?"="blue"');
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it(
     'a stranger gets the fixed refusal and reaches nothing; Feishu keeps working beside Telegram',
     async () => {
       showLogOnFailure(() => s);
