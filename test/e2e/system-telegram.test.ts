@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { bridgeMessages } from '../../src/bridge/bridge-messages.js';
 import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
+import type { SentMessage } from '../fakes/fake-feishu/fake-feishu-server.js';
 import { startFakeTelegram, type FakeMessage, type FakeTelegram } from '../fakes/fake-telegram/fake-telegram-server.js';
 import {
   CASE_TIMEOUT_MS,
@@ -167,6 +168,44 @@ describe.skipIf(!CLAUDE_BIN)('the whole system over Telegram (real grammY, real 
       const status = await s.runtime.bridge.status();
       expect(status.channels.find((c) => c.id === 'telegram')).toMatchObject({ connected: true });
       expect(fs.readFileSync(s.logFile, 'utf8')).not.toContain(tg.token);
+    },
+    CASE_TIMEOUT_MS,
+  );
+});
+
+describe.skipIf(!CLAUDE_BIN)('a Telegram outage never stops the rest', () => {
+  it(
+    'with the Bot API unreachable the daemon starts, Feishu answers, and /status names the Telegram error',
+    async () => {
+      const dead = await startFakeTelegram();
+      const apiRoot = dead.apiRoot;
+      await dead.close(); // nothing listens there any more
+      const s = await startSystem('sdk', {
+        tweak: (c) => {
+          c.telegram.enabled = true;
+          c.telegram.bot_token = dead.token;
+          c.telegram.api_root = apiRoot;
+          c.telegram.owner_user_id = String(OWNER_ID);
+        },
+      });
+      try {
+        showLogOnFailure(() => s);
+        expect(s.runtime.telegram).toBe('started');
+        const telegramState = async () =>
+          (await s.runtime.bridge.status()).channels.find((c) => c.id === 'telegram')?.detail ?? '';
+        for (let i = 0; i < 200 && !(await telegramState()).startsWith('error'); i += 1)
+          await new Promise((r) => setTimeout(r, 50));
+        const { messageId } = await s.send('/status');
+        await s.fake.waitFor(() => repliesTo(s.fake, messageId).length === 1);
+        const text = s.fake.textOf(repliesTo(s.fake, messageId)[0] as SentMessage);
+        expect(text).toMatch(/telegram: disconnected .*error: .*getMe.*network request failed/);
+        expect(text).not.toContain(dead.token);
+        const status = await s.runtime.bridge.status();
+        expect(status.channels.find((c) => c.id === 'feishu')).toMatchObject({ connected: true });
+        expect(status.channels.find((c) => c.id === 'telegram')).toMatchObject({ connected: false });
+      } finally {
+        await s.stop();
+      }
     },
     CASE_TIMEOUT_MS,
   );

@@ -150,10 +150,14 @@ export function createTelegramChannel(
     },
 
     status(): ChannelStatus {
-      return {
-        connected: poll.state === 'connected',
-        detail: redact(poll.detail ? `${poll.state}: ${poll.detail}` : poll.state),
-      };
+      // Connected: the bot's @username; otherwise the state, with the error when there is one.
+      const detail =
+        poll.state === 'connected'
+          ? (poll.detail ?? poll.state)
+          : poll.detail
+            ? `${poll.state}: ${poll.detail}`
+            : poll.state;
+      return { connected: poll.state === 'connected', detail: redact(detail) };
     },
 
     async notify(target, cardMessageId, text, idempotencyKey) {
