@@ -252,3 +252,47 @@ describe('Telegram files out', () => {
     expect(fake.chat(OWNER_ID)).toHaveLength(3);
   });
 });
+
+describe('Telegram across a restart', () => {
+  it('a button sent before a restart still works after it, and a delivery key sent before is not sent again', async () => {
+    h = new TelegramHarness();
+    const fake = await h.fake();
+    const options = await h.options(fake);
+    const { createTelegramChannel } = await import('../../src/channels/telegram/telegram-channel.js');
+    const { RecordingBridge } = await import('./feishu-harness.js');
+    const first = createTelegramChannel(options);
+    const action = { type: 'stop' as const, messageId: 'telegram:1:1', nonce: 'n1' };
+    const card: CardReply = {
+      kind: 'card',
+      title: 'Working',
+      status: 'processing',
+      sections: [],
+      buttons: [{ label: 'Stop', action }],
+    };
+    await first.outbox.send(target, card, 'restart-key');
+    await first.stop();
+
+    const bridge = new RecordingBridge();
+    const second = createTelegramChannel(options);
+    await second.start(bridge);
+    try {
+      await second.outbox.send(target, card, 'restart-key');
+      expect(fake.chat(OWNER_ID)).toHaveLength(1);
+      const msg = fake.chat(OWNER_ID)[0]!;
+      fake.pushCallback(OWNER_ID, msg, msg.reply_markup?.inline_keyboard[0]?.[0]?.callback_data ?? '');
+      await until(() => bridge.actions.length === 1, 'the click after the restart');
+      expect(bridge.actions[0]?.action).toEqual(action);
+      // A notification replies to the card, once per key.
+      await second.notify(target, `${OWNER_ID}:${msg.message_id}`, '✅ done: x', 'n-key');
+      await second.notify(target, `${OWNER_ID}:${msg.message_id}`, '✅ done: x', 'n-key');
+      expect(
+        fake
+          .chat(OWNER_ID)
+          .filter((m) => m.reply_to === msg.message_id)
+          .map((m) => m.visible),
+      ).toEqual(['✅ done: x']);
+    } finally {
+      await second.stop();
+    }
+  });
+});
