@@ -271,6 +271,11 @@ describe('Telegram across a restart', () => {
     };
     await first.outbox.send(target, card, 'restart-key');
     await first.stop();
+    // Both ledgers are private: 0600 files in a 0700 folder.
+    const runtime = options.runtimeDir ?? '';
+    expect((await stat(runtime)).mode & 0o777).toBe(0o700);
+    for (const f of ['telegram-buttons.json', 'telegram-sent.json'])
+      expect((await stat(path.join(runtime, f))).mode & 0o777).toBe(0o600);
 
     const bridge = new RecordingBridge();
     const second = createTelegramChannel(options);
