@@ -86,7 +86,15 @@ export class UpdatePoller {
       this.o.onState({ state: 'connected' });
       for (const update of updates) {
         if (this.stopped) return;
-        if ((await this.o.handle(update)) === 'retry') {
+        let result: HandleResult;
+        try {
+          result = await this.o.handle(update);
+        } catch (err) {
+          // Only a click or an ignored update can get here (a message's failure is a `retry`): drop it, keep polling.
+          this.o.logger.error('telegram update could not be handled; skipped', { err, updateId: update.update_id });
+          result = 'done';
+        }
+        if (result === 'retry') {
           await this.sleep(backoff);
           break;
         }
