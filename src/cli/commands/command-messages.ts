@@ -104,6 +104,9 @@ export const commandMessages = defineMessages({
     doctorFeishu: '飞书凭据: 已配置 app_id 与 app_secret',
     doctorFeishuMissing: '飞书凭据: 未配置（仅可使用终端命令与本地控制台）',
     doctorTelegram: 'Telegram: 已启用，已配置 bot_token 与 owner',
+    doctorTelegramBot: 'Telegram: token 有效，机器人 @{bot}',
+    doctorTelegramRefused: 'Telegram: token 被拒绝（{detail}），请向 @BotFather 重新获取',
+    doctorTelegramUnreachable: 'Telegram: 无法连接 Bot API（{detail}），start 会持续重试',
     doctorTelegramNoToken: 'Telegram: 已启用但未配置 bot_token（或 CC_LINKER_TELEGRAM_BOT_TOKEN），start 会跳过它',
     doctorTelegramNoOwner:
       'Telegram: 未配置 owner_user_id 且未开启 allow_auto_bind_owner，所有人都会被拒绝；给机器人发 /whoami 查看你的 id',
@@ -223,6 +226,9 @@ export const commandMessages = defineMessages({
     doctorFeishu: 'Feishu credentials: app_id and app_secret are set',
     doctorFeishuMissing: 'Feishu credentials: not set (terminal commands and the local console only)',
     doctorTelegram: 'Telegram: enabled, bot_token and owner set',
+    doctorTelegramBot: 'Telegram: token accepted, the bot is @{bot}',
+    doctorTelegramRefused: 'Telegram: token refused ({detail}); get a new one from @BotFather',
+    doctorTelegramUnreachable: 'Telegram: Bot API unreachable ({detail}); start keeps retrying',
     doctorTelegramNoToken:
       'Telegram: enabled but no bot_token (or CC_LINKER_TELEGRAM_BOT_TOKEN) is set; start skips it',
     doctorTelegramNoOwner:
