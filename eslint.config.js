@@ -9,6 +9,8 @@ const SDKS = {
   openai: 'openai',
   anthropic: '@anthropic-ai/sdk',
   acp: '@agentclientprotocol/sdk',
+  grammy: 'grammy',
+  grammyRetry: '@grammyjs/auto-retry',
 };
 const ALL_SDKS = Object.values(SDKS);
 const ROOMS = [
@@ -40,10 +42,15 @@ const ROOM_RULES = {
   agents: { may: ['core', 'store', 'process', 'sessions', 'engine'] },
   'agents/acp': { may: ['core', 'store', 'process', 'sessions', 'engine', 'agents'], sdks: [SDKS.acp] },
   bridge: { may: ['core', 'store', 'sessions', 'engine'] },
-  'channels/feishu': { may: ['core', 'bridge', 'channels'], forbid: ['web'], sdks: [SDKS.lark] },
+  'channels/feishu': { may: ['core', 'bridge', 'channels'], forbid: ['web', 'telegram'], sdks: [SDKS.lark] },
+  'channels/telegram': {
+    may: ['core', 'bridge', 'channels'],
+    forbid: ['web', 'feishu'],
+    sdks: [SDKS.grammy, SDKS.grammyRetry],
+  },
   'channels/web': {
     may: ['core', 'store', 'sessions', 'bridge', 'ccexec', 'workspace', 'channels'],
-    forbid: ['feishu'],
+    forbid: ['feishu', 'telegram'],
   },
   ccexec: { may: ['core', 'process'] },
   workspace: { may: ['core', 'process', 'sessions'] },
@@ -175,6 +182,7 @@ export default tseslint.config(
 
   // channels/: feishu and web never import each other; inside web, http/ knows nothing of the rest.
   boundary(['src/channels/feishu/**'], 'channels/feishu'),
+  boundary(['src/channels/telegram/**'], 'channels/telegram'),
   boundary(['src/channels/web/**'], 'channels/web'),
   boundary(['src/channels/web/http/**'], 'channels/web', [
     ...folders(['bridge', 'sessions', 'ccexec', 'console'], 'http/ imports only core/ and store/.'),

@@ -61,6 +61,7 @@ export const bridgeMessages = defineMessages({
     ].join('\n'),
     // ── /whoami ──
     whoami: '你的 open_id：{userId}',
+    whoamiUserId: '你的用户 id：{userId}（填入该通道的 owner 配置，如 telegram.owner_user_id）',
     // ── /list and /search ──
     listTitle: '📋 我的会话（共 {total} 个）',
     listPageTitle: '📋 我的会话（共 {total} 个，第 {page}/{pages} 页）',
@@ -231,6 +232,7 @@ export const bridgeMessages = defineMessages({
       'Any other message goes to your current session; without one, use /list, /switch or /new first.',
     ].join('\n'),
     whoami: 'Your open_id: {userId}',
+    whoamiUserId: "Your user id: {userId} (put it in that channel's owner setting, e.g. telegram.owner_user_id)",
     listTitle: '📋 My sessions ({total})',
     listPageTitle: '📋 My sessions ({total}, page {page}/{pages})',
     listEmpty: 'No sessions yet. Start one with /new [dir] -- question.',

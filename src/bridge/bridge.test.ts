@@ -179,6 +179,11 @@ describe('Bridge: refusals and errors', () => {
     const r = await h.bridge.accept(h.msg('/whoami', { userId: 'ou_newcomer' }));
     expect(r).toMatchObject({ status: 'refused', reason: 'not-owner' });
     expect(r.status === 'refused' && r.notice).toContain('ou_newcomer');
+    // A channel other than Feishu (Telegram) has user ids, not open_ids.
+    const tg = await h.bridge.accept(h.msg('/whoami', { userId: '4242', channel: 'telegram' }));
+    expect(tg.status === 'refused' && tg.notice).toBe(
+      '你的用户 id：4242（填入该通道的 owner 配置，如 telegram.owner_user_id）',
+    );
     const other = await h.bridge.accept(h.msg('hello', { userId: 'ou_newcomer' }));
     expect(other).toMatchObject({ notice: '该 Bot 为个人私有实例，暂不对外开放' });
     await h.cleanup();

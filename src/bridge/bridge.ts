@@ -229,7 +229,8 @@ export class Bridge implements BridgeInbound {
     const command = parseChatCommand(message.text);
     const standing = await this.o.ownerPolicy(message.channel, message.userId);
     if (standing === 'unbound' && command?.name === 'whoami') {
-      const notice = this.t('whoami', { userId: message.userId });
+      // Feishu users have an open_id; other chat apps (Telegram) a numeric user id of their own.
+      const notice = this.t(message.channel === 'feishu' ? 'whoami' : 'whoamiUserId', { userId: message.userId });
       void this.notify(message, notice, 'whoami');
       return { status: 'refused', reason: 'not-owner', notice };
     }

@@ -62,6 +62,17 @@ export interface Config {
     default_cwd: string;
     domain: string;
   };
+  /** The Telegram bot (docs/design.md#telegram): long polling, the owner's private chat only. */
+  telegram: {
+    enabled: boolean;
+    /** From @BotFather; a secret (it is part of every Bot API URL). */
+    bot_token: string;
+    /** The owner's numeric Telegram user id; empty = auto-bind (if allowed) or nobody. */
+    owner_user_id: string;
+    allow_auto_bind_owner: boolean;
+    /** Bot API base URL without a trailing slash (tests: the fake server; or a self-hosted Bot API server). */
+    api_root: string;
+  };
   runtime: {
     stale_timeout_ms: number;
     hard_timeout_ms: number;
@@ -180,6 +191,21 @@ const envNamesCheck = (v: readonly string[]) =>
     ? null
     : 'expected environment variable names or PREFIX_* patterns, e.g. ["JAVA_HOME", "MYTOOL_*"]';
 
+const telegramUserIdCheck = (v: string) =>
+  v === '' || /^[1-9][0-9]{0,19}$/.test(v)
+    ? null
+    : 'expected the numeric Telegram user id (digits only), e.g. "123456789"';
+
+const telegramTokenCheck = (v: string) =>
+  v === '' || /^[0-9]+:[A-Za-z0-9_-]{20,}$/.test(v)
+    ? null
+    : 'expected the bot token from @BotFather (digits, a colon, then letters, digits, _ or -)';
+
+const apiRootCheck = (v: string) =>
+  /^https?:\/\/\S+$/.test(v) && !v.endsWith('/')
+    ? null
+    : 'expected a base URL starting with http:// or https:// and without a trailing slash';
+
 const domainCheck = (v: string) =>
   v === 'feishu' || v === 'lark' || /^https?:\/\/\S+$/.test(v)
     ? null
@@ -199,6 +225,13 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     allow_auto_bind_owner: bool(false),
     default_cwd: str(''),
     domain: str('feishu', domainCheck),
+  },
+  telegram: {
+    enabled: bool(false),
+    bot_token: str('', telegramTokenCheck),
+    owner_user_id: str('', telegramUserIdCheck),
+    allow_auto_bind_owner: bool(false),
+    api_root: str('https://api.telegram.org', apiRootCheck),
   },
   runtime: {
     stale_timeout_ms: pos(300_000),

@@ -20,6 +20,8 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'CC_LINKER_FEISHU_OWNER_OPEN_ID', key: 'feishu_bot.owner_open_id', kind: 'string' },
   { env: 'CC_LINKER_FEISHU_DEFAULT_CWD', key: 'feishu_bot.default_cwd', kind: 'string' },
   { env: 'CC_LINKER_FEISHU_DOMAIN', key: 'feishu_bot.domain', kind: 'string' },
+  { env: 'CC_LINKER_TELEGRAM_BOT_TOKEN', key: 'telegram.bot_token', kind: 'string' },
+  { env: 'CC_LINKER_TELEGRAM_OWNER_USER_ID', key: 'telegram.owner_user_id', kind: 'string' },
   { env: 'CC_LINKER_MAX_CONCURRENT_SESSIONS', key: 'runtime.max_concurrent_sessions', kind: 'int' },
   { env: 'CC_LINKER_SESSION_LOCK_TIMEOUT_MS', key: 'runtime.session_lock_timeout_ms', kind: 'int' },
   { env: 'CC_LINKER_WARM_IDLE_MS', key: 'runtime.warm_idle_ms', kind: 'int' },

@@ -47,6 +47,11 @@ export interface UserMappingData {
   entries: Record<string, MappingEntry>;
   /** Each user's default agent for `/new` (`/agent <name>`); absent = `agents.default`. */
   defaultAgents?: Record<string, string>;
+  /**
+   * The owner auto-bound on a channel with its own user ids (`telegram`), by channel id; the
+   * Feishu owner stays `ownerOpenId`. Absent = none bound.
+   */
+  channelOwners?: Record<string, string>;
 }
 
 /**

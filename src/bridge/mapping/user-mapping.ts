@@ -284,6 +284,19 @@ export class UserMapping {
     return result.data.ownerOpenId === openId;
   }
 
+  /**
+   * Binds the owner of `channel` (one with its own user ids, `telegram.allow_auto_bind_owner`)
+   * when none is bound yet. True when `userId` is (now) that channel's owner.
+   */
+  async bindChannelOwner(channel: string, userId: string): Promise<boolean> {
+    const result = await this.doc.update((data) => {
+      if (data.channelOwners?.[channel] !== undefined) return undefined;
+      data.channelOwners = { ...data.channelOwners, [channel]: userId };
+      return data;
+    });
+    return result.data.channelOwners?.[channel] === userId;
+  }
+
   private stamp(): string {
     return this.now().toISOString();
   }

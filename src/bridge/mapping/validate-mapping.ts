@@ -29,9 +29,16 @@ export function validateMapping(raw: unknown): UserMappingData {
     (!agents || typeof agents !== 'object' || Array.isArray(agents) || !Object.values(agents).every(str))
   )
     throw new Error('defaultAgents must map user ids to agent names');
+  const owners = (data as { channelOwners?: unknown }).channelOwners;
+  if (
+    owners !== undefined &&
+    (!owners || typeof owners !== 'object' || Array.isArray(owners) || !Object.values(owners).every(str))
+  )
+    throw new Error('channelOwners must map channel ids to user ids');
   return {
     ownerOpenId: str(data.ownerOpenId) ? data.ownerOpenId : null,
     entries: data.entries as Record<string, MappingEntry>,
     ...(agents ? { defaultAgents: agents as Record<string, string> } : {}),
+    ...(owners ? { channelOwners: owners as Record<string, string> } : {}),
   };
 }

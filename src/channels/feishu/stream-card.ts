@@ -3,7 +3,7 @@ import type { CardButton, CardReply } from '../../bridge/reply-model.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
-import { CoalescingThrottle } from './coalescing-throttle.js';
+import { CoalescingThrottle } from '../../core/coalescing-throttle.js';
 import { answerFit, answerMarkdown, jsonBytes } from './escape-markdown.js';
 import type { FeishuApi, FeishuTarget } from './feishu-api.js';
 import { FeishuApiError } from './feishu-api-error.js';

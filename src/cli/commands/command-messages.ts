@@ -103,6 +103,13 @@ export const commandMessages = defineMessages({
     doctorProjectsSkipped: '{dir} 中有 {n} 个 .jsonl 文件的名字不是会话 ID（UUID），已跳过：不会列出，也不能恢复',
     doctorFeishu: '飞书凭据: 已配置 app_id 与 app_secret',
     doctorFeishuMissing: '飞书凭据: 未配置（仅可使用终端命令与本地控制台）',
+    doctorTelegram: 'Telegram: 已启用，已配置 bot_token 与 owner',
+    doctorTelegramBot: 'Telegram: token 有效，机器人 @{bot}',
+    doctorTelegramRefused: 'Telegram: token 被拒绝（{detail}），请向 @BotFather 重新获取',
+    doctorTelegramUnreachable: 'Telegram: 无法连接 Bot API（{detail}），start 会持续重试',
+    doctorTelegramNoToken: 'Telegram: 已启用但未配置 bot_token（或 CC_LINKER_TELEGRAM_BOT_TOKEN），start 会跳过它',
+    doctorTelegramNoOwner:
+      'Telegram: 未配置 owner_user_id 且未开启 allow_auto_bind_owner，所有人都会被拒绝；给机器人发 /whoami 查看你的 id',
     doctorHook_installed: 'Claude Code SessionStart hook: 已安装',
     doctorHook_not_installed:
       'Claude Code SessionStart hook: 未安装（可选：运行 cc-linker hook install 后，Claude Code 每次新开会话都会通知 cc-linker）',
@@ -218,6 +225,14 @@ export const commandMessages = defineMessages({
       "{n} .jsonl files in {dir} are skipped: their name is not a session id (a UUID), so they are not listed and can't be resumed",
     doctorFeishu: 'Feishu credentials: app_id and app_secret are set',
     doctorFeishuMissing: 'Feishu credentials: not set (terminal commands and the local console only)',
+    doctorTelegram: 'Telegram: enabled, bot_token and owner set',
+    doctorTelegramBot: 'Telegram: token accepted, the bot is @{bot}',
+    doctorTelegramRefused: 'Telegram: token refused ({detail}); get a new one from @BotFather',
+    doctorTelegramUnreachable: 'Telegram: Bot API unreachable ({detail}); start keeps retrying',
+    doctorTelegramNoToken:
+      'Telegram: enabled but no bot_token (or CC_LINKER_TELEGRAM_BOT_TOKEN) is set; start skips it',
+    doctorTelegramNoOwner:
+      'Telegram: no owner_user_id and allow_auto_bind_owner is off, so everyone is refused; send /whoami to the bot to see your id',
     doctorHook_installed: 'Claude Code SessionStart hook: installed',
     doctorHook_not_installed:
       'Claude Code SessionStart hook: not installed (optional: after cc-linker hook install, Claude Code tells cc-linker about every session it starts)',

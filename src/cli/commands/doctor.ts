@@ -12,7 +12,8 @@ const ICON = { ok: '✅', warn: '⚠️ ', fail: '❌', info: '➖' } as const;
  * failed check, and the other checks run on the defaults),
  * `config.toml` readable or writable by others (a failed check that says `chmod 600 <file>`),
  * Node's version, a `claude` binary and its version, writable state directories, Claude's session
- * directory, Feishu credentials (present or not; never printed), and the hook; then every ACP
+ * directory, Feishu credentials (present or not; never printed), Telegram when enabled (token and
+ * owner set, the token accepted by `getMe`), and the hook; then every ACP
  * agent (built-in or configured): its command found and running. An agent that is not installed is
  * information, not a failure — unless it is `agents.default`. The session registry exists (else a
  * failure that says `cc-linker init`: every session command needs it). The AI chat: each configured
@@ -178,6 +179,30 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
     level: feishu ? 'ok' : 'warn',
     text: t(feishu ? 'doctorFeishu' : 'doctorFeishuMissing'),
   });
+
+  if (ctx.config.telegram.enabled) {
+    const token = ctx.config.telegram.bot_token !== '';
+    const owner = ctx.config.telegram.owner_user_id !== '' || ctx.config.telegram.allow_auto_bind_owner;
+    checks.push({
+      name: 'telegram',
+      level: token && owner ? 'ok' : 'warn',
+      text: t(!token ? 'doctorTelegramNoToken' : owner ? 'doctorTelegram' : 'doctorTelegramNoOwner'),
+    });
+    if (token) {
+      // One getMe: is the token one Telegram accepts (the daemon would only retry and show it in /status)?
+      const { checkBotToken } = await import('../../channels/telegram/check-token.js');
+      const r = await checkBotToken(ctx.config.telegram.bot_token, ctx.config.telegram.api_root);
+      checks.push({
+        name: 'telegram-token',
+        level: r.ok ? 'ok' : r.refused ? 'fail' : 'warn',
+        text: redact(
+          r.ok
+            ? t('doctorTelegramBot', { bot: r.username })
+            : t(r.refused ? 'doctorTelegramRefused' : 'doctorTelegramUnreachable', { detail: r.detail }),
+        ),
+      });
+    }
+  }
 
   const hook = await hookStatus(hookTargetFor(ctx));
   checks.push({ name: 'hook', level: hook.state === 'installed' ? 'ok' : 'warn', text: t(`doctorHook_${hook.state}`) });

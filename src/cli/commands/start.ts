@@ -62,6 +62,8 @@ export const startCommand: CommandSpec = {
     });
     await writePidFile(ctx.paths.pidFile);
     if (daemon.feishu === 'connected') ctx.out.print(t('feishuConnected'));
+    if (daemon.telegram === 'started') ctx.out.print(t('telegramStarted'));
+    else if (daemon.telegram === 'no-credentials') ctx.out.print(t('telegramNoToken'));
     // In the daemon, stdout is the log file: the token stays out of it (the parent shows the full URL once).
     const { redact } = await import('../../core/redact.js');
     const url = daemon.web && (ctx.env.CC_LINKER_DAEMON_READY ? redact(daemon.web.url) : daemon.web.url);
@@ -75,7 +77,12 @@ export const startCommand: CommandSpec = {
         { mode: 0o600 },
       );
     ctx.out.print(t('ctrlC'));
-    logger.info('cc-linker started', { pid: process.pid, feishu: daemon.feishu, web: Boolean(daemon.web) });
+    logger.info('cc-linker started', {
+      pid: process.pid,
+      feishu: daemon.feishu,
+      telegram: daemon.telegram,
+      web: Boolean(daemon.web),
+    });
 
     await new Promise<void>((resolve) => {
       let stopping = false;

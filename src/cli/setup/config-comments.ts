@@ -33,6 +33,15 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       default_cwd: '/new 未指定目录时使用的工作目录；必须在 security.allowed_roots 之内',
       domain: '平台：feishu（open.feishu.cn）| lark（国际版 open.larksuite.com）| 自定义 base URL',
     },
+    telegram: {
+      _: 'Telegram 机器人（长轮询，不需要公网地址）；只处理 owner 的私聊。步骤见 README 的 “Telegram” 一节。',
+      enabled: '为 true 且设置了 bot_token 时，start 同时启动 Telegram 机器人；默认 false',
+      bot_token:
+        '@BotFather 给的 token（形如 123456:ABC…）。不想明文保存时留空，并设置 CC_LINKER_TELEGRAM_BOT_TOKEN（优先于本文件）',
+      owner_user_id: '你本人的 Telegram 数字 user id，只有它的私聊会被处理。\n不知道时：给机器人发 /whoami',
+      allow_auto_bind_owner: 'owner_user_id 为空时，第一个私聊机器人的人自动成为 Telegram 的 owner；默认 false',
+      api_root: 'Bot API 地址（不带结尾的 /）；自建 Bot API 服务器时才需要修改',
+    },
     runtime: {
       _: 'Claude Code 进程',
       stale_timeout_ms: '进程持续无输出多久判定为卡住（毫秒）',
@@ -171,6 +180,17 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
         "With owner_open_id empty, the first person to message the bot becomes the owner.\nOnly when the app's availability is limited to you; default false",
       default_cwd: 'Working directory for /new without a directory; must lie inside security.allowed_roots',
       domain: 'Platform: feishu (open.feishu.cn) | lark (international, open.larksuite.com) | a custom base URL',
+    },
+    telegram: {
+      _: 'Telegram bot (long polling: no public address needed); only the owner\'s private chat is handled. Setup: the README\'s "Telegram" section.',
+      enabled: 'With true and a bot_token, start runs the Telegram bot too; default false',
+      bot_token:
+        'The token from @BotFather (123456:ABC…). To keep it out of this file, leave it empty and set CC_LINKER_TELEGRAM_BOT_TOKEN (it wins over this file)',
+      owner_user_id:
+        "Your own numeric Telegram user id; only its private chat is handled.\nDon't know it? Send /whoami to the bot",
+      allow_auto_bind_owner:
+        'With owner_user_id empty, the first person to message the bot privately becomes the Telegram owner; default false',
+      api_root: 'Bot API base URL (no trailing /); change it only for a self-hosted Bot API server',
     },
     runtime: {
       _: 'Claude Code processes',

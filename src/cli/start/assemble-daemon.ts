@@ -1,6 +1,7 @@
 import { agentScanPaths } from '../../agents/agent-dirs.js';
 import { agentEngines } from './agent-engines.js';
 import { Semaphore, SessionLocks } from '../../engine/session-lock.js';
+import type { Channel } from '../../bridge/channel.js';
 import type { Bridge } from '../../bridge/bridge.js';
 import { BridgeRuntime } from '../../bridge/runtime/bridge-runtime.js';
 import { RegistrySessionDirectory, registryViewOf } from '../../bridge/runtime/registry-session-directory.js';
@@ -48,6 +49,12 @@ export interface Daemon {
   bridge: Bridge;
   web: WebConsole | null;
   feishu: 'connected' | 'disabled' | 'no-credentials';
+  /**
+   * The Telegram channel: `started` (it connects in the background and retries; its state is in
+   * `/status` and the console), `disabled` (`telegram.enabled = false`), `no-credentials` (no
+   * token) or `error` (it could not even be created; logged, the rest runs on).
+   */
+  telegram: 'started' | 'disabled' | 'no-credentials' | 'error';
   /** The live registry and the request socket (`sync`, `clean`, `repair` from the CLI). */
   sessions: LiveSessions;
   /** Stops intake, waits ≤ `graceMs` for running messages, closes the console, releases the owner lock. */
@@ -70,7 +77,8 @@ export function hasFeishuCredentials(config: Config): boolean {
  *    socket the write commands use while the daemon runs;
  * 3. the parts: the Claude engine (with the registry recorder and the child tracker), the cc_exec
  *    gateway (for `/cc` and the console), the bridge runtime, the Feishu channel (when wanted and
- *    configured) and the web console (when enabled);
+ *    configured), the Telegram channel (when enabled and given a token; it never fails the start)
+ *    and the web console (when enabled);
  * 4. process groups a crashed predecessor left behind are killed;
  * 5. the bridge runtime starts: spool recovery, session sync and mapping repair, retention, the
  *    dispatcher, then the channels; the background sync runs from then on.
@@ -154,6 +162,8 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
     const canFeishu = hasFeishuCredentials(config);
     const feishu = o.feishu && canFeishu ? await feishuChannel(o) : undefined;
     if (feishu) runtime.addChannel(feishu);
+    const telegram = await telegramChannel(o);
+    if (typeof telegram !== 'string') runtime.addChannel(telegram);
     if (config.web.enabled) {
       web = await startWebConsole({
         config,
@@ -191,6 +201,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       web: webConsole,
       sessions: liveSessions,
       feishu: !o.feishu ? 'disabled' : canFeishu ? 'connected' : 'no-credentials',
+      telegram: typeof telegram === 'string' ? telegram : 'started',
       async stop(graceMs = 30_000) {
         if (stopped) return;
         stopped = true;
@@ -242,4 +253,34 @@ async function feishuChannel(o: DaemonOptions): Promise<FeishuChannel> {
     stream: config.stream,
     runtimeDir: paths.runtimeDir,
   });
+}
+
+/**
+ * The Telegram channel when `telegram.enabled` and a token are set. Its `start()` never throws (a
+ * refused token or an outage shows in its status and is retried), and a failure to create it is
+ * logged and skipped: Telegram never keeps Feishu or the console from running.
+ */
+async function telegramChannel(o: DaemonOptions): Promise<Channel | 'disabled' | 'no-credentials' | 'error'> {
+  const { config, paths, lang, logger } = o;
+  if (!config.telegram.enabled) return 'disabled';
+  if (config.telegram.bot_token === '') {
+    logger.warn('telegram.enabled is true but no bot token is set (telegram.bot_token / CC_LINKER_TELEGRAM_BOT_TOKEN)');
+    return 'no-credentials';
+  }
+  try {
+    const { createTelegramChannel } = await import('../../channels/telegram/telegram-channel.js');
+    return createTelegramChannel({
+      botToken: config.telegram.bot_token,
+      apiRoot: config.telegram.api_root,
+      lang,
+      logger,
+      imagesDir: paths.imagesDir,
+      images: config.images,
+      stream: config.stream,
+      runtimeDir: paths.runtimeDir,
+    });
+  } catch (err) {
+    logger.error('the Telegram channel could not be created; running without it', { err });
+    return 'error';
+  }
 }

@@ -8,6 +8,9 @@ export const startMessages = defineMessages({
       'ℹ️  未配置飞书凭据（feishu_bot.app_id / app_secret），本次只启动本地控制台。运行 cc-linker setup 连接飞书。',
     feishuDisabled: 'ℹ️  已按 --no-feishu 跳过飞书通道。',
     feishuConnected: '✅ 飞书机器人已通过长连接接入',
+    telegramStarted: '✅ Telegram 机器人已启动（长轮询；连接状态见 /status 与控制台）',
+    telegramNoToken:
+      '⚠️  telegram.enabled = true，但未设置 bot_token（或 CC_LINKER_TELEGRAM_BOT_TOKEN），跳过 Telegram。',
     web: '✅ 本地控制台：{url}',
     webDisabled: 'ℹ️  本地控制台已关闭（web.enabled = false）。',
     registry: '✅ 会话索引已加载：{n} 个会话',
@@ -36,6 +39,9 @@ export const startMessages = defineMessages({
       'ℹ️  Feishu credentials are not configured (feishu_bot.app_id / app_secret): starting the local console only. Run cc-linker setup to connect Feishu.',
     feishuDisabled: 'ℹ️  Feishu channel skipped (--no-feishu).',
     feishuConnected: '✅ Feishu Bot connected via WebSocket',
+    telegramStarted: '✅ Telegram bot started (long polling; its state shows in /status and the console)',
+    telegramNoToken:
+      '⚠️  telegram.enabled = true but no bot_token (or CC_LINKER_TELEGRAM_BOT_TOKEN) is set; Telegram skipped.',
     web: '✅ Local console: {url}',
     webDisabled: 'ℹ️  The local console is off (web.enabled = false).',
     registry: '✅ Registry loaded: {n} sessions',

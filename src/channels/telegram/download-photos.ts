@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { InboundImage, InboundMessage } from '../../bridge/inbound-message.js';
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import type { Logger } from '../../core/logger.js';
+import { makePrivateDir } from '../../core/private-dir.js';
+import { telegramMessages } from './telegram-messages.js';
+
+export interface DownloadPhotosOptions {
+  /** `getFile`: the photo's path on the Bot API file server, and its size when Telegram knows it. */
+  filePath(fileId: string): Promise<{ path: string; size?: number }>;
+  /** `{api_root}/file/bot<token>/<path>` — holds the token: never logged. */
+  fileUrl(filePath: string): string;
+  imagesDir: string;
+  images: Config['images'];
+  lang: Language;
+  logger: Logger;
+}
+
+class TooLarge extends Error {}
+
+const formatSize = (n: number) =>
+  n >= 1_048_576 ? `${Math.round((n / 1_048_576) * 10) / 10} MB` : `${Math.ceil(n / 1024)} KB`;
+
+/** Streams the photo into a 0600 file of its own, stopping past `max` bytes (then nothing is kept). */
+async function downloadOne(o: DownloadPhotosOptions, dir: string, fileId: string): Promise<string> {
+  const max = o.images.max_size_bytes;
+  const file = await o.filePath(fileId);
+  if (file.size !== undefined && file.size > max) throw new TooLarge();
+  const res = await fetch(o.fileUrl(file.path), { signal: AbortSignal.timeout(60_000) });
+  if (!res.ok || !res.body) throw new Error(`file download answered HTTP ${res.status}`);
+  const ext = /\.(jpe?g|png|webp|gif)$/i.exec(file.path)?.[0].toLowerCase() ?? '.jpg';
+  const final = path.join(dir, `telegram-${Date.now()}-${randomBytes(6).toString('hex')}${ext}`);
+  const tmp = `${final}.part`;
+  const handle = await fs.open(tmp, 'wx', 0o600);
+  let size = 0;
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > max) throw new TooLarge();
+      await handle.write(chunk);
+    }
+    await handle.close();
+    await fs.rename(tmp, final);
+    return final;
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * `Channel.prepare` for photos: each photo of the message downloaded into `imagesDir` (at most
+ * `images.max_size_bytes`, whole or not at all) with `localPath` filled in. A failed, oversized
+ * or disabled photo adds one line to the text saying so; the message is never dropped and this
+ * never throws. (The Feishu channel's download helpers do the same for its API; a shared
+ * size-capped saver is the natural next step once both use it.)
+ */
+export async function downloadPhotos(message: InboundMessage, o: DownloadPhotosOptions): Promise<InboundMessage> {
+  if (message.images.length === 0) return message;
+  const t = telegramMessages(o.lang);
+  const images: InboundImage[] = [];
+  const notes: string[] = [];
+  for (const [i, image] of message.images.entries()) {
+    if (image.localPath) {
+      images.push(image);
+      continue;
+    }
+    let reason: string;
+    if (!o.images.enabled) reason = t('imageDisabled');
+    else {
+      try {
+        await makePrivateDir(o.imagesDir);
+        images.push({ ...image, localPath: await downloadOne(o, o.imagesDir, image.key) });
+        continue;
+      } catch (err) {
+        if (err instanceof TooLarge) reason = t('imageTooLarge', { size: formatSize(o.images.max_size_bytes) });
+        else {
+          reason = t('imageDownloadError');
+          o.logger.warn('photo download failed', { messageId: message.id, err: (err as Error).message });
+        }
+      }
+    }
+    images.push({ key: image.key });
+    notes.push(t('imageFailed', { n: i + 1, reason }));
+  }
+  return { ...message, images, text: [message.text, ...notes].filter((s) => s !== '').join('\n') };
+}

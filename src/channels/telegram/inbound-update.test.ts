@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { convertUpdate } from './inbound-update.js';
+
+const now = new Date('2026-01-01T00:00:00Z');
+const msg = (over: Record<string, unknown> = {}) => ({
+  update_id: 7,
+  message: {
+    message_id: 3,
+    date: 1,
+    chat: { id: 42, type: 'private' },
+    from: { id: 42, is_bot: false, first_name: 'a' },
+    text: 'hi',
+    ...over,
+  },
+});
+
+describe('convertUpdate', () => {
+  it('names a message by chat and message id (stable across re-delivery, unlike update_id)', () => {
+    const d = convertUpdate(msg(), 'bot', now);
+    expect(d).toMatchObject({
+      kind: 'message',
+      message: { id: 'telegram:42:3', userId: '42', chatId: '42', text: 'hi' },
+    });
+    const again = convertUpdate({ ...msg(), update_id: 99 }, 'bot', now);
+    expect(again.kind === 'message' && again.message.id).toBe('telegram:42:3');
+  });
+
+  it('strips our @username from a command only', () => {
+    const d = convertUpdate(msg({ text: '/new@Bot ~/x' }), 'bot', now);
+    expect(d.kind === 'message' && d.message.text).toBe('/new ~/x');
+    const other = convertUpdate(msg({ text: '/new@other ~/x' }), 'bot', now);
+    expect(other.kind === 'message' && other.message.text).toBe('/new@other ~/x');
+  });
+
+  it('takes the largest size of a photo and its caption', () => {
+    const d = convertUpdate(
+      msg({ text: undefined, caption: 'look', photo: [{ file_id: 's' }, { file_id: 'l' }] }),
+      '',
+      now,
+    );
+    expect(d).toMatchObject({ kind: 'message', message: { text: 'look', images: [{ key: 'l' }] } });
+  });
+
+  it('ignores groups, channels, bots and service messages; names unsupported kinds', () => {
+    expect(convertUpdate(msg({ chat: { id: -1, type: 'supergroup' } }), '', now).kind).toBe('ignore');
+    expect(convertUpdate(msg({ from: { id: 5, is_bot: true } }), '', now).kind).toBe('ignore');
+    expect(convertUpdate({ update_id: 1, channel_post: {} }, '', now).kind).toBe('ignore');
+    expect(convertUpdate(msg({ text: undefined, new_chat_title: 'x' }), '', now).kind).toBe('ignore');
+    const voice = convertUpdate(msg({ text: undefined, voice: { file_id: 'v' } }), '', now);
+    expect(voice.kind === 'message' && voice.message.unsupportedType).toBe('voice');
+  });
+
+  it('reads a button click: the clicker, the data and the message it sits on', () => {
+    const d = convertUpdate(
+      {
+        update_id: 8,
+        callback_query: { id: 'q', from: { id: 42 }, data: 'a:x', message: { message_id: 9, chat: { id: 42 } } },
+      },
+      '',
+      now,
+    );
+    expect(d).toEqual({ kind: 'click', queryId: 'q', userId: '42', data: 'a:x', messageId: '42:9' });
+  });
+});

@@ -1,0 +1,87 @@
+import type { InboundMessage } from '../../bridge/inbound-message.js';
+import { messageRef } from './telegram-api.js';
+
+/** What one Bot API update means to the channel. */
+export type UpdateDecision =
+  | { kind: 'message'; message: InboundMessage }
+  | { kind: 'click'; queryId: string; userId: string; data?: string; messageId?: string }
+  | { kind: 'ignore'; reason: string };
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
+
+/** Message kinds we name when they are not supported yet (the bridge answers the owner so). */
+const UNSUPPORTED = [
+  'voice',
+  'audio',
+  'document',
+  'video',
+  'video_note',
+  'sticker',
+  'animation',
+  'location',
+  'contact',
+  'poll',
+];
+
+/**
+ * One update → an `InboundMessage` (a private chat's text, or photo with its caption), a button
+ * click, or nothing (groups and channels, bots, edits, service messages). The id is
+ * `telegram:<chat id>:<message id>`: the same on every re-delivery of the update and unique for
+ * good, where `update_id` restarts at a random value after a week without updates. A
+ * `/command@our_bot` loses its `@our_bot`.
+ */
+export function convertUpdate(update: unknown, botUsername: string, now: Date): UpdateDecision {
+  if (!isObj(update)) return { kind: 'ignore', reason: 'not an update' };
+  const query = update.callback_query;
+  if (isObj(query)) {
+    const from = isObj(query.from) ? num(query.from.id) : undefined;
+    if (typeof query.id !== 'string' || from === undefined) return { kind: 'ignore', reason: 'bad callback' };
+    const msg = isObj(query.message) ? query.message : undefined;
+    const chat = msg && isObj(msg.chat) ? num(msg.chat.id) : undefined;
+    const mid = msg ? num(msg.message_id) : undefined;
+    return {
+      kind: 'click',
+      queryId: query.id,
+      userId: String(from),
+      ...(typeof query.data === 'string' ? { data: query.data } : {}),
+      ...(chat !== undefined && mid !== undefined ? { messageId: messageRef(chat, mid) } : {}),
+    };
+  }
+  const msg = update.message;
+  if (!isObj(msg)) return { kind: 'ignore', reason: 'not a new message' };
+  const chat = isObj(msg.chat) ? msg.chat : undefined;
+  const from = isObj(msg.from) ? msg.from : undefined;
+  const chatId = chat ? num(chat.id) : undefined;
+  const messageId = num(msg.message_id);
+  const userId = from ? num(from.id) : undefined;
+  if (chat?.type !== 'private') return { kind: 'ignore', reason: 'not a private chat' };
+  if (chatId === undefined || messageId === undefined || userId === undefined)
+    return { kind: 'ignore', reason: 'incomplete' };
+  if (from?.is_bot === true) return { kind: 'ignore', reason: 'from a bot' };
+  let text = typeof msg.text === 'string' ? msg.text : typeof msg.caption === 'string' ? msg.caption : '';
+  if (botUsername) text = text.replace(new RegExp(`^(/\\w+)@${botUsername}\\b`, 'i'), '$1');
+  const photos = Array.isArray(msg.photo) ? msg.photo.filter(isObj) : [];
+  // Telegram sends each photo in several sizes, smallest first: the largest is the last.
+  const largest = photos[photos.length - 1];
+  const images = largest && typeof largest.file_id === 'string' ? [{ key: largest.file_id }] : [];
+  const ref = messageRef(chatId, messageId);
+  const message: InboundMessage = {
+    id: `telegram:${ref}`,
+    channel: 'telegram',
+    platformMessageId: ref,
+    userId: String(userId),
+    chatId: String(chatId),
+    chatType: 'p2p',
+    text,
+    images,
+    receivedAt: now.toISOString(),
+  };
+  if (typeof msg.text !== 'string' && images.length === 0) {
+    const type = UNSUPPORTED.find((k) => k in msg);
+    if (!type) return { kind: 'ignore', reason: 'service message' };
+    message.unsupportedType = type;
+  }
+  return { kind: 'message', message };
+}

@@ -1,0 +1,178 @@
+import path from 'node:path';
+import { autoRetry } from '@grammyjs/auto-retry';
+import { Bot } from 'grammy';
+import type { BridgeInbound, Channel, ChannelStatus } from '../../bridge/channel.js';
+import type { InboundMessage } from '../../bridge/inbound-message.js';
+import type { CardAction } from '../../bridge/reply-model.js';
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import type { Logger } from '../../core/logger.js';
+import { redact, registerSecret } from '../../core/redact.js';
+import { ButtonStore } from './button-store.js';
+import { downloadPhotos } from './download-photos.js';
+import { convertUpdate } from './inbound-update.js';
+import { JsonLedger } from './json-ledger.js';
+import { UpdatePoller, type HandleResult, type PollState } from './poll-updates.js';
+import { TelegramApi } from './telegram-api.js';
+import { telegramMessages } from './telegram-messages.js';
+import { createTelegramOutbox } from './telegram-outbox.js';
+
+export interface TelegramChannelOptions {
+  botToken: string;
+  /** `telegram.api_root`, no trailing slash (tests: the fake Bot API). */
+  apiRoot: string;
+  lang: Language;
+  logger: Logger;
+  imagesDir: string;
+  images: Config['images'];
+  stream: Config['stream'];
+  /** `Paths.runtimeDir`: buttons and sent messages kept across restarts; memory only when absent. */
+  runtimeDir?: string;
+  /** Long-poll seconds (default 30) and the wait after a failure (default 3 s); tests shorten both. */
+  pollTimeoutSeconds?: number;
+  backoffMs?: number;
+  /** 429 handling: retries and the longest `retry_after` waited for (defaults 5 and 60 s). */
+  maxRetryAttempts?: number;
+  maxRetryDelaySeconds?: number;
+  now?: () => Date;
+}
+
+export const TELEGRAM_CHANNEL = 'telegram';
+
+/**
+ * The Telegram channel (docs/design.md#telegram): grammY's `Api` against the Bot API, long polling
+ * driven by `UpdatePoller` (an update is confirmed only once the bridge accepted it), the
+ * owner's private chat only (groups are ignored; who the owner is stays the bridge's decision),
+ * replies as HTML messages, streamed by editing one message, buttons as inline keyboards.
+ * `start()` never throws: a bad token or an outage shows in `status()` and is retried.
+ */
+export function createTelegramChannel(
+  opts: TelegramChannelOptions,
+): Channel & { prepare(m: InboundMessage): Promise<InboundMessage> } {
+  registerSecret(opts.botToken);
+  const log = opts.logger.child('telegram');
+  const t = telegramMessages(opts.lang);
+  const now = opts.now ?? (() => new Date());
+  const bot = new Bot(opts.botToken, {
+    client: { apiRoot: opts.apiRoot, timeoutSeconds: (opts.pollTimeoutSeconds ?? 30) + 15 },
+  });
+  bot.api.config.use(
+    autoRetry({
+      maxRetryAttempts: opts.maxRetryAttempts ?? 5,
+      maxDelaySeconds: opts.maxRetryDelaySeconds ?? 60,
+      rethrowHttpErrors: true,
+      rethrowInternalServerErrors: true,
+    }),
+  );
+  const api = new TelegramApi(bot.api, opts.lang);
+  const file = (name: string) => (opts.runtimeDir ? path.join(opts.runtimeDir, name) : undefined);
+  const buttons = new ButtonStore(new JsonLedger<CardAction>(file('telegram-buttons.json'), log, 2_000));
+  const outbox = createTelegramOutbox({
+    api,
+    lang: opts.lang,
+    logger: log,
+    stream: opts.stream,
+    bind: (button) => buttons.bind(button.action),
+    sent: new JsonLedger<string>(file('telegram-sent.json'), log, 5_000),
+  });
+  let poll: PollState = { state: 'stopped' };
+  let poller: UpdatePoller | undefined;
+  let stopping = false;
+  let botUsername = '';
+
+  async function onMessage(bridge: BridgeInbound, message: InboundMessage): Promise<HandleResult> {
+    if (stopping) return 'retry';
+    try {
+      const result = await bridge.accept(message);
+      if (result.status === 'refused' && result.reason === 'shutting-down') return 'retry';
+      return 'done';
+    } catch (err) {
+      log.error('accept failed; Telegram delivers the message again', { err, messageId: message.id });
+      return 'retry';
+    }
+  }
+
+  async function onClick(
+    bridge: BridgeInbound,
+    click: { queryId: string; userId: string; data?: string; messageId?: string },
+  ): Promise<void> {
+    const answer = (text: string) =>
+      api.answerCallback(click.queryId, text).catch((err: unknown) => log.warn('callback answer failed', { err }));
+    const action = await buttons.resolve(click.data);
+    if (!action) return answer(t('actionInvalid'));
+    try {
+      const result = await bridge.handleAction({
+        channel: TELEGRAM_CHANNEL,
+        userId: click.userId,
+        action,
+        ...(click.messageId ? { messageId: click.messageId } : {}),
+      });
+      await answer(result.toast?.text ?? t('actionDone'));
+      if (result.card && click.messageId) await outbox.update(click.messageId, result.card);
+    } catch (err) {
+      log.warn('button click failed', { err });
+      await answer(t('actionFailed'));
+    }
+  }
+
+  return {
+    id: TELEGRAM_CHANNEL,
+    outbox,
+
+    async start(bridge) {
+      stopping = false;
+      poller = new UpdatePoller({
+        api: bot.api,
+        lang: opts.lang,
+        logger: log,
+        ...(opts.pollTimeoutSeconds !== undefined ? { timeoutSeconds: opts.pollTimeoutSeconds } : {}),
+        ...(opts.backoffMs !== undefined ? { backoffMs: opts.backoffMs } : {}),
+        onMe: (me) => (botUsername = me.username),
+        onState: (s) => {
+          if (s.state !== poll.state) log.info('telegram state', { state: s.state, detail: s.detail });
+          poll = s.state === 'connected' && !s.detail ? { ...s, detail: poll.detail } : s;
+        },
+        handle: async (update) => {
+          const decision = convertUpdate(update, botUsername, now());
+          if (decision.kind === 'message') return onMessage(bridge, decision.message);
+          if (decision.kind === 'click') await onClick(bridge, decision);
+          else log.debug('update ignored', { reason: decision.reason });
+          return 'done';
+        },
+      });
+      poller.start();
+    },
+
+    async stop() {
+      stopping = true;
+      await poller?.stop();
+      poller = undefined;
+    },
+
+    status(): ChannelStatus {
+      // Connected: the bot's @username; otherwise the state, with the error when there is one.
+      const detail =
+        poll.state === 'connected'
+          ? (poll.detail ?? poll.state)
+          : poll.detail
+            ? `${poll.state}: ${poll.detail}`
+            : poll.state;
+      return { connected: poll.state === 'connected', detail: redact(detail) };
+    },
+
+    async notify(target, cardMessageId, text, idempotencyKey) {
+      await outbox.notify(target, cardMessageId, text, idempotencyKey);
+    },
+
+    prepare(message) {
+      return downloadPhotos(message, {
+        filePath: (id) => api.filePath(id),
+        fileUrl: (p) => `${opts.apiRoot}/file/bot${opts.botToken}/${p}`,
+        imagesDir: opts.imagesDir,
+        images: opts.images,
+        lang: opts.lang,
+        logger: log,
+      });
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { defineMessages } from '../../core/i18n.js';
+
+/** The Telegram channel's own user-facing strings (zh default, en). */
+export const telegramMessages = defineMessages({
+  zh: {
+    continuedBelow: '…（回复较长，其余内容见后续消息）',
+    streamCapped: '…（回复较长，完整内容将在结束后发送）',
+    waiting: '⏳ 正在思考…',
+    statusProcessing: '⏳ 正在处理 · {s}s',
+    statusElapsed: '⏱ {s}s',
+    statusTools: '已调用 {n} 个工具',
+    actionInvalid: '按钮已失效',
+    actionFailed: '操作失败，请重试',
+    actionDone: '已处理',
+    imageFailed: '[第{n}张图片未能下载：{reason}]',
+    imageTooLarge: '超过 {size} 上限',
+    imageDisabled: '图片处理已关闭（images.enabled = false）',
+    imageDownloadError: '下载出错',
+    apiFailed: 'Telegram 接口调用失败（{op}）：「{detail}」',
+  },
+  en: {
+    continuedBelow: '… (long reply — continued in the next messages)',
+    streamCapped: '… (long reply — the rest follows when it is done)',
+    waiting: '⏳ Thinking…',
+    statusProcessing: '⏳ Processing · {s}s',
+    statusElapsed: '⏱ {s}s',
+    statusTools: '{n} tool calls',
+    actionInvalid: 'This button has expired',
+    actionFailed: 'The action failed, please retry',
+    actionDone: 'Done',
+    imageFailed: '[Image {n} could not be downloaded: {reason}]',
+    imageTooLarge: 'larger than the {size} limit',
+    imageDisabled: 'image handling is off (images.enabled = false)',
+    imageDownloadError: 'download error',
+    apiFailed: 'Telegram API call failed ({op}): “{detail}”',
+  },
+});

@@ -1,0 +1,70 @@
+/**
+ * `cc-linker doctor` with `[telegram]` enabled: the token is checked with one real `getMe` (grammY
+ * against the fake Bot API) — accepted names the bot, refused is a failure, unreachable a warning —
+ * and the token itself is never printed.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeTelegram, type FakeTelegram } from '../fakes/fake-telegram/fake-telegram-server.js';
+import { pathWithoutDevAgents } from '../helpers/path-without-dev-agents.js';
+import { runSessionCli } from '../helpers/run-session-cli.js';
+
+let tmp: string;
+let home: string;
+let fake: FakeTelegram;
+
+beforeAll(async () => {
+  fake = await startFakeTelegram();
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cc-doctor-tg-')));
+  home = path.join(tmp, 'home');
+  fs.mkdirSync(path.join(home, '.cc-linker'), { recursive: true, mode: 0o700 });
+});
+afterAll(async () => {
+  await fake.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function doctor(token: string, apiRoot: string) {
+  const toml = [
+    '[general]',
+    'language = "en"',
+    '[telegram]',
+    'enabled = true',
+    `api_root = "${apiRoot}"`,
+    'owner_user_id = "42"',
+  ];
+  fs.writeFileSync(path.join(home, '.cc-linker', 'config.toml'), `${toml.join('\n')}\n`, { mode: 0o600 });
+  const env = {
+    HOME: home,
+    CC_LINKER_HOME: path.join(home, '.cc-linker'),
+    PATH: pathWithoutDevAgents(),
+    CC_LINKER_TELEGRAM_BOT_TOKEN: token,
+  };
+  const r = await runSessionCli(['doctor'], { env, now: new Date() });
+  return { ...r, row: r.stdout.split('\n').find((l) => l.includes('Telegram: t') || l.includes('Telegram: Bot API')) };
+}
+
+describe('doctor with Telegram enabled', () => {
+  it('names the bot for an accepted token, fails a refused one, warns when the Bot API is unreachable', async () => {
+    const good = await doctor(fake.token, fake.apiRoot);
+    expect(good.row).toBe('✅ Telegram: token accepted, the bot is @cc_linker_test_bot');
+    expect(good.stdout).toContain('✅ Telegram: enabled, bot_token and owner set');
+
+    const wrong = '111111:AAWrongWrongWrongWrongWrong_0123';
+    const refused = await doctor(wrong, fake.apiRoot);
+    expect(refused.row).toBe('❌ Telegram: token refused (Unauthorized); get a new one from @BotFather');
+    expect(refused.code).toBe(1);
+
+    const down = await startFakeTelegram();
+    const downRoot = down.apiRoot;
+    await down.close();
+    const unreachable = await doctor(fake.token, downRoot);
+    expect(unreachable.row).toMatch(/^⚠️ +Telegram: Bot API unreachable \(.*\); start keeps retrying$/);
+    for (const r of [good, refused, unreachable]) {
+      expect(r.stdout + r.stderr).not.toContain(fake.token);
+      expect(r.stdout + r.stderr).not.toContain(wrong);
+    }
+  });
+});
