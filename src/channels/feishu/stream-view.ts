@@ -1,4 +1,5 @@
 import type { StreamState } from '../../bridge/channel.js';
+import { streamStatusParts } from '../../bridge/stream-status.js';
 import type { Language } from '../../core/i18n.js';
 import { answerFit, answerMarkdown, escapeMarkdown, jsonBytes, quoteMarkdown } from './escape-markdown.js';
 import { feishuMessages } from './feishu-messages.js';
@@ -11,7 +12,6 @@ export const STATUS_ELEMENT = 'status';
 
 /** Thinking beyond this many characters is cut (its head stays, so updates remain prefixes). */
 const MAX_THINKING_CHARS = 2_000;
-const MAX_TOOL_CHARS = 80;
 
 /** What the streaming card shows for one `StreamState`. */
 export interface StreamView {
@@ -58,15 +58,7 @@ export function streamView(state: StreamState, o: StreamViewOptions): StreamView
       parts.push(`${answerMarkdown(state.text.slice(0, shownChars))}\n\n*${escapeMarkdown(t('streamCapped'))}*`);
     }
   }
-  const seconds = Math.floor(state.elapsedMs / 1000);
-  const status = [
-    state.phase === 'processing' && state.text === ''
-      ? t('statusProcessing', { s: seconds })
-      : t('statusElapsed', { s: seconds }),
-  ];
-  if (state.activeTool) status.push(`🔧 ${cap(state.activeTool.replace(/\s+/g, ' '), MAX_TOOL_CHARS)}`);
-  if (state.plan) status.push(cap(state.plan, MAX_TOOL_CHARS));
-  if (state.toolCount > 0) status.push(t('statusTools', { n: state.toolCount }));
+  const status = streamStatusParts(state, o.lang);
   return {
     // Until the agent writes, "thinking…" follows whatever is shown (the 🎤 quote alone counts as nothing yet).
     answer: (parts.length > (state.heard ? 1 : 0) ? parts : [...parts, t('waiting')]).join('\n\n'),

@@ -1,4 +1,5 @@
 import type { ReplyStream, StreamState } from '../../bridge/channel.js';
+import { streamStatusParts } from '../../bridge/stream-status.js';
 import type { CardReply } from '../../bridge/reply-model.js';
 import { CoalescingThrottle } from '../../core/coalescing-throttle.js';
 import type { Config } from '../../core/config-schema.js';
@@ -14,7 +15,6 @@ export const MIN_EDIT_GAP_MS = 1_000;
 /** Consecutive failed edits after which the stream stops editing and the rest goes out as text. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
 const MAX_THINKING_CHARS = 1_000;
-const MAX_TOOL_CHARS = 80;
 
 export interface TelegramStreamDeps {
   api: TelegramApi;
@@ -37,15 +37,7 @@ export function streamHtml(
   o: { lang: Language; showThinking: boolean },
 ): { html: string; shownChars: number } {
   const t = telegramMessages(o.lang);
-  const seconds = Math.floor(state.elapsedMs / 1000);
-  const status = [
-    state.phase === 'processing' && state.text === ''
-      ? t('statusProcessing', { s: seconds })
-      : t('statusElapsed', { s: seconds }),
-  ];
-  if (state.activeTool) status.push(`🔧 ${cap(state.activeTool.replace(/\s+/g, ' '), MAX_TOOL_CHARS)}`);
-  if (state.plan) status.push(cap(state.plan, MAX_TOOL_CHARS));
-  if (state.toolCount > 0) status.push(t('statusTools', { n: state.toolCount }));
+  const status = streamStatusParts(state, o.lang);
   const statusLine = `<i>${escapeHtml(status.join(' · '))}</i>`;
   const thinking = state.thinking.trim();
   const quote =
