@@ -5,7 +5,7 @@ import { voiceMessages } from '../../../bridge/voice/voice-messages.js';
 import type { InboundVoice } from '../../../bridge/inbound-message.js';
 import { isAppError } from '../../../core/app-error.js';
 import type { Language } from '../../../core/i18n.js';
-import { HttpError, sendJson } from '../http/http-io.js';
+import { HttpError, readRawBody, sendJson } from '../http/http-io.js';
 import { httpMessages } from '../http/http-messages.js';
 import { WebChannel } from '../web-channel.js';
 import type { ApiContext } from './api-routes.js';
@@ -26,23 +26,12 @@ export function maxVoiceBytes(ctx: ApiContext): number {
   return ctx.config.voice.max_seconds * SPEECH_SAMPLE_RATE * 2;
 }
 
-/** The raw body, or 413 as soon as it (or its declared length) passes `max`. */
-async function readPcm(req: IncomingMessage, max: number, lang: Language): Promise<Buffer> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/octet-stream') throw new HttpError(415, voiceMessages(lang)('needPcm'));
-  const tooLarge = () => new HttpError(413, httpMessages(lang)('bodyTooLarge', { max }));
-  if (Number(req.headers['content-length'] ?? '0') > max) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      req.pause();
-      throw tooLarge();
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** The raw PCM body, or 413 as soon as it (or its declared length) passes `max`. */
+function readPcm(req: IncomingMessage, max: number, lang: Language): Promise<Buffer> {
+  return readRawBody(req, 'application/octet-stream', max, {
+    badType: voiceMessages(lang)('needPcm'),
+    tooLarge: httpMessages(lang)('bodyTooLarge', { max }),
+  });
 }
 
 /** Little-endian 16-bit samples as an `Int16Array` of their own (aligned, whatever the machine). */

@@ -64,21 +64,18 @@ export function sendHtml(res: ServerResponse, status: number, html: string, extr
 }
 
 /**
- * Reads a request body up to `max` bytes; stops reading (413) as soon as it is exceeded, so a
- * huge upload costs nothing. `kind` checks the Content-Type (415 otherwise) — a JSON API that
- * insists on `application/json` cannot be reached by a cross-site HTML form.
+ * The bytes of a request body of Content-Type `type` (415 otherwise), at most `max` (413 as soon
+ * as it, or its declared length, passes: reading stops, so a huge upload costs nothing).
  */
-export async function readBody(
+export async function readRawBody(
   req: IncomingMessage,
-  kind: 'json' | 'form',
+  type: string,
   max: number,
-  messages: { tooLarge: string; badType: string; badJson: string },
-): Promise<unknown> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  const expected = kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
-  if (type !== expected) throw new HttpError(415, messages.badType);
-  const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > max) throw new HttpError(413, messages.tooLarge);
+  messages: { tooLarge: string; badType: string },
+): Promise<Buffer> {
+  if ((req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() !== type)
+    throw new HttpError(415, messages.badType);
+  if (Number(req.headers['content-length'] ?? '0') > max) throw new HttpError(413, messages.tooLarge);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -90,7 +87,22 @@ export async function readBody(
     }
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads a request body up to `max` bytes; stops reading (413) as soon as it is exceeded, so a
+ * huge upload costs nothing. `kind` checks the Content-Type (415 otherwise) — a JSON API that
+ * insists on `application/json` cannot be reached by a cross-site HTML form.
+ */
+export async function readBody(
+  req: IncomingMessage,
+  kind: 'json' | 'form',
+  max: number,
+  messages: { tooLarge: string; badType: string; badJson: string },
+): Promise<unknown> {
+  const expected = kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
+  const text = (await readRawBody(req, expected, max, messages)).toString('utf8');
   if (kind === 'form') return Object.fromEntries(new URLSearchParams(text));
   if (text.trim() === '') return {};
   try {

@@ -2,14 +2,18 @@
 // EventSource. Nothing is ever fetched from anywhere else.
 import { currentLang } from './i18n.js';
 
-/** Calls the JSON API; resolves with the body, rejects with an Error carrying the server's message. */
-export async function api(path, { method = 'GET', body } = {}) {
-  const headers = { 'X-Console-Lang': currentLang(), Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+/**
+ * Calls the JSON API; resolves with the body, rejects with an Error carrying the server's message.
+ * `body` goes as JSON; `raw` (a Blob or bytes, with `headers` such as a file name) as is.
+ */
+export async function api(path, { method = 'GET', body, raw, headers: extra = {} } = {}) {
+  const headers = { 'X-Console-Lang': currentLang(), Accept: 'application/json', ...extra };
+  if (raw !== undefined) headers['Content-Type'] = 'application/octet-stream';
+  else if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(path, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
     credentials: 'same-origin',
   });
   let data = null;

@@ -4,7 +4,7 @@
 // name, size, × to remove, an upload error inline; the message then carries the upload ids. Loaded
 // on first use (it is not part of the page's first load), with its styles (attach.css).
 import { api, el } from './api.js';
-import { addMessages, currentLang, t } from './i18n.js';
+import { addMessages, t } from './i18n.js';
 import attachMessages from './attach-i18n.js';
 import { formatBytes } from './format-bytes.js';
 
@@ -24,21 +24,11 @@ async function upload(file) {
   if (limits && !limits.enabled) throw new Error(t('attachOff'));
   if (limits && file.size > limits.maxBytes)
     throw new Error(t('attachTooLarge', { max: formatBytes(limits.maxBytes) }));
-  const res = await fetch('/api/uploads', {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/octet-stream',
-      'X-File-Name': encodeURIComponent(file.name || 'file'),
-      'X-Console-Lang': currentLang(),
-      Accept: 'application/json',
-    },
-    body: file,
-    credentials: 'same-origin',
-  }).catch(() => {
-    throw new Error(t('attachNetwork'));
+  const headers = { 'X-File-Name': encodeURIComponent(file.name || 'file') };
+  const data = await api('/api/uploads', { method: 'POST', raw: file, headers }).catch((err) => {
+    // fetch itself failing (no answer at all) is a TypeError; the server's refusals carry its message.
+    throw err instanceof TypeError ? new Error(t('attachNetwork')) : err;
   });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error((data && data.error) || `HTTP ${res.status}`);
   return data.upload;
 }
 

@@ -2,8 +2,8 @@
 // press to record, press again (or reach voice.max_seconds) to stop; the recording goes to the
 // server as 16 kHz PCM, which transcribes it and sends it to the open session like typed text —
 // the reply then starts with "🎤 <what was heard>". The recording code loads on the first press.
-import { el } from './api.js';
-import { addMessages, currentLang, t } from './i18n.js';
+import { api, el } from './api.js';
+import { addMessages, t } from './i18n.js';
 import voiceMessages from './voice-i18n.js';
 
 addMessages(voiceMessages);
@@ -11,25 +11,8 @@ addMessages(voiceMessages);
 /** Posts the PCM; resolves with the body, rejects with the server's message. */
 async function postVoice(pcm, id, sessionId) {
   const query = new URLSearchParams({ id, ...(sessionId ? { session: sessionId } : {}) });
-  const res = await fetch(`/api/voice/messages?${query}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/octet-stream',
-      'X-Console-Lang': currentLang(),
-      Accept: 'application/json',
-    },
-    body: new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength),
-    credentials: 'same-origin',
-  });
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (res.status === 401) location.reload();
-  if (!res.ok) throw new Error((data && data.error) || `HTTP ${res.status}`);
-  return data;
+  const raw = new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+  return api(`/api/voice/messages?${query}`, { method: 'POST', raw });
 }
 
 /**
@@ -37,9 +20,7 @@ async function postVoice(pcm, id, sessionId) {
  * open session; `sent(r)` shows the server's answer (the message as sent, the bridge's result).
  */
 export async function initVoice({ form, session, sent, toast, newId }) {
-  const res = await fetch('/api/voice', { credentials: 'same-origin', headers: { Accept: 'application/json' } });
-  if (!res.ok) return;
-  const { available, maxSeconds } = await res.json();
+  const { available, maxSeconds } = await api('/api/voice').catch(() => ({ available: false }));
   if (!available) return;
   const button = el('button', {
     type: 'button',
