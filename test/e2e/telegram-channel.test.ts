@@ -201,7 +201,7 @@ describe('Telegram photos in', () => {
     expect(ok.text).toBe('what is this?');
     const big = await channel.prepare(bridge.accepted[1]!);
     expect(big.images).toEqual([{ key: 'photos/huge.jpg' }]);
-    expect(big.text).toContain('larger than the 1 KB limit');
+    expect(big.text).toContain('larger than the 1000 B limit');
     expect(await readdir(options.imagesDir)).toHaveLength(1);
     expect(h.logs.join('')).not.toContain(fake.token);
   });

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboundMessage } from '../../bridge/inbound-message.js';
 import { silentLogger } from '../../core/logger.js';
 import { inboundMessage } from '../../../test/fakes/inbound-message.js';
-import { downloadImages, imageExtension, type DownloadImagesOptions } from './download-images.js';
+import { downloadImages, type DownloadImagesOptions } from './download-images.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -90,14 +90,5 @@ describe('downloadImages', () => {
     );
     expect(called).toBe(false);
     expect(out.text).toContain('image handling is off');
-  });
-});
-
-describe('imageExtension', () => {
-  it('prefers the content type, then the signature', () => {
-    expect(imageExtension('image/webp; charset=binary', Buffer.alloc(0))).toBe('.webp');
-    expect(imageExtension(undefined, Buffer.from('GIF89a'))).toBe('.gif');
-    expect(imageExtension('application/octet-stream', Buffer.from([0x89, 0x50, 0x4e, 0x47]))).toBe('.png');
-    expect(imageExtension(undefined, Buffer.from('????'))).toBe('.bin');
   });
 });

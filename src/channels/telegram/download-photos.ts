@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { Readable } from 'node:stream';
+import { imageExtension } from '../../bridge/inbound-files/image-extension.js';
+import { saveStream, TooLarge } from '../../bridge/inbound-files/save-stream.js';
 import type { InboundImage, InboundMessage } from '../../bridge/inbound-message.js';
+import { formatBytes } from '../../core/format-bytes.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
@@ -19,11 +21,6 @@ export interface DownloadPhotosOptions {
   logger: Logger;
 }
 
-class TooLarge extends Error {}
-
-const formatSize = (n: number) =>
-  n >= 1_048_576 ? `${Math.round((n / 1_048_576) * 10) / 10} MB` : `${Math.ceil(n / 1024)} KB`;
-
 /** Streams the photo into a 0600 file of its own, stopping past `max` bytes (then nothing is kept). */
 async function downloadOne(o: DownloadPhotosOptions, dir: string, fileId: string): Promise<string> {
   const max = o.images.max_size_bytes;
@@ -31,33 +28,23 @@ async function downloadOne(o: DownloadPhotosOptions, dir: string, fileId: string
   if (file.size !== undefined && file.size > max) throw new TooLarge();
   const res = await fetch(o.fileUrl(file.path), { signal: AbortSignal.timeout(60_000) });
   if (!res.ok || !res.body) throw new Error(`file download answered HTTP ${res.status}`);
-  const ext = /\.(jpe?g|png|webp|gif)$/i.exec(file.path)?.[0].toLowerCase() ?? '.jpg';
-  const final = path.join(dir, `telegram-${Date.now()}-${randomBytes(6).toString('hex')}${ext}`);
-  const tmp = `${final}.part`;
-  const handle = await fs.open(tmp, 'wx', 0o600);
-  let size = 0;
-  try {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > max) throw new TooLarge();
-      await handle.write(chunk);
-    }
-    await handle.close();
-    await fs.rename(tmp, final);
-    return final;
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
+  const length = Number(res.headers.get('content-length') ?? Number.NaN);
+  const base = `telegram-${Date.now()}-${randomBytes(6).toString('hex')}`;
+  const saved = await saveStream({
+    stream: Readable.fromWeb(res.body as Parameters<typeof Readable.fromWeb>[0]),
+    dir,
+    maxBytes: max,
+    ...(Number.isFinite(length) ? { contentLength: length } : {}),
+    name: (head) => `${base}${imageExtension(res.headers.get('content-type') ?? undefined, head)}`,
+  });
+  return saved.path;
 }
 
 /**
  * `Channel.prepare` for photos: each photo of the message downloaded into `imagesDir` (at most
  * `images.max_size_bytes`, whole or not at all) with `localPath` filled in. A failed, oversized
  * or disabled photo adds one line to the text saying so; the message is never dropped and this
- * never throws. (The Feishu channel's download helpers do the same for its API; a shared
- * size-capped saver is the natural next step once both use it.)
+ * never throws.
  */
 export async function downloadPhotos(message: InboundMessage, o: DownloadPhotosOptions): Promise<InboundMessage> {
   if (message.images.length === 0) return message;
@@ -77,7 +64,7 @@ export async function downloadPhotos(message: InboundMessage, o: DownloadPhotosO
         images.push({ ...image, localPath: await downloadOne(o, o.imagesDir, image.key) });
         continue;
       } catch (err) {
-        if (err instanceof TooLarge) reason = t('imageTooLarge', { size: formatSize(o.images.max_size_bytes) });
+        if (err instanceof TooLarge) reason = t('imageTooLarge', { size: formatBytes(o.images.max_size_bytes) });
         else {
           reason = t('imageDownloadError');
           o.logger.warn('photo download failed', { messageId: message.id, err: (err as Error).message });
