@@ -9,7 +9,6 @@ import type { Logger } from '../../core/logger.js';
 import { registerSecret } from '../../core/redact.js';
 import type { RetryPolicy } from './call-feishu.js';
 import { callbackAnswer, parseCardClick, type CardCallbackAnswer } from './card-action-event.js';
-import { cleanupDownloads } from '../../bridge/inbound-files/cleanup-downloads.js';
 import { downloadFiles } from './download-files.js';
 import { downloadImages } from './download-images.js';
 import { FEISHU_APP_ID_PATTERN } from './check-credentials.js';
@@ -64,7 +63,6 @@ export interface FeishuChannel extends Channel {
 
 /** A card click must be answered within Feishu's 3 s; past this the answer is a toast and the card follows. */
 const ACTION_DEADLINE_MS = 2_500;
-const CLEANUP_EVERY_MS = 3_600_000;
 
 /**
  * The Feishu/Lark channel: the official SDK's long connection (`WSClient` +
@@ -131,19 +129,7 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
   });
 
   let ws: Lark.WSClient | undefined;
-  let cleanupTimer: NodeJS.Timeout | undefined;
   let stopped = false;
-
-  const cleanup = (): void => {
-    for (const [dir, hours] of [
-      [opts.imagesDir, opts.images.cleanup_max_age_hours],
-      [opts.attachmentsDir, opts.files.cleanup_max_age_hours],
-    ] as const) {
-      cleanupDownloads(dir, hours)
-        .then((n) => (n > 0 ? log.info('old downloads removed', { dir, count: n }) : undefined))
-        .catch((err: unknown) => log.warn('download cleanup failed', { dir, err }));
-    }
-  };
 
   /**
    * Converts and hands over one message. Throwing makes the SDK ack with code 500, so Feishu pushes
@@ -248,15 +234,10 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
       } finally {
         clearTimeout(timer);
       }
-      cleanup();
-      cleanupTimer = setInterval(cleanup, CLEANUP_EVERY_MS);
-      cleanupTimer.unref();
     },
 
     async stop() {
       stopped = true;
-      clearInterval(cleanupTimer);
-      cleanupTimer = undefined;
       ws?.close({ force: true });
       ws = undefined;
     },

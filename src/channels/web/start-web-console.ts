@@ -175,9 +175,10 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
   }, opts.statusIntervalMs ?? 3000);
   statusTimer.unref();
 
-  // Uploads and the agent's sent files age out like Feishu's downloads (`files.cleanup_max_age_hours`).
+  // The agent's sent files age out like attachments (`files.cleanup_max_age_hours`; the daemon
+  // cleans the attachments folder, uploads included).
   const cleanup = (): void => {
-    for (const dir of [opts.paths.attachmentsDir, sentFiles.dir])
+    for (const dir of [sentFiles.dir])
       cleanupDownloads(dir, config.files.cleanup_max_age_hours).then(
         (n) => (n > 0 ? logger.info('old console files removed', { dir, count: n }) : undefined),
         (err: unknown) => logger.warn('console file cleanup failed', { dir, err }),

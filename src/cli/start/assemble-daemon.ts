@@ -27,6 +27,7 @@ import { FileSenderRegistry } from '../../engine/file-sender-registry.js';
 import type { SendFileMcp } from '../../engine/send-file-mcp.js';
 import fs from 'node:fs';
 import path from 'node:path';
+import { startDownloadCleanup } from './download-cleanup.js';
 import { mcpLaunchCommand } from './mcp-launch.js';
 import { startLiveSessions, type LiveSessions } from './live-sessions.js';
 
@@ -193,6 +194,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       logger.warn('could not kill leftover processes', { err });
     }
     await runtime.start();
+    const stopCleanup = startDownloadCleanup({ paths, config, logger });
     const started = runtime;
     const webConsole = web;
     let stopped = false;
@@ -211,6 +213,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
           await engine.close?.().catch(() => undefined); // the processes kept between turns
           await webConsole?.close().catch(() => undefined);
           await liveSessions.close().catch(() => undefined);
+          stopCleanup();
           await lock.release();
         }
       },
