@@ -11,15 +11,8 @@ import {
   postMessageEvent,
   textMessageEvent,
 } from '../fakes/fake-feishu/fake-feishu-server.js';
-import { FeishuHarness, RecordingBridge } from './feishu-harness.js';
+import { FeishuHarness, OWNER, ownerTarget as target, RecordingBridge } from './feishu-harness.js';
 
-const OWNER = 'ou_owner0000000000000000000000001';
-const target = (replyTo?: string) => ({
-  channel: 'feishu',
-  userId: OWNER,
-  chatId: '',
-  ...(replyTo ? { replyTo } : {}),
-});
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
 
 let h: FeishuHarness;

@@ -19,6 +19,16 @@ import {
 } from '../fakes/fake-feishu/fake-feishu-server.js';
 
 /** The SDK caches tenant tokens per app id: a fresh id per channel keeps token counts honest. */
+/** The owner of the channel tests' private chats. */
+export const OWNER = 'ou_owner0000000000000000000000001';
+/** Where a reply to the owner goes (threaded on `replyTo` when given). */
+export const ownerTarget = (replyTo?: string) => ({
+  channel: 'feishu',
+  userId: OWNER,
+  chatId: '',
+  ...(replyTo ? { replyTo } : {}),
+});
+
 export const newAppId = (): string => `cli_${randomBytes(8).toString('hex')}`;
 
 /**

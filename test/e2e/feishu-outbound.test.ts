@@ -3,15 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FeishuApiError } from '../../src/channels/feishu/feishu-api-error.js';
 import { textMessageEvent } from '../fakes/fake-feishu/fake-feishu-server.js';
-import { FeishuHarness } from './feishu-harness.js';
-
-const OWNER = 'ou_owner0000000000000000000000001';
-const target = (replyTo?: string) => ({
-  channel: 'feishu',
-  userId: OWNER,
-  chatId: '',
-  ...(replyTo ? { replyTo } : {}),
-});
+import { FeishuHarness, OWNER, ownerTarget as target } from './feishu-harness.js';
 
 let h: FeishuHarness;
 afterEach(async () => {
