@@ -34,12 +34,15 @@ describe('/stop racing the end of the run', () => {
     const send = h.engine.send.bind(h.engine);
     h.engine.send = async (...args) => send(...args).finally(() => (returned = true));
     const write = h.spool.write.bind(h.spool);
+    // The stop's write is queued at once (as in the bridge, before any await), and the abort
+    // after it waits until the engine has returned its answer.
     h.spool.write = async (state, record, opts) => {
+      const written = write(state, record, opts);
       if (opts?.durable === false && record.stop) {
         release();
         await until(() => returned);
       }
-      return write(state, record, opts);
+      return written;
     };
     const m = h.msg('quick task');
     await h.bridge.accept(m);
