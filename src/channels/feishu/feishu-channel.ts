@@ -9,7 +9,7 @@ import type { Logger } from '../../core/logger.js';
 import { registerSecret } from '../../core/redact.js';
 import type { RetryPolicy } from './call-feishu.js';
 import { callbackAnswer, parseCardClick, type CardCallbackAnswer } from './card-action-event.js';
-import { downloadFiles } from './download-files.js';
+import { downloadFiles } from '../../bridge/inbound-files/download-files.js';
 import { downloadImages } from './download-images.js';
 import { FEISHU_APP_ID_PATTERN } from './check-credentials.js';
 import { FeishuApi } from './feishu-api.js';

@@ -9,8 +9,8 @@ import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { formatBytes } from '../../core/format-bytes.js';
-import type { FileSource } from './download-files.js';
-import { feishuMessages } from './feishu-messages.js';
+import type { FileSource } from '../../bridge/inbound-files/download-files.js';
+import { inboundFilesMessages } from '../../bridge/inbound-files/inbound-files-messages.js';
 import { TooLarge } from '../../bridge/inbound-files/save-stream.js';
 
 export interface TranscribeVoiceMessageOptions {
@@ -76,7 +76,7 @@ export async function transcribeVoiceMessage(
       result = { transcript: await transcribeVoice(bytes, o.stt, { maxSeconds: max, lang: o.lang }) };
     } catch (err) {
       if (err instanceof TooLarge) {
-        result = { error: feishuMessages(o.lang)('fileTooLarge', { size: formatBytes(o.maxBytes) }) };
+        result = { error: inboundFilesMessages(o.lang)('fileTooLarge', { size: formatBytes(o.maxBytes) }) };
       } else {
         result = { error: isAppError(err) ? err.userMessage : t('transcribeError') };
         if (!(err instanceof VoiceError)) o.logger.warn('voice transcription failed', { messageId: message.id, err });

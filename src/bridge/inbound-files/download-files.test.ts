@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { InboundFile, InboundMessage } from '../../bridge/inbound-message.js';
+import type { InboundFile, InboundMessage } from '../inbound-message.js';
 import { silentLogger } from '../../core/logger.js';
 import { inboundMessage } from '../../../test/fakes/inbound-message.js';
 import { downloadFiles, type DownloadFilesOptions, type FileSource } from './download-files.js';

@@ -1,20 +1,24 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { InboundFile, InboundMessage } from '../../bridge/inbound-message.js';
+import type { Readable } from 'node:stream';
+import type { InboundFile, InboundMessage } from '../inbound-message.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { isInside } from '../../core/path-inside.js';
 import { makePrivateDir } from '../../core/private-dir.js';
 import { formatBytes } from '../../core/format-bytes.js';
-import type { DownloadedResource } from './feishu-api.js';
-import { feishuMessages } from './feishu-messages.js';
-import { sanitizeFileName } from '../../bridge/inbound-files/sanitize-file-name.js';
-import { saveStream, TooLarge } from '../../bridge/inbound-files/save-stream.js';
-import { sniffMime } from '../../bridge/inbound-files/sniff-mime.js';
+import { inboundFilesMessages } from './inbound-files-messages.js';
+import { sanitizeFileName } from './sanitize-file-name.js';
+import { saveStream, TooLarge } from './save-stream.js';
+import { sniffMime } from './sniff-mime.js';
 
-/** Opens the bytes of file `key` of message `messageId` (`FeishuApi.downloadFile`). */
-export type FileSource = (messageId: string, key: string) => Promise<DownloadedResource>;
+/**
+ * Opens the bytes of file `key` of message `messageId` (the platform message id), with the
+ * length when the platform announces one. A file the platform already knows to be larger than
+ * the limit may throw `TooLarge` before any byte is read.
+ */
+export type FileSource = (messageId: string, key: string) => Promise<{ stream: Readable; contentLength?: number }>;
 
 export interface DownloadFilesOptions {
   download: FileSource;
@@ -84,7 +88,7 @@ async function downloadOne(
 export async function downloadFiles(message: InboundMessage, o: DownloadFilesOptions): Promise<DownloadedFiles> {
   const pending = message.files ?? [];
   if (pending.length === 0) return { message };
-  const t = feishuMessages(o.lang);
+  const t = inboundFilesMessages(o.lang);
   const lines: string[] = [];
   const files: InboundFile[] = [];
   let dir: string | undefined;
