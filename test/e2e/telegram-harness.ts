@@ -43,6 +43,8 @@ export class TelegramHarness {
       logger: createLogger({ level: 'debug', sink: { stream: sink } }),
       imagesDir: path.join(dir, 'images'),
       images: config.images,
+      attachmentsDir: path.join(dir, 'attachments'),
+      files: config.files,
       stream: { ...config.stream, throttle_ms: 50 },
       runtimeDir: path.join(dir, 'runtime'),
       pollTimeoutSeconds: 1,

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { InboundFile, InboundMessage } from '../inbound-message.js';
+import { isAppError } from '../../core/app-error.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
@@ -108,6 +109,9 @@ export async function downloadFiles(message: InboundMessage, o: DownloadFilesOpt
       } catch (err) {
         if (err instanceof TooLarge) {
           error = t('fileTooLarge', { size: formatBytes(o.files.max_size_bytes) });
+        } else if (isAppError(err) && err.code !== 'INTERNAL') {
+          // The platform's own reason (e.g. a file it will not hand to bots), already worded for the user.
+          error = err.localize(o.lang);
         } else {
           error = t('fileDownloadError');
           o.logger.warn('file download failed', { messageId: message.id, key: file.key, err });

@@ -1,41 +1,31 @@
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { imageExtension } from '../../bridge/inbound-files/image-extension.js';
 import { saveStream, TooLarge } from '../../bridge/inbound-files/save-stream.js';
 import type { InboundImage, InboundMessage } from '../../bridge/inbound-message.js';
 import { formatBytes } from '../../core/format-bytes.js';
 import type { Config } from '../../core/config-schema.js';
-import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { makePrivateDir } from '../../core/private-dir.js';
+import { openTelegramFile, type TelegramFiles } from './open-telegram-file.js';
 import { telegramMessages } from './telegram-messages.js';
 
-export interface DownloadPhotosOptions {
-  /** `getFile`: the photo's path on the Bot API file server, and its size when Telegram knows it. */
-  filePath(fileId: string): Promise<{ path: string; size?: number }>;
-  /** `{api_root}/file/bot<token>/<path>` — holds the token: never logged. */
-  fileUrl(filePath: string): string;
+export interface DownloadPhotosOptions extends TelegramFiles {
   imagesDir: string;
   images: Config['images'];
-  lang: Language;
   logger: Logger;
 }
 
 /** Streams the photo into a 0600 file of its own, stopping past `max` bytes (then nothing is kept). */
 async function downloadOne(o: DownloadPhotosOptions, dir: string, fileId: string): Promise<string> {
   const max = o.images.max_size_bytes;
-  const file = await o.filePath(fileId);
-  if (file.size !== undefined && file.size > max) throw new TooLarge();
-  const res = await fetch(o.fileUrl(file.path), { signal: AbortSignal.timeout(60_000) });
-  if (!res.ok || !res.body) throw new Error(`file download answered HTTP ${res.status}`);
-  const length = Number(res.headers.get('content-length') ?? Number.NaN);
+  const { stream, contentLength, contentType } = await openTelegramFile(o, fileId, max);
   const base = `telegram-${Date.now()}-${randomBytes(6).toString('hex')}`;
   const saved = await saveStream({
-    stream: Readable.fromWeb(res.body as Parameters<typeof Readable.fromWeb>[0]),
+    stream,
     dir,
     maxBytes: max,
-    ...(Number.isFinite(length) ? { contentLength: length } : {}),
-    name: (head) => `${base}${imageExtension(res.headers.get('content-type') ?? undefined, head)}`,
+    ...(contentLength !== undefined ? { contentLength } : {}),
+    name: (head) => `${base}${imageExtension(contentType, head)}`,
   });
   return saved.path;
 }

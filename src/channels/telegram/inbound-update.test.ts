@@ -41,6 +41,21 @@ describe('convertUpdate', () => {
     expect(d).toMatchObject({ kind: 'message', message: { text: 'look', images: [{ key: 'l' }] } });
   });
 
+  it('takes a document, audio or video as one file with its name and announced size', () => {
+    const doc = convertUpdate(
+      msg({ text: undefined, caption: 'read', document: { file_id: 'd', file_name: 'a.pdf', file_size: 12 } }),
+      '',
+      now,
+    );
+    expect(doc).toMatchObject({
+      kind: 'message',
+      message: { text: 'read', files: [{ key: 'd', name: 'a.pdf', size: 12 }] },
+    });
+    expect(doc.kind === 'message' && doc.message.unsupportedType).toBeUndefined();
+    const audio = convertUpdate(msg({ text: undefined, audio: { file_id: 'm', duration: 3 } }), '', now);
+    expect(audio).toMatchObject({ kind: 'message', message: { text: '', files: [{ key: 'm', name: 'audio-3' }] } });
+  });
+
   it('ignores groups, channels, bots and service messages; names unsupported kinds', () => {
     expect(convertUpdate(msg({ chat: { id: -1, type: 'supergroup' } }), '', now).kind).toBe('ignore');
     expect(convertUpdate(msg({ from: { id: 5, is_bot: true } }), '', now).kind).toBe('ignore');

@@ -1,4 +1,4 @@
-import type { InboundMessage } from '../../bridge/inbound-message.js';
+import type { InboundFile, InboundMessage } from '../../bridge/inbound-message.js';
 import { messageRef } from './telegram-api.js';
 
 /** What one Bot API update means to the channel. */
@@ -12,21 +12,26 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
 
 /** Message kinds we name when they are not supported yet (the bridge answers the owner so). */
-const UNSUPPORTED = [
-  'voice',
-  'audio',
-  'document',
-  'video',
-  'video_note',
-  'sticker',
-  'animation',
-  'location',
-  'contact',
-  'poll',
-];
+const UNSUPPORTED = ['voice', 'video_note', 'sticker', 'animation', 'location', 'contact', 'poll'];
+
+/** Message kinds that carry one file the agent gets as an attachment (photos are images). */
+const FILE_KINDS = ['document', 'audio', 'video'] as const;
+
+/** The file a `document`, `audio` or `video` message carries, with its name and announced size. */
+function fileOf(msg: Obj, messageId: number): InboundFile[] {
+  for (const kind of FILE_KINDS) {
+    const f = msg[kind];
+    if (!isObj(f) || typeof f.file_id !== 'string') continue;
+    const name = typeof f.file_name === 'string' && f.file_name !== '' ? f.file_name : `${kind}-${messageId}`;
+    const size = num(f.file_size);
+    return [{ key: f.file_id, name, ...(size !== undefined ? { size } : {}) }];
+  }
+  return [];
+}
 
 /**
- * One update → an `InboundMessage` (a private chat's text, or photo with its caption), a button
+ * One update → an `InboundMessage` (a private chat's text, or a photo, document, audio or video
+ * with its caption), a button
  * click, or nothing (groups and channels, bots, edits, service messages). The id is
  * `telegram:<chat id>:<message id>`: the same on every re-delivery of the update and unique for
  * good, where `update_id` restarts at a random value after a week without updates. A
@@ -66,6 +71,7 @@ export function convertUpdate(update: unknown, botUsername: string, now: Date): 
   // Telegram sends each photo in several sizes, smallest first: the largest is the last.
   const largest = photos[photos.length - 1];
   const images = largest && typeof largest.file_id === 'string' ? [{ key: largest.file_id }] : [];
+  const files = fileOf(msg, messageId);
   const ref = messageRef(chatId, messageId);
   const message: InboundMessage = {
     id: `telegram:${ref}`,
@@ -76,9 +82,10 @@ export function convertUpdate(update: unknown, botUsername: string, now: Date): 
     chatType: 'p2p',
     text,
     images,
+    ...(files.length > 0 ? { files } : {}),
     receivedAt: now.toISOString(),
   };
-  if (typeof msg.text !== 'string' && images.length === 0) {
+  if (typeof msg.text !== 'string' && images.length === 0 && files.length === 0) {
     const type = UNSUPPORTED.find((k) => k in msg);
     if (!type) return { kind: 'ignore', reason: 'service message' };
     message.unsupportedType = type;

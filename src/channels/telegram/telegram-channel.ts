@@ -9,9 +9,11 @@ import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { redact, registerSecret } from '../../core/redact.js';
 import { ButtonStore } from './button-store.js';
+import { downloadFiles } from '../../bridge/inbound-files/download-files.js';
 import { downloadPhotos } from './download-photos.js';
 import { convertUpdate } from './inbound-update.js';
 import { JsonLedger } from './json-ledger.js';
+import { openTelegramFile, type TelegramFiles } from './open-telegram-file.js';
 import { UpdatePoller, type HandleResult, type PollState } from './poll-updates.js';
 import { TelegramApi } from './telegram-api.js';
 import { telegramMessages } from './telegram-messages.js';
@@ -25,6 +27,9 @@ export interface TelegramChannelOptions {
   logger: Logger;
   imagesDir: string;
   images: Config['images'];
+  /** `~/.cc-linker/attachments`: documents, audio and video files, each message in a folder of its own. */
+  attachmentsDir: string;
+  files: Config['files'];
   stream: Config['stream'];
   /** `Paths.runtimeDir`: buttons and sent messages kept across restarts; memory only when absent. */
   runtimeDir?: string;
@@ -164,15 +169,34 @@ export function createTelegramChannel(
       await outbox.notify(target, cardMessageId, text, idempotencyKey);
     },
 
-    prepare(message) {
-      return downloadPhotos(message, {
+    async prepare(message) {
+      const source: TelegramFiles = {
         filePath: (id) => api.filePath(id),
         fileUrl: (p) => `${opts.apiRoot}/file/bot${opts.botToken}/${p}`,
+        lang: opts.lang,
+      };
+      const withPhotos = await downloadPhotos(message, {
+        ...source,
         imagesDir: opts.imagesDir,
         images: opts.images,
+        logger: log,
+      });
+      const announced = new Map((message.files ?? []).map((f) => [f.key, f.size]));
+      const { message: prepared, notice } = await downloadFiles(withPhotos, {
+        download: (_messageId, key) => openTelegramFile(source, key, opts.files.max_size_bytes, announced.get(key)),
+        attachmentsDir: opts.attachmentsDir,
+        files: opts.files,
         lang: opts.lang,
         logger: log,
       });
+      // The user hears about a file we could not keep at once; the rest of the message still runs.
+      if (notice) {
+        const target = { channel: TELEGRAM_CHANNEL, userId: message.userId, chatId: message.chatId };
+        await outbox
+          .send(target, { kind: 'text', text: notice }, `${message.id}:files-notice`)
+          .catch((err: unknown) => log.warn('file notice could not be sent', { err: redact(String(err)) }));
+      }
+      return prepared;
     },
   };
 }

@@ -14,6 +14,7 @@ export const telegramMessages = defineMessages({
     imageDisabled: '图片处理已关闭（images.enabled = false）',
     imageDownloadError: '下载出错',
     apiFailed: 'Telegram 接口调用失败（{op}）：「{detail}」',
+    fileTooBigForBots: 'Telegram 只允许机器人下载不超过 {size} 的文件，请压缩后重发或改发链接',
   },
   en: {
     continuedBelow: '… (long reply — continued in the next messages)',
@@ -27,5 +28,7 @@ export const telegramMessages = defineMessages({
     imageDisabled: 'image handling is off (images.enabled = false)',
     imageDownloadError: 'download error',
     apiFailed: 'Telegram API call failed ({op}): “{detail}”',
+    fileTooBigForBots:
+      'Telegram lets bots download files up to {size} only; compress it and send it again, or send a link',
   },
 });

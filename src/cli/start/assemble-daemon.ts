@@ -279,6 +279,8 @@ async function telegramChannel(o: DaemonOptions): Promise<Channel | 'disabled' |
       logger,
       imagesDir: paths.imagesDir,
       images: config.images,
+      attachmentsDir: paths.attachmentsDir,
+      files: config.files,
       stream: config.stream,
       runtimeDir: paths.runtimeDir,
     });

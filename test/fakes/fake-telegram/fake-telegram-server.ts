@@ -301,6 +301,8 @@ export class FakeTelegram {
         const id = String(b.file_id);
         const bytes = this.files.get(id);
         if (!bytes) return bad('invalid file_id');
+        // The Bot API hands bots files up to 20 MB only.
+        if (bytes.length > 20 * 1024 * 1024) return bad('file is too big');
         return { ok: true, result: { file_id: id, file_unique_id: `u${id}`, file_size: bytes.length, file_path: id } };
       }
       default:
