@@ -2,8 +2,10 @@
 // Feishu: the REAL grammY against the fake Bot API, the REAL Feishu SDK against the fake Feishu
 // server, the REAL bundled Claude Code against the fake Anthropic API. Assertions are on what the
 // user sees in the Telegram chat (the fake's records) and on what Claude was asked.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { bridgeMessages } from '../../src/bridge/bridge-messages.js';
 import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
@@ -21,6 +23,7 @@ import {
 import { until } from './telegram-harness.js';
 
 const OWNER_ID = 5150;
+const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli', 'launcher', 'cc-linker.js');
 const STRANGER_ID = 6160;
 const en = bridgeMessages('en');
 
@@ -94,6 +97,32 @@ describe.skipIf(!CLAUDE_BIN)('the whole system over Telegram (real grammY, real 
       await s.runtime.bridge.whenIdle();
       expect(s.runsOf('echo: and again')).toBe(1);
       expect(replies(tg, second).filter((m) => m.visible.includes('and again'))).toHaveLength(1);
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it.skipIf(!fs.existsSync(CLI))(
+    '`cc-linker status` (the built CLI, asked while the daemon runs) lists each chat channel and the queue',
+    async () => {
+      // Asynchronously: the daemon answering runs in this very process.
+      const run = (...args: string[]) =>
+        promisify(execFile)(process.execPath, [CLI, ...args], {
+          env: { ...s.sys.env, CC_LINKER_LANGUAGE: 'en' },
+          timeout: 30_000,
+        });
+      const json = JSON.parse((await run('status', '--json')).stdout) as { daemon: Record<string, unknown> };
+      expect(json.daemon).toMatchObject({ state: 'running', pid: process.pid, failed: 0 });
+      expect(json.daemon.channels).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ id: 'telegram', connected: true }),
+          expect.objectContaining({ id: 'feishu', connected: true }),
+        ]),
+      );
+      const text = (await run('status')).stdout;
+      expect(text).toContain(`Daemon (cc-linker start): running (pid ${process.pid})`);
+      expect(text).toMatch(/telegram\s+✓ @\w+/);
+      expect(text).toMatch(/Queue:\s+\d+ waiting/);
+      expect(text).not.toContain(tg.token);
     },
     CASE_TIMEOUT_MS,
   );

@@ -98,6 +98,17 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
     const files = new FileSenderRegistry(lang);
     live = await startLiveSessions({
       files,
+      status: async () => {
+        const s = runtime ? await runtime.bridge.status() : undefined;
+        return {
+          pid: process.pid,
+          channels: s?.channels ?? [],
+          pending: s?.pending ?? 0,
+          processing: s?.processing ?? 0,
+          failed: s?.failed ?? 0,
+          running: s?.running ?? 0,
+        };
+      },
       config,
       paths,
       scanPaths,

@@ -4,10 +4,21 @@ import type { Paths } from '../../core/paths.js';
 /**
  * The daemon's local request socket (docs/design.md, "The session registry"): the write commands
  * that `start` would otherwise refuse (`sync`, `clean`, `repair`) ask the running daemon to do the
- * work, and `cc-linker mcp` forwards an agent's `send_file` calls (`send_file`). One request a connection, each message one JSON line: the client sends a `ControlRequest`,
+ * work, `cc-linker status` asks for its channels' states (`status`), and `cc-linker mcp` forwards an agent's `send_file` calls (`send_file`). One request a connection, each message one JSON line: the client sends a `ControlRequest`,
  * the daemon answers `{"accepted":true}` at once, then one `ControlAnswer` when the work is done.
  */
-export type ControlRequest = { op: 'sync' } | { op: 'clean' } | { op: 'repair'; id: string } | SendFileControlRequest;
+export type ControlRequest =
+  { op: 'sync' } | { op: 'clean' } | { op: 'status' } | { op: 'repair'; id: string } | SendFileControlRequest;
+
+/** The daemon's answer to `status`: its channels' states and its queue (`cc-linker status`). */
+export interface DaemonStatusAnswer {
+  pid: number;
+  channels: Array<{ id: string; connected: boolean; detail?: string }>;
+  pending: number;
+  processing: number;
+  failed: number;
+  running: number;
+}
 
 /**
  * A `send_file` call of an agent, forwarded by its `cc-linker mcp` (docs/design.md#files-out): the
@@ -41,7 +52,7 @@ export function controlSocketPath(paths: Pick<Paths, 'runtimeDir'>): string {
 export function isControlRequest(v: unknown): v is ControlRequest {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Record<string, unknown>;
-  if (r.op === 'sync' || r.op === 'clean') return true;
+  if (r.op === 'sync' || r.op === 'clean' || r.op === 'status') return true;
   if (r.op === 'send_file') return isSendFileRequest(r);
   return r.op === 'repair' && typeof r.id === 'string' && r.id.length > 0 && r.id.length <= 64;
 }

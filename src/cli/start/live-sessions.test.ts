@@ -29,6 +29,7 @@ describe('startLiveSessions', () => {
       logger: silentLogger,
       onRegistryChanged: () => undefined,
       files: new FileSenderRegistry('en'),
+      status: () => Promise.reject(new Error('not asked in this test')),
     });
     expect(live.control).toBeNull();
     expect((await live.syncNow()).stats.total).toBe(0);

@@ -7,7 +7,7 @@ import { applyClean } from '../../sessions/registry/plan-clean.js';
 import { repairSession } from '../../sessions/registry/repair-session.js';
 import { syncRegistry, type SyncResult } from '../../sessions/registry/sync-registry.js';
 import type { FileSenderRegistry } from '../../engine/file-sender-registry.js';
-import { controlSocketPath } from './control-protocol.js';
+import { controlSocketPath, type DaemonStatusAnswer } from './control-protocol.js';
 import { startControlServer, type ControlServer } from './control-server.js';
 
 /** The daemon's registry services: the live registry and the request socket. */
@@ -32,6 +32,8 @@ export interface LiveSessionsOptions {
   watch?: 'auto' | 'poll';
   /** Answers the `send_file` calls `cc-linker mcp` forwards (docs/design.md#files-out). */
   files: FileSenderRegistry;
+  /** Answers `status` (the channels and the queue; the bridge is created after this socket). */
+  status: () => Promise<DaemonStatusAnswer>;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function startLiveSessions(o: LiveSessionsOptions): Promise<LiveSes
       const maxFileSize = config.scanner.max_file_size;
       if (request.op === 'sync') return live.syncNow();
       if (request.op === 'clean') return applyClean(paths, new Date(), { maxFileSize });
+      if (request.op === 'status') return o.status();
       if (request.op === 'send_file')
         return o.files.send(request.token, {
           path: request.path,
