@@ -243,9 +243,7 @@ describe('cc-linker setup (non-interactive)', () => {
   it('--skip-feishu configures the console and leaves the Feishu keys alone', async () => {
     const r = await run('--skip-feishu', '--language', 'en', '--allowed-root', path.join(tmp, 'Workspace'));
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(
-      'Next: run cc-linker start (without Feishu credentials it serves the local console only).',
-    );
+    expect(r.stdout).toContain('Next: run cc-linker start (with no chat app set up it serves the local console only).');
     expect(fake.tokenRequests.every((t) => t.app_id === APP_ID)).toBe(true);
     const config = await reload();
     expect(config.web.enabled).toBe(true);
@@ -270,7 +268,7 @@ describe('cc-linker setup (non-interactive)', () => {
     );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`The allowed root ${path.join(tmp, 'Downloads/x')} is covered by security.denied_roots`);
-    expect(r.stderr).toContain('The default working directory cannot be used from Feishu');
+    expect(r.stderr).toContain('The default working directory cannot be used from chat');
   });
 
   it('--owner must look like an open_id (refused before asking Feishu); --auto-bind-owner warns', async () => {

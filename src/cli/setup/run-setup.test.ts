@@ -77,6 +77,7 @@ async function converse(script: Array<[RegExp, string]>, opts: { terminal?: bool
 
 const happyScript = (): Array<[RegExp, string]> => [
   [/^语言 \/ Language（zh \/ en） \[zh\]: $/, 'en'],
+  [/^Chat apps to set up: 1\) feishu \(Feishu \/ Lark\), 2\) telegram \(Telegram\) .* \[feishu\]: $/, ''],
   [/^Platform: .* \[feishu\]: $/, fake.baseUrl],
   [/^App ID /, APP_ID],
   [/^App Secret \(not shown while you type\): $/, SECRET],
@@ -130,7 +131,7 @@ describe('setup wizard (scripted input)', () => {
   it('a rejected secret can be typed again; a bad answer is explained and asked again', async () => {
     const script = happyScript();
     script.splice(
-      2,
+      3,
       2,
       [/^App ID /, 'cli_nothex'],
       [/^App ID /, APP_ID],
@@ -151,7 +152,7 @@ describe('setup wizard (scripted input)', () => {
   it('keeps using CC_LINKER_FEISHU_APP_SECRET when asked to, and writes no secret', async () => {
     env = { ...env, CC_LINKER_FEISHU_APP_SECRET: SECRET };
     const script = happyScript();
-    script.splice(3, 1, [/^CC_LINKER_FEISHU_APP_SECRET is set: keep using it .* \[Y\/n\]: $/, 'y']);
+    script.splice(4, 1, [/^CC_LINKER_FEISHU_APP_SECRET is set: keep using it .* \[Y\/n\]: $/, 'y']);
     const r = await converse(script);
     expect(r.mismatches).toEqual([]);
     expect(r.result).toMatchObject({ credentials: 'ok' });
@@ -160,7 +161,7 @@ describe('setup wizard (scripted input)', () => {
   });
 
   it('input that ends early, or a "no" at the end, writes nothing', async () => {
-    let r = await converse(happyScript().slice(0, 3));
+    let r = await converse(happyScript().slice(0, 4));
     expect(r.result).toBeInstanceOf(SetupError);
     expect((r.result as SetupError).userMessage).toBe('the input ended before setup was complete; nothing was written');
     expect(fs.existsSync(configFile())).toBe(false);
