@@ -168,6 +168,25 @@ describe('cc-linker setup --channels telegram (non-interactive)', () => {
     expect(fs.readFileSync(configFile(), 'utf8')).not.toContain(fake.token);
   });
 
+  it('Feishu flags with a Telegram variable set: only Feishu is set up, Telegram stays off', async () => {
+    env = { ...env, CC_LINKER_TELEGRAM_BOT_TOKEN: fake.token };
+    const before = getMes();
+    const r = await run(
+      '--app-id',
+      'cli_0011223344556677',
+      '--app-secret',
+      'feishu-secret-1',
+      '--no-check',
+      '--allowed-root',
+      path.join(tmp, 'Git'),
+    );
+    expect(r.code).toBe(0);
+    expect(getMes()).toBe(before);
+    const config = await reload();
+    expect(config.telegram.enabled).toBe(false);
+    expect(config.feishu_bot.app_id).toBe('cli_0011223344556677');
+  });
+
   it('a re-run keeps the token, the Feishu keys and the rest; an owner flag alone chooses Telegram', async () => {
     fs.mkdirSync(path.dirname(configFile()), { recursive: true, mode: 0o700 });
     const old = [

@@ -181,11 +181,9 @@ export const feishuSetup = chatApp<FeishuAnswers>({
   label: 'Feishu / Lark',
   options: [],
   configured: (config) => config.feishu_bot.app_id !== '',
-  given: (flags, env) =>
-    [flags.appId, flags.appSecret, flags.domain, flags.owner, flags.autoBindOwner].some((v) => v !== undefined) ||
-    [SETUP_ENV.appId, SETUP_ENV.appSecret, SETUP_ENV.domain, SETUP_ENV.owner].some((name) =>
-      Boolean(env[name]?.trim()),
-    ),
+  flagged: (flags) =>
+    [flags.appId, flags.appSecret, flags.domain, flags.owner, flags.autoBindOwner].some((v) => v !== undefined),
+  env: [SETUP_ENV.appId, SETUP_ENV.appSecret, SETUP_ENV.domain, SETUP_ENV.owner],
   ask: (s, flags, config) => askFeishu(s, flags, config.feishu_bot),
   check: (s, flags, a) => checkFeishuAnswers(s, flags, a),
   apply: (section, a) => {

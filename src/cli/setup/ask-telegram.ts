@@ -1,7 +1,7 @@
 import type { Config } from '../../core/config-schema.js';
 import { registerSecret } from '../../core/redact.js';
 import type { SecretAnswer } from './ask-feishu.js';
-import { chatApp } from './chat-app.js';
+import { chatApp, type ChatAppOption } from './chat-app.js';
 import { SETUP_USAGE_EXIT, SetupError } from './setup-error.js';
 import { domainHost, schemaAccepts, type SetupFlags } from './setup-answers.js';
 import type { SetupSession } from './setup-session.js';
@@ -171,48 +171,49 @@ async function verifyToken(
   throw s.error('SETUP_CREDENTIALS', 'notWritten');
 }
 
+/** The `--telegram-*` options. */
+const OPTIONS: ChatAppOption[] = [
+  {
+    key: 'telegramBotToken',
+    answer: true,
+    flags: '--telegram-bot-token <token>',
+    description: `Telegram bot token from @BotFather, written to the file; prefer env ${ENV.token}, which is used without being written`,
+  },
+  {
+    key: 'telegramOwnerUserId',
+    answer: true,
+    flags: '--telegram-owner-user-id <id>',
+    description: `your numeric Telegram user id (send /whoami to the bot); "" clears it (env ${ENV.owner})`,
+  },
+  {
+    key: 'telegramAutoBindOwner',
+    answer: true,
+    flags: '--telegram-auto-bind-owner',
+    description: 'with no Telegram owner, the first person to message the bot privately becomes the owner',
+  },
+  {
+    key: 'telegramAutoBindOwner',
+    answer: true,
+    flags: '--no-telegram-auto-bind-owner',
+    description: 'turn Telegram first-message owner binding off',
+  },
+  {
+    key: 'telegramApiRoot',
+    answer: false,
+    flags: '--telegram-api-root <url>',
+    description: 'Bot API address, only for a self-hosted Bot API server (default https://api.telegram.org)',
+  },
+];
+
 /** Telegram in `cc-linker setup`: `[telegram]` turned on with its token, owner or auto-bind. */
 export const telegramSetup = chatApp<TelegramAnswers>({
   id: 'telegram',
   aliases: ['tg'],
   label: 'Telegram',
-  options: [
-    {
-      key: 'telegramBotToken',
-      answer: true,
-      flags: '--telegram-bot-token <token>',
-      description: `Telegram bot token from @BotFather, written to the file; prefer env ${ENV.token}, which is used without being written`,
-    },
-    {
-      key: 'telegramOwnerUserId',
-      answer: true,
-      flags: '--telegram-owner-user-id <id>',
-      description: `your numeric Telegram user id (send /whoami to the bot); "" clears it (env ${ENV.owner})`,
-    },
-    {
-      key: 'telegramAutoBindOwner',
-      answer: true,
-      flags: '--telegram-auto-bind-owner',
-      description: 'with no Telegram owner, the first person to message the bot privately becomes the owner',
-    },
-    {
-      key: 'telegramAutoBindOwner',
-      answer: true,
-      flags: '--no-telegram-auto-bind-owner',
-      description: 'turn Telegram first-message owner binding off',
-    },
-    {
-      key: 'telegramApiRoot',
-      answer: false,
-      flags: '--telegram-api-root <url>',
-      description: 'Bot API address, only for a self-hosted Bot API server (default https://api.telegram.org)',
-    },
-  ],
+  options: OPTIONS,
   configured: (config) => config.telegram.enabled,
-  given: (flags, env) =>
-    ['telegramBotToken', 'telegramOwnerUserId', 'telegramAutoBindOwner'].some(
-      (key) => flags.chatFlags?.[key] !== undefined,
-    ) || [ENV.token, ENV.owner].some((name) => Boolean(env[name]?.trim())),
+  flagged: (flags) => OPTIONS.some((o) => o.answer && flags.chatFlags?.[o.key] !== undefined),
+  env: [ENV.token, ENV.owner],
   ask: (s, flags, config) => askTelegram(s, flags, config.telegram),
   check: (s, flags, a) => checkTelegramAnswers(s, flags, a),
   apply: (section, a) => {

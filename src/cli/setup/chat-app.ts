@@ -44,8 +44,10 @@ export interface ChatAppSetup<A = unknown> {
   readonly options: readonly ChatAppOption[];
   /** Whether the existing config already sets it up (the wizard's default; re-checked by a bare `--yes`). */
   configured(config: Config): boolean;
-  /** Whether an answer for it came as a flag or an environment variable (chooses it without `--channels`). */
-  given(flags: SetupFlags, env: NodeJS.ProcessEnv): boolean;
+  /** Whether one of its answer flags was given (chooses it without `--channels`). */
+  flagged(flags: SetupFlags): boolean;
+  /** The variables that answer its questions (one set chooses it when no app's flag was given). */
+  readonly env: readonly string[];
   ask(s: SetupSession, flags: SetupFlags, config: Config): Promise<A>;
   /** Runs the check `ask` left for last; throws a `SetupError` (nothing written) when it fails. */
   check(s: SetupSession, flags: SetupFlags, answers: A): Promise<A>;

@@ -25,8 +25,9 @@ export function parseChatApps(text: string, apps: readonly ChatAppSetup[] = CHAT
 
 /**
  * Which chat apps this run sets up (the others keep their settings, untouched). `--channels`
- * decides when given; otherwise the default is the apps answered by a flag or variable, else
- * those the file already sets up, else Feishu — and the wizard asks, showing that default.
+ * decides when given; otherwise the default is the apps answered by a flag, else by a variable
+ * (a variable alone never adds an app to one named by flags), else those the file already sets
+ * up, else Feishu — and the wizard asks, showing that default.
  * `--skip-feishu` always leaves Feishu out. None at all is fine: the local console runs alone.
  */
 export async function chooseChatApps(
@@ -48,7 +49,8 @@ export async function chooseChatApps(
       );
     return skip(chosen);
   }
-  let defaults = apps.filter((a) => a.given(flags, s.env));
+  let defaults = apps.filter((a) => a.flagged(flags));
+  if (defaults.length === 0) defaults = apps.filter((a) => a.env.some((name) => Boolean(s.env[name]?.trim())));
   if (defaults.length === 0) defaults = apps.filter((a) => a.configured(config));
   if (defaults.length === 0) defaults = apps.filter((a) => a.id === 'feishu');
   defaults = skip(defaults);
