@@ -40,10 +40,14 @@ export const setupCommand: CommandSpec = {
     },
     {
       flags: '--owner <open_id>',
-      description: 'your open_id, ou_... (send /whoami to the bot); "" clears it (env CC_LINKER_FEISHU_OWNER_OPEN_ID)',
+      description:
+        'your Feishu open_id, ou_... (send /whoami to the bot); "" clears it (env CC_LINKER_FEISHU_OWNER_OPEN_ID)',
     },
-    { flags: '--auto-bind-owner', description: 'with no owner, the first person to message the bot becomes the owner' },
-    { flags: '--no-auto-bind-owner', description: 'turn first-message owner binding off' },
+    {
+      flags: '--auto-bind-owner',
+      description: 'with no Feishu owner, the first person to message the bot becomes the owner',
+    },
+    { flags: '--no-auto-bind-owner', description: 'turn Feishu first-message owner binding off' },
     {
       flags: '--default-cwd <dir>',
       description: 'working directory for /new without one (env CC_LINKER_FEISHU_DEFAULT_CWD)',
