@@ -15,6 +15,6 @@ describe('parseChatApps', () => {
     expect(ids('none')).toEqual([]);
     expect(ids('')).toEqual([]);
     expect(ids('telegram, whatsapp')).toBeUndefined();
-    expect(ids('3')).toBeUndefined();
+    expect(ids('99')).toBeUndefined();
   });
 });
