@@ -22,7 +22,7 @@ const APP_OPTIONS = CHAT_APPS.flatMap((app) => app.options);
  */
 export const setupCommand: CommandSpec = {
   name: 'setup',
-  description: `Write ~/.cc-linker/config.toml: the chat apps (${CHAT_APPS.map((a) => a.label).join(', ')}) with their credentials checked, owners, directories`,
+  description: `Write ~/.cc-linker/config.toml: the chat apps (${CHAT_APPS.map((a) => a.label.en).join(', ')}) with their credentials checked, owners, directories`,
   options: [
     {
       flags: '--channels <apps>',

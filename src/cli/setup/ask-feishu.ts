@@ -178,7 +178,7 @@ async function verifyCredentials(
 export const feishuSetup = chatApp<FeishuAnswers>({
   id: 'feishu',
   aliases: ['lark', '飞书'],
-  label: 'Feishu / Lark',
+  label: { zh: '飞书 / Lark', en: 'Feishu / Lark' },
   options: [],
   configured: (config) => config.feishu_bot.app_id !== '',
   flagged: (flags) =>

@@ -209,7 +209,7 @@ const OPTIONS: ChatAppOption[] = [
 export const telegramSetup = chatApp<TelegramAnswers>({
   id: 'telegram',
   aliases: ['tg'],
-  label: 'Telegram',
+  label: { zh: 'Telegram', en: 'Telegram' },
   options: OPTIONS,
   configured: (config) => config.telegram.enabled,
   flagged: (flags) => OPTIONS.some((o) => o.answer && flags.chatFlags?.[o.key] !== undefined),

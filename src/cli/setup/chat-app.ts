@@ -1,4 +1,5 @@
 import type { Config } from '../../core/config-schema.js';
+import type { LocalizedText } from '../../core/i18n.js';
 import type { OptionSpec } from '../commands/command-spec.js';
 import type { SetupFlags } from './setup-answers.js';
 import type { SetupSession } from './setup-session.js';
@@ -38,8 +39,8 @@ export interface ChatAppSetup<A = unknown> {
   readonly id: string;
   /** Other words accepted for it (`lark`, `飞书`). */
   readonly aliases: readonly string[];
-  /** How it is named to the user (`Telegram`). */
-  readonly label: string;
+  /** How it is named to the user, in each language (`飞书 / Lark`, `Feishu / Lark`); `--help` uses en. */
+  readonly label: LocalizedText;
   /** Its own command-line options, after the common ones in `--help`. */
   readonly options: readonly ChatAppOption[];
   /** Whether the existing config already sets it up (the wizard's default; re-checked by a bare `--yes`). */

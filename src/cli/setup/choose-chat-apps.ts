@@ -55,7 +55,7 @@ export async function chooseChatApps(
   if (defaults.length === 0) defaults = apps.filter((a) => a.id === 'feishu');
   defaults = skip(defaults);
   if (!s.full) return defaults;
-  const list = apps.map((a, i) => `${i + 1}) ${a.id} (${a.label})`).join(', ');
+  const list = apps.map((a, i) => `${i + 1}) ${a.id} (${a.label[s.lang]})`).join(', ');
   const chosen = await s.question<ChatAppSetup[]>({
     flag: '--channels',
     current: defaults,

@@ -120,11 +120,12 @@ function summary(s: SetupSession, config: Config, a: Answers, file: string, exis
   const t = s.t;
   const rows: Array<[string, string]> = [
     [t('sumLanguage'), config.general.language],
-    [t('sumChatApps'), a.chosen.map(({ app }) => app.label).join(', ') || t('notSet')],
+    [t('sumChatApps'), a.chosen.map(({ app }) => app.label[s.lang]).join(', ') || t('notSet')],
   ];
   for (const { app, answers } of a.chosen) rows.push(...app.summary(s, config, answers));
   for (const app of CHAT_APPS)
-    if (!a.chosen.some((c) => c.app === app) && app.configured(existing)) rows.push([app.label, t('unchanged')]);
+    if (!a.chosen.some((c) => c.app === app) && app.configured(existing))
+      rows.push([app.label[s.lang], t('unchanged')]);
   if (a.chosen.length === 0) rows.push([t('sumConsole'), t('consoleOn')]);
   rows.push(
     [t('sumRoots'), config.security.allowed_roots.join(', ')],
