@@ -169,6 +169,23 @@ describe('setup wizard: Telegram', () => {
     expect(fs.readFileSync(configFile(), 'utf8')).toContain('bot_token = ""');
   });
 
+  it('with answer flags on a terminal it asks only for the missing token, and checks it last', async () => {
+    const r = await converse([[/^Bot token \(not shown while you type\): $/, fake.token]], {
+      terminal: true,
+      flags: {
+        ...flags(),
+        language: 'en',
+        allowedRoot: [path.join(tmp, 'Git')],
+        chatFlags: { telegramApiRoot: fake.apiRoot, telegramOwnerUserId: '4242' },
+      },
+    });
+    expect(r.mismatches).toEqual([]);
+    expect(r.answered).toBe(1);
+    expect(r.result).toMatchObject({ chatApps: { telegram: 'ok' } });
+    expect(r.transcript).not.toContain(fake.token);
+    expect((await reload()).telegram).toMatchObject({ enabled: true, bot_token: fake.token, owner_user_id: '4242' });
+  });
+
   it('"none": the console alone, nothing asked about any chat app', async () => {
     const r = await converse([
       [/^语言 /, 'en'],
