@@ -124,7 +124,13 @@ async function resolveToken(
     }
   };
   if (s.full && s.prompter) {
-    if (first && envToken !== undefined && (await s.confirm({ text: t('askUseEnvToken') }, true)))
+    // A malformed variable is not offered (cc-linker could not start with it anyway).
+    if (
+      first &&
+      envToken !== undefined &&
+      validToken(envToken) &&
+      (await s.confirm({ text: t('askUseEnvToken') }, true))
+    )
       return { kind: 'env', value: envToken };
     return typed(first && fileToken !== '');
   }
