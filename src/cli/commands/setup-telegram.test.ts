@@ -214,6 +214,25 @@ describe('cc-linker setup --channels telegram (non-interactive)', () => {
     expect(fs.readFileSync(`${configFile()}.bak`, 'utf8')).toBe(old);
   });
 
+  it('--channels feishu,telegram sets up both in one run', async () => {
+    const r = await run(
+      ...telegram(),
+      '--channels',
+      'feishu,telegram',
+      '--app-id',
+      'cli_0011223344556677',
+      '--app-secret',
+      'feishu-secret-2',
+      '--no-check',
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Next: run cc-linker start, send /whoami to the bot in Feishu');
+    expect(r.stdout).toContain('Next (Telegram): run cc-linker start, send /whoami to your bot');
+    const config = await reload();
+    expect(config.feishu_bot).toMatchObject({ app_id: 'cli_0011223344556677', app_secret: 'feishu-secret-2' });
+    expect(config.telegram).toMatchObject({ enabled: true, bot_token: fake.token });
+  });
+
   it('--channels none: the console alone; the Telegram section stays as it was', async () => {
     fs.mkdirSync(path.dirname(configFile()), { recursive: true, mode: 0o700 });
     fs.writeFileSync(configFile(), `[telegram]\nenabled = true\nbot_token = "${fake.token}"\n`, { mode: 0o600 });
