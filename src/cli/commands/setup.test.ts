@@ -1,15 +1,12 @@
-import { Command } from 'commander';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeFeishuServer, type FakeFeishu } from '../../../test/fakes/fake-feishu/fake-feishu-server.js';
+import { runSetupCommand } from '../../../test/helpers/run-setup-command.js';
 import { loadConfig } from '../../core/config.js';
 import { resolvePaths } from '../../core/paths.js';
 import { setCliRuntime } from '../context/with-context.js';
-import { memoryOutput } from '../context/output.js';
-import { registerSpec } from '../launcher/register-spec.js';
-import { setupCommand } from './setup.js';
 
 const APP_ID = 'cli_0123456789abcdef';
 const SECRET = 'Zq8-setup-secret-7f3a91';
@@ -46,15 +43,9 @@ afterEach(() => {
 const configFile = () => path.join(tmp, '.cc-linker', 'config.toml');
 
 async function run(...args: string[]) {
-  const out = memoryOutput();
-  let code = -1;
-  setCliRuntime({ env, out, setExitCode: (c) => (code = c) });
-  const program = new Command().exitOverride();
-  registerSpec(program, setupCommand);
-  program.commands.forEach((c) => c.exitOverride());
-  await program.parseAsync(['node', 'cc-linker', 'setup', ...args]);
-  printed.push(...out.stdout, ...out.stderr);
-  return { code, stdout: out.stdout.join('\n'), stderr: out.stderr.join('\n') };
+  const r = await runSetupCommand(args, env);
+  printed.push(r.stdout, r.stderr);
+  return r;
 }
 
 /** The file as cc-linker will read it, with no environment overrides. */
@@ -243,9 +234,7 @@ describe('cc-linker setup (non-interactive)', () => {
   it('--skip-feishu configures the console and leaves the Feishu keys alone', async () => {
     const r = await run('--skip-feishu', '--language', 'en', '--allowed-root', path.join(tmp, 'Workspace'));
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(
-      'Next: run cc-linker start (without Feishu credentials it serves the local console only).',
-    );
+    expect(r.stdout).toContain('Next: run cc-linker start (with no chat app set up it serves the local console only).');
     expect(fake.tokenRequests.every((t) => t.app_id === APP_ID)).toBe(true);
     const config = await reload();
     expect(config.web.enabled).toBe(true);
@@ -270,7 +259,7 @@ describe('cc-linker setup (non-interactive)', () => {
     );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`The allowed root ${path.join(tmp, 'Downloads/x')} is covered by security.denied_roots`);
-    expect(r.stderr).toContain('The default working directory cannot be used from Feishu');
+    expect(r.stderr).toContain('The default working directory cannot be used from chat');
   });
 
   it('--owner must look like an open_id (refused before asking Feishu); --auto-bind-owner warns', async () => {

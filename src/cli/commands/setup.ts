@@ -1,13 +1,20 @@
 import { redact } from '../../core/redact.js';
 import type { CommandSpec } from './command-spec.js';
 import type { SetupFlags } from '../setup/setup-answers.js';
+import { CHAT_APPS } from '../setup/chat-apps.js';
 
 /** The parsed options: `SetupFlags`, except that the two switches are absent when not given. */
-type SetupOptions = Omit<SetupFlags, 'yes' | 'skipFeishu'> & Partial<Pick<SetupFlags, 'yes' | 'skipFeishu'>>;
+type SetupOptions = Omit<SetupFlags, 'yes' | 'skipFeishu' | 'chatFlags'> &
+  Partial<Pick<SetupFlags, 'yes' | 'skipFeishu'>> &
+  Record<string, string | boolean | undefined>;
+
+const APP_OPTIONS = CHAT_APPS.flatMap((app) => app.options);
 
 /**
- * `cc-linker setup`: writes `~/.cc-linker/config.toml` — Feishu/Lark app id and secret (checked
- * against the token endpoint), owner, default working directory and allowed roots. On a terminal with no answer flags it is a wizard; any answer can be
+ * `cc-linker setup`: writes `~/.cc-linker/config.toml` — the chat apps chosen (`--channels`; each
+ * app's questions in its own `ChatAppSetup`, listed in `../setup/chat-apps.ts`: Feishu/Lark app id
+ * and secret checked against the token endpoint, the Telegram bot token checked with `getMe`, and
+ * each owner), default working directory and allowed roots. On a terminal with no answer flags it is a wizard; any answer can be
  * given as a flag or `CC_LINKER_*` variable instead, and without a terminal (or with `--yes`)
  * it never asks: a required answer that is missing stops it with one line naming the flag.
  * Expected failures print `✖ <reason>` in the language chosen during setup and
@@ -15,8 +22,12 @@ type SetupOptions = Omit<SetupFlags, 'yes' | 'skipFeishu'> & Partial<Pick<SetupF
  */
 export const setupCommand: CommandSpec = {
   name: 'setup',
-  description: 'Write ~/.cc-linker/config.toml: Feishu/Lark app credentials (checked), owner, directories',
+  description: `Write ~/.cc-linker/config.toml: the chat apps (${CHAT_APPS.map((a) => a.label.en).join(', ')}) with their credentials checked, owners, directories`,
   options: [
+    {
+      flags: '--channels <apps>',
+      description: `chat apps to set up, comma-separated: ${CHAT_APPS.map((a) => a.id).join(', ')}, or none (the local console only); the others keep their settings`,
+    },
     { flags: '--app-id <id>', description: 'Feishu/Lark App ID, cli_ + 16 hex digits (env CC_LINKER_FEISHU_APP_ID)' },
     {
       flags: '--app-secret <secret>',
@@ -29,18 +40,23 @@ export const setupCommand: CommandSpec = {
     },
     {
       flags: '--owner <open_id>',
-      description: 'your open_id, ou_... (send /whoami to the bot); "" clears it (env CC_LINKER_FEISHU_OWNER_OPEN_ID)',
+      description:
+        'your Feishu open_id, ou_... (send /whoami to the bot); "" clears it (env CC_LINKER_FEISHU_OWNER_OPEN_ID)',
     },
-    { flags: '--auto-bind-owner', description: 'with no owner, the first person to message the bot becomes the owner' },
-    { flags: '--no-auto-bind-owner', description: 'turn first-message owner binding off' },
+    {
+      flags: '--auto-bind-owner',
+      description: 'with no Feishu owner, the first person to message the bot becomes the owner',
+    },
+    { flags: '--no-auto-bind-owner', description: 'turn Feishu first-message owner binding off' },
     {
       flags: '--default-cwd <dir>',
       description: 'working directory for /new without one (env CC_LINKER_FEISHU_DEFAULT_CWD)',
     },
     { flags: '--allowed-root <dir...>', description: 'directories /new may use (repeatable)' },
     { flags: '--language <zh|en>', description: 'language of messages (env CC_LINKER_LANGUAGE)' },
-    { flags: '--no-check', description: 'do not check the credentials with Feishu' },
-    { flags: '--skip-feishu', description: 'configure the local console only; leave the Feishu settings as they are' },
+    ...APP_OPTIONS,
+    { flags: '--no-check', description: 'do not check the credentials (Feishu token endpoint, Telegram getMe)' },
+    { flags: '--skip-feishu', description: 'leave Feishu out; its settings stay as they are' },
     {
       flags: '-y, --yes',
       description: 'ask nothing: take answers from flags, environment, the existing file and defaults',
@@ -53,7 +69,8 @@ export const setupCommand: CommandSpec = {
     ]);
     const terminal = Boolean(process.stdin.isTTY);
     try {
-      const flags: SetupFlags = { ...opts, yes: opts.yes === true, skipFeishu: opts.skipFeishu === true };
+      const chatFlags = Object.fromEntries(APP_OPTIONS.map((o) => [o.key, opts[o.key]]));
+      const flags: SetupFlags = { ...opts, yes: opts.yes === true, skipFeishu: opts.skipFeishu === true, chatFlags };
       await runSetup(ctx, flags, { input: process.stdin, output: process.stdout, terminal, interactive: terminal });
       return 0;
     } catch (err) {

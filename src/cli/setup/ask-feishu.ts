@@ -1,6 +1,7 @@
 import { checkFeishuCredentials, type CredentialCheckInput } from '../../channels/feishu/check-credentials.js';
 import type { Config } from '../../core/config-schema.js';
 import { registerSecret } from '../../core/redact.js';
+import { chatApp } from './chat-app.js';
 import { SETUP_USAGE_EXIT } from './setup-error.js';
 import { domainHost, isAppId, isOpenId, parseDomainAnswer, SETUP_ENV, type SetupFlags } from './setup-answers.js';
 import type { SetupSession } from './setup-session.js';
@@ -169,3 +170,56 @@ async function verifyCredentials(
   if (await s.confirm('askRetryCredentials', true)) return 'retry';
   throw s.error('SETUP_CREDENTIALS', 'notWritten');
 }
+
+/**
+ * Feishu / Lark in `cc-linker setup`: `[feishu_bot]`'s credentials and owner. Its flags are the
+ * original unprefixed ones (`--app-id`, `--owner` …), declared with the command's own options.
+ */
+export const feishuSetup = chatApp<FeishuAnswers>({
+  id: 'feishu',
+  aliases: ['lark', '飞书'],
+  label: { zh: '飞书 / Lark', en: 'Feishu / Lark' },
+  options: [],
+  configured: (config) => config.feishu_bot.app_id !== '',
+  flagged: (flags) =>
+    [flags.appId, flags.appSecret, flags.domain, flags.owner, flags.autoBindOwner].some((v) => v !== undefined),
+  env: [SETUP_ENV.appId, SETUP_ENV.appSecret, SETUP_ENV.domain, SETUP_ENV.owner],
+  ask: (s, flags, config) => askFeishu(s, flags, config.feishu_bot),
+  check: (s, flags, a) => checkFeishuAnswers(s, flags, a),
+  apply: (section, a) => {
+    const bot = section('feishu_bot');
+    bot.domain = a.domain;
+    bot.app_id = a.appId;
+    if (a.secret.kind === 'write') bot.app_secret = a.secret.value;
+    if (a.secret.kind === 'env') bot.app_secret = '';
+    bot.owner_open_id = a.owner;
+    bot.allow_auto_bind_owner = a.autoBind;
+  },
+  summary: (s, config, a) => {
+    const t = s.t;
+    const bot = config.feishu_bot;
+    const secret = a.secret.kind === 'env' ? t('secretFromEnv') : bot.app_secret ? t('secretHidden') : t('notSet');
+    return [
+      [
+        t('sumDomain'),
+        bot.domain === 'feishu' || bot.domain === 'lark' ? `${bot.domain} (${domainHost(bot.domain)})` : bot.domain,
+      ],
+      [t('sumAppId'), bot.app_id],
+      [t('sumSecret'), secret],
+      [t('sumOwner'), bot.owner_open_id || t('notSet')],
+      [t('sumAutoBind'), bot.allow_auto_bind_owner ? t('yes') : t('no')],
+    ];
+  },
+  envOverrides: (config) => [
+    { env: SETUP_ENV.domain, key: 'feishu_bot.domain', value: config.feishu_bot.domain },
+    { env: SETUP_ENV.appId, key: 'feishu_bot.app_id', value: config.feishu_bot.app_id },
+    { env: SETUP_ENV.appSecret, key: 'feishu_bot.app_secret', value: config.feishu_bot.app_secret, keptInEnv: true },
+    { env: SETUP_ENV.owner, key: 'feishu_bot.owner_open_id', value: config.feishu_bot.owner_open_id },
+  ],
+  nextSteps: (s, config) => {
+    const bot = config.feishu_bot;
+    const next = bot.owner_open_id !== '' ? 'nextStart' : bot.allow_auto_bind_owner ? 'nextAutoBind' : 'nextWhoami';
+    return [s.t(next), s.t('docsHint')];
+  },
+  checked: (a) => a.check,
+});

@@ -1,13 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeFeishuServer, type FakeFeishu } from '../../../test/fakes/fake-feishu/fake-feishu-server.js';
+import { converse as baseConverse, type ScriptStep } from '../../../test/helpers/setup-conversation.js';
 import { loadConfig } from '../../core/config.js';
 import { resolvePaths } from '../../core/paths.js';
-import { memoryOutput } from '../context/output.js';
-import { runSetup } from './run-setup.js';
 import type { SetupFlags } from './setup-answers.js';
 import { SetupError } from './setup-error.js';
 
@@ -36,47 +34,12 @@ afterEach(() => {
 const configFile = () => path.join(tmp, '.cc-linker', 'config.toml');
 const noFlags: SetupFlags = { check: true, yes: false, skipFeishu: false };
 
-/**
- * Runs the wizard as a person would: each answer is typed only after its question appears (a
- * line ending in ": "), and each question must match the script. When the script runs out the
- * input ends.
- */
-async function converse(script: Array<[RegExp, string]>, opts: { terminal?: boolean; flags?: SetupFlags } = {}) {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  const out = memoryOutput();
-  let transcript = '';
-  let answered = 0;
-  let seenPromptAt = -1;
-  const mismatches: string[] = [];
-  output.on('data', (chunk: Buffer) => {
-    transcript += chunk.toString('utf8');
-    if (!transcript.endsWith(': ') || seenPromptAt === transcript.length) return;
-    seenPromptAt = transcript.length;
-    // On a terminal readline moves the cursor (escape sequences) before the prompt.
-    const prompt = transcript.slice(transcript.lastIndexOf('\n') + 1).replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
-    const step = script[answered];
-    if (!step) {
-      input.end();
-      return;
-    }
-    if (!step[0].test(prompt))
-      mismatches.push(`question ${answered + 1}: expected ${String(step[0])}, got ${JSON.stringify(prompt)}`);
-    answered += 1;
-    setImmediate(() => input.write(`${step[1]}\n`));
-  });
-  const paths = resolvePaths(env);
-  const result = await runSetup({ paths, env, lang: 'zh', out, cwd: tmp }, opts.flags ?? noFlags, {
-    input,
-    output,
-    terminal: opts.terminal ?? false,
-    interactive: true,
-  }).catch((err: unknown) => err);
-  return { result, transcript, stdout: out.stdout.join('\n'), stderr: out.stderr.join('\n'), mismatches, answered };
-}
+const converse = (script: ScriptStep[], opts: { terminal?: boolean; flags?: SetupFlags } = {}) =>
+  baseConverse(script, { env, cwd: tmp, flags: opts.flags ?? noFlags, ...opts });
 
-const happyScript = (): Array<[RegExp, string]> => [
+const happyScript = (): ScriptStep[] => [
   [/^语言 \/ Language（zh \/ en） \[zh\]: $/, 'en'],
+  [/^Chat apps to set up: 1\) feishu \(Feishu \/ Lark\), 2\) telegram \(Telegram\) .* \[feishu\]: $/, ''],
   [/^Platform: .* \[feishu\]: $/, fake.baseUrl],
   [/^App ID /, APP_ID],
   [/^App Secret \(not shown while you type\): $/, SECRET],
@@ -130,7 +93,7 @@ describe('setup wizard (scripted input)', () => {
   it('a rejected secret can be typed again; a bad answer is explained and asked again', async () => {
     const script = happyScript();
     script.splice(
-      2,
+      3,
       2,
       [/^App ID /, 'cli_nothex'],
       [/^App ID /, APP_ID],
@@ -151,7 +114,7 @@ describe('setup wizard (scripted input)', () => {
   it('keeps using CC_LINKER_FEISHU_APP_SECRET when asked to, and writes no secret', async () => {
     env = { ...env, CC_LINKER_FEISHU_APP_SECRET: SECRET };
     const script = happyScript();
-    script.splice(3, 1, [/^CC_LINKER_FEISHU_APP_SECRET is set: keep using it .* \[Y\/n\]: $/, 'y']);
+    script.splice(4, 1, [/^CC_LINKER_FEISHU_APP_SECRET is set: keep using it .* \[Y\/n\]: $/, 'y']);
     const r = await converse(script);
     expect(r.mismatches).toEqual([]);
     expect(r.result).toMatchObject({ credentials: 'ok' });
@@ -160,7 +123,7 @@ describe('setup wizard (scripted input)', () => {
   });
 
   it('input that ends early, or a "no" at the end, writes nothing', async () => {
-    let r = await converse(happyScript().slice(0, 3));
+    let r = await converse(happyScript().slice(0, 4));
     expect(r.result).toBeInstanceOf(SetupError);
     expect((r.result as SetupError).userMessage).toBe('the input ended before setup was complete; nothing was written');
     expect(fs.existsSync(configFile())).toBe(false);

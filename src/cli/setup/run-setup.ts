@@ -9,10 +9,13 @@ import { ensurePrivateDir } from '../../store/private-dir.js';
 import { tildify } from '../../core/tildify.js';
 import type { Output } from '../context/output.js';
 import { askDirectories, type DirectoryAnswers } from './ask-directories.js';
-import { askFeishu, checkFeishuAnswers, type FeishuAnswers } from './ask-feishu.js';
+import type { FeishuAnswers } from './ask-feishu.js';
+import type { ChatAppSetup, EnvOverrideWritten } from './chat-app.js';
+import { CHAT_APPS } from './chat-apps.js';
+import { chooseChatApps } from './choose-chat-apps.js';
 import { renderConfigToml } from './render-config-toml.js';
 import { SetupError } from './setup-error.js';
-import { domainHost, hasAnswerFlags, parseLanguageAnswer, SETUP_ENV, type SetupFlags } from './setup-answers.js';
+import { hasAnswerFlags, parseLanguageAnswer, SETUP_ENV, type SetupFlags } from './setup-answers.js';
 import { setupMessages } from './setup-messages.js';
 import { SetupSession, type SetupIo } from './setup-session.js';
 
@@ -36,15 +39,22 @@ export interface SetupOutcome {
   file: string;
   /** `config.toml.bak` when an existing file was backed up first. */
   backup: string | null;
-  /** `none` with `--skip-feishu`. */
+  /** The Feishu credential check; `none` when Feishu was not set up in this run. */
   credentials: Exclude<FeishuAnswers['check'], 'pending'> | 'none';
+  /** Each chat app set up in this run, by id, and how its credential check went. */
+  chatApps: Record<string, 'ok' | 'skipped' | 'unchecked'>;
+}
+
+/** A chat app chosen for this run and its answers. */
+interface Chosen {
+  app: ChatAppSetup;
+  answers: unknown;
 }
 
 interface Answers {
   lang: Language;
-  feishu?: FeishuAnswers;
+  chosen: Chosen[];
   dirs: DirectoryAnswers;
-  skipFeishu: boolean;
 }
 
 async function readExisting(
@@ -73,92 +83,73 @@ async function readExisting(
   return { text, raw, config: r.config };
 }
 
-/** The old file's data with the answers set; sections are copied, never mutated. */
+/** The old file's data with the answers set; sections are copied (once each), never mutated. */
 function applyAnswers(raw: Plain, a: Answers): Plain {
   const next: Plain = { ...raw };
+  const copied = new Set<string>();
   const section = (name: string): Plain => {
-    const copy: Plain = isPlain(raw[name]) ? { ...(raw[name] as Plain) } : {};
-    next[name] = copy;
-    return copy;
+    if (!copied.has(name)) {
+      copied.add(name);
+      next[name] = isPlain(raw[name]) ? { ...(raw[name] as Plain) } : {};
+    }
+    return next[name] as Plain;
   };
   section('general').language = a.lang;
-  const bot = section('feishu_bot');
-  if (a.feishu) {
-    bot.domain = a.feishu.domain;
-    bot.app_id = a.feishu.appId;
-    if (a.feishu.secret.kind === 'write') bot.app_secret = a.feishu.secret.value;
-    if (a.feishu.secret.kind === 'env') bot.app_secret = '';
-    bot.owner_open_id = a.feishu.owner;
-    bot.allow_auto_bind_owner = a.feishu.autoBind;
-  }
-  bot.default_cwd = a.dirs.defaultCwd;
+  for (const { app, answers } of a.chosen) app.apply(section, answers);
+  section('feishu_bot').default_cwd = a.dirs.defaultCwd;
   section('security').allowed_roots = a.dirs.roots;
-  if (a.skipFeishu) section('web').enabled = true;
+  if (a.chosen.length === 0) section('web').enabled = true;
   return next;
 }
 
 /** Warns when an environment variable will override what was just written (names only, never values). */
-function warnEnvOverrides(s: SetupSession, config: Config): void {
-  const written: Array<[string, string, string]> = [
-    [SETUP_ENV.language, 'general.language', config.general.language],
-    [SETUP_ENV.domain, 'feishu_bot.domain', config.feishu_bot.domain],
-    [SETUP_ENV.appId, 'feishu_bot.app_id', config.feishu_bot.app_id],
-    [SETUP_ENV.appSecret, 'feishu_bot.app_secret', config.feishu_bot.app_secret],
-    [SETUP_ENV.owner, 'feishu_bot.owner_open_id', config.feishu_bot.owner_open_id],
-    [SETUP_ENV.defaultCwd, 'feishu_bot.default_cwd', config.feishu_bot.default_cwd],
+function warnEnvOverrides(s: SetupSession, config: Config, a: Answers): void {
+  const written: EnvOverrideWritten[] = [
+    { env: SETUP_ENV.language, key: 'general.language', value: config.general.language },
+    ...a.chosen.flatMap(({ app, answers }) => app.envOverrides(config, answers)),
+    { env: SETUP_ENV.defaultCwd, key: 'feishu_bot.default_cwd', value: config.feishu_bot.default_cwd },
   ];
-  for (const [env, key, value] of written) {
+  for (const { env, key, value, keptInEnv } of written) {
     const set = s.env[env]?.trim();
-    // An empty app_secret with the variable set is the "keep using the environment" choice.
-    if (set && set !== value && !(env === SETUP_ENV.appSecret && value === ''))
-      s.note(s.t('envOverride', { env, key }));
+    // An empty secret with the variable set is the "keep using the environment" choice.
+    if (set && set !== value && !(keptInEnv && value === '')) s.note(s.t('envOverride', { env, key }));
   }
 }
 
-function summary(s: SetupSession, config: Config, a: Answers, file: string): string {
+function summary(s: SetupSession, config: Config, a: Answers, file: string, existing: Config): string {
   const t = s.t;
-  const bot = config.feishu_bot;
-  const rows: Array<[string, string]> = [[t('sumLanguage'), config.general.language]];
-  if (a.feishu) {
-    const secret =
-      a.feishu.secret.kind === 'env' ? t('secretFromEnv') : bot.app_secret ? t('secretHidden') : t('notSet');
-    rows.push(
-      [
-        t('sumDomain'),
-        bot.domain === 'feishu' || bot.domain === 'lark' ? `${bot.domain} (${domainHost(bot.domain)})` : bot.domain,
-      ],
-      [t('sumAppId'), bot.app_id],
-      [t('sumSecret'), secret],
-      [t('sumOwner'), bot.owner_open_id || t('notSet')],
-      [t('sumAutoBind'), bot.allow_auto_bind_owner ? t('yes') : t('no')],
-    );
-  } else {
-    rows.push([t('sumConsole'), t('consoleOn')]);
-  }
+  const rows: Array<[string, string]> = [
+    [t('sumLanguage'), config.general.language],
+    [t('sumChatApps'), a.chosen.map(({ app }) => app.label[s.lang]).join(', ') || t('notSet')],
+  ];
+  for (const { app, answers } of a.chosen) rows.push(...app.summary(s, config, answers));
+  for (const app of CHAT_APPS)
+    if (!a.chosen.some((c) => c.app === app) && app.configured(existing))
+      rows.push([app.label[s.lang], t('unchanged')]);
+  if (a.chosen.length === 0) rows.push([t('sumConsole'), t('consoleOn')]);
   rows.push(
     [t('sumRoots'), config.security.allowed_roots.join(', ')],
-    [t('sumDefaultCwd'), bot.default_cwd || t('notSet')],
+    [t('sumDefaultCwd'), config.feishu_bot.default_cwd || t('notSet')],
   );
   return [t('summaryTitle', { file }), ...rows.map(([k, v]) => `  ${k}: ${v}`)].join('\n');
 }
 
-function nextStep(s: SetupSession, config: Config): string {
-  const bot = config.feishu_bot;
-  const hasFeishu = bot.app_id !== '' && (bot.app_secret !== '' || Boolean(s.env[SETUP_ENV.appSecret]?.trim()));
-  if (!hasFeishu) return s.t('nextConsoleOnly');
-  if (bot.owner_open_id !== '') return s.t('nextStart');
-  return s.t(bot.allow_auto_bind_owner ? 'nextAutoBind' : 'nextWhoami');
+function nextSteps(s: SetupSession, config: Config, a: Answers): string[] {
+  if (a.chosen.length > 0) return a.chosen.flatMap(({ app, answers }) => app.nextSteps(s, config, answers));
+  return [s.t(CHAT_APPS.some((app) => app.configured(config)) ? 'nextStartConfigured' : 'nextConsoleOnly')];
 }
 
 /**
  * `cc-linker setup`: gathers the answers (full wizard, flags with questions only for what is
- * missing, or — without a terminal or with `--yes` — no questions at all), checks the Feishu
- * credentials, and writes `config.toml`: rendered from the old file plus the answers (every other
- * key kept), validated before it is written, written atomically 0600 in a 0700 directory, with
- * the old file saved first as `config.toml.bak`. Nothing is written when any step fails.
+ * missing, or — without a terminal or with `--yes` — no questions at all): the language, the chat
+ * apps to set up (`chooseChatApps`; each asks and checks its own credentials, `chat-apps.ts`), the
+ * directories. Then it writes `config.toml`: rendered from the old file plus the answers (every
+ * other key — and every app not chosen — kept), validated before it is written, written atomically
+ * 0600 in a 0700 directory, with the old file saved first as `config.toml.bak`. Nothing is written
+ * when any step fails.
  *
- * The app secret never reaches any output: it is registered with the redactor as soon as it is
- * known and the summary shows only whether one is set.
+ * Secrets (the Feishu app secret, the Telegram bot token) never reach any output: each is
+ * registered with the redactor as soon as it is known and the summary shows only whether one is set.
  *
  * @example
  *   await runSetup({ paths, env, lang: 'zh', out }, { appId, appSecret, check: true, yes: true, skipFeishu: false },
@@ -169,7 +160,10 @@ export async function runSetup(ctx: SetupContext, flags: SetupFlags, io: SetupIo
   const shownFile = tildify(file, ctx.paths.userHome);
   const startLang = (flags.language !== undefined ? parseLanguageAnswer(flags.language) : undefined) ?? ctx.lang;
   const existing = await readExisting(file, startLang);
-  const full = io.interactive && !flags.yes && !hasAnswerFlags(flags);
+  const appAnswered = CHAT_APPS.some((app) =>
+    app.options.some((o) => o.answer && flags.chatFlags?.[o.key] !== undefined),
+  );
+  const full = io.interactive && !flags.yes && !hasAnswerFlags(flags) && !appAnswered;
   const s = new SetupSession(startLang, full, { ...io, ask: io.interactive && !flags.yes }, ctx.out, ctx.env);
   let answers: Answers;
   let config: Config;
@@ -191,8 +185,10 @@ export async function runSetup(ctx: SetupContext, flags: SetupFlags, io: SetupIo
     });
     s.setLanguage(lang);
     if (flags.skipFeishu) s.note(s.t('skipFeishu'));
-    let feishu = flags.skipFeishu ? undefined : await askFeishu(s, flags, existing.config.feishu_bot);
+    if (full) s.note(s.t('chatAppsIntro'));
     const c = existing.config;
+    const chosen: Chosen[] = [];
+    for (const app of await chooseChatApps(s, flags, c)) chosen.push({ app, answers: await app.ask(s, flags, c) });
     const dirs = await askDirectories(s, flags, {
       roots: c.security.allowed_roots,
       deniedRoots: c.security.denied_roots,
@@ -200,8 +196,9 @@ export async function runSetup(ctx: SetupContext, flags: SetupFlags, io: SetupIo
       home: ctx.paths.userHome,
       cwd: ctx.cwd ?? process.cwd(),
     });
-    if (feishu) feishu = await checkFeishuAnswers(s, flags, feishu);
-    answers = { lang, dirs, skipFeishu: flags.skipFeishu, ...(feishu ? { feishu } : {}) };
+    // Every answer is valid by now: the checks left for last (outside the wizard) run.
+    for (const one of chosen) one.answers = await one.app.check(s, flags, one.answers);
+    answers = { lang, dirs, chosen };
 
     const next = applyAnswers(existing.raw, answers);
     const validated = validateConfig(next);
@@ -212,9 +209,9 @@ export async function runSetup(ctx: SetupContext, flags: SetupFlags, io: SetupIo
     // Never write a file cc-linker could not read back.
     const reread = validateConfig(parseToml(text) as Plain);
     if (!reread.ok) throw new Error(`rendered config.toml does not validate at ${reread.issues[0].key}`);
-    warnEnvOverrides(s, config);
+    warnEnvOverrides(s, config, answers);
     if (full) {
-      s.note(summary(s, config, answers, shownFile));
+      s.note(summary(s, config, answers, shownFile, existing.config));
       if (!(await s.confirm('askWrite', true))) throw s.error('SETUP_DECLINED', 'notWritten');
     }
   } finally {
@@ -231,8 +228,11 @@ export async function runSetup(ctx: SetupContext, flags: SetupFlags, io: SetupIo
 
   ctx.out.print(s.t('written', { file: shownFile }));
   if (backup) ctx.out.print(s.t('backedUp', { file: tildify(backup, ctx.paths.userHome) }));
-  ctx.out.print(nextStep(s, config));
-  if (!answers.skipFeishu) ctx.out.print(s.t('docsHint'));
-  const check = answers.feishu?.check ?? 'none';
-  return { file, backup, credentials: check === 'pending' ? 'none' : check };
+  for (const line of nextSteps(s, config, answers)) ctx.out.print(line);
+  const chatApps: SetupOutcome['chatApps'] = {};
+  for (const { app, answers: a } of answers.chosen) {
+    const check = app.checked(a);
+    if (check !== 'pending') chatApps[app.id] = check;
+  }
+  return { file, backup, credentials: chatApps.feishu ?? 'none', chatApps };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { FEISHU_APP_ID_PATTERN } from '../../channels/feishu/check-credentials.js';
+import { validateConfig } from '../../core/config-validate.js';
 import { expandHome } from '../../core/expand-home.js';
 import type { Language } from '../../core/i18n.js';
 
@@ -25,6 +26,14 @@ export interface SetupFlags {
   yes: boolean;
   /** Configure the local console only; the Feishu keys stay as they are. */
   skipFeishu: boolean;
+  /**
+   * `--channels`: the chat apps to set up (`feishu,telegram`, or `none`); absent = those given
+   * flags or variables, else those already configured, else Feishu. A choice, not an answer: the
+   * wizard still asks the chosen apps' questions.
+   */
+  channels?: string;
+  /** The chat apps' own options (`ChatAppSetup.options`) by key, e.g. `telegramBotToken`. */
+  chatFlags?: Readonly<Record<string, string | boolean | undefined>>;
 }
 
 /** Environment variables that answer setup's questions (the same ones `loadConfig` applies). */
@@ -49,6 +58,11 @@ export function hasAnswerFlags(flags: SetupFlags): boolean {
     flags.allowedRoot,
     flags.language,
   ].some((v) => v !== undefined);
+}
+
+/** Whether the config schema accepts `value` for `section.key`: an answer is checked by the rule the file is read with. */
+export function schemaAccepts(section: string, key: string, value: unknown): boolean {
+  return validateConfig({ [section]: { [key]: value } }).ok;
 }
 
 /** `zh` / `en` (also `中文`, `English`, `zh-CN`, `en_US`); undefined for anything else. */

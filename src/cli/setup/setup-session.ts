@@ -22,13 +22,25 @@ export interface Question<T> {
   current: T;
   /** How `current` is shown as the default in `[brackets]`. */
   show: (value: T) => string;
-  ask: SetupMessageKey;
+  ask: SetupMessageKey | Said;
   /** Whether a non-empty answer is needed. */
   required: boolean;
   /** Turns a typed or given answer into a value, or says (localized) what is wrong with it. */
   parse: (text: string) => Promise<{ value: T } | { problem: string }>;
   /** What `-` means for an optional answer (clear it). */
   cleared?: T;
+}
+
+/** A text already in the session's language (a chat app's own catalog), instead of a setup message key. */
+export interface Said {
+  text: string;
+}
+
+/** The texts of a secret question: asked, asked when Enter keeps the current one, and "cannot be empty". */
+export interface SecretTexts {
+  ask: string;
+  keep: string;
+  required: string;
 }
 
 const isEmpty = (v: unknown): boolean => v === '' || v === undefined || (Array.isArray(v) && v.length === 0);
@@ -92,11 +104,11 @@ export class SetupSession {
   }
 
   /** A yes/no question; Enter takes the default. Only call when `prompter` is set. */
-  async confirm(key: SetupMessageKey, defaultYes: boolean): Promise<boolean> {
+  async confirm(question: SetupMessageKey | Said, defaultYes: boolean): Promise<boolean> {
     const p = this.requirePrompter();
     for (;;) {
       const answer = (
-        await p.ask(`${this.t(key)} ${this.t(defaultYes ? 'yesNoDefaultYes' : 'yesNoDefaultNo')}`)
+        await p.ask(`${this.textOf(question)} ${this.t(defaultYes ? 'yesNoDefaultYes' : 'yesNoDefaultNo')}`)
       ).toLowerCase();
       if (answer === '') return defaultYes;
       if (['y', 'yes', '是'].includes(answer)) return true;
@@ -128,7 +140,7 @@ export class SetupSession {
     const has = !isEmpty(current);
     if (this.prompter && (this.full || (q.required && !has))) {
       for (;;) {
-        const text = await this.prompter.ask(`${this.t(q.ask)}${has ? ` [${q.show(current)}]` : ''}`);
+        const text = await this.prompter.ask(`${this.textOf(q.ask)}${has ? ` [${q.show(current)}]` : ''}`);
         if (text === '' && (has || !q.required)) return current;
         if (text === '-' && q.cleared !== undefined && !q.required) return q.cleared;
         const r = await q.parse(text);
@@ -145,18 +157,30 @@ export class SetupSession {
     );
   }
 
-  /** Reads a secret without echo, re-asking while empty unless `keepable`; '' = keep the current one. */
-  async secret(keepable: boolean): Promise<string> {
+  /**
+   * Reads a secret without echo, re-asking while empty unless `keepable`; '' = keep the current
+   * one. The texts default to the Feishu App Secret's.
+   */
+  async secret(keepable: boolean, texts?: SecretTexts): Promise<string> {
     const p = this.requirePrompter();
+    const said = texts ?? {
+      ask: this.t('askSecret'),
+      keep: this.t('askSecretKeep'),
+      required: this.t('secretRequired'),
+    };
     for (;;) {
-      const value = await p.askSecret(this.t(keepable ? 'askSecretKeep' : 'askSecret'));
+      const value = await p.askSecret(keepable ? said.keep : said.ask);
       if (value !== '' || keepable) return value;
-      p.say(`  ${this.t('secretRequired')}`);
+      p.say(`  ${said.required}`);
     }
   }
 
   close(): void {
     this.prompter?.close();
+  }
+
+  private textOf(question: SetupMessageKey | Said): string {
+    return typeof question === 'string' ? this.t(question) : question.text;
   }
 
   private requirePrompter(): Prompter {
