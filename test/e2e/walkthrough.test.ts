@@ -155,7 +155,7 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
         expect(out).toHaveLength(6);
         expect(out[0]).toBe('🚀 cc-linker 正在启动…');
         expect(out[1]).toBe(
-          'ℹ️  未配置飞书凭据（feishu_bot.app_id / app_secret），本次只启动本地控制台。运行 cc-linker setup 连接飞书。',
+          'ℹ️  未配置飞书凭据（feishu_bot.app_id / app_secret），也没有启用其他聊天应用：本次只启动本地控制台。运行 cc-linker setup 连接聊天应用。',
         );
         const url = /^✅ 本地控制台：(http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]{43}))$/.exec(out[2] ?? '');
         expect(url, out[2]).not.toBeNull();
@@ -222,7 +222,7 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
           '✅ 目录可写: ~/.cc-linker',
           '✅ 目录可写: ~/.cc-linker/runtime',
           '⚠️  Claude 会话目录不存在: ~/.claude/projects（还没有用过 Claude Code？）',
-          '⚠️  飞书凭据: 未配置（仅可使用终端命令与本地控制台）',
+          '⚠️  飞书凭据: 未配置（不启动飞书通道）',
           '⚠️  Claude Code SessionStart hook: 未安装（可选：运行 cc-linker hook install 后，Claude Code 每次新开会话都会通知 cc-linker）',
           '➖ AI 对话: 没有配置模型服务（可选；见 README 中 [ccexec.providers.<名字>] 的示例）',
           // No model configured: the ChainlessChain CLI only warns, installed on this machine or not.

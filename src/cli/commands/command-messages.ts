@@ -111,7 +111,7 @@ export const commandMessages = defineMessages({
     doctorProjectsMissing: 'Claude 会话目录不存在: {dir}（还没有用过 Claude Code？）',
     doctorProjectsSkipped: '{dir} 中有 {n} 个 .jsonl 文件的名字不是会话 ID（UUID），已跳过：不会列出，也不能恢复',
     doctorFeishu: '飞书凭据: 已配置 app_id 与 app_secret',
-    doctorFeishuMissing: '飞书凭据: 未配置（仅可使用终端命令与本地控制台）',
+    doctorFeishuMissing: '飞书凭据: 未配置（不启动飞书通道）',
     doctorTelegram: 'Telegram: 已启用，已配置 bot_token 与 owner',
     doctorTelegramBot: 'Telegram: token 有效，机器人 @{bot}',
     doctorTelegramRefused: 'Telegram: token 被拒绝（{detail}），请向 @BotFather 重新获取',
@@ -242,7 +242,7 @@ export const commandMessages = defineMessages({
     doctorProjectsSkipped:
       "{n} .jsonl files in {dir} are skipped: their name is not a session id (a UUID), so they are not listed and can't be resumed",
     doctorFeishu: 'Feishu credentials: app_id and app_secret are set',
-    doctorFeishuMissing: 'Feishu credentials: not set (terminal commands and the local console only)',
+    doctorFeishuMissing: 'Feishu credentials: not set (the Feishu channel is off)',
     doctorTelegram: 'Telegram: enabled, bot_token and owner set',
     doctorTelegramBot: 'Telegram: token accepted, the bot is @{bot}',
     doctorTelegramRefused: 'Telegram: token refused ({detail}); get a new one from @BotFather',

@@ -38,7 +38,7 @@ export const startCommand: CommandSpec = {
     if (opts.daemon) return startDaemon(ctx.paths.runtimeDir, logFile, t, ctx.out, ctx.env);
 
     const { createLogger } = await import('../../core/logger.js');
-    const { assembleDaemon, hasFeishuCredentials } = await import('../start/assemble-daemon.js');
+    const { assembleDaemon, hasFeishuCredentials, otherChatApps } = await import('../start/assemble-daemon.js');
     const { writePidFile, removePidFile } = await import('../start/pid-file.js');
     const { readRegistry } = await import('../../sessions/registry/read-registry.js');
     const logger = createLogger({
@@ -49,7 +49,8 @@ export const startCommand: CommandSpec = {
     });
     ctx.out.print(t('starting'));
     if (!opts.feishu) ctx.out.print(t('feishuDisabled'));
-    else if (!hasFeishuCredentials(ctx.config)) ctx.out.print(t('noFeishu'));
+    else if (!hasFeishuCredentials(ctx.config))
+      ctx.out.print(t(otherChatApps(ctx.config).length > 0 ? 'noFeishuOthers' : 'noFeishu'));
     const port = opts.port !== undefined ? Number.parseInt(opts.port, 10) : undefined;
     const daemon = await assembleDaemon({
       config: ctx.config,

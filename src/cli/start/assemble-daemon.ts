@@ -70,6 +70,11 @@ export function hasFeishuCredentials(config: Config): boolean {
   return config.feishu_bot.app_id !== '' && config.feishu_bot.app_secret !== '';
 }
 
+/** The chat apps other than Feishu that are switched on in the config (`start` names them). */
+export function otherChatApps(config: Config): string[] {
+  return [config.telegram.enabled ? 'telegram' : ''].filter((id) => id !== '');
+}
+
 /**
  * The one place the whole daemon is put together and started, in this order:
  * 1. the owner lock (one `cc-linker start` per home: the single writer of the spool, the user

@@ -5,7 +5,8 @@ export const startMessages = defineMessages({
   zh: {
     starting: '🚀 cc-linker 正在启动…',
     noFeishu:
-      'ℹ️  未配置飞书凭据（feishu_bot.app_id / app_secret），本次只启动本地控制台。运行 cc-linker setup 连接飞书。',
+      'ℹ️  未配置飞书凭据（feishu_bot.app_id / app_secret），也没有启用其他聊天应用：本次只启动本地控制台。运行 cc-linker setup 连接聊天应用。',
+    noFeishuOthers: 'ℹ️  未配置飞书凭据（feishu_bot.app_id / app_secret）：不启动飞书通道。',
     feishuDisabled: 'ℹ️  已按 --no-feishu 跳过飞书通道。',
     feishuConnected: '✅ 飞书机器人已通过长连接接入',
     telegramStarted: '✅ Telegram 机器人已启动（长轮询；连接状态见 /status 与控制台）',
@@ -36,7 +37,9 @@ export const startMessages = defineMessages({
   en: {
     starting: '🚀 Starting cc-linker…',
     noFeishu:
-      'ℹ️  Feishu credentials are not configured (feishu_bot.app_id / app_secret): starting the local console only. Run cc-linker setup to connect Feishu.',
+      'ℹ️  Feishu credentials are not configured (feishu_bot.app_id / app_secret) and no other chat app is enabled: starting the local console only. Run cc-linker setup to connect a chat app.',
+    noFeishuOthers:
+      'ℹ️  Feishu credentials are not configured (feishu_bot.app_id / app_secret): the Feishu channel is not started.',
     feishuDisabled: 'ℹ️  Feishu channel skipped (--no-feishu).',
     feishuConnected: '✅ Feishu Bot connected via WebSocket',
     telegramStarted: '✅ Telegram bot started (long polling; its state shows in /status and the console)',
