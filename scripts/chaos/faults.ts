@@ -79,7 +79,8 @@ export class ChaosFaults {
   /**
    * SIGKILLs the bridge at `moment`, then restarts it after a supervisor-like delay.
    * `during-accept` sends a message (`sendOne`) and kills 0–30 ms later, inside the 3-second
-   * window between the event arriving and its ack.
+   * window between the event arriving and its ack; `after-send-answered` sends one and kills as
+   * soon as the platform answered the bridge's next send or edit.
    */
   async killBridge(moment: KillMoment, sendOne: () => void): Promise<void> {
     const { bridge, rng, user } = this.o;
@@ -100,8 +101,14 @@ export class ChaosFaults {
       const before = user.writes();
       await this.waitFor(() => user.writes() > before, 3_000);
     }
-    // The kill follows the platform's answer to a write at once: the bridge may not have recorded it yet.
-    const answered = moment === 'after-send-answered' ? await user.afterNextWrite(3_000) : false;
+    // A message makes the bridge write; the kill follows the platform's answer to the next write at
+    // once, before the bridge may have recorded it.
+    let answered = false;
+    if (moment === 'after-send-answered') {
+      const next = user.afterNextWrite(5_000);
+      sendOne();
+      answered = await next;
+    }
     if (answered) await sleep(rng.int(0, 5));
     if (await bridge.kill()) {
       this.counts.bridgeKills += 1;

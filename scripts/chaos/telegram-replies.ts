@@ -47,8 +47,10 @@ function chunkKeys(bridgeId: string): Map<string, number> {
 }
 
 /**
- * Every bot message the fake Bot API recorded, attributed to the user message it answers, with
- * its chunk index when the bridge's sent ledger (delivery key → `<chat>:<message>`) names it.
+ * Every bot message the fake Bot API recorded, attributed to the user message it replies to, with
+ * its chunk index when the bridge's sent ledger (delivery key → `<chat>:<message>`) names it. A
+ * notice replying to the bot's own message (the "answer is ready" ping) is no reply to the user's
+ * message and counts as unattributed, as on Feishu.
  */
 export function telegramReplies(
   bot: readonly FakeMessage[],
@@ -57,13 +59,13 @@ export function telegramReplies(
   only?: ReadonlySet<string>,
   skip?: ReadonlySet<number>,
 ): ReplyView {
-  const owners = ownersOf(bot, messages);
+  const byId = new Map(messages.map((m) => [Number(m.messageId), m]));
   const keyOfRef = new Map([...ledger].map(([key, ref]) => [ref, key]));
   const pieces = new Map<string, ReplyPiece[]>();
   let unattributed = 0;
   for (const msg of bot) {
     if (skip?.has(msg.message_id)) continue;
-    const owner = owners.get(msg.message_id);
+    const owner = msg.reply_to === undefined ? undefined : byId.get(msg.reply_to);
     if (!owner) {
       unattributed += 1;
       continue;
