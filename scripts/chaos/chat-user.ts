@@ -117,6 +117,8 @@ export interface ChatUser {
   /** Requests the platform's fake served, and how many it answered with an injected error. */
   requestStats(): { total: number; injectedErrors: number };
   close(): Promise<void>;
+  /** Writes every bot message as the platform kept it (a kept sandbox's post-mortem). */
+  saveTranscript?(file: string): void;
   /** Called once the sandbox exists (a platform that reads the bridge's files learns where they are). */
   useSandbox?(sb: Sandbox): void;
   /**

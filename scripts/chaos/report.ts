@@ -41,8 +41,8 @@ export function markdownSummary(r: ChaosReport): string {
             'reported',
           ],
           [
-            'inside the window per bridge SIGKILL / per kill aimed right after an answered send or edit',
-            `${perKill(w.insideWindow.length, f.bridgeKills)} / ${perKill(w.insideWindow.length, f.killsAfterWriteAnswered)}`,
+            'bridge SIGKILLs that left a chunk shown twice / chunks shown twice per bridge SIGKILL',
+            `${w.killsThatHit} of ${f.bridgeKills} / ${perKill(w.insideWindow.length, f.bridgeKills)}`,
             '',
           ],
           ['chunks shown twice outside the window (counted in duplicated)', w.outsideWindow.length, '0'],

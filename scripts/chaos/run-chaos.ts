@@ -338,6 +338,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     };
     const passed = Object.values(goals).every((g) => g.ok);
     keep ||= !passed;
+    if (keep) user.saveTranscript?.(path.join(sb.root, 'chat.json'));
     const report: ChaosReport = {
       seed: o.seed,
       channel: o.channel,

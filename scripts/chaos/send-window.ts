@@ -23,6 +23,8 @@ export interface SendWindowVerdict {
   outsideWindow: MessageFinding[];
   /** Gaps (ms) between Telegram's answer and the kill, for the copies inside the window. */
   gapsMs: number[];
+  /** Bridge lives whose SIGKILL left at least one chunk to be shown twice (one kill can cut several sends). */
+  killsThatHit: number;
 }
 
 /**
@@ -56,7 +58,9 @@ export function judgeSendWindow(
     insideWindow: [],
     outsideWindow: [],
     gapsMs: [],
+    killsThatHit: 0,
   };
+  const hit = new Set<number>();
   const accounted = new Set<number>();
   for (const copies of groups.values()) {
     if (copies.length < 2) continue;
@@ -75,10 +79,12 @@ export function judgeSendWindow(
         `${life?.index ?? '?'} (${life?.end ?? 'unknown'}${gap !== undefined ? ` ${gap} ms after Telegram answered` : ''})`;
       const finding = { n: m.n, kind: m.kind, messageId: m.messageId, text: m.text.slice(0, 80), detail };
       if (inside) {
+        hit.add(life.index);
         v.insideWindow.push(finding);
         v.gapsMs.push(gap);
       } else v.outsideWindow.push(finding);
     }
   }
+  v.killsThatHit = hit.size;
   return { verdict: v, accounted };
 }

@@ -52,6 +52,17 @@ export class TelegramUser implements ChatUser {
     return new TelegramUser(await startFakeTelegram());
   }
 
+  saveTranscript(file: string): void {
+    const strip = this.fake.messages.map(({ file: upload, ...m }) => ({
+      ...m,
+      ...(upload ? { file: { kind: upload.kind, name: upload.name, bytes: upload.bytes.length } } : {}),
+    }));
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ messages: strip, ledger: Object.fromEntries(this.ledger()) }, null, 1)}\n`,
+    );
+  }
+
   useSandbox(sb: Sandbox): void {
     this.ledgerFile = path.join(sb.ccHome, 'runtime', 'telegram-sent.json');
   }

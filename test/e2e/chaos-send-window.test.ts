@@ -60,6 +60,7 @@ describe('the Telegram send window (chaos verdict)', () => {
     expect(verdict.insideWindow).toHaveLength(1);
     expect(verdict.insideWindow[0]?.detail).toContain('life 1 (killed 20 ms after Telegram answered)');
     expect(verdict.gapsMs).toEqual([20]);
+    expect(verdict.killsThatHit).toBe(1);
     expect(verdict.outsideWindow).toEqual([]);
     expect(verdict.unrecorded).toBe(1);
     expect([...accounted]).toEqual([11]);
