@@ -105,7 +105,9 @@ export class ChaosFaults {
     // once, before the bridge may have recorded it.
     let answered = false;
     if (moment === 'after-send-answered') {
-      const next = user.afterNextWrite(5_000);
+      // A life still connecting (or recovering) would take the message late: wait until it is up.
+      await this.waitFor(() => bridge.current?.connectedAt !== undefined, 15_000);
+      const next = user.afterNextWrite(10_000);
       sendOne();
       answered = await next;
     }
