@@ -7,7 +7,7 @@ export interface Life {
   index: number;
   pid: number;
   startedAt: number;
-  /** When the Feishu long connection of this life first came up. */
+  /** When this life first connected to the chat app (`ChatUser.connectionsOpened` grew). */
   connectedAt?: number;
   endedAt?: number;
   /** How it ended: killed by the chaos run, stopped cleanly, or exited on its own (a finding). */
