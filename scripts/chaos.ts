@@ -1,6 +1,7 @@
 /**
- * `npm run chaos`: the real `cc-linker start` under a seeded randomized mix of
- * user messages and faults — bridge and Claude SIGKILLs, Feishu 429 / 5xx / timeouts / resets /
+ * `npm run chaos`: the real `cc-linker start` under a seeded randomized mix of user messages
+ * (from Feishu, or Telegram with `--channel telegram`) and faults — bridge and Claude SIGKILLs,
+ * the chat app's 429 / 5xx / timeouts / resets /
  * dropped long connections, re-pushed events, a full spool disk, clock jumps — then a report of
  * lost, duplicated and misanswered messages and leftover processes. Exits 1 when a goal is missed.
  * Flags: see `scripts/chaos/options.ts` (`npm run chaos -- --help`).
@@ -20,7 +21,9 @@ async function main(): Promise<number> {
     return 2;
   }
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  log(`chaos: seed ${options.seed}, ${options.messages} messages, ${options.kills} kills, ${options.engine} engine`);
+  log(
+    `chaos: ${options.channel}, seed ${options.seed}, ${options.messages} messages, ${options.kills} kills, ${options.engine} engine`,
+  );
   const report = await runChaos(options, log);
   process.stdout.write(`${markdownSummary(report)}\n`);
   if (options.report) {

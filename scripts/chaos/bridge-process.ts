@@ -7,7 +7,7 @@ export interface Life {
   index: number;
   pid: number;
   startedAt: number;
-  /** When the Feishu long connection of this life first came up. */
+  /** When this life first connected to the chat app (`ChatUser.connectionsOpened` grew). */
   connectedAt?: number;
   endedAt?: number;
   /** How it ended: killed by the chaos run, stopped cleanly, or exited on its own (a finding). */
@@ -22,9 +22,11 @@ export interface BridgeProcessOptions {
   repo: string;
   env: NodeJS.ProcessEnv;
   livesDir: string;
+  /** Extra arguments after `start` (e.g. `--no-feishu`). */
+  startArgs?: string[];
   /** Preloaded into the bridge (the clock shift). */
   preload: string;
-  /** How many long connections the fake has seen open so far (a new life is up when it grows). */
+  /** How many times a bridge connected to the fake chat app so far (a new life is up when it grows). */
   connectionsOpened: () => number;
   log: (line: string) => void;
 }
@@ -115,7 +117,13 @@ export class BridgeProcess {
     const before = this.o.connectionsOpened();
     const child = spawn(
       process.execPath,
-      ['--import', this.o.preload, path.join(this.o.repo, 'dist/cli/launcher/cc-linker.js'), 'start'],
+      [
+        '--import',
+        this.o.preload,
+        path.join(this.o.repo, 'dist/cli/launcher/cc-linker.js'),
+        'start',
+        ...(this.o.startArgs ?? []),
+      ],
       {
         cwd: this.o.repo,
         env: this.o.env,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import type { FakeFeishu } from '../../test/fakes/fake-feishu/fake-feishu-server.js';
 import { sleep, type BridgeProcess } from './bridge-process.js';
+import type { ChatUser } from './chat-user.js';
 import { findProcesses, killPid } from './processes.js';
 import type { Rng } from './rng.js';
 import { fillSpool, type Sandbox } from './sandbox.js';
@@ -10,12 +10,11 @@ export interface FaultCounts {
   bridgeKills: number;
   /** Bridge SIGKILLs while an answer was visible in a card that was not finalised yet (real engine). */
   killsWhileAnswerShown: number;
+  /** Bridge SIGKILLs aimed right after the platform answered a send or edit (the bridge has not recorded it yet). */
+  killsAfterWriteAnswered: number;
   claudeKills: number;
-  feishu429: number;
-  feishu5xx: number;
-  feishuSlow: number;
-  feishuTimeout: number;
-  feishuReset: number;
+  /** The platform's API faults by name (`ChatUser.faultNames`: 429, 5xx, …). */
+  platform: Record<string, number>;
   wsDrops: number;
   duplicatePushes: number;
   diskFull: number;
@@ -30,12 +29,17 @@ export interface FaultCounts {
  * the prompt to the model a second time.
  */
 export type KillMoment =
-  'anytime' | 'during-engine' | 'after-send' | 'during-startup' | 'during-accept' | 'answer-shown';
+  | 'anytime'
+  | 'during-engine'
+  | 'after-send'
+  | 'after-send-answered'
+  | 'during-startup'
+  | 'during-accept'
+  | 'answer-shown';
 
 const HOUR = 3_600_000;
 /** Clock jumps: past the claim stale time (30 min), past done retention (24 h), backwards, and back to true time. */
 const CLOCK_OFFSETS = [90 * 60_000, 26 * HOUR, -2 * HOUR, 0];
-const REST_PREFIXES = ['/open-apis/im/v1/messages', '/open-apis/cardkit/v1/cards', '/open-apis/'];
 
 /**
  * The faults of the chaos run. Each method injects one fault (or waits briefly for a moment when
@@ -45,12 +49,9 @@ export class ChaosFaults {
   readonly counts: FaultCounts = {
     bridgeKills: 0,
     killsWhileAnswerShown: 0,
+    killsAfterWriteAnswered: 0,
     claudeKills: 0,
-    feishu429: 0,
-    feishu5xx: 0,
-    feishuSlow: 0,
-    feishuTimeout: 0,
-    feishuReset: 0,
+    platform: {},
     wsDrops: 0,
     duplicatePushes: 0,
     diskFull: 0,
@@ -63,7 +64,7 @@ export class ChaosFaults {
 
   constructor(
     private readonly o: {
-      fake: FakeFeishu;
+      user: ChatUser;
       bridge: BridgeProcess;
       sandbox: Sandbox;
       rng: Rng;
@@ -78,10 +79,11 @@ export class ChaosFaults {
   /**
    * SIGKILLs the bridge at `moment`, then restarts it after a supervisor-like delay.
    * `during-accept` sends a message (`sendOne`) and kills 0–30 ms later, inside the 3-second
-   * window between the event arriving and its ack.
+   * window between the event arriving and its ack; `after-send-answered` sends one and kills as
+   * soon as the platform answered the bridge's next send or edit.
    */
   async killBridge(moment: KillMoment, sendOne: () => void): Promise<void> {
-    const { bridge, rng, fake } = this.o;
+    const { bridge, rng, user } = this.o;
     // The previous kill's restart may still be on its way: a supervisor would have it up in a moment.
     await this.waitFor(() => bridge.alive, 5_000);
     if (moment === 'during-accept') {
@@ -96,12 +98,24 @@ export class ChaosFaults {
     }
     if (moment === 'during-engine') await this.waitFor(() => this.claudeChildren().length > 0, 3_000);
     if (moment === 'after-send') {
-      const before = fake.sent.length + fake.cardkit.length + fake.patches.length;
-      await this.waitFor(() => fake.sent.length + fake.cardkit.length + fake.patches.length > before, 3_000);
+      const before = user.writes();
+      await this.waitFor(() => user.writes() > before, 3_000);
     }
+    // A message makes the bridge write; the kill follows the platform's answer to the next write at
+    // once, before the bridge may have recorded it.
+    let answered = false;
+    if (moment === 'after-send-answered') {
+      // A life still connecting (or recovering) would take the message late: wait until it is up.
+      await this.waitFor(() => bridge.current?.connectedAt !== undefined, 15_000);
+      const next = user.afterNextWrite(10_000);
+      sendOne();
+      answered = await next;
+    }
+    if (answered) await sleep(rng.int(0, 5));
     if (await bridge.kill()) {
       this.counts.bridgeKills += 1;
       if (shown) this.counts.killsWhileAnswerShown += 1;
+      if (answered) this.counts.killsAfterWriteAnswered += 1;
     }
     this.o.log(
       `kill bridge (${moment}${moment === 'answer-shown' && !shown ? ', none shown' : ''}) → life ${bridge.lives.length} ended`,
@@ -130,40 +144,15 @@ export class ChaosFaults {
     this.o.log('kill a claude child');
   }
 
-  /** One Feishu REST fault: 429, 5xx, a slow answer, a timeout (answer after the client gave up), a reset. */
-  feishuFault(): void {
-    const { rng, fake } = this.o;
-    const kind = rng.weighted({ rate: 3, server: 3, slow: 2, timeout: 1, reset: 2 });
-    const pathPrefix = rng.pick(REST_PREFIXES);
-    const times = rng.int(1, 3);
-    switch (kind) {
-      case 'rate':
-        fake.failNext({ pathPrefix }, { status: 429, code: 99991400, msg: 'request trigger frequency limit', times });
-        this.counts.feishu429 += 1;
-        break;
-      case 'server':
-        fake.failNext({ pathPrefix }, { status: rng.pick([500, 502, 503]), times });
-        this.counts.feishu5xx += 1;
-        break;
-      case 'slow':
-        fake.failNext({ pathPrefix }, { delayMs: rng.int(1_000, 5_000), times: 1 });
-        this.counts.feishuSlow += 1;
-        break;
-      case 'timeout':
-        // Longer than the channel's 15 s request timeout: Feishu does the work, the answer is lost.
-        fake.failNext({ pathPrefix: '/open-apis/im/v1/messages', method: 'POST' }, { delayMs: 16_000, times: 1 });
-        this.counts.feishuTimeout += 1;
-        break;
-      case 'reset':
-        fake.failNext({ pathPrefix }, { resetConnection: true, times: 1 });
-        this.counts.feishuReset += 1;
-        break;
-    }
-    this.o.log(`feishu fault ${kind} on ${pathPrefix}`);
+  /** One fault of the platform's API (see `ChatUser.platformFault`), counted by its name. */
+  platformFault(): void {
+    const name = this.o.user.platformFault(this.o.rng);
+    this.counts.platform[name] = (this.counts.platform[name] ?? 0) + 1;
+    this.o.log(`${this.o.user.label} fault ${name}`);
   }
 
   async dropConnection(): Promise<void> {
-    await this.o.fake.dropConnection();
+    await this.o.user.dropConnection();
     this.counts.wsDrops += 1;
     this.o.log('dropped the long connection');
   }

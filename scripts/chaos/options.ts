@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util';
+import { CHAOS_CHANNELS, type ChaosChannel } from './chat-user.js';
 import { randomSeed } from './rng.js';
 
 /** What one chaos run is asked to do (the command-line flags, validated). */
 export interface ChaosOptions {
   seed: number;
+  /** The chat app the user writes from (its fake server runs in the chaos process). */
+  channel: ChaosChannel;
   messages: number;
   kills: number;
   engine: 'fake' | 'real';
@@ -17,8 +20,10 @@ export interface ChaosOptions {
   verbose: boolean;
 }
 
-export const USAGE = `npm run chaos -- [--seed <n>] [--messages <n>] [--kills <n>] [--engine fake|real] [--mode sdk|stream-json] [--report <file>] [--keep] [--verbose]
+export const USAGE = `npm run chaos -- [--channel feishu|telegram] [--seed <n>] [--messages <n>] [--kills <n>] [--engine fake|real] [--mode sdk|stream-json] [--report <file>] [--keep] [--verbose]
 
+  --channel <c>     the chat app the user writes from: feishu (default) or telegram;
+                    the bridge runs with only that channel, against its fake server
   --seed <n>        seed of the randomized plan (default: random, printed)
   --messages <n>    user messages to send (default 300; 40 with --engine real)
   --kills <n>       SIGKILLs of the bridge (default 30; 5 with --engine real)
@@ -35,6 +40,7 @@ export function parseChaosOptions(argv: string[]): ChaosOptions {
     args: argv,
     options: {
       seed: { type: 'string' },
+      channel: { type: 'string' },
       messages: { type: 'string' },
       kills: { type: 'string' },
       engine: { type: 'string' },
@@ -47,6 +53,9 @@ export function parseChaosOptions(argv: string[]): ChaosOptions {
     strict: true,
   });
   if (values.help) throw new Error(USAGE);
+  const channel = values.channel ?? 'feishu';
+  if (!(CHAOS_CHANNELS as readonly string[]).includes(channel))
+    throw new Error(`--channel must be ${CHAOS_CHANNELS.join(' or ')}, got ${channel}`);
   const engine = values.engine ?? 'fake';
   if (engine !== 'fake' && engine !== 'real') throw new Error(`--engine must be fake or real, got ${engine}`);
   const mode = values.mode ?? 'sdk';
@@ -59,6 +68,7 @@ export function parseChaosOptions(argv: string[]): ChaosOptions {
   };
   return {
     seed: int('seed', values.seed, randomSeed(), 0),
+    channel: channel as ChaosChannel,
     messages: int('messages', values.messages, engine === 'real' ? 40 : 300, 5),
     kills: int('kills', values.kills, engine === 'real' ? 5 : 30, 0),
     engine,

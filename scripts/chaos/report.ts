@@ -7,7 +7,11 @@ export function markdownSummary(r: ChaosReport): string {
   const v = r.verdict;
   const f = r.faults;
   const g = r.goals;
+  const w = r.sendWindow;
+  const perKill = (n: number, kills: number) => (kills > 0 ? (n / kills).toFixed(3) : 'n/a');
+  const platform = (name: string) => r.faults.platform[name] ?? 0;
   const rows: Array<[string, string | number, string]> = [
+    ['channel', r.platform.label, ''],
     [
       'engine',
       r.engine === 'fake' ? 'fake claude (json mode)' : `real Claude Code (${r.mode} mode) + fake Anthropic API`,
@@ -29,6 +33,22 @@ export function markdownSummary(r: ChaosReport): string {
     ],
     ['**lost**', `${g.lost.value} ${mark(g.lost.ok)}`, '0'],
     ['**duplicated**', `${g.duplicated.value} ${mark(g.duplicated.ok)}`, '0'],
+    ...(w
+      ? ([
+          [
+            `chunks shown twice inside the documented window (a SIGKILL ≤ ${w.windowMs} ms after ${r.platform.label} answered the send, before the bridge recorded it)`,
+            w.insideWindow.length,
+            'reported',
+          ],
+          [
+            'bridge SIGKILLs that left a chunk shown twice / chunks shown twice per bridge SIGKILL',
+            `${w.killsThatHit} of ${f.bridgeKills} / ${perKill(w.insideWindow.length, f.bridgeKills)}`,
+            '',
+          ],
+          ['chunks shown twice outside the window (counted in duplicated)', w.outsideWindow.length, '0'],
+          ['bot messages the bridge never recorded as sent', w.unrecorded, ''],
+        ] as Array<[string, string | number, string]>)
+      : []),
     ["misanswered (another message's answer)", `${g.misanswered.value} ${mark(g.misanswered.ok)}`, '0'],
     ['reply cards left "⏳ Working" (answer sent as text instead)', v.staleCards.length, ''],
     ['Claude re-run after its answer was shown', `${g.rerunsAfterAnswer.value} ${mark(g.rerunsAfterAnswer.ok)}`, '0'],
@@ -78,6 +98,11 @@ export function markdownSummary(r: ChaosReport): string {
     ],
     ['**leftover processes**', `${g.leftoverProcesses.value} ${mark(g.leftoverProcesses.ok)}`, '0'],
     ['bridge SIGKILLs', f.bridgeKills, `≥ ${r.requested.kills}`],
+    ...(w
+      ? ([['bridge SIGKILLs right after an answered send or edit', f.killsAfterWriteAnswered, '']] as Array<
+          [string, string | number, string]
+        >)
+      : []),
     [
       'bridge SIGKILLs while an answer was shown, not finalised',
       r.engine === 'real' ? f.killsWhileAnswerShown : 'n/a (fake engine: no streaming)',
@@ -93,17 +118,21 @@ export function markdownSummary(r: ChaosReport): string {
       '',
     ],
     [
-      'Feishu 429 / 5xx / slow / timeout / reset faults',
-      `${f.feishu429} / ${f.feishu5xx} / ${f.feishuSlow} / ${f.feishuTimeout} / ${f.feishuReset}`,
+      `${r.platform.label} ${r.platform.faultNames.join(' / ')} faults`,
+      r.platform.faultNames.map(platform).join(' / '),
       '',
     ],
     [
-      'Feishu requests / answered with an injected error',
-      `${r.feishuRequests.total} / ${r.feishuRequests.injectedErrors}`,
+      `${r.platform.label} requests / answered with an injected error`,
+      `${r.platformRequests.total} / ${r.platformRequests.injectedErrors}`,
       '',
     ],
-    ['dropped long connections', f.wsDrops, ''],
-    ['duplicate pushes of acked events', f.duplicatePushes, ''],
+    [r.channel === 'feishu' ? 'dropped long connections' : 'dropped connections (long poll included)', f.wsDrops, ''],
+    [
+      r.channel === 'feishu' ? 'duplicate pushes of acked events' : 'confirmed updates delivered again',
+      f.duplicatePushes,
+      '',
+    ],
     [`spool disk full (${r.diskFullMethod})`, f.diskFull, ''],
     ['clock jumps', f.clockJumps, ''],
     [
@@ -117,6 +146,7 @@ export function markdownSummary(r: ChaosReport): string {
   const findings = [
     ...v.lost.map((x) => `- lost #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
     ...v.duplicated.map((x) => `- duplicated #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
+    ...(w?.insideWindow ?? []).map((x) => `- inside the send window #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
     ...v.misanswered.map((x) => `- misanswered #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
     ...v.staleCards.map((x) => `- stale card #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),
     ...v.rerunsAfterAnswer.map((x) => `- re-run #${x.n} (${x.kind}) \`${x.text}\`: ${x.detail}`),

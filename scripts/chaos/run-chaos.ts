@@ -1,20 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundledClaudePath, claudeTestEnv } from '../../test/fakes/fake-anthropic/claude-env.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test/fakes/fake-anthropic/fake-anthropic-server.js';
-import { startFakeFeishuServer } from '../../test/fakes/fake-feishu/fake-feishu-server.js';
 import { BridgeProcess, sleep, type Life } from './bridge-process.js';
 import { chaosModelScript } from './chaos-model.js';
+import type { ChaosChannel } from './chat-user.js';
 import { ChaosFaults, type FaultCounts, type KillMoment } from './faults.js';
-import { FeishuUser } from './feishu-user.js';
 import type { ChaosOptions } from './options.js';
 import { findProcesses, killPid, type FoundProcess } from './processes.js';
 import { PromptClicker } from './prompt-clicker.js';
 import { Rng } from './rng.js';
 import { createSandbox, type DiskFullMethod, type Sandbox } from './sandbox.js';
 import { Scenario } from './scenario.js';
+import type { SendWindowVerdict } from './send-window.js';
+import { startChatUser } from './start-chat-user.js';
 import { Stopper } from './stopper.js';
 import { judgeStops, type StopVerdict } from './stop-verdict.js';
 import { answerStreaming, judge, observeFinals, readClaudeCalls, type EngineCall, type Verdict } from './verdict.js';
@@ -22,6 +22,9 @@ import { answerStreaming, judge, observeFinals, readClaudeCalls, type EngineCall
 /** Everything a chaos run measured; `passed` is false when any goal was missed. */
 export interface ChaosReport {
   seed: number;
+  channel: ChaosChannel;
+  /** The chat app's name, and the names of its API faults in `faults.platform`. */
+  platform: { label: string; faultNames: readonly string[] };
   engine: 'fake' | 'real';
   mode: 'sdk' | 'stream-json';
   requested: { messages: number; kills: number };
@@ -38,6 +41,8 @@ export interface ChaosReport {
     { value: number; goal: number; ok: boolean }
   >;
   verdict: Verdict;
+  /** Platforms without an idempotency key for sends (Telegram): the duplicate window, measured. */
+  sendWindow?: SendWindowVerdict;
   stops: StopVerdict;
   faults: FaultCounts;
   lives: {
@@ -48,7 +53,8 @@ export interface ChaosReport {
   failedReasons: Record<string, number>;
   leftovers: FoundProcess[];
   cleanStopExitCode: number | null;
-  feishuRequests: { total: number; injectedErrors: number };
+  /** Requests the chat app's fake served, and how many it answered with an injected error. */
+  platformRequests: { total: number; injectedErrors: number };
   diskFullMethod: DiskFullMethod;
   replay: string;
   sandbox?: string;
@@ -124,8 +130,8 @@ function schedule(rng: Rng, n: number, count: number): Set<number> {
 }
 
 /**
- * One chaos run: the real `cc-linker start` process against the fake Feishu
- * server (and, for `engine: real`, the bundled Claude Code against the fake Anthropic API), a
+ * One chaos run: the real `cc-linker start` process against the chat app's fake server
+ * (`--channel`: Feishu or Telegram; and, for `engine: real`, the bundled Claude Code against the fake Anthropic API), a
  * seeded randomized mix of user messages and faults, then quiescence, a clean stop and the
  * verdict. Never throws for a finding — findings are in the report.
  */
@@ -135,11 +141,10 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     o.verbose ? log(`  [${((Date.now() - started) / 1000).toFixed(1)}s] ${line}`) : undefined;
   ensureBuilt(log);
   const rng = new Rng(o.seed);
-  const owner = `ou_${randomBytes(16).toString('hex')}`;
-  const appId = `cli_${randomBytes(8).toString('hex')}`;
-  const fake = await startFakeFeishuServer({ appId, ackTimeoutMs: 5_000 });
+  const user = await startChatUser(o.channel, Math.random);
   let anthropic: FakeAnthropic | undefined;
-  const sb = createSandbox({ engine: o.engine, mode: o.mode, projects: 4 });
+  const sb = createSandbox({ engine: o.engine, mode: o.mode, projects: 4, extraConfig: user.config });
+  user.useSandbox?.(sb);
   let claudeCmd = sb.claudeBin ?? '';
   // A failed run keeps its sandbox (bridge log, lives' output, spool) for the post-mortem.
   let keep = o.keep;
@@ -148,10 +153,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
       PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
       HOME: sb.home,
       CC_LINKER_HOME: sb.ccHome,
-      CC_LINKER_FEISHU_APP_ID: appId,
-      CC_LINKER_FEISHU_APP_SECRET: fake.appSecret,
-      CC_LINKER_FEISHU_OWNER_OPEN_ID: owner,
-      CC_LINKER_FEISHU_DOMAIN: fake.baseUrl,
+      ...user.env,
       CHAOS_CLOCK_FILE: sb.clockFile,
     };
     if (o.engine === 'real') {
@@ -168,29 +170,29 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
       repo: REPO,
       env,
       livesDir: sb.livesDir,
+      startArgs: user.startArgs,
       preload: PRELOAD,
-      connectionsOpened: () => fake.connectionsOpened,
+      connectionsOpened: () => user.connectionsOpened(),
       log: verbose,
     });
-    const user = new FeishuUser(fake, owner, Math.random);
     const faults = new ChaosFaults({
-      fake,
+      user,
       bridge,
       sandbox: sb,
       rng,
       claudeCmd,
       log: verbose,
-      answerStreaming: () => answerStreaming(fake, user.messages),
+      answerStreaming: () => answerStreaming(user, user.messages),
     });
     const scenario = new Scenario(rng, user, sb, o.engine);
-    const clicker = new PromptClicker(fake, user, rng, faults);
-    const stopper = new Stopper(fake, user, rng, faults, o.engine, verbose);
+    const clicker = new PromptClicker(user, rng, faults);
+    const stopper = new Stopper(user, rng, faults, o.engine, verbose);
     if (o.engine === 'real') clicker.start();
 
     const first = await bridge.start();
     if (!first?.connectedAt)
       throw new Error(
-        `cc-linker start did not connect to the fake Feishu server; see ${sb.livesDir}/life-001.log:\n${tail(path.join(sb.livesDir, 'life-001.log'))}`,
+        `cc-linker start did not connect to the fake ${user.label} server; see ${sb.livesDir}/life-001.log:\n${tail(path.join(sb.livesDir, 'life-001.log'))}`,
       );
 
     // Supervisor: restart a bridge that has been down for a while (an unexpected exit, a failed start).
@@ -211,7 +213,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     };
     const observer = setInterval(() => {
       stampRequests();
-      observeFinals(fake, user.messages);
+      observeFinals(user, user.messages);
     }, 200);
     const background = new Set<Promise<void>>();
     const inBackground = (p: Promise<void>) => {
@@ -223,7 +225,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     const plan = {
       kills: schedule(rng, n, o.kills),
       claudeKills: schedule(rng, n, Math.ceil(o.kills / 2)),
-      feishu: schedule(rng, n, Math.ceil(n / 10)),
+      platform: schedule(rng, n, Math.ceil(n / 10)),
       drops: schedule(rng, n, Math.max(1, Math.round(n / 60))),
       repush: schedule(rng, n, Math.ceil(n / 10)),
       disk: schedule(rng, n, Math.max(1, Math.round(n / 40))),
@@ -234,7 +236,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     while (done < n) {
       const { sent, waitFor, stop } = scenario.step(n - done);
       for (let i = done; i < done + sent.length; i += 1) {
-        if (plan.feishu.has(i)) faults.feishuFault();
+        if (plan.platform.has(i)) faults.platformFault();
         if (plan.drops.has(i)) inBackground(faults.dropConnection());
         if (plan.disk.has(i)) inBackground(faults.diskFull());
         if (plan.clock.has(i)) faults.clockJump();
@@ -255,6 +257,8 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
             'during-accept': 2,
             'during-startup': 1,
             ...(o.engine === 'real' ? { 'answer-shown': 4 } : {}),
+            // No idempotency key for sends: aim at the window between the platform's answer and our record of it.
+            ...(user.judgeSendWindow ? { 'after-send-answered': 4 } : {}),
           });
           // Inside an answer's streaming window the message must be a text whose answer streams.
           await faults.killBridge(moment, () =>
@@ -268,7 +272,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
         const until = Date.now() + (o.engine === 'real' ? 30_000 : 15_000);
         while (Date.now() < until && waitFor.finalSeenAt === undefined) {
           await sleep(100);
-          observeFinals(fake, user.messages);
+          observeFinals(user, user.messages);
         }
       }
       await sleep(scenario.gapMs());
@@ -284,10 +288,10 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     let activity = -1;
     const acksDone = user.drain(90_000);
     while (Date.now() < quietDeadline) {
-      const open = observeFinals(fake, user.messages);
+      const open = observeFinals(user, user.messages);
       const counts = spoolCounts(sb);
       const busy = counts.pending + counts.processing + counts.replied;
-      const now = fake.sent.length + fake.cardkit.length + fake.patches.length + fake.acks.length;
+      const now = user.writes() + user.messages.reduce((sum, m) => sum + m.acks.length, 0);
       if (now !== activity) {
         activity = now;
         lastActivity = Date.now();
@@ -299,7 +303,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     await acksDone;
     clearInterval(observer);
     clicker.stop();
-    observeFinals(fake, user.messages);
+    observeFinals(user, user.messages);
     stopping = true;
     clearInterval(supervisor);
     while (bridge.starting) await sleep(50);
@@ -315,8 +319,12 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
           return prompt ? [{ at: (requestSeenAt[i] ?? Date.now()) - 500, prompt }] : [];
         })
       : readClaudeCalls(sb.claudeLog);
-    const verdict = judge(fake, user.messages, calls);
-    const stops = judgeStops(fake, user.messages, stopper.attempts, calls);
+    const window = user.judgeSendWindow?.(bridge.lives);
+    const view = window?.view ?? user.replies();
+    const verdict = judge(view, user.messages, calls);
+    // A chunk shown twice outside the documented window is a duplicate like any other.
+    if (window) verdict.duplicated.push(...window.verdict.outsideWindow);
+    const stops = judgeStops(view, user.messages, stopper.attempts, calls);
     const leftoverCount = leftovers.length;
     const goal = (value: number) => ({ value, goal: 0, ok: value === 0 });
     const goals: ChaosReport['goals'] = {
@@ -330,9 +338,11 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     };
     const passed = Object.values(goals).every((g) => g.ok);
     keep ||= !passed;
-    const injected = fake.requests.filter((r) => r.status === 0 || r.status === 429 || r.status >= 500).length;
+    if (keep) user.saveTranscript?.(path.join(sb.root, 'chat.json'));
     const report: ChaosReport = {
       seed: o.seed,
+      channel: o.channel,
+      platform: { label: user.label, faultNames: user.faultNames },
       engine: o.engine,
       mode: o.mode,
       requested: { messages: o.messages, kills: o.kills },
@@ -340,6 +350,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
       passed,
       goals,
       verdict,
+      ...(window ? { sendWindow: window.verdict } : {}),
       stops,
       faults: faults.counts,
       lives: {
@@ -356,15 +367,15 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
       failedReasons: failedReasons(sb),
       leftovers,
       cleanStopExitCode,
-      feishuRequests: { total: fake.requests.length, injectedErrors: injected },
+      platformRequests: user.requestStats(),
       diskFullMethod: sb.diskFull,
-      replay: `npm run chaos -- --seed ${o.seed} --messages ${o.messages} --kills ${o.kills} --engine ${o.engine}`,
+      replay: `npm run chaos -- ${o.channel === 'feishu' ? '' : `--channel ${o.channel} `}--seed ${o.seed} --messages ${o.messages} --kills ${o.kills} --engine ${o.engine}`,
       ...(keep ? { sandbox: sb.root } : {}),
     };
     return report;
   } finally {
     for (const p of findProcesses(sb.root)) killPid(p.pid);
-    await fake.close().catch(() => undefined);
+    await user.close().catch(() => undefined);
     await anthropic?.close().catch(() => undefined);
     sb.cleanup(keep);
   }

@@ -36,6 +36,8 @@ export interface SandboxOptions {
   /** The real engine's `claude.mode`. */
   mode: 'sdk' | 'stream-json';
   projects: number;
+  /** Config sections of the chat app under test (e.g. `[telegram]`), merged into `config.toml`. */
+  extraConfig?: Record<string, unknown>;
 }
 
 const FAKE_CLAUDE_SOURCE = path.join(import.meta.dirname, 'fake-claude.mjs');
@@ -82,6 +84,7 @@ export function createSandbox(o: SandboxOptions): Sandbox {
     queue: { spool_dir: spoolDir },
     security: { allowed_roots: ['~/Workspace'] },
     web: { enabled: false },
+    ...o.extraConfig,
   };
   fs.writeFileSync(path.join(ccHome, 'config.toml'), stringify(config), { mode: 0o600 });
   return {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ChaosMessage, FeishuUser, MessageKind } from './feishu-user.js';
+import type { ChatUser, ChaosMessage, MessageKind } from './chat-user.js';
 import type { Rng } from './rng.js';
 import type { Sandbox } from './sandbox.js';
 import type { StopHow, StopPlan } from './stopper.js';
@@ -56,7 +56,7 @@ const COMMANDS = ['/status', '/help', '/list', '/whoami'];
 export class Scenario {
   constructor(
     private readonly rng: Rng,
-    private readonly user: FeishuUser,
+    private readonly user: ChatUser,
     private readonly sb: Sandbox,
     private readonly engine: 'fake' | 'real',
   ) {}

@@ -1,8 +1,8 @@
 import { pipelineMessages } from '../../src/bridge/pipeline/pipeline-messages.js';
-import type { FakeFeishu } from '../../test/fakes/fake-feishu/fake-feishu-server.js';
-import type { ChaosMessage } from './feishu-user.js';
+import { TOKEN_RE } from './chat-titles.js';
+import type { ChaosMessage, ReplyView } from './chat-user.js';
 import type { StopAttempt } from './stopper.js';
-import { finalPieces, ReplyIndex, TOKEN_RE, type EngineCall, type MessageFinding } from './verdict.js';
+import { finalPieces, type EngineCall, type MessageFinding } from './verdict.js';
 
 const STOPPED_TITLES = [pipelineMessages('en')('stoppedTitle'), pipelineMessages('en')('cancelledTitle')];
 
@@ -33,12 +33,12 @@ export interface StopVerdict {
  * (across restarts), and no engine call carried its prompt after the stop was accepted.
  */
 export function judgeStops(
-  fake: FakeFeishu,
+  view: ReplyView,
   messages: readonly ChaosMessage[],
   attempts: readonly StopAttempt[],
   calls: readonly EngineCall[] | null,
 ): StopVerdict {
-  const { pieces } = new ReplyIndex(fake, messages).build();
+  const { pieces } = view;
   const byId = new Map(messages.map((m) => [m.messageId, m]));
   const stoppedCard = (m: ChaosMessage) => {
     const finals = finalPieces(pieces.get(m.messageId) ?? []);

@@ -1,12 +1,9 @@
 import { bridgeMessages } from '../../src/bridge/bridge-messages.js';
 import { pipelineMessages } from '../../src/bridge/pipeline/pipeline-messages.js';
-import type { FakeFeishu, SentMessage } from '../../test/fakes/fake-feishu/fake-feishu-server.js';
 import { sleep } from './bridge-process.js';
+import type { ChatButton, ChatUser, ChaosMessage } from './chat-user.js';
 import type { ChaosFaults } from './faults.js';
-import type { ChaosMessage, FeishuUser } from './feishu-user.js';
-import { buttonValues } from './prompt-clicker.js';
 import type { Rng } from './rng.js';
-import { QUEUED_TITLE, STREAM_TITLE } from './verdict.js';
 
 /** How the user stops a message: `/stop` typed, the running card's Stop, or a queued card's Cancel. */
 export type StopHow = 'typed' | 'button' | 'cancel';
@@ -48,14 +45,6 @@ const B = bridgeMessages('en');
 const ACCEPTED = [P('stopAccepted'), P('cancelAccepted'), P('alreadyStopping'), B('stopDone')];
 const FINISHED = [P('alreadyFinished'), B('stopNothing'), B('stopNothingElsewhere', { n: 0 }).split('0')[0] as string];
 
-/** The callback value of a card's Stop / Cancel button (a CardKit card is read from its current JSON). */
-function stopButton(fake: FakeFeishu, s: SentMessage): Record<string, unknown> | undefined {
-  const c = s.content as { type?: string; data?: { card_id?: unknown } } | null;
-  const cardId = c?.type === 'card' && typeof c.data?.card_id === 'string' ? c.data.card_id : undefined;
-  const json = cardId ? fake.cardJson(cardId) : s.content;
-  return buttonValues(json).find((v) => v.type === 'stop');
-}
-
 /**
  * The user's stops: waits until the target's card runs (or, `cancel`, shows "Queued"), stops it by
  * typing `/stop` or clicking the card's button, reads the bridge's answer, and — for a `kill`
@@ -66,8 +55,7 @@ export class Stopper {
   readonly attempts: StopAttempt[] = [];
 
   constructor(
-    private readonly fake: FakeFeishu,
-    private readonly user: FeishuUser,
+    private readonly user: ChatUser,
     private readonly rng: Rng,
     private readonly faults: ChaosFaults,
     private readonly engine: 'fake' | 'real',
@@ -87,13 +75,13 @@ export class Stopper {
     };
     this.attempts.push(a);
     const wait = this.engine === 'real' ? 30_000 : 15_000;
-    const title = p.how === 'cancel' ? QUEUED_TITLE : STREAM_TITLE;
+    const which = p.how === 'cancel' ? 'queued' : 'running';
     // A late `/stop` needs no button: the answer may be final before its running card was ever seen.
     const lateTyped = () => (p.late && p.how === 'typed' && p.target.finalSeenAt !== undefined ? true : undefined);
     // A message answered before its card ran (e.g. "a new session is being created") has nothing to stop.
     const over = () => (!p.late && p.target.finalSeenAt !== undefined ? false : undefined);
-    const card = await this.waitFor(() => this.card(p.target, title) ?? lateTyped() ?? over(), wait);
-    const button = typeof card === 'object' ? stopButton(this.fake, card) : undefined;
+    const card = await this.waitFor(() => this.user.stopButton(p.target, which) ?? lateTyped() ?? over(), wait);
+    const button = typeof card === 'object' ? card.button : undefined;
     if (!card || (p.how !== 'typed' && !button)) {
       a.detail =
         card === false
@@ -107,10 +95,10 @@ export class Stopper {
     a.sentAt = Date.now();
     if (p.how === 'typed') {
       const cmd = this.user.send('command', '/stop');
-      const text = await this.waitFor(() => this.noticeOf(cmd), wait);
+      const text = await this.waitFor(() => this.user.noticeOf(cmd), wait);
       this.classify(a, text);
     } else {
-      const ack = await this.user.click((card as SentMessage).message_id, button, p.how);
+      const ack = await this.user.click(button as ChatButton, p.how);
       this.classify(a, ack.code === 200 ? JSON.stringify(ack.data ?? '') : undefined);
       if (ack.code !== 200) a.detail = `click ack ${ack.code}`;
     }
@@ -129,29 +117,6 @@ export class Stopper {
     else {
       a.reply = 'none';
       a.detail = `unknown answer ${text.slice(0, 80)}`;
-    }
-  }
-
-  /** The target's reply card while its head shows `title` (running "Working", or "Queued"). */
-  private card(m: ChaosMessage, title: string): SentMessage | undefined {
-    return this.fake.sent.find((s) => {
-      if (s.parent_id !== m.messageId || s.msg_type !== 'interactive') return false;
-      try {
-        return (this.fake.textOf(s).split('\n', 1)[0] ?? '').includes(title);
-      } catch {
-        return false;
-      }
-    });
-  }
-
-  /** The text of the `/stop` message's reply notice, once it came. */
-  private noticeOf(m: ChaosMessage): string | undefined {
-    const s = this.fake.sent.find((x) => x.parent_id === m.messageId);
-    if (!s) return undefined;
-    try {
-      return this.fake.textOf(s);
-    } catch {
-      return undefined;
     }
   }
 

@@ -1,107 +1,6 @@
 import fs from 'node:fs';
-import { deliveryUuid } from '../../src/bridge/spool/message-key.js';
-import { pipelineMessages } from '../../src/bridge/pipeline/pipeline-messages.js';
-import { promptMessages } from '../../src/bridge/prompts/prompt-messages.js';
-import { feishuMessages } from '../../src/channels/feishu/feishu-messages.js';
-import type { FakeFeishu, SentMessage } from '../../test/fakes/fake-feishu/fake-feishu-server.js';
-import type { ChaosMessage } from './feishu-user.js';
-
-/** What one bot message is, as the user reads it now. */
-export type PieceState = 'streaming' | 'answer' | 'error' | 'prompt' | 'notice' | 'card';
-
-export interface ReplyPiece {
-  messageId: string;
-  uuid?: string;
-  state: PieceState;
-  text: string;
-  /** Chunk index when the uuid is one of the message's delivery uuids (-1 for a tagged notice). */
-  chunk?: number;
-}
-
-export const STREAM_TITLE = feishuMessages('en')('streamTitle');
-/** The chaos run drives Claude Code only; the cards' titles name it. */
-const AGENT = { agent: 'Claude' };
-const ANSWER_TITLE = pipelineMessages('en')('completeTitle', AGENT);
-const ERROR_TITLE = pipelineMessages('en')('errorTitle');
-/** "⏳ Queued (#": a waiting message's card, which its run later turns into the answer (not final). */
-export const QUEUED_TITLE = pipelineMessages('en')('queuedTitle', { n: 1 }).split('#')[0] as string;
-const PROMPT_TITLES = [promptMessages('en')('permissionTitle', AGENT), promptMessages('en')('questionTitle', AGENT)];
-/** Tags of the notices the bridge and channel send with `deliveryUuid(id, tag)`. */
-const NOTICE_TAGS = ['refusal', 'too-long', 'overload', 'unsupported', 'whoami'];
-const MAX_CHUNKS = 20;
-export const TOKEN_RE = /\btok[0-9a-z]+\b/gi;
-
-function stateOf(sent: SentMessage, text: string): PieceState {
-  if (sent.msg_type === 'text' || sent.msg_type === 'post') return 'notice';
-  const head = text.split('\n', 1)[0] ?? '';
-  if (head.includes(STREAM_TITLE) || head.includes(QUEUED_TITLE)) return 'streaming';
-  if (head.includes(ANSWER_TITLE)) return 'answer';
-  if (head.includes(ERROR_TITLE)) return 'error';
-  if (PROMPT_TITLES.some((t) => head.includes(t))) return 'prompt';
-  return 'card';
-}
-
-/** The delivery uuids a message's replies may carry: chunk index → uuid, and the notice tags. */
-function expectedUuids(bridgeId: string): Map<string, number> {
-  const map = new Map<string, number>();
-  for (let i = 0; i < MAX_CHUNKS; i += 1) map.set(deliveryUuid(bridgeId, i), i);
-  for (const tag of NOTICE_TAGS) map.set(deliveryUuid(bridgeId, tag), -1);
-  return map;
-}
-
-/**
- * Every bot message, attributed to the user message it answers: replies thread on it
- * (`parent_id`); a reply Feishu refused falls back to a new message, found by its delivery uuid.
- */
-export class ReplyIndex {
-  private readonly uuidOwner = new Map<string, { m: ChaosMessage; chunk: number }>();
-  private readonly byOm = new Map<string, ChaosMessage>();
-
-  constructor(
-    private readonly fake: FakeFeishu,
-    private readonly messages: readonly ChaosMessage[],
-  ) {}
-
-  /**
-   * Pieces per user message (by `om_` id) and the bot messages attributed to none; with `only`,
-   * just the pieces of those user messages (rendering every card on each poll would be wasteful).
-   */
-  build(only?: ReadonlySet<string>): { pieces: Map<string, ReplyPiece[]>; unattributed: SentMessage[] } {
-    for (const m of this.messages) {
-      if (this.byOm.has(m.messageId)) continue;
-      this.byOm.set(m.messageId, m);
-      for (const [uuid, chunk] of expectedUuids(m.bridgeId)) this.uuidOwner.set(uuid, { m, chunk });
-    }
-    const pieces = new Map<string, ReplyPiece[]>();
-    const unattributed: SentMessage[] = [];
-    for (const s of this.fake.sent) {
-      const byUuid = s.uuid ? this.uuidOwner.get(s.uuid) : undefined;
-      const owner = (s.parent_id ? this.byOm.get(s.parent_id) : undefined) ?? byUuid?.m;
-      if (!owner) {
-        unattributed.push(s);
-        continue;
-      }
-      if (only && !only.has(owner.messageId)) continue;
-      let text = '';
-      try {
-        text = this.fake.textOf(s);
-      } catch {
-        text = '';
-      }
-      const piece: ReplyPiece = {
-        messageId: s.message_id,
-        ...(s.uuid ? { uuid: s.uuid } : {}),
-        state: stateOf(s, text),
-        text,
-      };
-      if (byUuid && byUuid.m === owner) piece.chunk = byUuid.chunk;
-      const list = pieces.get(owner.messageId) ?? [];
-      list.push(piece);
-      pieces.set(owner.messageId, list);
-    }
-    return { pieces, unattributed };
-  }
-}
+import { TOKEN_RE } from './chat-titles.js';
+import type { ChaosMessage, ChatUser, ReplyPiece, ReplyView } from './chat-user.js';
 
 /** The final (user-visible, finished) pieces of a reply: everything but a card still streaming and prompt cards. */
 export function finalPieces(pieces: readonly ReplyPiece[]): ReplyPiece[] {
@@ -178,16 +77,16 @@ export function readClaudeCalls(file: string): EngineCall[] {
 }
 
 /**
- * Judges the run from what the platform recorded: per user message, was it answered (lost),
+ * Judges the run from what the platform recorded (`view`, see `ChatUser.replies`): per user message, was it answered (lost),
  * answered more than once (duplicated), answered with another message's answer (misanswered),
  * and — from the engine calls (`null` = unknown) — did Claude run again after the answer was shown.
  */
 export function judge(
-  fake: FakeFeishu,
+  view: ReplyView,
   messages: readonly ChaosMessage[],
   calls: readonly EngineCall[] | null,
 ): Verdict {
-  const { pieces, unattributed } = new ReplyIndex(fake, messages).build();
+  const { pieces, unattributed } = view;
   const finding = (m: ChaosMessage, detail: string): MessageFinding => ({
     n: m.n,
     kind: m.kind,
@@ -205,7 +104,7 @@ export function judge(
     lost: [],
     duplicated: [],
     misanswered: [],
-    unattributed: unattributed.length,
+    unattributed,
     engineRuns: null,
     rerunMessages: null,
     rerunsAfterAnswer: [],
@@ -321,8 +220,8 @@ function showsAnswer(m: ChaosMessage, pieces: readonly ReplyPiece[]): boolean {
  * Marks `finalSeenAt` on messages whose reply became final since the last call, and `shownAt` on
  * those whose answer became visible (polled during the run). Returns how many are not final yet.
  */
-export function observeFinals(fake: FakeFeishu, messages: readonly ChaosMessage[]): number {
-  const { pieces } = new ReplyIndex(fake, messages).build(
+export function observeFinals(user: ChatUser, messages: readonly ChaosMessage[]): number {
+  const { pieces } = user.replies(
     new Set(
       messages
         .filter((m) => m.finalSeenAt === undefined || (m.token && m.shownAt === undefined))
@@ -342,10 +241,10 @@ export function observeFinals(fake: FakeFeishu, messages: readonly ChaosMessage[
 }
 
 /** True while some message's answer is visible in a card that is still streaming (not finalised). */
-export function answerStreaming(fake: FakeFeishu, messages: readonly ChaosMessage[]): boolean {
+export function answerStreaming(user: ChatUser, messages: readonly ChaosMessage[]): boolean {
   const open = messages.filter((m) => m.token && m.finalSeenAt === undefined);
   if (open.length === 0) return false;
-  const { pieces } = new ReplyIndex(fake, messages).build(new Set(open.map((m) => m.messageId)));
+  const { pieces } = user.replies(new Set(open.map((m) => m.messageId)));
   return open.some((m) => {
     const streaming = (pieces.get(m.messageId) ?? []).filter((p) => p.state === 'streaming');
     return finalPieces(pieces.get(m.messageId) ?? []).length === 0 && showsAnswer(m, streaming);

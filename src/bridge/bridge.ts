@@ -278,9 +278,10 @@ export class Bridge implements BridgeInbound {
    * What a command may use, as `userId` and for the message `messageId`. `/status` runs while its
    * own message is in `pending/`; that one is left out of the count the user sees.
    */
-  private commandContext(userId: string, messageId: string, queued = false): CommandContext {
+  private commandContext(userId: string, messageId: string, queued = false, channel?: string): CommandContext {
     return {
       userId,
+      ...(channel ? { channel } : {}),
       messageId,
       lang: this.o.lang,
       now: this.now(),
@@ -315,7 +316,7 @@ export class Bridge implements BridgeInbound {
     if (a.type === 'permission' || a.type === 'question') return this.prompts.resolve(input.userId, a);
     if (a.type === 'recovery') return this.recoveryChoices.resolve(input.userId, a);
     if (a.type === 'stop') return this.turns.click(input.userId, a);
-    const ctx = this.commandContext(input.userId, `action:${input.messageId ?? ''}`);
+    const ctx = this.commandContext(input.userId, `action:${input.messageId ?? ''}`, false, input.channel);
     return runCardAction(a, ctx);
   }
 
@@ -324,7 +325,10 @@ export class Bridge implements BridgeInbound {
       spool: this.o.spool,
       mapping: this.o.mapping,
       runCommand: (command, record) =>
-        runChatCommand(command, this.commandContext(record.message.userId, record.message.id, true)),
+        runChatCommand(
+          command,
+          this.commandContext(record.message.userId, record.message.id, true, record.message.channel),
+        ),
       pinSession: (sessionId, record) =>
         pinToSession(sessionId, this.commandContext(record.message.userId, record.message.id, true)),
       hasCcexec: this.o.ccexec !== undefined,

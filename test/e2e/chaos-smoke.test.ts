@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChaosReport } from '../../scripts/chaos/run-chaos.js';
+import { runChaos } from './chaos-harness.js';
 
 /**
  * `npm run chaos` in miniature: the real `cc-linker start` process with the fast
@@ -12,7 +12,6 @@ import type { ChaosReport } from '../../scripts/chaos/run-chaos.js';
  * and the same goals as the full run: nothing lost, nothing answered twice, every accepted stop
  * honoured, no process left behind. The full run and its figures are in docs/chaos.md.
  */
-const repo = path.resolve(import.meta.dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cc-linker-chaos-smoke-'));
 let keptSandbox: string | undefined;
 afterAll(() => {
@@ -20,26 +19,6 @@ afterAll(() => {
   if (keptSandbox) fs.rmSync(keptSandbox, { recursive: true, force: true });
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function runChaos(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'scripts/chaos.ts'), ...args], {
-      cwd: repo,
-      env: { ...process.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 describe('chaos smoke run', () => {
   it('20 messages, 3 bridge kills, stops and Feishu/disk/clock faults: none lost, none duplicated, stops honoured, no leftover process', async () => {

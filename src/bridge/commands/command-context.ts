@@ -53,6 +53,8 @@ export interface BridgeStatus {
  */
 export interface CommandContext {
   userId: string;
+  /** The chat app the command came from (`feishu`, `telegram`, …); absent = Feishu. */
+  channel?: string;
   /** The message carrying the command (claims are recorded under this id). */
   messageId: string;
   lang: Language;

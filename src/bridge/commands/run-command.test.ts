@@ -46,6 +46,10 @@ describe('runChatCommand', () => {
     expect((await run('/whoami')).reply).toEqual({ kind: 'text', text: '你的 open_id：ou_owner' });
     f.ctx.lang = 'en';
     expect((await run('/whoami')).reply).toEqual({ kind: 'text', text: 'Your open_id: ou_owner' });
+    // Another chat app's id is no open_id (the Telegram chaos run showed "Your open_id: 7001").
+    f.ctx.channel = 'telegram';
+    f.ctx.userId = '7001';
+    expect(((await run('/whoami')).reply as { text: string }).text).toMatch(/^Your user id: 7001 /);
   });
 
   it('/status shows target, model, queue, runs, channels and sessions', async () => {

@@ -8,6 +8,7 @@ import type { Logger } from '../../core/logger.js';
 import { cardHtml, keyboardOf, TELEGRAM_MAX_TEXT, type BindButton, type InlineKeyboard } from './render-reply.js';
 import { escapeHtml, fitChars, markdownToHtml, visibleLength } from './telegram-html.js';
 import type { TelegramApi } from './telegram-api.js';
+import { TelegramApiError } from './telegram-api-error.js';
 import { telegramMessages } from './telegram-messages.js';
 
 /** Telegram allows about one edit per second per chat; never edit faster than this. */
@@ -93,7 +94,7 @@ export class TelegramReplyStream implements ReplyStream {
     const note = telegramMessages(this.d.lang)('continuedBelow');
     const { html, kept } = cardHtml(final, { text: fullText, note });
     try {
-      await this.d.api.edit(this.messageId, html, await keyboardOf(final.buttons, this.d.bind));
+      await this.finalEdit(html, await keyboardOf(final.buttons, this.d.bind));
       return { overflow: this.d.stream.fallback_to_text ? fullText.slice(kept).replace(/^\n+/, '') : '' };
     } catch (err) {
       this.d.logger.warn('final message edit failed; the rest goes out as text', { messageId: this.messageId, err });
@@ -106,6 +107,25 @@ export class TelegramReplyStream implements ReplyStream {
         };
       const rest = fullText.startsWith(this.shown.text) ? fullText.slice(this.shown.text.length) : fullText;
       return { overflow: rest.replace(/^\n+/, '') };
+    }
+  }
+
+  /**
+   * The final edit, tried up to {@link MAX_CONSECUTIVE_FAILURES} times {@link MIN_EDIT_GAP_MS}
+   * apart when Telegram failed (5xx) or did not answer: an edit is idempotent, and one passing
+   * failure would otherwise leave the message "⏳ Thinking…" with a live Stop button while the
+   * answer goes out as text. A refusal (4xx; 429s are waited out by auto-retry) is not retried.
+   */
+  private async finalEdit(html: string, keyboard: InlineKeyboard | undefined): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.d.api.edit(this.messageId, html, keyboard);
+      } catch (err) {
+        const code = err instanceof TelegramApiError ? err.errorCode : 0;
+        if (attempt >= MAX_CONSECUTIVE_FAILURES || (code >= 400 && code < 500)) throw err;
+        this.d.logger.warn('final message edit failed; retrying', { messageId: this.messageId, attempt, err });
+        await new Promise((resolve) => setTimeout(resolve, MIN_EDIT_GAP_MS));
+      }
     }
   }
 

@@ -1,7 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseMultipart } from './multipart.js';
+import type { FakeMessage, InjectedFault } from './fake-telegram-types.js';
 import { parseTelegramHtml } from './telegram-html.js';
+
+export type { FakeMessage, InjectedFault } from './fake-telegram-types.js';
 
 /**
  * A local Telegram Bot API on 127.0.0.1 (node:http only) that the real grammY talks to through
@@ -12,20 +15,6 @@ import { parseTelegramHtml } from './telegram-html.js';
  */
 export const FAKE_BOT_TOKEN = '123456789:AAFakeTokenForTests_0123456789abcdef';
 export const MAX_TEXT = 4096;
-
-export interface FakeMessage {
-  message_id: number;
-  chat_id: number;
-  text: string;
-  /** The text as the user sees it (HTML parsed). */
-  visible: string;
-  parse_mode?: string;
-  reply_markup?: { inline_keyboard: Array<Array<{ text: string; callback_data?: string }>> };
-  reply_to?: number;
-  edits: number;
-  /** An uploaded photo or document: its kind, name and bytes. */
-  file?: { kind: 'photo' | 'document'; name?: string; bytes: Buffer };
-}
 
 export interface BotApiCall {
   method: string;
@@ -60,6 +49,14 @@ export class FakeTelegram {
   private nextMessageId = 1;
   private readonly polls = new Set<() => void>();
   private readonly rateLimits = new Map<string, { times: number; retryAfter: number }>();
+  private readonly faults: Array<{ method: string; fault: InjectedFault }> = [];
+  /** Calls answered with an injected fault (`rateLimit`, `failNext`). */
+  injected = 0;
+  /** Successful answers per method. */
+  readonly answered = new Map<string, number>();
+  /** How many times each update was handed out by `getUpdates`. */
+  readonly deliveries = new Map<number, number>();
+  private readonly answerListeners = new Set<(method: string) => void>();
   private readonly pendingQueries = new Set<string>();
   private readonly server: http.Server;
 
@@ -115,6 +112,28 @@ export class FakeTelegram {
   /** The next `times` calls of `method` get 429 with `retry_after` seconds. */
   rateLimit(method: string, times: number, retryAfter = 1): void {
     this.rateLimits.set(method, { times, retryAfter });
+  }
+
+  /**
+   * The next `times` calls of `method` (`*` = any but `getUpdates`) fail: a status (429 carries
+   * `retry_after`) or, with `reset`, the connection is destroyed before the call is carried out.
+   */
+  failNext(method: string, fault: InjectedFault): void {
+    this.faults.push({ method, fault: { ...fault } });
+  }
+
+  /** Calls `listener(method)` right after each successful answer is written (until it returns true). */
+  onAnswer(listener: (method: string) => boolean | void): void {
+    const wrapped = (method: string) => {
+      if (listener(method) === true) this.answerListeners.delete(wrapped);
+    };
+    this.answerListeners.add(wrapped);
+  }
+
+  /** Destroys every open connection (pending long polls and requests in flight); the server keeps listening. */
+  dropConnections(): void {
+    for (const wake of this.polls) wake();
+    this.server.closeAllConnections();
   }
 
   /** Messages in `chat`, in order. */
@@ -185,9 +204,21 @@ export class FakeTelegram {
       }
     }
     this.calls.push({ method, body });
+    const i = this.faults.findIndex((f) => f.method === method || (f.method === '*' && method !== 'getUpdates'));
+    const fault = i >= 0 ? this.faults[i]?.fault : undefined;
+    if (fault) {
+      fault.times -= 1;
+      if (fault.times <= 0) this.faults.splice(i, 1);
+      this.injected += 1;
+      if (fault.reset) return void req.socket.destroy();
+      const status = fault.status ?? 500;
+      const retry = status === 429 ? { parameters: { retry_after: fault.retryAfter ?? 1 } } : {};
+      return send(status, { ok: false, error_code: status, description: `injected ${status}`, ...retry });
+    }
     const limit = this.rateLimits.get(method);
     if (limit && limit.times > 0) {
       limit.times -= 1;
+      this.injected += 1;
       const retry_after = limit.retryAfter;
       return send(429, {
         ok: false,
@@ -198,6 +229,10 @@ export class FakeTelegram {
     }
     const reply = method === 'getUpdates' ? await this.getUpdates(body, req) : this.handle(method, body);
     send(reply.ok ? 200 : reply.error_code, reply);
+    if (reply.ok) {
+      this.answered.set(method, (this.answered.get(method) ?? 0) + 1);
+      for (const listener of [...this.answerListeners]) listener(method);
+    }
   }
 
   private async getUpdates(body: Record<string, unknown>, req: http.IncomingMessage): Promise<Reply> {
@@ -222,6 +257,7 @@ export class FakeTelegram {
       });
     }
     const batch = [...this.updates].sort((a, b) => a.update_id - b.update_id).slice(0, limit);
+    for (const u of batch) this.deliveries.set(u.update_id, (this.deliveries.get(u.update_id) ?? 0) + 1);
     return { ok: true, result: batch };
   }
 
@@ -247,6 +283,8 @@ export class FakeTelegram {
           text: String(b.text),
           visible: checked.visible,
           edits: 0,
+          firstVisible: checked.visible,
+          sentAt: Date.now(),
           ...(typeof b.parse_mode === 'string' ? { parse_mode: b.parse_mode } : {}),
           ...(b.reply_markup ? { reply_markup: b.reply_markup as FakeMessage['reply_markup'] } : {}),
           ...(isObj(b.reply_parameters) ? { reply_to: Number(b.reply_parameters.message_id) } : {}),
@@ -291,6 +329,8 @@ export class FakeTelegram {
           text: '',
           visible: '',
           edits: 0,
+          firstVisible: '',
+          sentAt: Date.now(),
           file: { kind, bytes: upload.bytes, ...(upload.filename ? { name: upload.filename } : {}) },
           ...(isObj(b.reply_parameters) ? { reply_to: Number(b.reply_parameters.message_id) } : {}),
         };
