@@ -222,7 +222,8 @@ export class FakeSlack {
         const blocks = Array.isArray(b.blocks) ? (b.blocks as unknown[]) : undefined;
         const problem = messageProblem(text, blocks);
         if (problem) return { ok: false, error: problem };
-        if (typeof b.channel !== 'string' || !/^[DCG]/.test(b.channel)) return { ok: false, error: 'channel_not_found' };
+        if (typeof b.channel !== 'string' || !/^[DCG]/.test(b.channel))
+          return { ok: false, error: 'channel_not_found' };
         const msg: FakeSlackMessage = {
           channel: b.channel,
           ts: this.ts(),

@@ -18,6 +18,7 @@ export interface Envelope {
  * it says `hello`; envelopes go to the newest open connection (queued while none is open) and wait
  * for the client's `{envelope_id}` ack. An events_api envelope not acked within `ackTimeoutMs` is
  * sent again with `retry_attempt` + 1 and `retry_reason: "timeout"`, at most 3 times, as Slack does.
+ * Each connection is pinged every 5 s (the client counts on server pings).
  */
 export class SocketModeHub {
   ackTimeoutMs = 3_000;
@@ -59,7 +60,9 @@ export class SocketModeHub {
       envelope_id: randomUUID(),
       type,
       accepts_response_payload: type === 'interactive',
-      ...(type === 'events_api' ? { retry_attempt: retryAttempt, retry_reason: retryAttempt > 0 ? 'timeout' : '' } : {}),
+      ...(type === 'events_api'
+        ? { retry_attempt: retryAttempt, retry_reason: retryAttempt > 0 ? 'timeout' : '' }
+        : {}),
       payload,
     };
     this.deliver(envelope);
@@ -86,6 +89,10 @@ export class SocketModeHub {
 
   private connected(ws: WebSocket): void {
     this.connections.push(ws);
+    // Slack pings every few seconds; the client reconnects when no ping came for its serverPingTimeout (30 s).
+    const ping = setInterval(() => ws.readyState === ws.OPEN && ws.ping('fake-slack'), 5_000);
+    ping.unref();
+    ws.on('close', () => clearInterval(ping));
     ws.on('message', (data) => {
       let msg: { envelope_id?: unknown };
       try {
