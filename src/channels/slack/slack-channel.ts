@@ -126,24 +126,21 @@ export function createSlackChannel(
 
     async start(bridge) {
       stopping = false;
-      connection = new SlackConnection(
-        {
-          botToken: opts.botToken,
-          appToken: opts.appToken,
-          apiUrl: opts.apiUrl,
-          lang: opts.lang,
-          logger: log,
-          retryConfig,
-          ...(opts.backoffMs !== undefined ? { backoffMs: opts.backoffMs } : {}),
-          ...(opts.clientPingTimeoutMs !== undefined ? { clientPingTimeoutMs: opts.clientPingTimeoutMs } : {}),
-          listen: (app, me) => listen(bridge, app, me),
-          onState: (s) => {
-            if (s.state !== state.state) log.info('slack state', { state: s.state, detail: s.detail });
-            state = s;
-          },
+      connection = new SlackConnection({
+        botToken: opts.botToken,
+        appToken: opts.appToken,
+        apiUrl: opts.apiUrl,
+        lang: opts.lang,
+        logger: log,
+        retryConfig,
+        ...(opts.backoffMs !== undefined ? { backoffMs: opts.backoffMs } : {}),
+        ...(opts.clientPingTimeoutMs !== undefined ? { clientPingTimeoutMs: opts.clientPingTimeoutMs } : {}),
+        listen: (app, me) => listen(bridge, app, me),
+        onState: (s) => {
+          if (s.state !== state.state) log.info('slack state', { state: s.state, detail: s.detail });
+          state = s;
         },
-        client,
-      );
+      });
       connection.start();
     },
 

@@ -23,7 +23,7 @@ export interface SlackConnectionOptions {
   apiUrl: string;
   lang: Language;
   logger: Logger;
-  /** The Web API client's retry policy (429s and network faults). */
+  /** The Bolt app's Web API retry policy (429s and network faults). */
   retryConfig: webApi.RetryOptions;
   /** Wait after a failed connect, default 3 s (a refused token waits 20 times as long). */
   backoffMs?: number;
@@ -61,10 +61,17 @@ export class SlackConnection {
   private receiver: AckAfterReceiver | undefined;
   private loop: Promise<void> | undefined;
 
-  constructor(
-    private readonly o: SlackConnectionOptions,
-    readonly client: webApi.WebClient,
-  ) {}
+  /** `auth.test` without the client's own retries: the loop in `run` retries, and shows the error meanwhile. */
+  private readonly client: webApi.WebClient;
+
+  constructor(private readonly o: SlackConnectionOptions) {
+    this.client = new webApi.WebClient(o.botToken, {
+      slackApiUrl: o.apiUrl,
+      retryConfig: { retries: 0 },
+      timeout: 30_000,
+      logger: slackLogger(o.logger),
+    });
+  }
 
   start(): void {
     this.stopped = false;
@@ -99,6 +106,8 @@ export class SlackConnection {
       retryConfig: this.o.retryConfig,
       logger: slackLogger(this.o.logger),
     };
+    // apps.connections.open, like auth.test, is retried by our loop (with the state shown), not by the client.
+    const socketClientOptions = { ...clientOptions, retryConfig: { retries: 0 } };
     const receiver = new AckAfterReceiver(
       {
         appToken: this.o.appToken,
@@ -107,7 +116,7 @@ export class SlackConnection {
         // Reconnecting is ours (the loop in `run`): the client's own retry rejects a promise nobody
         // holds when the Web API is unreachable, which would end the whole process.
         autoReconnectEnabled: false,
-        installerOptions: { clientOptions: { ...clientOptions } },
+        installerOptions: { clientOptions: socketClientOptions },
       },
       (err, type) => this.o.logger.warn('slack envelope handling failed', { type, err: String(err) }),
     );
