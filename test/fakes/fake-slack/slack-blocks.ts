@@ -6,6 +6,8 @@
 export const MAX_TEXT = 40_000;
 export const MAX_SECTION_TEXT = 3_000;
 export const MAX_BLOCKS = 50;
+/** Undocumented: Slack refuses blocks holding more than about 13,200 characters in all. */
+export const MAX_BLOCKS_CHARS = 13_200;
 
 export interface FakeButton {
   text: string;
@@ -78,6 +80,7 @@ export function messageProblem(text: string, blocks: unknown[] | undefined): str
   if (!blocks) return text.trim() === '' ? 'no_text' : mrkdwnProblem(text) && 'invalid_text';
   if (blocks.length > MAX_BLOCKS || !blocks.every(isObj)) return 'invalid_blocks';
   const ids = new Set<string>();
+  let total = 0;
   for (const block of blocks.filter(isObj)) {
     const texts: string[] = [];
     const t = isObj(block.text) ? block.text : undefined;
@@ -85,6 +88,7 @@ export function messageProblem(text: string, blocks: unknown[] | undefined): str
       if (block.type === 'section' && t.text.length > MAX_SECTION_TEXT) return 'invalid_blocks';
       if (block.type === 'header' && (t.text.length > 150 || t.type !== 'plain_text')) return 'invalid_blocks';
       if (t.type === 'mrkdwn') texts.push(t.text);
+      total += t.text.length;
     }
     if (Array.isArray(block.elements))
       for (const e of block.elements.filter(isObj)) {
@@ -99,5 +103,5 @@ export function messageProblem(text: string, blocks: unknown[] | undefined): str
       }
     if (texts.some((s) => mrkdwnProblem(s))) return 'invalid_blocks';
   }
-  return undefined;
+  return total > MAX_BLOCKS_CHARS ? 'msg_blocks_too_long' : undefined;
 }
