@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CardReply } from '../../src/bridge/reply-model.js';
@@ -138,5 +138,40 @@ describe('Slack channel outbound (real Web API client against the fake Slack)', 
       '[File 4 could not be downloaded: download error]',
     ]);
     expect(h.logs.join('')).not.toContain(fake.botToken);
+  });
+});
+
+describe('Slack files out (files.uploadV2 against the fake)', () => {
+  it('shares a checked file once per key with its caption; an empty one is refused and nothing is posted', async () => {
+    h = new SlackHarness();
+    const fake = await h.fake();
+    const options = await h.options(fake);
+    const channel = createSlackChannel(options);
+    const dm = fake.dm(OWNER);
+    const file = path.join(options.runtimeDir ?? '', '..', 'chart.png');
+    const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(5_000, 7)]);
+    await writeFile(file, bytes);
+    const reply = {
+      kind: 'file' as const,
+      path: file,
+      name: 'chart.png',
+      mime: 'image/png',
+      size: bytes.length,
+      image: true,
+    };
+    const sendFile = channel.outbox.sendFile?.bind(channel.outbox);
+    if (!sendFile) throw new Error('no sendFile');
+    const sent = await sendFile(target(dm), { ...reply, caption: 'the chart & <data>' }, 'k-file');
+    expect(sent.messageId).toMatch(/^file:F\d+$/);
+    expect(await sendFile(target(dm), { ...reply, caption: 'the chart & <data>' }, 'k-file')).toEqual(sent);
+    const shared = fake.inChannel(dm);
+    expect(shared).toHaveLength(1);
+    expect(shared[0]?.file?.bytes).toEqual(bytes);
+    expect(shared[0]?.file?.name).toBe('chart.png');
+    expect(shared[0]?.visible).toBe('the chart & <data>');
+    await writeFile(file, '');
+    await expect(sendFile(target(dm), reply, 'k-empty')).rejects.toThrow(/file size 0 not accepted/);
+    expect(fake.inChannel(dm)).toHaveLength(1);
+    expect(fake.callsOf('files.completeUploadExternal')).toHaveLength(1);
   });
 });

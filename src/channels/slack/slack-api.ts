@@ -46,4 +46,27 @@ export class SlackApi {
       throw toSlackError('chat.update', err, this.lang);
     }
   }
+
+  /**
+   * Shares `bytes` as a file in `channel` (`files.uploadV2`: an upload URL, the bytes, then
+   * `files.completeUploadExternal`, which is the step that posts it), with `comment` as its
+   * message. Resolves with `file:<id>` once Slack has completed it.
+   */
+  async upload(channel: string, bytes: Buffer, name: string, comment?: string): Promise<string> {
+    try {
+      const r = await this.client.files.uploadV2({
+        channel_id: channel,
+        file: bytes,
+        filename: name,
+        ...(comment ? { initial_comment: comment } : {}),
+      });
+      // The result lists one completion per upload, each with its files.
+      const completions = (r as { files?: Array<{ files?: Array<{ id?: string }> }> }).files ?? [];
+      const id = completions[0]?.files?.[0]?.id;
+      if (!id) throw new SlackApiError('files.uploadV2', 'no file in the answer', this.lang);
+      return `file:${id}`;
+    } catch (err) {
+      throw toSlackError('files.uploadV2', err, this.lang);
+    }
+  }
 }

@@ -1,7 +1,10 @@
+import fs from 'node:fs/promises';
 import type { ChannelOutbox } from '../../bridge/channel.js';
 import type { ReplyTarget } from '../../bridge/inbound-message.js';
 import type { JsonLedger } from '../../core/json-ledger.js';
 import { actionBlocks, renderReply } from './render-blocks.js';
+import { SlackApiError } from './slack-api-error.js';
+import { markdownToMrkdwn } from './slack-mrkdwn.js';
 import { openingMessage, SlackReplyStream, type SlackStreamDeps } from './slack-stream.js';
 
 /**
@@ -10,6 +13,11 @@ import { openingMessage, SlackReplyStream, type SlackStreamDeps } from './slack-
  * limit continues in a second message (`renderReply`), so this only keeps that rare.
  */
 export const SLACK_MAX_TEXT_CHUNK = 8_000;
+
+/** Slack takes files up to 1 GB. */
+export const SLACK_MAX_FILE_BYTES = 1024 * 1024 * 1024;
+/** A file's caption (its message) is cut here; the agent's caption is a line, not a report. */
+const MAX_CAPTION_CHARS = 3_000;
 
 export interface SlackOutboxDeps extends SlackStreamDeps {
   /**
@@ -50,6 +58,21 @@ export function createSlackOutbox(d: SlackOutboxDeps): SlackOutbox {
         if (i === 0) first = ref;
       }
       return { messageId: first };
+    },
+    /**
+     * A checked file shared in the DM by `files.uploadV2` (an image shows as an image), its caption
+     * as the file's message; once per delivery key (only the last step posts it, so an upload cut
+     * short before it leaves nothing in the chat). The file is read once and its size checked again.
+     */
+    async sendFile(target, file, idempotencyKey) {
+      const messageId = await once(idempotencyKey, async () => {
+        const bytes = await fs.readFile(file.path);
+        if (bytes.length === 0 || bytes.length > SLACK_MAX_FILE_BYTES)
+          throw new SlackApiError('files.uploadV2', `file size ${bytes.length} not accepted`, d.lang);
+        const caption = file.caption ? markdownToMrkdwn(file.caption.slice(0, MAX_CAPTION_CHARS)) : undefined;
+        return d.api.upload(target.chatId, bytes, file.name, caption);
+      });
+      return { messageId };
     },
     async update(messageId, reply) {
       const [message] = renderReply(reply);

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseMultipart } from '../fake-telegram/multipart.js';
 import { buttonsOf, messageProblem, visibleOf, type FakeButton } from './slack-blocks.js';
 import { SocketModeHub, type Envelope } from './socket-mode-hub.js';
 
@@ -26,6 +27,8 @@ export interface FakeSlackMessage {
   visible: string;
   buttons: FakeButton[];
   edits: number;
+  /** A shared file (files.uploadV2): its name, title and bytes; `text` is the initial comment. */
+  file?: { id: string; name: string; title?: string; bytes: Buffer };
 }
 
 export interface ApiCall {
@@ -54,6 +57,8 @@ export class FakeSlack {
   private clock = 1_700_000_000_000;
   private nextEvent = 1;
   private readonly rateLimits = new Map<string, { times: number; retryAfter: number }>();
+  /** Uploads in progress (files.getUploadURLExternal → POST → files.completeUploadExternal), by file id. */
+  private readonly uploads = new Map<string, { name: string; length: number; bytes?: Buffer }>();
   private readonly server: http.Server;
 
   constructor(botToken = FAKE_BOT_TOKEN, appToken = FAKE_APP_TOKEN) {
@@ -184,6 +189,20 @@ export class FakeSlack {
       res.writeHead(200, { 'content-type': f.mimetype, 'content-length': String(f.bytes.length) });
       return void res.end(f.bytes);
     }
+    const upload = /^\/upload\/([A-Z0-9]+)$/.exec(url.pathname);
+    if (upload) {
+      const job = this.uploads.get(upload[1] ?? '');
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      if (!job) return send(404, { ok: false, error: 'file_not_found' });
+      const type = req.headers['content-type'] ?? '';
+      const raw = Buffer.concat(chunks);
+      job.bytes = type.startsWith('multipart/form-data')
+        ? (parseMultipart(raw, type)[0]?.data ?? Buffer.alloc(0))
+        : raw;
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      return void res.end(`OK - ${job.bytes.length}`);
+    }
     const m = /^\/api\/([A-Za-z.]+)$/.exec(url.pathname);
     if (!m || req.method !== 'POST') return send(404, { ok: false, error: 'unknown_method' });
     const method = m[1] ?? '';
@@ -250,6 +269,35 @@ export class FakeSlack {
         msg.buttons = buttonsOf(blocks);
         msg.edits += 1;
         return { ok: true, channel: msg.channel, ts: msg.ts, text };
+      }
+      case 'files.getUploadURLExternal': {
+        const length = Number(b.length);
+        if (typeof b.filename !== 'string' || !Number.isSafeInteger(length) || length <= 0)
+          return { ok: false, error: 'invalid_arguments' };
+        const id = `F${String(this.uploads.size + 1).padStart(6, '0')}`;
+        this.uploads.set(id, { name: b.filename, length });
+        return { ok: true, upload_url: `${this.base}/upload/${id}`, file_id: id };
+      }
+      case 'files.completeUploadExternal': {
+        const files = Array.isArray(b.files) ? (b.files as Array<{ id?: string; title?: string }>) : [];
+        if (typeof b.channel_id !== 'string') return { ok: false, error: 'invalid_arguments' };
+        const done = [];
+        for (const f of files) {
+          const job = this.uploads.get(f.id ?? '');
+          if (!job?.bytes || job.bytes.length !== job.length) return { ok: false, error: 'file_upload_failed' };
+          const text = typeof b.initial_comment === 'string' ? b.initial_comment : '';
+          this.messages.push({
+            channel: b.channel_id,
+            ts: this.ts(),
+            text,
+            visible: visibleOf(text, undefined),
+            buttons: [],
+            edits: 0,
+            file: { id: f.id ?? '', name: job.name, ...(f.title ? { title: f.title } : {}), bytes: job.bytes },
+          });
+          done.push({ id: f.id, name: job.name, title: f.title });
+        }
+        return { ok: true, files: done };
       }
       default:
         return { ok: false, error: 'unknown_method' };
