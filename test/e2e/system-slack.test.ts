@@ -142,6 +142,23 @@ describe.skipIf(!CLAUDE_BIN)('the whole system over Slack (real Bolt, real Claud
   );
 
   it(
+    'files out: Claude’s send_file arrives in the DM as a Slack file, once',
+    async () => {
+      showLogOnFailure(() => s);
+      const cwd = s.sys.project('sl-files');
+      const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
+      fs.writeFileSync(path.join(cwd, 'chart.png'), png);
+      sl.pushMessage(OWNER, `/new ${cwd} -- tool: mcp__cc-linker__send_file {"path":"chart.png"}`);
+      const shared = () => sl.inChannel(sl.dm(OWNER)).filter((m) => m.file?.name === 'chart.png');
+      await until(() => shared().length === 1, 'the file shared', 45_000);
+      expect(shared()[0]?.file?.bytes).toEqual(png);
+      await s.runtime.bridge.whenIdle();
+      expect(shared()).toHaveLength(1);
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it(
     'a stranger gets the fixed refusal and reaches nothing; Feishu keeps working beside Slack; no token in the log',
     async () => {
       showLogOnFailure(() => s);
