@@ -29,10 +29,19 @@ export interface SlackMessage {
 }
 
 export const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text } });
-export const context = (text: string): Block => ({
+/** A small grey line of plain text (escaped here, cut before escaping so no entity is split). */
+export const context = (plain: string): Block => ({
   type: 'context',
-  elements: [{ type: 'mrkdwn', text: text.slice(0, 2_000) }],
+  elements: [{ type: 'mrkdwn', text: escapeMrkdwn(plain.slice(0, 1_500)) }],
 });
+
+/**
+ * Plain text as quote sections: escaped, cut into texts of 1,400 characters so that the `> ` put
+ * before every line still keeps each under a section's 3,000.
+ */
+export function quoteSections(plain: string): Block[] {
+  return plainToMrkdwnBlocks(plain, 1_400).map((b) => section(b.replace(/^/gm, '> ')));
+}
 
 function sectionTexts(s: CardSection): string[] | Block {
   switch (s.type) {
@@ -42,7 +51,7 @@ function sectionTexts(s: CardSection): string[] | Block {
     case 'plain':
       return plainToMrkdwnBlocks(s.text);
     case 'quote':
-      return plainToMrkdwnBlocks(s.text, 2_000).map((b) => b.replace(/^/gm, '> '));
+      return plainToMrkdwnBlocks(s.text, 1_400).map((b) => b.replace(/^/gm, '> '));
     case 'divider':
       return { type: 'divider' };
     case 'fields':
@@ -122,8 +131,8 @@ export function cardBlocks(card: CardReply, answer?: { text: string; note: strin
     parts[index] = kept < answer.text.length ? [...texts, `_${escapeMrkdwn(answer.note)}_`] : texts;
   }
   const body = parts.flatMap((p) => (Array.isArray(p) ? p.map(section) : [p]));
-  const blocks = capBlocks([section(`*${escapeMrkdwn(card.title)}*`), ...body]);
-  if (card.footer) blocks.push(context(escapeMrkdwn(card.footer)));
+  const blocks = capBlocks([section(`*${escapeMrkdwn(card.title.slice(0, 500))}*`), ...body]);
+  if (card.footer) blocks.push(context(card.footer));
   blocks.push(...actionBlocks(card.buttons));
   const first = card.sections.find((s) => 'text' in s && s.text.trim() !== '');
   return { text: fallbackText(`${card.title} ${first && 'text' in first ? first.text : ''}`), blocks, kept };

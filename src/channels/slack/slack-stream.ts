@@ -5,7 +5,16 @@ import { CoalescingThrottle } from '../../core/coalescing-throttle.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
-import { cardBlocks, context, fallbackText, section, type Block, type SlackMessage } from './render-blocks.js';
+import {
+  cardBlocks,
+  context,
+  fallbackText,
+  MAX_MESSAGE_CHARS,
+  quoteSections,
+  section,
+  type Block,
+  type SlackMessage,
+} from './render-blocks.js';
 import type { SlackApi } from './slack-api.js';
 import { escapeMrkdwn, fitMrkdwn, markdownToMrkdwnBlocks, renderedLength } from './slack-mrkdwn.js';
 import { slackMessages } from './slack-messages.js';
@@ -15,7 +24,7 @@ export const MIN_EDIT_GAP_MS = 1_000;
 /** Consecutive failed edits after which the stream stops editing and the rest goes out as text. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
 const MAX_THINKING_CHARS = 1_000;
-/** Rendered answer characters a streamed message shows (under the message limit, with room for the rest). */
+/** Rendered answer characters a streamed message shows at most (less when the thinking quote is long). */
 const STREAM_ANSWER_CHARS = 9_000;
 
 export interface SlackStreamDeps {
@@ -40,17 +49,19 @@ export function streamBlocks(
   const t = slackMessages(o.lang);
   const blocks: Block[] = [];
   const thinking = state.thinking.trim();
-  if (o.showThinking && thinking !== '')
-    blocks.push(section(escapeMrkdwn(cap(thinking, MAX_THINKING_CHARS)).replace(/^/gm, '> ')));
+  if (o.showThinking && thinking !== '') blocks.push(...quoteSections(cap(thinking, MAX_THINKING_CHARS)));
   let shownChars = state.text.length;
   if (state.text === '') blocks.push(section(escapeMrkdwn(t('waiting'))));
   else {
-    const over = renderedLength(state.text) > STREAM_ANSWER_CHARS;
-    if (over) shownChars = fitMrkdwn(state.text, STREAM_ANSWER_CHARS);
+    // What the thinking quote takes comes off the answer's share of the message.
+    const quoted = blocks.reduce((n, b) => n + ((b.text as { text?: string } | undefined)?.text?.length ?? 0), 0);
+    const budget = Math.min(STREAM_ANSWER_CHARS, MAX_MESSAGE_CHARS - quoted - 2_000);
+    const over = renderedLength(state.text) > budget;
+    if (over) shownChars = fitMrkdwn(state.text, budget);
     blocks.push(...markdownToMrkdwnBlocks(state.text.slice(0, shownChars)).map(section));
     if (over) blocks.push(section(`_${escapeMrkdwn(t('streamCapped'))}_`));
   }
-  blocks.push(context(escapeMrkdwn(streamStatusParts(state, o.lang).join(' · '))));
+  blocks.push(context(streamStatusParts(state, o.lang).join(' · ')));
   return { text: fallbackText(state.text || t('waiting')), blocks, shownChars };
 }
 
