@@ -104,10 +104,15 @@ describe('Slack channel outbound (real Web API client against the fake Slack)', 
     expect(bridge.actions[0]).toEqual({ channel: 'slack', userId: STRANGER, action, messageId });
     await until(() => msg.buttons.length === 0, 'the buttons removed');
     expect(msg.visible).toContain('Allowed');
+    // A warning (a stale button, someone else's prompt) goes to the clicker alone.
+    bridge.actionResult = async () => ({ toast: { type: 'warning', text: 'Not yours <to> click & so on' } });
+    fake.pushClick(STRANGER, msg, { text: 'x', action_id: 'cc-0', value: JSON.stringify(action) });
+    await until(() => fake.ephemerals.length === 1, 'the warning');
+    expect(fake.ephemerals[0]).toEqual({ channel: dm, user: STRANGER, text: 'Not yours <to> click & so on' });
     // A click whose value is not one of our actions reaches nothing.
     const forged = fake.pushClick(OWNER, msg, { text: 'x', action_id: 'cc-9', value: 'not json' });
     await until(() => fake.hub.acks.has(forged.envelope_id), 'the forged click acked');
-    expect(bridge.actions).toHaveLength(1);
+    expect(bridge.actions).toHaveLength(2);
   });
 
   it('downloads a shared image with the bot token, sniffed and capped; a bad one becomes a note', async () => {

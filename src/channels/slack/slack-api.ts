@@ -47,6 +47,15 @@ export class SlackApi {
     }
   }
 
+  /** A message only `user` sees, in `channel` (a click's warning: Slack has no toast). */
+  async ephemeral(channel: string, user: string, text: string): Promise<void> {
+    try {
+      await this.client.chat.postEphemeral({ channel, user, text });
+    } catch (err) {
+      throw toSlackError('chat.postEphemeral', err, this.lang);
+    }
+  }
+
   /**
    * Shares `bytes` as a file in `channel` (`files.uploadV2`: an upload URL, the bytes, then
    * `files.completeUploadExternal`, which is the step that posts it), with `comment` as its

@@ -12,6 +12,7 @@ import { RetryLater } from './ack-after-receiver.js';
 import { downloadImages } from './download-images.js';
 import { convertEvent, messageRef } from './inbound-event.js';
 import { SlackApi } from './slack-api.js';
+import { escapeMrkdwn } from './slack-mrkdwn.js';
 import { SlackConnection, slackLogger, type BotIdentity, type ConnectionState } from './slack-connection.js';
 import { createSlackOutbox } from './slack-outbox.js';
 
@@ -114,6 +115,10 @@ export function createSlackChannel(
           ...(channel && ts ? { messageId: messageRef(String(channel), String(ts)) } : {}),
         });
         if (result.card && channel && ts) await outbox.update(messageRef(String(channel), String(ts)), result.card);
+        // Slack has no toast: a warning or an error (a stale button, not yours) is shown to the clicker only.
+        const toast = result.toast;
+        if (toast && (toast.type === 'warning' || toast.type === 'error') && channel)
+          await api.ephemeral(String(channel), body.user.id, escapeMrkdwn(toast.text));
       } catch (err) {
         log.warn('button click failed', { err });
       }

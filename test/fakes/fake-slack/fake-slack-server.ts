@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseMultipart } from '../fake-telegram/multipart.js';
-import { buttonsOf, messageProblem, visibleOf, type FakeButton } from './slack-blocks.js';
+import { buttonsOf, decodeMrkdwn, messageProblem, mrkdwnProblem, visibleOf, type FakeButton } from './slack-blocks.js';
 import { SocketModeHub, type Envelope } from './socket-mode-hub.js';
 
 /**
@@ -50,6 +50,8 @@ export class FakeSlack {
   apiUrl = '';
   readonly calls: ApiCall[] = [];
   readonly messages: FakeSlackMessage[] = [];
+  /** `chat.postEphemeral`: what one user alone was shown. */
+  readonly ephemerals: Array<{ channel: string; user: string; text: string }> = [];
   readonly hub: SocketModeHub;
   /** Files a user shared: id → bytes (downloaded from `url_private` with the bot token). */
   readonly files = new Map<string, { name: string; mimetype: string; bytes: Buffer }>();
@@ -269,6 +271,13 @@ export class FakeSlack {
         msg.buttons = buttonsOf(blocks);
         msg.edits += 1;
         return { ok: true, channel: msg.channel, ts: msg.ts, text };
+      }
+      case 'chat.postEphemeral': {
+        if (typeof b.channel !== 'string' || typeof b.user !== 'string' || typeof b.text !== 'string')
+          return { ok: false, error: 'invalid_arguments' };
+        if (mrkdwnProblem(b.text)) return { ok: false, error: 'invalid_text' };
+        this.ephemerals.push({ channel: b.channel, user: b.user, text: decodeMrkdwn(b.text) });
+        return { ok: true, message_ts: this.ts() };
       }
       case 'files.getUploadURLExternal': {
         const length = Number(b.length);
