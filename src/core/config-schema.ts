@@ -73,6 +73,19 @@ export interface Config {
     /** Bot API base URL without a trailing slash (tests: the fake server; or a self-hosted Bot API server). */
     api_root: string;
   };
+  /** The Slack app (docs/design.md#slack): Socket Mode, the owner's direct messages only. */
+  slack: {
+    enabled: boolean;
+    /** The bot token (`xoxb-…`); a secret. */
+    bot_token: string;
+    /** The app-level token with `connections:write` (`xapp-…`), for Socket Mode; a secret. */
+    app_token: string;
+    /** The owner's Slack member id (`U…`); empty = auto-bind (if allowed) or nobody. */
+    owner_user_id: string;
+    allow_auto_bind_owner: boolean;
+    /** Web API base URL ending in `/` (tests: the fake server). */
+    api_url: string;
+  };
   runtime: {
     stale_timeout_ms: number;
     hard_timeout_ms: number;
@@ -201,6 +214,17 @@ const telegramTokenCheck = (v: string) =>
     ? null
     : 'expected the bot token from @BotFather (digits, a colon, then letters, digits, _ or -)';
 
+const slackTokenCheck = (prefix: string, what: string) => (v: string) =>
+  v === '' || new RegExp(`^${prefix}-[A-Za-z0-9-]{10,}$`).test(v)
+    ? null
+    : `expected the ${what} from the Slack app's settings (starts with "${prefix}-")`;
+
+const slackUserIdCheck = (v: string) =>
+  v === '' || /^[UW][A-Z0-9]{2,30}$/.test(v) ? null : 'expected your Slack member id, e.g. "U012ABCDEF"';
+
+const slackApiUrlCheck = (v: string) =>
+  /^https?:\/\/\S+\/$/.test(v) ? null : 'expected a base URL starting with http:// or https:// and ending in /';
+
 const apiRootCheck = (v: string) =>
   /^https?:\/\/\S+$/.test(v) && !v.endsWith('/')
     ? null
@@ -232,6 +256,14 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     owner_user_id: str('', telegramUserIdCheck),
     allow_auto_bind_owner: bool(false),
     api_root: str('https://api.telegram.org', apiRootCheck),
+  },
+  slack: {
+    enabled: bool(false),
+    bot_token: str('', slackTokenCheck('xoxb', 'bot token')),
+    app_token: str('', slackTokenCheck('xapp', 'app-level token')),
+    owner_user_id: str('', slackUserIdCheck),
+    allow_auto_bind_owner: bool(false),
+    api_url: str('https://slack.com/api/', slackApiUrlCheck),
   },
   runtime: {
     stale_timeout_ms: pos(300_000),

@@ -12,7 +12,7 @@ import { ButtonStore } from './button-store.js';
 import { downloadFiles } from '../../bridge/inbound-files/download-files.js';
 import { downloadPhotos } from './download-photos.js';
 import { convertUpdate } from './inbound-update.js';
-import { JsonLedger } from './json-ledger.js';
+import { JsonLedger } from '../../core/json-ledger.js';
 import { openTelegramFile, type TelegramFiles } from './open-telegram-file.js';
 import { UpdatePoller, type HandleResult, type PollState } from './poll-updates.js';
 import { TelegramApi } from './telegram-api.js';

@@ -119,6 +119,15 @@ export const commandMessages = defineMessages({
     doctorTelegramNoToken: 'Telegram: 已启用但未配置 bot_token（或 CC_LINKER_TELEGRAM_BOT_TOKEN），start 会跳过它',
     doctorTelegramNoOwner:
       'Telegram: 未配置 owner_user_id 且未开启 allow_auto_bind_owner，所有人都会被拒绝；给机器人发 /whoami 查看你的 id',
+    doctorSlack: 'Slack: 已启用，已配置 bot_token、app_token 与 owner',
+    doctorSlackBot: 'Slack: bot token 有效，机器人 @{bot}（工作区 {team}）',
+    doctorSlackApp: 'Slack: app token 有效，Socket Mode 可以连接',
+    doctorSlackRefused: 'Slack: {token} 被拒绝（{detail}），请在 Slack 应用设置页重新复制',
+    doctorSlackUnreachable: 'Slack: 无法连接 Web API（{detail}），start 会持续重试',
+    doctorSlackNoToken:
+      'Slack: 已启用但 bot_token 或 app_token 未设置（或 CC_LINKER_SLACK_BOT_TOKEN / CC_LINKER_SLACK_APP_TOKEN），start 会跳过它',
+    doctorSlackNoOwner:
+      'Slack: 未配置 owner_user_id 且未开启 allow_auto_bind_owner，所有人都会被拒绝；给应用发 /whoami 查看你的 member id',
     doctorHook_installed: 'Claude Code SessionStart hook: 已安装',
     doctorHook_not_installed:
       'Claude Code SessionStart hook: 未安装（可选：运行 cc-linker hook install 后，Claude Code 每次新开会话都会通知 cc-linker）',
@@ -251,6 +260,15 @@ export const commandMessages = defineMessages({
       'Telegram: enabled but no bot_token (or CC_LINKER_TELEGRAM_BOT_TOKEN) is set; start skips it',
     doctorTelegramNoOwner:
       'Telegram: no owner_user_id and allow_auto_bind_owner is off, so everyone is refused; send /whoami to the bot to see your id',
+    doctorSlack: 'Slack: enabled, bot_token, app_token and owner set',
+    doctorSlackBot: 'Slack: bot token accepted, the bot is @{bot} (workspace {team})',
+    doctorSlackApp: 'Slack: app token accepted, Socket Mode can connect',
+    doctorSlackRefused: "Slack: the {token} was refused ({detail}); copy it again from the Slack app's settings",
+    doctorSlackUnreachable: 'Slack: Web API unreachable ({detail}); start keeps retrying',
+    doctorSlackNoToken:
+      'Slack: enabled but bot_token or app_token (or CC_LINKER_SLACK_BOT_TOKEN / CC_LINKER_SLACK_APP_TOKEN) is not set; start skips it',
+    doctorSlackNoOwner:
+      'Slack: no owner_user_id and allow_auto_bind_owner is off, so everyone is refused; send /whoami to the app to see your member id',
     doctorHook_installed: 'Claude Code SessionStart hook: installed',
     doctorHook_not_installed:
       'Claude Code SessionStart hook: not installed (optional: after cc-linker hook install, Claude Code tells cc-linker about every session it starts)',

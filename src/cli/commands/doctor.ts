@@ -204,6 +204,9 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
     }
   }
 
+  const { slackChecks } = await import('./doctor-slack.js');
+  checks.push(...(await slackChecks(ctx)));
+
   const hook = await hookStatus(hookTargetFor(ctx));
   checks.push({ name: 'hook', level: hook.state === 'installed' ? 'ok' : 'warn', text: t(`doctorHook_${hook.state}`) });
   const { chatChecks } = await import('./doctor-chat-checks.js');

@@ -42,6 +42,16 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       allow_auto_bind_owner: 'owner_user_id 为空时，第一个私聊机器人的人自动成为 Telegram 的 owner；默认 false',
       api_root: 'Bot API 地址（不带结尾的 /）；自建 Bot API 服务器时才需要修改',
     },
+    slack: {
+      _: 'Slack 应用（Socket Mode，不需要公网地址）；只处理 owner 的私信。步骤见 README 的 “Slack” 一节。',
+      enabled: '为 true 且设置了 bot_token 与 app_token 时，start 同时启动 Slack 应用；默认 false',
+      bot_token: 'Bot User OAuth Token（xoxb-…）。不想明文保存时留空，并设置 CC_LINKER_SLACK_BOT_TOKEN（优先于本文件）',
+      app_token:
+        'App-Level Token（xapp-…，权限 connections:write）。不想明文保存时留空，并设置 CC_LINKER_SLACK_APP_TOKEN',
+      owner_user_id: '你本人的 Slack member id（U 开头），只有它的私信会被处理。\n不知道时：给应用发 /whoami',
+      allow_auto_bind_owner: 'owner_user_id 为空时，第一个私信应用的人自动成为 Slack 的 owner；默认 false',
+      api_url: 'Web API 地址（以 / 结尾）；一般不需要修改',
+    },
     runtime: {
       _: 'Claude Code 进程',
       stale_timeout_ms: '进程持续无输出多久判定为卡住（毫秒）',
@@ -191,6 +201,19 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       allow_auto_bind_owner:
         'With owner_user_id empty, the first person to message the bot privately becomes the Telegram owner; default false',
       api_root: 'Bot API base URL (no trailing /); change it only for a self-hosted Bot API server',
+    },
+    slack: {
+      _: 'Slack app (Socket Mode: no public address needed); only the owner\'s direct messages are handled. Setup: the README\'s "Slack" section.',
+      enabled: 'With true and both tokens, start runs the Slack app too; default false',
+      bot_token:
+        'The Bot User OAuth Token (xoxb-…). To keep it out of this file, leave it empty and set CC_LINKER_SLACK_BOT_TOKEN (it wins over this file)',
+      app_token:
+        'The App-Level Token (xapp-…, scope connections:write). To keep it out of this file, leave it empty and set CC_LINKER_SLACK_APP_TOKEN',
+      owner_user_id:
+        "Your own Slack member id (U…); only its direct messages are handled.\nDon't know it? Send /whoami to the app",
+      allow_auto_bind_owner:
+        'With owner_user_id empty, the first person to message the app directly becomes the Slack owner; default false',
+      api_url: 'Web API base URL (ending in /); normally left as it is',
     },
     runtime: {
       _: 'Claude Code processes',

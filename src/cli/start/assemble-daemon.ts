@@ -30,6 +30,7 @@ import path from 'node:path';
 import { startDownloadCleanup } from './download-cleanup.js';
 import { mcpLaunchCommand } from './mcp-launch.js';
 import { startLiveSessions, type LiveSessions } from './live-sessions.js';
+import { slackChannel, type SlackStart } from './slack-for-daemon.js';
 
 export interface DaemonOptions {
   config: Config;
@@ -56,6 +57,8 @@ export interface Daemon {
    * token) or `error` (it could not even be created; logged, the rest runs on).
    */
   telegram: 'started' | 'disabled' | 'no-credentials' | 'error';
+  /** The Slack channel, the same states as Telegram's (`no-credentials`: a token missing). */
+  slack: SlackStart;
   /** The live registry and the request socket (`sync`, `clean`, `repair` from the CLI). */
   sessions: LiveSessions;
   /** Stops intake, waits ≤ `graceMs` for running messages, closes the console, releases the owner lock. */
@@ -72,7 +75,7 @@ export function hasFeishuCredentials(config: Config): boolean {
 
 /** The chat apps other than Feishu that are switched on in the config (`start` names them). */
 export function otherChatApps(config: Config): string[] {
-  return [config.telegram.enabled ? 'telegram' : ''].filter((id) => id !== '');
+  return [config.telegram.enabled ? 'telegram' : '', config.slack.enabled ? 'slack' : ''].filter((id) => id !== '');
 }
 
 /**
@@ -181,6 +184,8 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
     if (feishu) runtime.addChannel(feishu);
     const telegram = await telegramChannel(o);
     if (typeof telegram !== 'string') runtime.addChannel(telegram);
+    const slack = await slackChannel(o);
+    if (typeof slack !== 'string') runtime.addChannel(slack);
     if (config.web.enabled) {
       web = await startWebConsole({
         config,
@@ -220,6 +225,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       sessions: liveSessions,
       feishu: !o.feishu ? 'disabled' : canFeishu ? 'connected' : 'no-credentials',
       telegram: typeof telegram === 'string' ? telegram : 'started',
+      slack: typeof slack === 'string' ? slack : 'started',
       async stop(graceMs = 30_000) {
         if (stopped) return;
         stopped = true;

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { convertEvent, parseMessageRef, slackTextToPlain } from './inbound-event.js';
+
+const now = new Date('2026-01-01T00:00:00Z');
+const dm = (over: Record<string, unknown> = {}) => ({
+  type: 'message',
+  channel: 'D0OWNER',
+  channel_type: 'im',
+  user: 'U0OWNER',
+  text: 'hello',
+  ts: '1700000000.000100',
+  ...over,
+});
+
+describe('a Slack message event → InboundMessage', () => {
+  it('takes a direct message with an id stable across re-sends', () => {
+    const d = convertEvent(dm(), 'U0BOT', now);
+    expect(d).toMatchObject({
+      kind: 'message',
+      message: {
+        id: 'slack:D0OWNER:1700000000.000100',
+        channel: 'slack',
+        userId: 'U0OWNER',
+        chatId: 'D0OWNER',
+        chatType: 'p2p',
+        text: 'hello',
+        images: [],
+      },
+    });
+    expect(parseMessageRef('D0OWNER:1700000000.000100')).toEqual({ channel: 'D0OWNER', ts: '1700000000.000100' });
+  });
+
+  it.each([
+    ['a channel message', { channel_type: 'channel', channel: 'C1' }, 'not a direct message'],
+    ['a group DM', { channel_type: 'mpim' }, 'not a direct message'],
+    ['an edit', { subtype: 'message_changed' }, 'subtype message_changed'],
+    ['a join', { subtype: 'channel_join' }, 'subtype channel_join'],
+    ['another bot', { bot_id: 'B9' }, 'from a bot'],
+    ['the bot itself', { user: 'U0BOT' }, 'from a bot'],
+    ['no user', { user: undefined }, 'incomplete'],
+  ])('ignores %s', (_, over, reason) => {
+    expect(convertEvent(dm(over), 'U0BOT', now)).toEqual({ kind: 'ignore', reason });
+  });
+
+  it('decodes Slack entities and links, and keeps shared images by their private URL', () => {
+    expect(
+      slackTextToPlain('a &lt;b&gt; &amp; <https://x.test|x.test> <https://y.test|docs> <mailto:a@b.c|a@b.c>'),
+    ).toBe('a <b> & x.test docs (https://y.test) a@b.c');
+    const d = convertEvent(
+      dm({
+        subtype: 'file_share',
+        text: '',
+        files: [
+          { id: 'F1', mimetype: 'image/png', url_private_download: 'https://files.test/F1?download=1' },
+          { id: 'F2', mimetype: 'application/pdf', url_private_download: 'https://files.test/F2' },
+        ],
+      }),
+      'U0BOT',
+      now,
+    );
+    expect(d).toMatchObject({ kind: 'message', message: { images: [{ key: 'https://files.test/F1?download=1' }] } });
+    const onlyPdf = convertEvent(
+      dm({ subtype: 'file_share', text: '', files: [{ mimetype: 'application/pdf' }] }),
+      'U0BOT',
+      now,
+    );
+    expect(onlyPdf).toMatchObject({ kind: 'message', message: { unsupportedType: 'file' } });
+  });
+});

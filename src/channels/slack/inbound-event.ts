@@ -1,0 +1,79 @@
+import type { InboundImage, InboundMessage } from '../../bridge/inbound-message.js';
+
+/** What one Slack message event means to the channel. */
+export type EventDecision = { kind: 'message'; message: InboundMessage } | { kind: 'ignore'; reason: string };
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** A message as we address it: `<channel>:<ts>` (an update needs both). */
+export function messageRef(channel: string, ts: string): string {
+  return `${channel}:${ts}`;
+}
+
+export function parseMessageRef(ref: string): { channel: string; ts: string } | undefined {
+  const m = /^([A-Z0-9]+):(\d+\.\d+)$/.exec(ref);
+  return m ? { channel: m[1] ?? '', ts: m[2] ?? '' } : undefined;
+}
+
+/**
+ * Slack's message text → plain text: `<url|label>` links as their label (with the URL when it
+ * differs), `<url>` as the URL, then its three entities decoded. Mentions stay as Slack wrote them.
+ */
+export function slackTextToPlain(text: string): string {
+  return text
+    .replace(/<((?:https?:\/\/|mailto:)[^<>|]+)\|([^<>]*)>/g, (_, url: string, label: string) =>
+      url.replace(/^mailto:/, '').endsWith(label) ? label : `${label} (${url})`,
+    )
+    .replace(/<((?:https?:\/\/|mailto:)[^<>|]+)>/g, (_, url: string) => url.replace(/^mailto:/, ''))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/**
+ * One `message` event → an `InboundMessage`, or nothing: only direct messages (`channel_type`
+ * "im") of people — channels and groups, the bot's own messages, other bots and every subtype
+ * but `file_share` (edits, deletions, joins) are ignored. The id is `slack:<channel>:<ts>`: a
+ * message's `ts` is its identity in the channel, the same on every re-send of the event
+ * (`retry_attempt` 1–3 keeps `event_id` too, but a `ts` also survives an event that arrives
+ * through another subscription). Shared images become `images` (keyed by their private download
+ * URL, fetched with the bot token at processing time); a message with only other files is
+ * `unsupportedType: "file"`.
+ */
+export function convertEvent(event: unknown, botUserId: string, now: Date): EventDecision {
+  if (!isObj(event) || event.type !== 'message') return { kind: 'ignore', reason: 'not a message' };
+  if (event.channel_type !== 'im') return { kind: 'ignore', reason: 'not a direct message' };
+  if (event.subtype !== undefined && event.subtype !== 'file_share')
+    return { kind: 'ignore', reason: `subtype ${String(event.subtype)}` };
+  const channel = str(event.channel);
+  const ts = str(event.ts);
+  const user = str(event.user);
+  if (!channel || !ts || !user) return { kind: 'ignore', reason: 'incomplete' };
+  if (event.bot_id !== undefined || user === botUserId) return { kind: 'ignore', reason: 'from a bot' };
+  const files = Array.isArray(event.files) ? event.files.filter(isObj) : [];
+  const images: InboundImage[] = [];
+  for (const f of files) {
+    const url = str(f.url_private_download) ?? str(f.url_private);
+    if (url && String(f.mimetype ?? '').startsWith('image/')) images.push({ key: url });
+  }
+  const ref = messageRef(channel, ts);
+  const text = slackTextToPlain(typeof event.text === 'string' ? event.text : '');
+  const message: InboundMessage = {
+    id: `slack:${ref}`,
+    channel: 'slack',
+    platformMessageId: ref,
+    userId: user,
+    chatId: channel,
+    chatType: 'p2p',
+    text,
+    images,
+    receivedAt: now.toISOString(),
+  };
+  if (text.trim() === '' && images.length === 0) {
+    if (files.length === 0) return { kind: 'ignore', reason: 'empty' };
+    message.unsupportedType = 'file';
+  }
+  return { kind: 'message', message };
+}
