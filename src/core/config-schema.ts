@@ -73,6 +73,19 @@ export interface Config {
     /** Bot API base URL without a trailing slash (tests: the fake server; or a self-hosted Bot API server). */
     api_root: string;
   };
+  /** The DingTalk robot (docs/design.md#dingtalk): Stream mode, the owner's single chat only. */
+  dingtalk: {
+    enabled: boolean;
+    /** The app's Client ID (AppKey); also the robot code. */
+    client_id: string;
+    /** The app's Client Secret (AppSecret); a secret. */
+    client_secret: string;
+    /** The owner's staffId (senderStaffId); empty = auto-bind (if allowed) or nobody. */
+    owner_staff_id: string;
+    allow_auto_bind_owner: boolean;
+    /** OpenAPI base URL without a trailing slash; the Stream gateway is `<api_base>/v1.0/gateway/connections/open`. */
+    api_base: string;
+  };
   runtime: {
     stale_timeout_ms: number;
     hard_timeout_ms: number;
@@ -201,6 +214,11 @@ const telegramTokenCheck = (v: string) =>
     ? null
     : 'expected the bot token from @BotFather (digits, a colon, then letters, digits, _ or -)';
 
+const dingtalkStaffIdCheck = (v: string) =>
+  v === '' || /^[A-Za-z0-9_-]{1,64}$/.test(v)
+    ? null
+    : 'expected the DingTalk staffId (letters, digits, _ or -), e.g. "manager4521"';
+
 const apiRootCheck = (v: string) =>
   /^https?:\/\/\S+$/.test(v) && !v.endsWith('/')
     ? null
@@ -232,6 +250,14 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     owner_user_id: str('', telegramUserIdCheck),
     allow_auto_bind_owner: bool(false),
     api_root: str('https://api.telegram.org', apiRootCheck),
+  },
+  dingtalk: {
+    enabled: bool(false),
+    client_id: str(''),
+    client_secret: str(''),
+    owner_staff_id: str('', dingtalkStaffIdCheck),
+    allow_auto_bind_owner: bool(false),
+    api_base: str('https://api.dingtalk.com', apiRootCheck),
   },
   runtime: {
     stale_timeout_ms: pos(300_000),

@@ -180,6 +180,7 @@ export async function loadConfig(options: {
 
   registerSecret(config.feishu_bot.app_secret);
   registerSecret(config.telegram.bot_token);
+  registerSecret(config.dingtalk.client_secret);
   registerSecret(config.cli_proxy.token);
   registerSecret(config.web.token);
   for (const provider of Object.values(config.ccexec.providers)) {

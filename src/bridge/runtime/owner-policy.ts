@@ -9,6 +9,8 @@ import type { UserMapping } from '../mapping/user-mapping.js';
 function channelOwnerConfig(config: Config, channel: string): { owner: string; autoBind: boolean } | undefined {
   if (channel === 'telegram')
     return { owner: config.telegram.owner_user_id, autoBind: config.telegram.allow_auto_bind_owner };
+  if (channel === 'dingtalk')
+    return { owner: config.dingtalk.owner_staff_id, autoBind: config.dingtalk.allow_auto_bind_owner };
   return undefined;
 }
 
