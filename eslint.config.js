@@ -11,6 +11,7 @@ const SDKS = {
   acp: '@agentclientprotocol/sdk',
   grammy: 'grammy',
   grammyRetry: '@grammyjs/auto-retry',
+  dingtalk: 'dingtalk-stream',
 };
 const ALL_SDKS = Object.values(SDKS);
 const ROOMS = [
@@ -47,6 +48,11 @@ const ROOM_RULES = {
     may: ['core', 'bridge', 'channels'],
     forbid: ['web', 'feishu'],
     sdks: [SDKS.grammy, SDKS.grammyRetry],
+  },
+  'channels/dingtalk': {
+    may: ['core', 'bridge', 'channels'],
+    forbid: ['web', 'feishu', 'telegram'],
+    sdks: [SDKS.dingtalk],
   },
   'channels/web': {
     may: ['core', 'store', 'sessions', 'bridge', 'ccexec', 'workspace', 'channels'],
@@ -183,6 +189,7 @@ export default tseslint.config(
   // channels/: feishu and web never import each other; inside web, http/ knows nothing of the rest.
   boundary(['src/channels/feishu/**'], 'channels/feishu'),
   boundary(['src/channels/telegram/**'], 'channels/telegram'),
+  boundary(['src/channels/dingtalk/**'], 'channels/dingtalk'),
   boundary(['src/channels/web/**'], 'channels/web'),
   boundary(['src/channels/web/http/**'], 'channels/web', [
     ...folders(['bridge', 'sessions', 'ccexec', 'console'], 'http/ imports only core/ and store/.'),

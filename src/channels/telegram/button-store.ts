@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CardAction } from '../../bridge/reply-model.js';
-import type { JsonLedger } from './json-ledger.js';
+import type { JsonLedger } from '../../core/json-ledger.js';
 
 /** Prefix of our `callback_data`; anything else is not one of our buttons. */
 const PREFIX = 'a:';

@@ -11,7 +11,7 @@ import { redact, registerSecret } from '../../core/redact.js';
 import { ButtonStore } from './button-store.js';
 import { downloadPhotos } from './download-photos.js';
 import { convertUpdate } from './inbound-update.js';
-import { JsonLedger } from './json-ledger.js';
+import { JsonLedger } from '../../core/json-ledger.js';
 import { UpdatePoller, type HandleResult, type PollState } from './poll-updates.js';
 import { TelegramApi } from './telegram-api.js';
 import { telegramMessages } from './telegram-messages.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import type { ChannelOutbox } from '../../bridge/channel.js';
 import type { ReplyTarget } from '../../bridge/inbound-message.js';
-import type { JsonLedger } from './json-ledger.js';
+import type { JsonLedger } from '../../core/json-ledger.js';
 import { parseMessageRef } from './telegram-api.js';
 import { toTelegramError } from './telegram-api-error.js';
 import { keyboardOf, renderReply } from './render-reply.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { makePrivateDir } from '../../core/private-dir.js';
-import type { Logger } from '../../core/logger.js';
+import { makePrivateDir } from './private-dir.js';
+import type { Logger } from './logger.js';
 
 interface Entry<T> {
   value: T;
