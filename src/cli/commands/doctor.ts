@@ -203,6 +203,8 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
       });
     }
   }
+  const { dingtalkChecks } = await import('./doctor-dingtalk.js');
+  checks.push(...(await dingtalkChecks(ctx)));
 
   const hook = await hookStatus(hookTargetFor(ctx));
   checks.push({ name: 'hook', level: hook.state === 'installed' ? 'ok' : 'warn', text: t(`doctorHook_${hook.state}`) });

@@ -64,6 +64,8 @@ export const startCommand: CommandSpec = {
     if (daemon.feishu === 'connected') ctx.out.print(t('feishuConnected'));
     if (daemon.telegram === 'started') ctx.out.print(t('telegramStarted'));
     else if (daemon.telegram === 'no-credentials') ctx.out.print(t('telegramNoToken'));
+    if (daemon.dingtalk === 'started') ctx.out.print(t('dingtalkStarted'));
+    else if (daemon.dingtalk === 'no-credentials') ctx.out.print(t('dingtalkNoCredentials'));
     // In the daemon, stdout is the log file: the token stays out of it (the parent shows the full URL once).
     const { redact } = await import('../../core/redact.js');
     const url = daemon.web && (ctx.env.CC_LINKER_DAEMON_READY ? redact(daemon.web.url) : daemon.web.url);
@@ -81,6 +83,7 @@ export const startCommand: CommandSpec = {
       pid: process.pid,
       feishu: daemon.feishu,
       telegram: daemon.telegram,
+      dingtalk: daemon.dingtalk,
       web: Boolean(daemon.web),
     });
 

@@ -28,6 +28,7 @@ import type { SendFileMcp } from '../../engine/send-file-mcp.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startDownloadCleanup } from './download-cleanup.js';
+import { dingtalkChannel, type DingTalkStart } from './dingtalk-for-daemon.js';
 import { mcpLaunchCommand } from './mcp-launch.js';
 import { startLiveSessions, type LiveSessions } from './live-sessions.js';
 
@@ -56,6 +57,8 @@ export interface Daemon {
    * token) or `error` (it could not even be created; logged, the rest runs on).
    */
   telegram: 'started' | 'disabled' | 'no-credentials' | 'error';
+  /** The DingTalk channel, the same four states as Telegram's (`dingtalk-for-daemon.ts`). */
+  dingtalk: DingTalkStart;
   /** The live registry and the request socket (`sync`, `clean`, `repair` from the CLI). */
   sessions: LiveSessions;
   /** Stops intake, waits ≤ `graceMs` for running messages, closes the console, releases the owner lock. */
@@ -165,6 +168,8 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
     if (feishu) runtime.addChannel(feishu);
     const telegram = await telegramChannel(o);
     if (typeof telegram !== 'string') runtime.addChannel(telegram);
+    const dingtalk = await dingtalkChannel(o);
+    if (typeof dingtalk !== 'string') runtime.addChannel(dingtalk);
     if (config.web.enabled) {
       web = await startWebConsole({
         config,
@@ -204,6 +209,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       sessions: liveSessions,
       feishu: !o.feishu ? 'disabled' : canFeishu ? 'connected' : 'no-credentials',
       telegram: typeof telegram === 'string' ? telegram : 'started',
+      dingtalk: typeof dingtalk === 'string' ? dingtalk : 'started',
       async stop(graceMs = 30_000) {
         if (stopped) return;
         stopped = true;

@@ -11,6 +11,9 @@ export const startMessages = defineMessages({
     telegramStarted: '✅ Telegram 机器人已启动（长轮询；连接状态见 /status 与控制台）',
     telegramNoToken:
       '⚠️  telegram.enabled = true，但未设置 bot_token（或 CC_LINKER_TELEGRAM_BOT_TOKEN），跳过 Telegram。',
+    dingtalkStarted: '✅ 钉钉机器人已启动（Stream 模式；连接状态见 /status 与控制台）',
+    dingtalkNoCredentials:
+      '⚠️  dingtalk.enabled = true，但未设置 client_id / client_secret（或 CC_LINKER_DINGTALK_CLIENT_ID / CC_LINKER_DINGTALK_CLIENT_SECRET），跳过钉钉。',
     web: '✅ 本地控制台：{url}',
     webDisabled: 'ℹ️  本地控制台已关闭（web.enabled = false）。',
     registry: '✅ 会话索引已加载：{n} 个会话',
@@ -42,6 +45,9 @@ export const startMessages = defineMessages({
     telegramStarted: '✅ Telegram bot started (long polling; its state shows in /status and the console)',
     telegramNoToken:
       '⚠️  telegram.enabled = true but no bot_token (or CC_LINKER_TELEGRAM_BOT_TOKEN) is set; Telegram skipped.',
+    dingtalkStarted: '✅ DingTalk robot started (Stream mode; its state shows in /status and the console)',
+    dingtalkNoCredentials:
+      '⚠️  dingtalk.enabled = true but client_id / client_secret (or CC_LINKER_DINGTALK_CLIENT_ID / CC_LINKER_DINGTALK_CLIENT_SECRET) is not set; DingTalk skipped.',
     web: '✅ Local console: {url}',
     webDisabled: 'ℹ️  The local console is off (web.enabled = false).',
     registry: '✅ Registry loaded: {n} sessions',
