@@ -243,7 +243,8 @@ export const commandMessages = defineMessages({
       'Telegram: no owner_user_id and allow_auto_bind_owner is off, so everyone is refused; send /whoami to the bot to see your id',
     doctorDingTalk: 'DingTalk: enabled, client_id / client_secret and owner set',
     doctorDingTalkAccepted: 'DingTalk: credentials accepted (an access token was issued)',
-    doctorDingTalkRefused: 'DingTalk: client_id / client_secret refused ({detail}); check the app credentials in the developer console',
+    doctorDingTalkRefused:
+      'DingTalk: client_id / client_secret refused ({detail}); check the app credentials in the developer console',
     doctorDingTalkUnreachable: 'DingTalk: OpenAPI unreachable ({detail}); start keeps retrying',
     doctorDingTalkNoCredentials:
       'DingTalk: enabled but client_id / client_secret (or CC_LINKER_DINGTALK_CLIENT_ID / CC_LINKER_DINGTALK_CLIENT_SECRET) is not set; start skips it',
