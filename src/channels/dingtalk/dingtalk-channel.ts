@@ -77,14 +77,14 @@ export function createDingTalkChannel(
   async function onChoice(bridge: BridgeInbound, message: InboundMessage): Promise<boolean> {
     const choice = await options.choice(message.userId, message.text);
     if (!choice) return false;
-    if (await choices.get(message.id)) return true;
+    if ((await choices.get(message.id)) !== undefined) return true;
     const target = { channel: DINGTALK_CHANNEL, userId: message.userId, chatId: message.chatId };
     try {
       const result = await bridge.handleAction({
         channel: DINGTALK_CHANNEL,
         userId: message.userId,
         action: choice.action,
-        messageId: choice.messageId,
+        ...(choice.messageId ? { messageId: choice.messageId } : {}),
       });
       const reply = result.card ?? { kind: 'text' as const, text: result.toast?.text ?? t('actionDone') };
       await outbox.send(target, reply, `${message.id}:choice`);
@@ -92,7 +92,7 @@ export function createDingTalkChannel(
       log.warn('choice failed', { err, messageId: message.id });
       await outbox.send(target, { kind: 'text', text: t('actionFailed') }, `${message.id}:choice`).catch(() => {});
     }
-    await choices.set(message.id, choice.messageId);
+    await choices.set(message.id, choice.messageId ?? '');
     return true;
   }
 

@@ -50,6 +50,8 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
 
   async function sendReply(userId: string, key: string, reply: Parameters<typeof renderMarkdown>[0]) {
     const { title, text, actions } = renderMarkdown(reply, d.lang);
+    // Offered before the send, so an answer typed the moment the message shows already counts.
+    if (!(await d.sent.get(key))) await d.options.offer(userId, undefined, actions);
     const messageId = await sendOnce(userId, key, title, text);
     await d.options.offer(userId, messageId, actions);
     return messageId;

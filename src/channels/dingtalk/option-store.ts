@@ -3,7 +3,8 @@ import type { JsonLedger } from '../../core/json-ledger.js';
 
 /** The numbered options last offered to one user, and the message that showed them. */
 export interface OfferedOptions {
-  messageId: string;
+  /** Absent while the message is being sent (the options count from before the send). */
+  messageId?: string;
   actions: CardAction[];
 }
 
@@ -26,16 +27,17 @@ export class OptionStore {
     return actions.length > 0 && actions.every((a) => ANSWERS.has(a.type));
   }
 
-  async offer(userId: string, messageId: string, actions: CardAction[]): Promise<void> {
-    if (OptionStore.offers(actions)) await this.ledger.set(userId, { messageId, actions });
+  async offer(userId: string, messageId: string | undefined, actions: CardAction[]): Promise<void> {
+    if (OptionStore.offers(actions)) await this.ledger.set(userId, { ...(messageId ? { messageId } : {}), actions });
   }
 
   /** The action behind reply `text` ("2") of `userId`, or undefined when it is not one. */
-  async choice(userId: string, text: string): Promise<{ action: CardAction; messageId: string } | undefined> {
+  async choice(userId: string, text: string): Promise<{ action: CardAction; messageId?: string } | undefined> {
     const m = /^\s*(\d{1,2})\s*$/.exec(text);
     if (!m) return undefined;
     const offered = await this.ledger.get(userId);
     const action = offered?.actions[Number(m[1]) - 1];
-    return offered && action ? { action, messageId: offered.messageId } : undefined;
+    if (!offered || !action) return undefined;
+    return { action, ...(offered.messageId ? { messageId: offered.messageId } : {}) };
   }
 }
