@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { bridgeMessages } from '../../src/bridge/bridge-messages.js';
 import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
 import type { SentMessage as FeishuSent } from '../fakes/fake-feishu/fake-feishu-server.js';
-import { startFakeDingTalk, type FakeDingTalk, type SentMessage } from '../fakes/fake-dingtalk/fake-dingtalk-server.js';
+import { defaultScript } from '../fakes/fake-anthropic/default-script.js';
+import {
+  MAX_MARKDOWN,
+  startFakeDingTalk,
+  type FakeDingTalk,
+  type SentMessage,
+} from '../fakes/fake-dingtalk/fake-dingtalk-server.js';
 import {
   CASE_TIMEOUT_MS,
   CLAUDE_BIN,
@@ -130,6 +136,29 @@ describe.skipIf(!CLAUDE_BIN)(
           .flatMap((r) => r.scriptRequest?.lastUserToolResults ?? [])
           .find((t) => t.toolName === 'AskUserQuestion');
         expect(answered?.content).toContain('"Which color?"="blue"');
+      },
+      CASE_TIMEOUT_MS,
+    );
+
+    it(
+      'a long answer is split: the final card, then follow-up messages, each within the limit, nothing lost or doubled',
+      async () => {
+        showLogOnFailure(() => s);
+        const lines = Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(3, '0')} ${'x'.repeat(30)}`);
+        const long = lines.join('\n');
+        s.anth.setScript((req) => (req.lastUserText === 'long please' ? { text: long } : defaultScript(req)));
+        const before = dt.messagesTo(OWNER).length;
+        const cwd = s.sys.project('dt-long');
+        dt.push(dt.robotMessage(OWNER, `/new ${cwd} -- long please`));
+        const sent = () => dt.messagesTo(OWNER).slice(before);
+        await until(() => sent().some((m) => m.text.includes('line 399')), 'the end of the answer', 45_000);
+        await s.runtime.bridge.whenIdle();
+        const texts = sent().map((m) => m.text);
+        expect(texts[0]?.startsWith('⏳')).toBe(true);
+        expect(texts.length).toBeGreaterThanOrEqual(4);
+        for (const t of texts) expect(t.length).toBeLessThanOrEqual(MAX_MARKDOWN);
+        for (const line of lines) expect(texts.filter((t) => t.includes(line))).toHaveLength(1);
+        s.anth.setScript(defaultScript);
       },
       CASE_TIMEOUT_MS,
     );

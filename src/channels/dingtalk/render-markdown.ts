@@ -118,6 +118,11 @@ export function cardMarkdown(
       kept = Math.max(0, budget - answer.note.length - 4);
       while (kept > 0 && render(answer.text.slice(0, kept)).length > budget - answer.note.length - 4) kept -= 200;
       kept = Math.max(0, kept);
+      // End at a line break (else a space) in the last fifth, so no line is split between messages.
+      const nl = answer.text.lastIndexOf('\n', kept);
+      const sp = answer.text.lastIndexOf(' ', kept);
+      const at = nl > kept * 0.8 ? nl : sp > kept * 0.8 ? sp : kept;
+      kept = at;
       parts[index] = `${render(answer.text.slice(0, kept))}\n\n*${escapeMarkdown(answer.note)}*`;
     }
   }
