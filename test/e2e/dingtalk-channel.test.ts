@@ -21,7 +21,7 @@ describe('DingTalk channel inbound (real dingtalk-stream against the fake)', () 
     let open!: () => void;
     bridge.gate = new Promise<void>((r) => (open = r));
     const { channel } = await h.channel(fake, {}, bridge);
-    await until(() => fake.connections === 1, 'the Stream socket');
+    await until(() => channel.status().connected, 'the Stream socket');
     expect(channel.status()).toEqual({ connected: true, detail: 'connected' });
     const data = fake.robotMessage(OWNER_STAFF_ID, '/status');
     const push = fake.push(data);

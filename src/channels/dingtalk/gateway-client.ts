@@ -42,6 +42,7 @@ interface Internals {
  */
 export class GatewayClient extends DWClient {
   private stopped = false;
+  private failing = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly retryMs: number;
 
@@ -101,14 +102,17 @@ export class GatewayClient extends DWClient {
 
   override async connect(): Promise<void> {
     if (this.stopped) return;
-    this.o.onState({ state: 'connecting' });
+    // A retry after a failure keeps showing that failure until it connects or fails otherwise.
+    if (!this.failing) this.o.onState({ state: 'connecting' });
     try {
       await this.getEndpoint();
       await this._connect();
       if (this.stopped) return;
+      this.failing = false;
       this.o.onState({ state: 'connected' });
     } catch (err) {
       if (this.stopped) return;
+      this.failing = true;
       const refused = err instanceof GatewayError && [400, 401, 403].includes(err.status);
       this.o.onState({ state: 'error', detail: describe(err), refused });
       this.later();

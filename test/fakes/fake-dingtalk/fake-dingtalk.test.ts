@@ -33,8 +33,7 @@ describe('fake DingTalk + the GatewayClient subclass of the real dingtalk-stream
   it('connects through the configured gateway with a one-time ticket and answers pings', async () => {
     fake = await startFakeDingTalk();
     const { states } = client();
-    await until(() => fake.connections === 1, 'the Stream socket');
-    expect(states.at(-1)?.state).toBe('connected');
+    await until(() => fake.connections === 1 && states.at(-1)?.state === 'connected', 'the Stream socket');
     expect(fake.gatewayCalls[0]).toMatchObject({
       clientId: fake.clientId,
       clientSecret: 'ok',
