@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GatewayClient, type GatewayState } from '../../../src/channels/dingtalk/gateway-client.js';
 import { DingTalkApi } from '../../../src/channels/dingtalk/dingtalk-api.js';
 import { until } from '../../e2e/telegram-harness.js';
@@ -47,6 +47,26 @@ describe('fake DingTalk + the GatewayClient subclass of the real dingtalk-stream
       () => undefined,
     );
     expect(reused?.status ?? 401).not.toBe(101);
+  });
+
+  it('writes nothing to the console while connecting, failing, reconnecting and disconnecting', async () => {
+    fake = await startFakeDingTalk();
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation(() => {}),
+    );
+    try {
+      const bad = client('wrong-secret');
+      await until(() => bad.states.some((s) => s.state === 'error'), 'the refusal');
+      bad.c.disconnect();
+      const { c, states } = client();
+      await until(() => states.at(-1)?.state === 'connected', 'the connection');
+      fake.dropConnections();
+      await until(() => fake.connections === 1 && states.at(-1)?.state === 'connected', 'the reconnection');
+      c.disconnect();
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 
   it('re-pushes a CALLBACK until it is acked, then stops', async () => {
