@@ -85,6 +85,10 @@ export interface Config {
     allow_auto_bind_owner: boolean;
     /** OpenAPI base URL without a trailing slash; the Stream gateway is `<api_base>/v1.0/gateway/connections/open`. */
     api_base: string;
+    /** An AI card template of the app (empty = no card: replies are markdown messages). */
+    card_template_id: string;
+    /** The template's streamed markdown variable. */
+    card_template_key: string;
   };
   runtime: {
     stale_timeout_ms: number;
@@ -219,6 +223,9 @@ const dingtalkStaffIdCheck = (v: string) =>
     ? null
     : 'expected the DingTalk staffId (letters, digits, _ or -), e.g. "manager4521"';
 
+const dingtalkCardKeyCheck = (v: string) =>
+  /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(v) ? null : 'expected the card template variable name, e.g. "content"';
+
 const apiRootCheck = (v: string) =>
   /^https?:\/\/\S+$/.test(v) && !v.endsWith('/')
     ? null
@@ -258,6 +265,8 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     owner_staff_id: str('', dingtalkStaffIdCheck),
     allow_auto_bind_owner: bool(false),
     api_base: str('https://api.dingtalk.com', apiRootCheck),
+    card_template_id: str(''),
+    card_template_key: str('content', dingtalkCardKeyCheck),
   },
   runtime: {
     stale_timeout_ms: pos(300_000),

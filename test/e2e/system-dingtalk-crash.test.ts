@@ -58,6 +58,8 @@ describe.skipIf(!CLAUDE_BIN)('crash and restart over DingTalk', () => {
         owner_staff_id: OWNER,
         allow_auto_bind_owner: false,
         api_base: dt.apiBase,
+        card_template_id: '',
+        card_template_key: 'content',
       };
       const specFile = path.join(sys.root, 'spec.json');
       fs.writeFileSync(specFile, JSON.stringify({ config, env: sys.env, crashOnFinalUpdate: false }));

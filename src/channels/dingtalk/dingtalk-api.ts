@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Language } from '../../core/i18n.js';
 import { DingTalkApiError } from './dingtalk-api-error.js';
 
@@ -89,23 +90,59 @@ export class DingTalkApi {
     return body.downloadUrl;
   }
 
+  /**
+   * Creates an AI card from template `templateId` under our `outTrackId` and delivers it to the
+   * robot's single chat with `staffId` (`POST /v1.0/card/instances/createAndDeliver`).
+   */
+  async createCard(outTrackId: string, templateId: string, staffId: string, params: Record<string, string>) {
+    await this.call('card/createAndDeliver', '/v1.0/card/instances/createAndDeliver', {
+      cardTemplateId: templateId,
+      outTrackId,
+      callbackType: 'STREAM',
+      cardData: { cardParamMap: params },
+      openSpaceId: `dtv1.card//IM_ROBOT.${staffId}`,
+      imRobotOpenSpaceModel: { supportForward: true },
+      imRobotOpenDeliverModel: { spaceType: 'IM_ROBOT', robotCode: this.robotCode },
+    });
+  }
+
+  /** Replaces the card's streamed variable `key` with `content` (`PUT /v1.0/card/streaming`, full text). */
+  async streamCard(outTrackId: string, key: string, content: string, finalize: boolean): Promise<void> {
+    await this.call(
+      'card/streaming',
+      '/v1.0/card/streaming',
+      { outTrackId, guid: randomUUID(), key, content, isFull: true, isFinalize: finalize, isError: false },
+      'PUT',
+    );
+  }
+
+  /** Sets card variables (`PUT /v1.0/card/instances`), e.g. the final content and `flowStatus`. */
+  async updateCard(outTrackId: string, params: Record<string, string>): Promise<void> {
+    await this.call(
+      'card/instances',
+      '/v1.0/card/instances',
+      { outTrackId, cardData: { cardParamMap: params }, cardUpdateOptions: { updateCardDataByKey: true } },
+      'PUT',
+    );
+  }
+
   /** A call with the access token; a 401 drops the cached token and tries once more with a new one. */
-  private async call(op: string, path: string, payload: Json): Promise<Json> {
+  private async call(op: string, path: string, payload: Json, method: 'POST' | 'PUT' = 'POST'): Promise<Json> {
     try {
-      return await this.request(op, path, payload, await this.accessToken());
+      return await this.request(op, path, payload, await this.accessToken(), method);
     } catch (err) {
       if (!(err instanceof DingTalkApiError) || err.status !== 401) throw err;
       this.token = undefined;
-      return this.request(op, path, payload, await this.accessToken());
+      return this.request(op, path, payload, await this.accessToken(), method);
     }
   }
 
-  private async request(op: string, path: string, payload: Json, token?: string): Promise<Json> {
+  private async request(op: string, path: string, payload: Json, token?: string, method = 'POST'): Promise<Json> {
     const attempts = this.o.attempts ?? 4;
     let wait = this.o.retryDelayMs ?? 1_000;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.once(op, path, payload, token);
+        return await this.once(op, path, payload, token, method);
       } catch (err) {
         if (!(err instanceof DingTalkApiError) || !err.retryable || attempt >= attempts) throw err;
         await new Promise((r) => setTimeout(r, wait));
@@ -114,11 +151,17 @@ export class DingTalkApi {
     }
   }
 
-  private async once(op: string, path: string, payload: Json, token?: string): Promise<Json> {
+  private async once(
+    op: string,
+    path: string,
+    payload: Json,
+    token: string | undefined,
+    method: string,
+  ): Promise<Json> {
     let res: Response;
     try {
       res = await fetch(`${this.o.apiBase}${path}`, {
-        method: 'POST',
+        method,
         headers: {
           'content-type': 'application/json',
           accept: 'application/json',

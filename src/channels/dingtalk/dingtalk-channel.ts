@@ -25,6 +25,8 @@ export interface DingTalkChannelOptions {
   imagesDir: string;
   images: Config['images'];
   stream: Config['stream'];
+  /** `dingtalk.card_template_id` / `card_template_key`; absent = replies are markdown messages. */
+  card?: { templateId: string; key: string };
   /** `Paths.runtimeDir`: sent messages, offered options and handled choices kept across restarts. */
   runtimeDir?: string;
   /** Wait before reconnecting (default 1 s) and before retrying a 429/5xx call (default 1 s). */
@@ -66,6 +68,7 @@ export function createDingTalkChannel(
     lang: opts.lang,
     logger: log,
     stream: opts.stream,
+    ...(opts.card ? { card: opts.card } : {}),
     options,
     sent: new JsonLedger<string>(file('dingtalk-sent.json'), log, 5_000),
   });

@@ -6,12 +6,15 @@ import type { Language } from '../../core/i18n.js';
 import type { JsonLedger } from '../../core/json-ledger.js';
 import type { Logger } from '../../core/logger.js';
 import type { DingTalkApi } from './dingtalk-api.js';
+import { DingTalkCardStream, FLOW, streamMarkdown } from './card-stream.js';
 import { DingTalkReplyStream, openingMarkdown } from './dingtalk-stream.js';
 import type { OptionStore } from './option-store.js';
 import { DINGTALK_MAX_TEXT_CHUNK, renderMarkdown, titleOf } from './render-markdown.js';
 
 export interface DingTalkOutboxDeps {
-  api: Pick<DingTalkApi, 'sendMarkdown'>;
+  api: Pick<DingTalkApi, 'sendMarkdown' | 'createCard' | 'streamCard' | 'updateCard'>;
+  /** `dingtalk.card_template_id` and `card_template_key`: with a template, replies stream into an AI card. */
+  card?: { templateId: string; key: string };
   lang: Language;
   logger: Logger;
   stream: Config['stream'];
@@ -57,6 +60,39 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
     return messageId;
   }
 
+  /**
+   * A reply streamed into an AI card. Its `outTrackId` derives from the delivery key, so a card
+   * re-opened after a restart is the same card; creating it is recorded like any send.
+   */
+  async function openCard(
+    userId: string,
+    key: string,
+    card: { templateId: string; key: string },
+    existing: string | undefined,
+  ): Promise<DingTalkCardStream> {
+    const outTrackId = `cc-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+    let messageId = existing ?? (await d.sent.get(key));
+    if (!messageId) {
+      const first = streamMarkdown(
+        { phase: 'processing', text: '', thinking: '', toolCount: 0, elapsedMs: 0 },
+        { lang: d.lang, showThinking: false },
+      );
+      await d.api.createCard(outTrackId, card.templateId, userId, { [card.key]: first, flowStatus: FLOW.processing });
+      messageId = `${userId}/card:${outTrackId}`;
+      await d.sent.set(key, messageId);
+    }
+    return new DingTalkCardStream(messageId, outTrackId, {
+      api: d.api,
+      key: card.key,
+      lang: d.lang,
+      logger: d.logger,
+      stream: d.stream,
+      sendFinalOnce: async (title, text) => {
+        await sendOnce(userId, `${key}:final`, title, text);
+      },
+    });
+  }
+
   return {
     maxTextChunk: DINGTALK_MAX_TEXT_CHUNK,
 
@@ -73,6 +109,7 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
     },
 
     async openStream(target, idempotencyKey, options) {
+      if (d.card) return openCard(target.userId, idempotencyKey, d.card, options?.existingMessageId);
       const opening = openingMarkdown(d.lang);
       const messageId =
         options?.existingMessageId ?? (await sendOnce(target.userId, idempotencyKey, opening.title, opening.text));

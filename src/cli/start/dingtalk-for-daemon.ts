@@ -43,6 +43,9 @@ export async function dingtalkChannel(o: {
       imagesDir: paths.imagesDir,
       images: config.images,
       stream: config.stream,
+      ...(config.dingtalk.card_template_id
+        ? { card: { templateId: config.dingtalk.card_template_id, key: config.dingtalk.card_template_key } }
+        : {}),
       runtimeDir: paths.runtimeDir,
     });
   } catch (err) {

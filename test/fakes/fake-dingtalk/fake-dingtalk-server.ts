@@ -9,8 +9,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
  * and secret and hands out a one-time ticket, checked on the WebSocket upgrade), SYSTEM pings,
  * CALLBACK pushes that wait for an ack by `messageId` and are pushed again when none comes within
  * `ackTimeoutMs`, the OAuth token (401 for a bad or expired token on every other call), robot
- * `batchSend`, `messageFiles/download` + the file, a `sessionWebhook`, and the AI card calls
- * (recorded only). `failNext` answers the next calls with 429 / 5xx.
+ * `batchSend`, `messageFiles/download` + the file, a `sessionWebhook`, and AI cards
+ * (createAndDeliver once per outTrackId into a robot single chat, streaming, instances update). `failNext` answers the next calls with 429 / 5xx.
  */
 export const FAKE_CLIENT_ID = 'dingfakeclientid0001';
 export const FAKE_CLIENT_SECRET = 'fake-dingtalk-secret-0123456789abcdefXYZ';
@@ -54,6 +54,11 @@ export class FakeDingTalk {
   readonly pushes = new Map<string, Push>();
   readonly webhook: Json[] = [];
   readonly cardCalls: Array<{ path: string; body: Json }> = [];
+  /** AI cards by outTrackId: the template, the chat's staffId, the variables now, how many stream calls. */
+  readonly cards = new Map<
+    string,
+    { templateId: string; userId: string; params: Record<string, string>; streams: number }
+  >();
   readonly gatewayCalls: Json[] = [];
   /** SYSTEM ping answers the client sent back. */
   readonly pongs: Json[] = [];
@@ -264,10 +269,7 @@ export class FakeDingTalk {
       if (!this.files.has(code)) return this.answer(res, 400, { code: 'invalidDownloadCode' });
       return this.answer(res, 200, { downloadUrl: `${this.apiBase}/files/${encodeURIComponent(code)}` });
     }
-    if (p.startsWith('/v1.0/card/')) {
-      this.cardCalls.push({ path: `${req.method} ${p}`, body });
-      return this.answer(res, 200, { success: true, result: { outTrackId: body.outTrackId ?? '' } });
-    }
+    if (p.startsWith('/v1.0/card/')) return this.card(res, `${req.method} ${p}`, body);
     return this.answer(res, 404, { code: 'NotFound', message: p });
   }
 
@@ -279,6 +281,35 @@ export class FakeDingTalk {
     const ticket = randomBytes(12).toString('hex');
     this.tickets.add(ticket);
     this.answer(res, 200, { endpoint: `${this.apiBase.replace('http', 'ws')}/connect`, ticket });
+  }
+
+  /** AI cards: created once per outTrackId into a robot single chat, then streamed / updated. */
+  private card(res: http.ServerResponse, call: string, body: Json): void {
+    this.cardCalls.push({ path: call, body });
+    const id = String(body.outTrackId ?? '');
+    const card = this.cards.get(id);
+    const params = ((body.cardData as Json | undefined)?.cardParamMap ?? {}) as Record<string, string>;
+    if (call === 'POST /v1.0/card/instances/createAndDeliver') {
+      const space = /^dtv1\.card\/\/IM_ROBOT\.(.+)$/.exec(String(body.openSpaceId ?? ''));
+      const deliver = (body.imRobotOpenDeliverModel ?? {}) as Json;
+      if (!body.cardTemplateId || !id || !space || deliver.robotCode !== this.clientId)
+        return this.answer(res, 400, { code: 'invalidParameter', message: 'template, outTrackId, space, robot' });
+      if (card) return this.answer(res, 400, { code: 'outTrackIdExists', message: 'outTrackId already used' });
+      this.cards.set(id, {
+        templateId: String(body.cardTemplateId),
+        userId: space[1] ?? '',
+        params: { ...params },
+        streams: 0,
+      });
+    } else if (!card) return this.answer(res, 400, { code: 'cardNotFound', message: id });
+    else if (call === 'PUT /v1.0/card/streaming') {
+      if (typeof body.key !== 'string' || typeof body.content !== 'string' || !body.guid)
+        return this.answer(res, 400, { code: 'invalidParameter', message: 'key, content, guid' });
+      card.params[body.key] = body.content;
+      card.streams += 1;
+    } else if (call === 'PUT /v1.0/card/instances') Object.assign(card.params, params);
+    else return this.answer(res, 404, { code: 'NotFound' });
+    this.answer(res, 200, { success: true, result: { outTrackId: id } });
   }
 
   private batchSend(res: http.ServerResponse, body: Json): void {
