@@ -21,6 +21,8 @@ export interface GatewayClientOptions {
   onState(state: GatewayState): void;
   /** Wait before reconnecting after a failure or a closed socket (default 1 s, the SDK's own). */
   retryMs?: number;
+  /** A WebSocket ping this often; a socket that missed the previous pong is dropped (default 10 s). */
+  heartbeatMs?: number;
 }
 
 /** The SDK's fields our overrides set; `private` in its .d.ts, plain properties at run time. */
@@ -34,7 +36,8 @@ interface Internals {
  * `dingtalk-stream`'s `DWClient` with the parts that do not suit a daemon replaced
  * (docs/design.md#dingtalk): the gateway URL comes from `api_base` instead of the SDK's
  * hard-coded one (`getEndpoint`), the connect loop reports its state and stops for good on
- * `disconnect()` (the SDK's loop retries silently and can revive after a disconnect), and nothing
+ * `disconnect()` (the SDK's loop retries silently and can revive after a disconnect), a socket that
+ * stops answering pings is dropped and reopened, and nothing
  * is written to the console (the SDK logs "connect success" with `console.info` whatever `debug`
  * says). The SDK's own frame handling stays: pings answered, EVENT frames acked, CALLBACK frames
  * emitted by topic and acked by us with `socketCallBackResponse`. The SDK version is pinned and
@@ -82,12 +85,22 @@ export class GatewayClient extends DWClient {
       if (!url) return reject(new Error('no endpoint'));
       const socket = new WebSocket(url);
       this.internals.socket = socket;
+      // A half-open connection (a network gone without a close) is found by a missed pong.
+      let alive = true;
+      let beat: NodeJS.Timeout | undefined;
+      socket.on('pong', () => (alive = true));
       socket.on('open', () => {
         this.internals.connected = true;
+        beat = setInterval(() => {
+          if (!alive) return socket.terminate();
+          alive = false;
+          socket.ping();
+        }, this.o.heartbeatMs ?? 10_000);
         resolve();
       });
       socket.on('message', (data) => this.onDownStream(String(data)));
       socket.on('close', () => {
+        clearInterval(beat);
         this.internals.connected = false;
         if (this.internals.socket !== socket || this.stopped) return;
         this.o.onState({ state: 'connecting', detail: 'connection closed, reconnecting' });

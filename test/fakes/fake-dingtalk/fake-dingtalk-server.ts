@@ -65,6 +65,8 @@ export class FakeDingTalk {
   tokenCalls = 0;
   /** When true the gateway answers 503 and open sockets are closed (an outage). */
   down = false;
+  /** When true open sockets stop answering WebSocket pings (a half-open connection). */
+  silent = false;
   private readonly tokens = new Set<string>();
   private readonly tickets = new Set<string>();
   private readonly files = new Map<string, { bytes: Buffer; type: string }>();
@@ -79,7 +81,7 @@ export class FakeDingTalk {
     this.clientId = o.clientId ?? FAKE_CLIENT_ID;
     this.clientSecret = o.clientSecret ?? FAKE_CLIENT_SECRET;
     this.server = http.createServer((req, res) => void this.route(req, res));
-    this.wss = new WebSocketServer({ noServer: true });
+    this.wss = new WebSocketServer({ noServer: true, autoPong: false });
     this.server.on('upgrade', (req, socket, head) => {
       const url = new URL(req.url ?? '/', 'http://x');
       const ticket = url.searchParams.get('ticket') ?? '';
@@ -205,6 +207,9 @@ export class FakeDingTalk {
 
   private onSocket(ws: WebSocket): void {
     this.sockets.add(ws);
+    ws.on('ping', (data) => {
+      if (!this.silent) ws.pong(data);
+    });
     ws.on('close', () => this.sockets.delete(ws));
     ws.on('message', (raw) => {
       let msg: Json;

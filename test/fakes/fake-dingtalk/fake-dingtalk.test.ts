@@ -21,6 +21,7 @@ function client(secret = FAKE_CLIENT_SECRET, onCallback: (f: { headers: { messag
     gatewayUrl: `${fake.apiBase}/v1.0/gateway/connections/open`,
     topics: [TOPIC],
     retryMs: 50,
+    heartbeatMs: 50,
     onCallback,
     onState: (s) => states.push(s),
   });
@@ -112,6 +113,19 @@ describe('fake DingTalk + the GatewayClient subclass of the real dingtalk-stream
     await new Promise((r) => setTimeout(r, 200));
     expect(fake.gatewayCalls.length).toBe(calls);
     expect(fake.connections).toBe(0);
+  });
+
+  it('drops a socket that stops answering pings and connects again', async () => {
+    fake = await startFakeDingTalk();
+    const { states } = client();
+    await until(() => fake.connections === 1 && states.at(-1)?.state === 'connected', 'the Stream socket');
+    const calls = fake.gatewayCalls.length;
+    fake.silent = true;
+    await until(() => fake.gatewayCalls.length > calls, 'a new gateway call');
+    fake.silent = false;
+    await until(() => fake.connections === 1 && states.at(-1)?.state === 'connected', 'connected again');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(states.at(-1)?.state).toBe('connected');
   });
 
   it('OpenAPI: token cached, a 401 renews it once, 429/5xx retried, a bad secret refused', async () => {
