@@ -115,6 +115,9 @@ describe.skipIf(!CLAUDE_BIN)(
         expect(choice.acked).toBe(true);
         expect(fs.existsSync(path.join(cwd, 'x'))).toBe(true);
         expect(dt.messagesTo(OWNER).some((m) => m.text.includes('Allowed'))).toBe(true);
+        // The prompt is answered: a later "1" is an ordinary message again (it reaches Claude).
+        dt.push(dt.robotMessage(OWNER, '1'));
+        await until(() => s.runsOf('1') === 1, 'the "1" sent to Claude', 45_000);
       },
       CASE_TIMEOUT_MS,
     );

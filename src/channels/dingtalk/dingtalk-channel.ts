@@ -96,6 +96,7 @@ export function createDingTalkChannel(
       await outbox.send(target, { kind: 'text', text: t('actionFailed') }, `${message.id}:choice`).catch(() => {});
     }
     await choices.set(message.id, choice.messageId ?? '');
+    await options.clear(message.userId);
     return true;
   }
 

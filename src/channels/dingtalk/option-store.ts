@@ -31,6 +31,11 @@ export class OptionStore {
     if (OptionStore.offers(actions)) await this.ledger.set(userId, { ...(messageId ? { messageId } : {}), actions });
   }
 
+  /** Forgets the options offered to `userId`: once one was chosen, numbers are plain text again. */
+  async clear(userId: string): Promise<void> {
+    if (await this.ledger.get(userId)) await this.ledger.set(userId, { actions: [] });
+  }
+
   /** The action behind reply `text` ("2") of `userId`, or undefined when it is not one. */
   async choice(userId: string, text: string): Promise<{ action: CardAction; messageId?: string } | undefined> {
     const m = /^\s*(\d{1,2})\s*$/.exec(text);
