@@ -110,14 +110,20 @@ describe.skipIf(!CLAUDE_BIN)(
         dt.push(dt.robotMessage(STRANGER, '1'));
         await until(() => dt.messagesTo(STRANGER).length === 1, 'the refusal');
         expect(fs.existsSync(path.join(cwd, 'x'))).toBe(false);
-        const choice = dt.push(dt.robotMessage(OWNER, '1'));
+        const choiceData = dt.robotMessage(OWNER, '1');
+        const choice = dt.push(choiceData);
         await finalAnswer(dt, 'tool-result: ok');
         expect(choice.acked).toBe(true);
+        // DingTalk pushes the same "1" again: dropped, never sent to Claude as a prompt.
+        const repush = dt.push(choiceData);
+        await until(() => repush.acked, 'the re-push acked');
         expect(fs.existsSync(path.join(cwd, 'x'))).toBe(true);
         expect(dt.messagesTo(OWNER).some((m) => m.text.includes('Allowed'))).toBe(true);
         // The prompt is answered: a later "1" is an ordinary message again (it reaches Claude).
         dt.push(dt.robotMessage(OWNER, '1'));
         await until(() => s.runsOf('1') === 1, 'the "1" sent to Claude', 45_000);
+        await s.runtime.bridge.whenIdle();
+        expect(s.runsOf('1')).toBe(1);
       },
       CASE_TIMEOUT_MS,
     );

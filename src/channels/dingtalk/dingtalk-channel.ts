@@ -78,9 +78,10 @@ export function createDingTalkChannel(
 
   /** A number reply to offered options: the owner's answer to a prompt, handled once per msgId. */
   async function onChoice(bridge: BridgeInbound, message: InboundMessage): Promise<boolean> {
+    // A re-push of a number already handled (its options are forgotten by now) is dropped here.
+    if ((await choices.get(message.id)) !== undefined) return true;
     const choice = await options.choice(message.userId, message.text);
     if (!choice) return false;
-    if ((await choices.get(message.id)) !== undefined) return true;
     const target = { channel: DINGTALK_CHANNEL, userId: message.userId, chatId: message.chatId };
     try {
       const result = await bridge.handleAction({
