@@ -70,8 +70,9 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
     card: { templateId: string; key: string },
     existing: string | undefined,
   ): Promise<DingTalkCardStream> {
-    const outTrackId = `cc-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
     let messageId = existing ?? (await d.sent.get(key));
+    const known = messageId?.split('/card:')[1];
+    const outTrackId = known ?? `cc-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
     if (!messageId) {
       const first = streamMarkdown(
         { phase: 'processing', text: '', thinking: '', toolCount: 0, elapsedMs: 0 },
