@@ -98,7 +98,14 @@ export class GatewayClient extends DWClient {
         }, this.o.heartbeatMs ?? 10_000);
         resolve();
       });
-      socket.on('message', (data) => this.onDownStream(String(data)));
+      socket.on('message', (data) => {
+        // A malformed frame (the SDK parses it unguarded) must not throw out of the socket's handler.
+        try {
+          this.onDownStream(String(data));
+        } catch {
+          this.o.onState({ state: 'connected', detail: 'a malformed frame was dropped' });
+        }
+      });
       socket.on('close', () => {
         clearInterval(beat);
         this.internals.connected = false;

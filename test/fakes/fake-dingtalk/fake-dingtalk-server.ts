@@ -165,6 +165,11 @@ export class FakeDingTalk {
     for (const s of this.sockets) s.send(JSON.stringify(frame));
   }
 
+  /** Sends `text` as it is on every connection (e.g. a malformed frame). */
+  sendRaw(text: string): void {
+    for (const s of this.sockets) s.send(text);
+  }
+
   /** A file `messageFiles/download` hands out for `downloadCode`. */
   addFile(downloadCode: string, bytes: Buffer, type = 'image/png'): void {
     this.files.set(downloadCode, { bytes, type });

@@ -79,6 +79,7 @@ describe('fake DingTalk + the GatewayClient subclass of the real dingtalk-stream
       if (ack) c.socketCallBackResponse(f.headers.messageId, {});
     });
     await until(() => fake.connections === 1, 'the Stream socket');
+    fake.sendRaw('not json {');
     const push = fake.push(fake.robotMessage('owner', 'hi'));
     await until(() => seen.length === 2, 'a re-push');
     ack = true;
