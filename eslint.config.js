@@ -14,6 +14,7 @@ const SDKS = {
   slack: '@slack/bolt',
   slackWeb: '@slack/web-api',
   slackSocket: '@slack/socket-mode',
+  dingtalk: 'dingtalk-stream',
 };
 const ALL_SDKS = Object.values(SDKS);
 const ROOMS = [
@@ -45,20 +46,29 @@ const ROOM_RULES = {
   agents: { may: ['core', 'store', 'process', 'sessions', 'engine'] },
   'agents/acp': { may: ['core', 'store', 'process', 'sessions', 'engine', 'agents'], sdks: [SDKS.acp] },
   bridge: { may: ['core', 'store', 'sessions', 'engine'] },
-  'channels/feishu': { may: ['core', 'bridge', 'channels'], forbid: ['web', 'telegram'], sdks: [SDKS.lark] },
+  'channels/feishu': {
+    may: ['core', 'bridge', 'channels'],
+    forbid: ['web', 'telegram', 'slack', 'dingtalk'],
+    sdks: [SDKS.lark],
+  },
   'channels/telegram': {
     may: ['core', 'bridge', 'channels'],
-    forbid: ['web', 'feishu'],
+    forbid: ['web', 'feishu', 'slack', 'dingtalk'],
     sdks: [SDKS.grammy, SDKS.grammyRetry],
   },
   'channels/slack': {
     may: ['core', 'bridge', 'channels'],
-    forbid: ['web', 'feishu', 'telegram'],
+    forbid: ['web', 'feishu', 'telegram', 'dingtalk'],
     sdks: [SDKS.slack, SDKS.slackWeb, SDKS.slackSocket],
+  },
+  'channels/dingtalk': {
+    may: ['core', 'bridge', 'channels'],
+    forbid: ['web', 'feishu', 'telegram', 'slack'],
+    sdks: [SDKS.dingtalk],
   },
   'channels/web': {
     may: ['core', 'store', 'sessions', 'bridge', 'ccexec', 'workspace', 'channels'],
-    forbid: ['feishu', 'telegram'],
+    forbid: ['feishu', 'telegram', 'slack', 'dingtalk'],
   },
   ccexec: { may: ['core', 'process'] },
   workspace: { may: ['core', 'process', 'sessions'] },
@@ -192,6 +202,7 @@ export default tseslint.config(
   boundary(['src/channels/feishu/**'], 'channels/feishu'),
   boundary(['src/channels/telegram/**'], 'channels/telegram'),
   boundary(['src/channels/slack/**'], 'channels/slack'),
+  boundary(['src/channels/dingtalk/**'], 'channels/dingtalk'),
   boundary(['src/channels/web/**'], 'channels/web'),
   boundary(['src/channels/web/http/**'], 'channels/web', [
     ...folders(['bridge', 'sessions', 'ccexec', 'console'], 'http/ imports only core/ and store/.'),

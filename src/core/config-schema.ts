@@ -86,6 +86,23 @@ export interface Config {
     /** Web API base URL ending in `/` (tests: the fake server). */
     api_url: string;
   };
+  /** The DingTalk robot (docs/design.md#dingtalk): Stream mode, the owner's single chat only. */
+  dingtalk: {
+    enabled: boolean;
+    /** The app's Client ID (AppKey); also the robot code. */
+    client_id: string;
+    /** The app's Client Secret (AppSecret); a secret. */
+    client_secret: string;
+    /** The owner's staffId (senderStaffId); empty = auto-bind (if allowed) or nobody. */
+    owner_staff_id: string;
+    allow_auto_bind_owner: boolean;
+    /** OpenAPI base URL without a trailing slash; the Stream gateway is `<api_base>/v1.0/gateway/connections/open`. */
+    api_base: string;
+    /** An AI card template of the app (empty = no card: replies are markdown messages). */
+    card_template_id: string;
+    /** The template's streamed markdown variable. */
+    card_template_key: string;
+  };
   runtime: {
     stale_timeout_ms: number;
     hard_timeout_ms: number;
@@ -225,6 +242,14 @@ const slackUserIdCheck = (v: string) =>
 const slackApiUrlCheck = (v: string) =>
   /^https?:\/\/\S+\/$/.test(v) ? null : 'expected a base URL starting with http:// or https:// and ending in /';
 
+const dingtalkStaffIdCheck = (v: string) =>
+  v === '' || /^[A-Za-z0-9_-]{1,64}$/.test(v)
+    ? null
+    : 'expected the DingTalk staffId (letters, digits, _ or -), e.g. "manager4521"';
+
+const dingtalkCardKeyCheck = (v: string) =>
+  /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(v) ? null : 'expected the card template variable name, e.g. "content"';
+
 const apiRootCheck = (v: string) =>
   /^https?:\/\/\S+$/.test(v) && !v.endsWith('/')
     ? null
@@ -264,6 +289,16 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     owner_user_id: str('', slackUserIdCheck),
     allow_auto_bind_owner: bool(false),
     api_url: str('https://slack.com/api/', slackApiUrlCheck),
+  },
+  dingtalk: {
+    enabled: bool(false),
+    client_id: str(''),
+    client_secret: str(''),
+    owner_staff_id: str('', dingtalkStaffIdCheck),
+    allow_auto_bind_owner: bool(false),
+    api_base: str('https://api.dingtalk.com', apiRootCheck),
+    card_template_id: str(''),
+    card_template_key: str('content', dingtalkCardKeyCheck),
   },
   runtime: {
     stale_timeout_ms: pos(300_000),

@@ -10,6 +10,8 @@ function channelOwnerConfig(config: Config, channel: string): { owner: string; a
   if (channel === 'telegram')
     return { owner: config.telegram.owner_user_id, autoBind: config.telegram.allow_auto_bind_owner };
   if (channel === 'slack') return { owner: config.slack.owner_user_id, autoBind: config.slack.allow_auto_bind_owner };
+  if (channel === 'dingtalk')
+    return { owner: config.dingtalk.owner_staff_id, autoBind: config.dingtalk.allow_auto_bind_owner };
   return undefined;
 }
 

@@ -128,6 +128,14 @@ export const commandMessages = defineMessages({
       'Slack: 已启用但 bot_token 或 app_token 未设置（或 CC_LINKER_SLACK_BOT_TOKEN / CC_LINKER_SLACK_APP_TOKEN），start 会跳过它',
     doctorSlackNoOwner:
       'Slack: 未配置 owner_user_id 且未开启 allow_auto_bind_owner，所有人都会被拒绝；给应用发 /whoami 查看你的 member id',
+    doctorDingTalk: '钉钉: 已启用，已配置 client_id / client_secret 与 owner',
+    doctorDingTalkAccepted: '钉钉: 凭据有效（已取得 access token）',
+    doctorDingTalkRefused: '钉钉: client_id / client_secret 被拒绝（{detail}），请在开发者后台核对应用凭证',
+    doctorDingTalkUnreachable: '钉钉: 无法连接开放平台（{detail}），start 会持续重试',
+    doctorDingTalkNoCredentials:
+      '钉钉: 已启用但未配置 client_id / client_secret（或 CC_LINKER_DINGTALK_CLIENT_ID / CC_LINKER_DINGTALK_CLIENT_SECRET），start 会跳过它',
+    doctorDingTalkNoOwner:
+      '钉钉: 未配置 owner_staff_id 且未开启 allow_auto_bind_owner，所有人都会被拒绝；给机器人发 /whoami 查看你的 id',
     doctorHook_installed: 'Claude Code SessionStart hook: 已安装',
     doctorHook_not_installed:
       'Claude Code SessionStart hook: 未安装（可选：运行 cc-linker hook install 后，Claude Code 每次新开会话都会通知 cc-linker）',
@@ -269,6 +277,15 @@ export const commandMessages = defineMessages({
       'Slack: enabled but bot_token or app_token (or CC_LINKER_SLACK_BOT_TOKEN / CC_LINKER_SLACK_APP_TOKEN) is not set; start skips it',
     doctorSlackNoOwner:
       'Slack: no owner_user_id and allow_auto_bind_owner is off, so everyone is refused; send /whoami to the app to see your member id',
+    doctorDingTalk: 'DingTalk: enabled, client_id / client_secret and owner set',
+    doctorDingTalkAccepted: 'DingTalk: credentials accepted (an access token was issued)',
+    doctorDingTalkRefused:
+      'DingTalk: client_id / client_secret refused ({detail}); check the app credentials in the developer console',
+    doctorDingTalkUnreachable: 'DingTalk: OpenAPI unreachable ({detail}); start keeps retrying',
+    doctorDingTalkNoCredentials:
+      'DingTalk: enabled but client_id / client_secret (or CC_LINKER_DINGTALK_CLIENT_ID / CC_LINKER_DINGTALK_CLIENT_SECRET) is not set; start skips it',
+    doctorDingTalkNoOwner:
+      'DingTalk: no owner_staff_id and allow_auto_bind_owner is off, so everyone is refused; send /whoami to the robot to see your id',
     doctorHook_installed: 'Claude Code SessionStart hook: installed',
     doctorHook_not_installed:
       'Claude Code SessionStart hook: not installed (optional: after cc-linker hook install, Claude Code tells cc-linker about every session it starts)',

@@ -203,6 +203,8 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
       });
     }
   }
+  const { dingtalkChecks } = await import('./doctor-dingtalk.js');
+  checks.push(...(await dingtalkChecks(ctx)));
 
   const { slackChecks } = await import('./doctor-slack.js');
   checks.push(...(await slackChecks(ctx)));

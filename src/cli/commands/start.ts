@@ -67,6 +67,8 @@ export const startCommand: CommandSpec = {
     else if (daemon.telegram === 'no-credentials') ctx.out.print(t('telegramNoToken'));
     if (daemon.slack === 'started') ctx.out.print(t('slackStarted'));
     else if (daemon.slack === 'no-credentials') ctx.out.print(t('slackNoToken'));
+    if (daemon.dingtalk === 'started') ctx.out.print(t('dingtalkStarted'));
+    else if (daemon.dingtalk === 'no-credentials') ctx.out.print(t('dingtalkNoCredentials'));
     // In the daemon, stdout is the log file: the token stays out of it (the parent shows the full URL once).
     const { redact } = await import('../../core/redact.js');
     const url = daemon.web && (ctx.env.CC_LINKER_DAEMON_READY ? redact(daemon.web.url) : daemon.web.url);
@@ -85,6 +87,7 @@ export const startCommand: CommandSpec = {
       feishu: daemon.feishu,
       telegram: daemon.telegram,
       slack: daemon.slack,
+      dingtalk: daemon.dingtalk,
       web: Boolean(daemon.web),
     });
 

@@ -52,6 +52,19 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       allow_auto_bind_owner: 'owner_user_id 为空时，第一个私信应用的人自动成为 Slack 的 owner；默认 false',
       api_url: 'Web API 地址（以 / 结尾）；一般不需要修改',
     },
+    dingtalk: {
+      _: '钉钉机器人（Stream 模式，不需要公网地址）；只处理 owner 的单聊。步骤见 README 的 “钉钉” 一节。',
+      enabled: '为 true 且设置了 client_id 与 client_secret 时，start 同时启动钉钉机器人；默认 false',
+      client_id: '钉钉应用的 Client ID（原 AppKey），也是机器人的 robotCode',
+      client_secret:
+        '钉钉应用的 Client Secret（原 AppSecret）。不想明文保存时留空，并设置 CC_LINKER_DINGTALK_CLIENT_SECRET（优先于本文件）',
+      owner_staff_id: '你本人在该企业的 staffId（userid），只有它的单聊会被处理。\n不知道时：给机器人发 /whoami',
+      allow_auto_bind_owner: 'owner_staff_id 为空时，第一个单聊机器人的人自动成为钉钉的 owner；默认 false',
+      api_base: '钉钉开放平台地址（不带结尾的 /）；Stream 网关为 <api_base>/v1.0/gateway/connections/open',
+      card_template_id:
+        '可选：应用的 AI 卡片模板 id（在钉钉卡片平台创建）。设置后回复流式写入一张卡片；为空时回复为 markdown 消息',
+      card_template_key: 'AI 卡片模板里用于流式 markdown 内容的变量名；默认 content',
+    },
     runtime: {
       _: 'Claude Code 进程',
       stale_timeout_ms: '进程持续无输出多久判定为卡住（毫秒）',
@@ -214,6 +227,22 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       allow_auto_bind_owner:
         'With owner_user_id empty, the first person to message the app directly becomes the Slack owner; default false',
       api_url: 'Web API base URL (ending in /); normally left as it is',
+    },
+    dingtalk: {
+      _: 'DingTalk robot (Stream mode: no public address needed); only the owner\'s single chat is handled. Setup: the README\'s "DingTalk" section.',
+      enabled: 'With true and client_id + client_secret, start runs the DingTalk robot too; default false',
+      client_id: "The DingTalk app's Client ID (formerly AppKey); also the robot's robotCode",
+      client_secret:
+        "The DingTalk app's Client Secret (formerly AppSecret). To keep it out of this file, leave it empty and set CC_LINKER_DINGTALK_CLIENT_SECRET (it wins over this file)",
+      owner_staff_id:
+        "Your own staffId (userid) in the organisation; only its single chat is handled.\nDon't know it? Send /whoami to the robot",
+      allow_auto_bind_owner:
+        'With owner_staff_id empty, the first person to message the robot in a single chat becomes the DingTalk owner; default false',
+      api_base:
+        'DingTalk OpenAPI base URL (no trailing /); the Stream gateway is <api_base>/v1.0/gateway/connections/open',
+      card_template_id:
+        "Optional: an AI card template id of the app (made on DingTalk's card platform). Set, replies stream into one card; empty, replies are markdown messages",
+      card_template_key: "The template's variable that holds the streamed markdown; default content",
     },
     runtime: {
       _: 'Claude Code processes',

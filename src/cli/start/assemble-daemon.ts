@@ -28,6 +28,7 @@ import type { SendFileMcp } from '../../engine/send-file-mcp.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startDownloadCleanup } from './download-cleanup.js';
+import { dingtalkChannel, type DingTalkStart } from './dingtalk-for-daemon.js';
 import { mcpLaunchCommand } from './mcp-launch.js';
 import { startLiveSessions, type LiveSessions } from './live-sessions.js';
 import { slackChannel, type SlackStart } from './slack-for-daemon.js';
@@ -59,6 +60,8 @@ export interface Daemon {
   telegram: 'started' | 'disabled' | 'no-credentials' | 'error';
   /** The Slack channel, the same states as Telegram's (`no-credentials`: a token missing). */
   slack: SlackStart;
+  /** The DingTalk channel, the same four states as Telegram's (`dingtalk-for-daemon.ts`). */
+  dingtalk: DingTalkStart;
   /** The live registry and the request socket (`sync`, `clean`, `repair` from the CLI). */
   sessions: LiveSessions;
   /** Stops intake, waits ≤ `graceMs` for running messages, closes the console, releases the owner lock. */
@@ -75,7 +78,10 @@ export function hasFeishuCredentials(config: Config): boolean {
 
 /** The chat apps other than Feishu that are switched on in the config (`start` names them). */
 export function otherChatApps(config: Config): string[] {
-  return [config.telegram.enabled ? 'telegram' : '', config.slack.enabled ? 'slack' : ''].filter((id) => id !== '');
+  const on = { telegram: config.telegram.enabled, slack: config.slack.enabled, dingtalk: config.dingtalk.enabled };
+  return Object.entries(on)
+    .filter(([, enabled]) => enabled)
+    .map(([id]) => id);
 }
 
 /**
@@ -186,6 +192,8 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
     if (typeof telegram !== 'string') runtime.addChannel(telegram);
     const slack = await slackChannel(o);
     if (typeof slack !== 'string') runtime.addChannel(slack);
+    const dingtalk = await dingtalkChannel(o);
+    if (typeof dingtalk !== 'string') runtime.addChannel(dingtalk);
     if (config.web.enabled) {
       web = await startWebConsole({
         config,
@@ -226,6 +234,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
       feishu: !o.feishu ? 'disabled' : canFeishu ? 'connected' : 'no-credentials',
       telegram: typeof telegram === 'string' ? telegram : 'started',
       slack: typeof slack === 'string' ? slack : 'started',
+      dingtalk: typeof dingtalk === 'string' ? dingtalk : 'started',
       async stop(graceMs = 30_000) {
         if (stopped) return;
         stopped = true;

@@ -15,6 +15,9 @@ export const startMessages = defineMessages({
     slackStarted: '✅ Slack 应用已启动（Socket Mode；连接状态见 /status 与控制台）',
     slackNoToken:
       '⚠️  slack.enabled = true，但 bot_token 或 app_token 未设置（或 CC_LINKER_SLACK_BOT_TOKEN / CC_LINKER_SLACK_APP_TOKEN），跳过 Slack。',
+    dingtalkStarted: '✅ 钉钉机器人已启动（Stream 模式；连接状态见 /status 与控制台）',
+    dingtalkNoCredentials:
+      '⚠️  dingtalk.enabled = true，但未设置 client_id / client_secret（或 CC_LINKER_DINGTALK_CLIENT_ID / CC_LINKER_DINGTALK_CLIENT_SECRET），跳过钉钉。',
     web: '✅ 本地控制台：{url}',
     webDisabled: 'ℹ️  本地控制台已关闭（web.enabled = false）。',
     registry: '✅ 会话索引已加载：{n} 个会话',
@@ -51,6 +54,9 @@ export const startMessages = defineMessages({
     slackStarted: '✅ Slack app started (Socket Mode; its state shows in /status and the console)',
     slackNoToken:
       '⚠️  slack.enabled = true but bot_token or app_token (or CC_LINKER_SLACK_BOT_TOKEN / CC_LINKER_SLACK_APP_TOKEN) is not set; Slack skipped.',
+    dingtalkStarted: '✅ DingTalk robot started (Stream mode; its state shows in /status and the console)',
+    dingtalkNoCredentials:
+      '⚠️  dingtalk.enabled = true but client_id / client_secret (or CC_LINKER_DINGTALK_CLIENT_ID / CC_LINKER_DINGTALK_CLIENT_SECRET) is not set; DingTalk skipped.',
     web: '✅ Local console: {url}',
     webDisabled: 'ℹ️  The local console is off (web.enabled = false).',
     registry: '✅ Registry loaded: {n} sessions',

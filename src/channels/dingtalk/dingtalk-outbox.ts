@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import type { ChannelOutbox } from '../../bridge/channel.js';
+import type { ReplyTarget } from '../../bridge/inbound-message.js';
+import type { Config } from '../../core/config-schema.js';
+import type { Language } from '../../core/i18n.js';
+import type { JsonLedger } from '../../core/json-ledger.js';
+import type { Logger } from '../../core/logger.js';
+import type { DingTalkApi } from './dingtalk-api.js';
+import { DingTalkCardStream, FLOW, streamMarkdown } from './card-stream.js';
+import { DingTalkReplyStream, openingMarkdown } from './dingtalk-stream.js';
+import type { OptionStore } from './option-store.js';
+import { DINGTALK_MAX_TEXT_CHUNK, renderMarkdown, titleOf } from './render-markdown.js';
+
+export interface DingTalkOutboxDeps {
+  api: Pick<DingTalkApi, 'sendMarkdown' | 'createCard' | 'streamCard' | 'updateCard'>;
+  /** `dingtalk.card_template_id` and `card_template_key`: with a template, replies stream into an AI card. */
+  card?: { templateId: string; key: string };
+  lang: Language;
+  logger: Logger;
+  stream: Config['stream'];
+  options: OptionStore;
+  /**
+   * Delivery key → sent message, written the moment DingTalk confirms a send. DingTalk has no
+   * idempotency key, so this keeps a retried delivery from sending twice; the window left is a
+   * crash between DingTalk's answer and this write (docs/design.md#dingtalk).
+   */
+  sent: JsonLedger<string>;
+}
+
+/** Our message id: `<staffId>/<processQueryKey>` (the user is needed to "update" it later). */
+const messageRef = (userId: string, key: string) => `${userId}/${key}`;
+const userOf = (messageId: string) => messageId.slice(0, messageId.indexOf('/'));
+
+/** The DingTalk outbox, plus the short message that makes the phone notify. */
+export interface DingTalkOutbox extends ChannelOutbox {
+  notify(target: ReplyTarget, cardMessageId: string, text: string, idempotencyKey: string): Promise<void>;
+}
+
+/**
+ * The DingTalk `ChannelOutbox` over robot markdown messages to one user (`batchSend`). Each send
+ * is recorded under its delivery key as soon as DingTalk confirms it and never repeated for that
+ * key. Robot messages cannot be edited: `update` sends the new card as a new message, once per
+ * card content; a prompt's buttons become numbered options (`OptionStore`).
+ */
+export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
+  async function sendOnce(userId: string, key: string, title: string, text: string): Promise<string> {
+    const known = await d.sent.get(key);
+    if (known) return known;
+    const ref = messageRef(userId, await d.api.sendMarkdown(userId, title, text));
+    await d.sent.set(key, ref);
+    return ref;
+  }
+
+  async function sendReply(userId: string, key: string, reply: Parameters<typeof renderMarkdown>[0]) {
+    const { title, text, actions } = renderMarkdown(reply, d.lang);
+    // Offered before the send, so an answer typed the moment the message shows already counts.
+    if (!(await d.sent.get(key))) await d.options.offer(userId, undefined, actions);
+    const messageId = await sendOnce(userId, key, title, text);
+    await d.options.offer(userId, messageId, actions);
+    return messageId;
+  }
+
+  /**
+   * A reply streamed into an AI card. Its `outTrackId` derives from the delivery key, so a card
+   * re-opened after a restart is the same card; creating it is recorded like any send.
+   */
+  async function openCard(
+    userId: string,
+    key: string,
+    card: { templateId: string; key: string },
+    existing: string | undefined,
+  ): Promise<DingTalkCardStream> {
+    let messageId = existing ?? (await d.sent.get(key));
+    const known = messageId?.split('/card:')[1];
+    const outTrackId = known ?? `cc-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+    if (!messageId) {
+      const first = streamMarkdown(
+        { phase: 'processing', text: '', thinking: '', toolCount: 0, elapsedMs: 0 },
+        { lang: d.lang, showThinking: false },
+      );
+      await d.api.createCard(outTrackId, card.templateId, userId, { [card.key]: first, flowStatus: FLOW.processing });
+      messageId = `${userId}/card:${outTrackId}`;
+      await d.sent.set(key, messageId);
+    }
+    return new DingTalkCardStream(messageId, outTrackId, {
+      api: d.api,
+      key: card.key,
+      lang: d.lang,
+      logger: d.logger,
+      stream: d.stream,
+      sendFinalOnce: async (title, text) => {
+        await sendOnce(userId, `${key}:final`, title, text);
+      },
+    });
+  }
+
+  return {
+    maxTextChunk: DINGTALK_MAX_TEXT_CHUNK,
+
+    async send(target, reply, idempotencyKey) {
+      return { messageId: await sendReply(target.userId, idempotencyKey, reply) };
+    },
+
+    async update(messageId, reply) {
+      const userId = userOf(messageId);
+      if (!userId) return;
+      const { text } = renderMarkdown(reply, d.lang);
+      const digest = createHash('sha256').update(text).digest('hex').slice(0, 16);
+      await sendReply(userId, `update:${messageId}:${digest}`, reply);
+    },
+
+    async openStream(target, idempotencyKey, options) {
+      if (d.card) return openCard(target.userId, idempotencyKey, d.card, options?.existingMessageId);
+      const opening = openingMarkdown(d.lang);
+      const messageId =
+        options?.existingMessageId ?? (await sendOnce(target.userId, idempotencyKey, opening.title, opening.text));
+      return new DingTalkReplyStream(messageId, idempotencyKey, {
+        lang: d.lang,
+        fallbackToText: d.stream.fallback_to_text,
+        sendOnce: (key, title, text) => sendOnce(target.userId, key, title, text),
+      });
+    },
+
+    async notify(target, _cardMessageId, text, idempotencyKey) {
+      const { text: body } = renderMarkdown({ kind: 'text', text }, d.lang);
+      await sendOnce(target.userId, idempotencyKey, titleOf(text), body);
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { convertRobotMessage } from './inbound-robot-message.js';
+
+const now = new Date('2026-01-01T00:00:00Z');
+const msg = (over: Record<string, unknown> = {}) => ({
+  conversationId: 'cid1',
+  conversationType: '1',
+  msgId: 'm1',
+  msgtype: 'text',
+  text: { content: ' hi ' },
+  senderStaffId: 'staff1',
+  senderId: '$:LWCP_v1:$x',
+  ...over,
+});
+
+describe('convertRobotMessage', () => {
+  it('names a message by its msgId (the same on every re-push) and trims the text', () => {
+    expect(convertRobotMessage(msg(), now)).toEqual({
+      kind: 'message',
+      message: {
+        id: 'dingtalk:m1',
+        channel: 'dingtalk',
+        platformMessageId: 'm1',
+        userId: 'staff1',
+        chatId: 'cid1',
+        chatType: 'p2p',
+        text: 'hi',
+        images: [],
+        receivedAt: now.toISOString(),
+      },
+    });
+  });
+
+  it('ignores groups and incomplete data; a sender without staffId is named by senderId', () => {
+    expect(convertRobotMessage(msg({ conversationType: '2' }), now).kind).toBe('ignore');
+    expect(convertRobotMessage(msg({ msgId: undefined }), now).kind).toBe('ignore');
+    expect(convertRobotMessage('x', now).kind).toBe('ignore');
+    const outsider = convertRobotMessage(msg({ senderStaffId: undefined }), now);
+    expect(outsider.kind === 'message' && outsider.message.userId).toBe('$:LWCP_v1:$x');
+  });
+
+  it('takes pictures by downloadCode, rich text in order, and names unsupported types', () => {
+    const pic = convertRobotMessage(msg({ msgtype: 'picture', content: { downloadCode: 'd1' } }), now);
+    expect(pic.kind === 'message' && pic.message.images).toEqual([{ key: 'd1' }]);
+    const rich = convertRobotMessage(
+      msg({
+        msgtype: 'richText',
+        content: { richText: [{ text: 'a ' }, { type: 'picture', downloadCode: 'd2' }, { text: 'b' }] },
+      }),
+      now,
+    );
+    expect(rich).toMatchObject({ kind: 'message', message: { text: 'a b', images: [{ key: 'd2' }] } });
+    const audio = convertRobotMessage(msg({ msgtype: 'audio' }), now);
+    expect(audio.kind === 'message' && audio.message.unsupportedType).toBe('audio');
+    expect(convertRobotMessage(msg({ msgtype: 'interactiveCard' }), now).kind).toBe('ignore');
+  });
+});
