@@ -32,6 +32,7 @@ import { dingtalkChannel, type DingTalkStart } from './dingtalk-for-daemon.js';
 import { mcpLaunchCommand } from './mcp-launch.js';
 import { startLiveSessions, type LiveSessions } from './live-sessions.js';
 import { slackChannel, type SlackStart } from './slack-for-daemon.js';
+import type { ChatChannelStart } from './chat-channel-start.js';
 
 export interface DaemonOptions {
   config: Config;
@@ -52,12 +53,8 @@ export interface Daemon {
   bridge: Bridge;
   web: WebConsole | null;
   feishu: 'connected' | 'disabled' | 'no-credentials';
-  /**
-   * The Telegram channel: `started` (it connects in the background and retries; its state is in
-   * `/status` and the console), `disabled` (`telegram.enabled = false`), `no-credentials` (no
-   * token) or `error` (it could not even be created; logged, the rest runs on).
-   */
-  telegram: 'started' | 'disabled' | 'no-credentials' | 'error';
+  /** The Telegram channel (`ChatChannelStart` says what each state means). */
+  telegram: ChatChannelStart;
   /** The Slack channel, the same states as Telegram's (`no-credentials`: a token missing). */
   slack: SlackStart;
   /** The DingTalk channel, the same four states as Telegram's (`dingtalk-for-daemon.ts`). */
@@ -294,7 +291,7 @@ async function feishuChannel(o: DaemonOptions): Promise<FeishuChannel> {
  * refused token or an outage shows in its status and is retried), and a failure to create it is
  * logged and skipped: Telegram never keeps Feishu or the console from running.
  */
-async function telegramChannel(o: DaemonOptions): Promise<Channel | 'disabled' | 'no-credentials' | 'error'> {
+async function telegramChannel(o: DaemonOptions): Promise<Channel | Exclude<ChatChannelStart, 'started'>> {
   const { config, paths, lang, logger } = o;
   if (!config.telegram.enabled) return 'disabled';
   if (config.telegram.bot_token === '') {

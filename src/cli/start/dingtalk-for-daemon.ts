@@ -1,11 +1,9 @@
 import type { Channel } from '../../bridge/channel.js';
 import type { Config } from '../../core/config-schema.js';
-import type { Language } from '../../core/i18n.js';
-import type { Logger } from '../../core/logger.js';
-import type { Paths } from '../../core/paths.js';
+import type { ChatChannelContext, ChatChannelStart } from './chat-channel-start.js';
 
 /** What `start` says about the DingTalk channel (see `Daemon.dingtalk`). */
-export type DingTalkStart = 'started' | 'disabled' | 'no-credentials' | 'error';
+export type DingTalkStart = ChatChannelStart;
 
 /** True when both DingTalk credentials are configured (file or environment). */
 export function hasDingTalkCredentials(config: Config): boolean {
@@ -18,12 +16,7 @@ export function hasDingTalkCredentials(config: Config): boolean {
  * create it is logged and skipped: DingTalk never keeps Feishu, Telegram or the console from
  * running (docs/design.md#dingtalk).
  */
-export async function dingtalkChannel(o: {
-  config: Config;
-  paths: Paths;
-  lang: Language;
-  logger: Logger;
-}): Promise<Channel | Exclude<DingTalkStart, 'started'>> {
+export async function dingtalkChannel(o: ChatChannelContext): Promise<Channel | Exclude<DingTalkStart, 'started'>> {
   const { config, paths, lang, logger } = o;
   if (!config.dingtalk.enabled) return 'disabled';
   if (!hasDingTalkCredentials(config)) {

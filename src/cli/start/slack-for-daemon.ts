@@ -1,8 +1,8 @@
 import type { Channel } from '../../bridge/channel.js';
-import type { DaemonOptions } from './assemble-daemon.js';
+import type { ChatChannelContext, ChatChannelStart } from './chat-channel-start.js';
 
 /** How the Slack channel came out of `start`: see `Daemon.slack`. */
-export type SlackStart = 'started' | 'disabled' | 'no-credentials' | 'error';
+export type SlackStart = ChatChannelStart;
 
 /**
  * The Slack channel when `slack.enabled` and both tokens are set. Its `start()` never throws (a
@@ -10,7 +10,7 @@ export type SlackStart = 'started' | 'disabled' | 'no-credentials' | 'error';
  * logged and skipped: Slack never keeps Feishu, Telegram or the console from running. Bolt is
  * loaded only when the channel runs.
  */
-export async function slackChannel(o: DaemonOptions): Promise<Channel | Exclude<SlackStart, 'started'>> {
+export async function slackChannel(o: ChatChannelContext): Promise<Channel | Exclude<SlackStart, 'started'>> {
   const { config, paths, lang, logger } = o;
   if (!config.slack.enabled) return 'disabled';
   if (config.slack.bot_token === '' || config.slack.app_token === '') {
