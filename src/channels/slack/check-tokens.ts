@@ -8,7 +8,7 @@ export type TokenCheck = { ok: true; name?: string; team?: string } | { ok: fals
 
 /**
  * Asks Slack (at `apiUrl`) about both tokens within `timeoutMs`, without retries (used by
- * `doctor`, later by `setup`): `auth.test` with the bot token (the bot's name and workspace) and
+ * `doctor` and `setup`): `auth.test` with the bot token (the bot's name and workspace) and
  * `apps.connections.open` with the app token (a Socket Mode URL is issued and left unused).
  * `refused` = Slack answered no; otherwise it could not be asked. `detail` is Slack's error code.
  */

@@ -39,7 +39,7 @@ const converse = (script: ScriptStep[], opts: { terminal?: boolean; flags?: Setu
 
 const happyScript = (): ScriptStep[] => [
   [/^语言 \/ Language（zh \/ en） \[zh\]: $/, 'en'],
-  [/^Chat apps to set up: 1\) feishu \(Feishu \/ Lark\), 2\) telegram \(Telegram\) .* \[feishu\]: $/, ''],
+  [/^Chat apps to set up: 1\) feishu \(Feishu \/ Lark\), 2\) telegram \(Telegram\).* \[feishu\]: $/, ''],
   [/^Platform: .* \[feishu\]: $/, fake.baseUrl],
   [/^App ID /, APP_ID],
   [/^App Secret \(not shown while you type\): $/, SECRET],
