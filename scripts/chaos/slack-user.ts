@@ -23,6 +23,7 @@ const OWNER = 'U0OWNER';
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(300, 9)]);
 const P = pipelineMessages('en');
 const Q = promptMessages('en');
+const STOPPED = [P('stoppedTitle'), P('cancelledTitle')];
 /** Web API methods a platform fault lands on (`*` = any call). */
 const FAULT_METHODS = ['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'auth.test', '*'];
 
@@ -123,15 +124,17 @@ export class SlackUser implements ChatUser {
     const deadline = Date.now() + 5_000;
     while (!this.fake.hub.acks.has(envelope.envelope_id) && Date.now() < deadline) await sleep(20);
     if (!this.fake.hub.acks.has(envelope.envelope_id)) return { code: -1 };
-    // Slack has no toast: a warning reaches the clicker as an ephemeral message, right after the ack.
-    await sleep(200);
-    return {
-      code: 200,
-      data: this.fake.ephemerals
-        .slice(before)
-        .map((e) => e.text)
-        .join('\n'),
-    };
+    // Slack has no toast: a warning reaches the clicker as an ephemeral message; a stop that was
+    // taken shows as its card turning "Stopped" / "Cancelled" (success toasts are not shown).
+    const until = Date.now() + 3_000;
+    for (;;) {
+      const warning = this.fake.ephemerals.slice(before).map((e) => e.text);
+      const head = message.visible.split('\n', 1)[0] ?? '';
+      if (warning.length > 0) return { code: 200, data: warning.join('\n') };
+      if (STOPPED.some((t) => head.includes(t))) return { code: 200, data: P('stopAccepted') };
+      if (Date.now() > until) return { code: 200, data: head };
+      await sleep(20);
+    }
   }
 
   get unacked(): ChaosMessage[] {
