@@ -256,7 +256,9 @@ export class FakeSlack {
       limit.times -= 1;
       return send(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(limit.retryAfter) });
     }
-    const fault = this.faults.get(method) ?? (method === 'apps.connections.open' ? undefined : this.faults.get('*'));
+    const fault = [this.faults.get(method), method === 'apps.connections.open' ? undefined : this.faults.get('*')].find(
+      (f) => f !== undefined && f.times > 0,
+    );
     if (fault && fault.times > 0) {
       fault.times -= 1;
       this.injected += 1;
