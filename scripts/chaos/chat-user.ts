@@ -4,7 +4,7 @@ import type { Sandbox } from './sandbox.js';
 import type { SendWindowVerdict } from './send-window.js';
 
 /** The chat apps the chaos run can drive (one `ChatUser` file each; see docs/chaos.md#channels). */
-export const CHAOS_CHANNELS = ['feishu', 'telegram'] as const;
+export const CHAOS_CHANNELS = ['feishu', 'telegram', 'slack'] as const;
 export type ChaosChannel = (typeof CHAOS_CHANNELS)[number];
 
 /** What a chaos message is, for the verdict (commands expect a notice, the rest an answer). */

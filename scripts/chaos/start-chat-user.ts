@@ -1,5 +1,6 @@
 import type { ChaosChannel, ChatUser } from './chat-user.js';
 import { FeishuUser } from './feishu-user.js';
+import { SlackUser } from './slack-user.js';
 import { TelegramUser } from './telegram-user.js';
 
 /**
@@ -12,5 +13,7 @@ export async function startChatUser(channel: ChaosChannel, random: () => number)
       return FeishuUser.start(random);
     case 'telegram':
       return TelegramUser.start();
+    case 'slack':
+      return SlackUser.start();
   }
 }

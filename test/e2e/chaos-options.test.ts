@@ -2,20 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { parseChaosOptions, USAGE } from '../../scripts/chaos/options.js';
 
 describe('npm run chaos -- --channel', () => {
-  it('defaults to Feishu, takes telegram, and --help names both', () => {
+  it('defaults to Feishu, takes telegram and slack, and --help names them', () => {
     expect(parseChaosOptions(['--seed', '3']).channel).toBe('feishu');
     expect(parseChaosOptions(['--channel', 'telegram', '--seed', '3'])).toMatchObject({
       channel: 'telegram',
       seed: 3,
       messages: 300,
     });
+    expect(parseChaosOptions(['--channel', 'slack']).channel).toBe('slack');
     expect(() => parseChaosOptions(['--help'])).toThrow(USAGE);
     expect(USAGE).toContain('--channel <c>');
-    expect(USAGE).toContain('feishu (default) or telegram');
+    expect(USAGE).toContain('feishu (default), telegram or slack');
   });
 
   it('refuses an unknown channel, naming the ones it knows', () => {
-    expect(() => parseChaosOptions(['--channel', 'slack'])).toThrow('--channel must be feishu or telegram, got slack');
+    expect(() => parseChaosOptions(['--channel', 'teams'])).toThrow(
+      '--channel must be feishu or telegram or slack, got teams',
+    );
     expect(() => parseChaosOptions(['--channel'])).toThrow();
   });
 });

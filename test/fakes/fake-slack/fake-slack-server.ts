@@ -27,6 +27,9 @@ export interface FakeSlackMessage {
   visible: string;
   buttons: FakeButton[];
   edits: number;
+  /** What the user saw when it was posted (an orphaned copy keeps it) and when Slack answered the post. */
+  firstVisible: string;
+  sentAt: number;
   /** A shared file (files.uploadV2): its name, title and bytes; `text` is the initial comment. */
   file?: { id: string; name: string; title?: string; bytes: Buffer };
 }
@@ -44,6 +47,17 @@ export interface PushedEvent {
 
 type Reply = Record<string, unknown> & { ok: boolean };
 
+/** An injected Web API failure: HTTP `status` (429 with `Retry-After: retryAfter`), or the connection reset. */
+export interface SlackFault {
+  status?: number;
+  retryAfter?: number;
+  reset?: boolean;
+  times: number;
+}
+
+/** Called in the same tick as the fake wrote its answer to `method`; returning true removes it. */
+export type AnswerListener = (method: string) => boolean;
+
 export class FakeSlack {
   readonly botToken: string;
   readonly appToken: string;
@@ -59,6 +73,11 @@ export class FakeSlack {
   private clock = 1_700_000_000_000;
   private nextEvent = 1;
   private readonly rateLimits = new Map<string, { times: number; retryAfter: number }>();
+  private readonly faults = new Map<string, SlackFault>();
+  private listeners: AnswerListener[] = [];
+  /** Answers written per method (injected failures not counted), and how many failures were injected. */
+  readonly answered = new Map<string, number>();
+  injected = 0;
   /** Uploads in progress (files.getUploadURLExternal → POST → files.completeUploadExternal), by file id. */
   private readonly uploads = new Map<string, { name: string; length: number; bytes?: Buffer }>();
   private readonly server: http.Server;
@@ -151,6 +170,24 @@ export class FakeSlack {
     this.rateLimits.set(method, { times, retryAfter });
   }
 
+  /**
+   * The next `times` calls of `method` (`*`: any method but `apps.connections.open`) fail: HTTP
+   * `status` (a 429 with `Retry-After`) or a reset connection (no answer at all).
+   */
+  failNext(method: string, fault: SlackFault): void {
+    this.faults.set(method, { ...fault });
+  }
+
+  /** Listens for the fake's answers (see `AnswerListener`). */
+  onAnswer(listener: AnswerListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Cuts every Socket Mode connection without a goodbye (the client must notice and reconnect). */
+  dropConnections(): void {
+    for (const ws of this.hub.open()) ws.terminate();
+  }
+
   /** The bot's messages in `channel`, in order. */
   inChannel(channel: string): FakeSlackMessage[] {
     return this.messages.filter((m) => m.channel === channel);
@@ -219,9 +256,27 @@ export class FakeSlack {
       limit.times -= 1;
       return send(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(limit.retryAfter) });
     }
+    const fault = [this.faults.get(method), method === 'apps.connections.open' ? undefined : this.faults.get('*')].find(
+      (f) => f !== undefined && f.times > 0,
+    );
+    if (fault && fault.times > 0) {
+      fault.times -= 1;
+      this.injected += 1;
+      if (fault.reset) return void req.socket.destroy();
+      const headers: Record<string, string> = fault.retryAfter ? { 'retry-after': String(fault.retryAfter) } : {};
+      return send(
+        fault.status ?? 500,
+        { ok: false, error: fault.status === 429 ? 'ratelimited' : 'fatal_error' },
+        headers,
+      );
+    }
     const token = method === 'apps.connections.open' ? this.appToken : this.botToken;
     if (auth !== `Bearer ${token}`) return send(200, { ok: false, error: 'invalid_auth' });
-    send(200, this.handle(method, body));
+    const reply = this.handle(method, body);
+    send(200, reply);
+    if (!reply.ok) return;
+    this.answered.set(method, (this.answered.get(method) ?? 0) + 1);
+    this.listeners = this.listeners.filter((l) => !l(method));
   }
 
   private handle(method: string, b: Record<string, unknown>): Reply {
@@ -254,6 +309,8 @@ export class FakeSlack {
           visible: visibleOf(text, blocks),
           buttons: buttonsOf(blocks),
           edits: 0,
+          firstVisible: visibleOf(text, blocks),
+          sentAt: Date.now(),
         };
         this.messages.push(msg);
         return { ok: true, channel: msg.channel, ts: msg.ts, message: { type: 'message', text, ts: msg.ts } };
@@ -302,6 +359,8 @@ export class FakeSlack {
             visible: visibleOf(text, undefined),
             buttons: [],
             edits: 0,
+            firstVisible: visibleOf(text, undefined),
+            sentAt: Date.now(),
             file: { id: f.id ?? '', name: job.name, ...(f.title ? { title: f.title } : {}), bytes: job.bytes },
           });
           done.push({ id: f.id, name: job.name, title: f.title });

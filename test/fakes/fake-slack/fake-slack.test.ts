@@ -70,4 +70,27 @@ describe('fake Slack', () => {
     );
     ws.terminate();
   });
+
+  it('fails the next calls on request (5xx, 429, reset), tells who listens of each answer, and drops sockets', async () => {
+    fake = await startFakeSlack();
+    const post = () => call('chat.postMessage', fake.botToken, { channel: 'D1', text: 'x' });
+    const heard: string[] = [];
+    fake.onAnswer((method) => (heard.push(method), false));
+    fake.failNext('chat.postMessage', { status: 503, times: 1 });
+    expect((await post()).status).toBe(503);
+    fake.failNext('*', { status: 429, retryAfter: 3, times: 1 });
+    expect(await post()).toMatchObject({ status: 429, retryAfter: '3' });
+    fake.failNext('*', { reset: true, times: 1 });
+    await expect(post()).rejects.toThrow();
+    expect((await post()).json.ok).toBe(true);
+    expect([fake.injected, fake.answered.get('chat.postMessage'), heard]).toEqual([3, 1, ['chat.postMessage']]);
+    expect(fake.messages[0]).toMatchObject({ firstVisible: 'x', edits: 0 });
+    const url = (await call('apps.connections.open', fake.appToken)).json.url as string;
+    const ws = new WebSocket(url);
+    await new Promise((r) => ws.once('open', r));
+    const closed = new Promise((r) => ws.once('close', r));
+    fake.dropConnections();
+    await closed;
+    expect(fake.hub.open()).toEqual([]);
+  });
 });
