@@ -138,9 +138,9 @@ describe('Slack channel outbound (real Web API client against the fake Slack)', 
     expect(rest.map((i) => i.localPath)).toEqual([undefined, undefined, undefined]);
     expect(prepared.text.split('\n')).toEqual([
       'look',
-      '[File 2 could not be downloaded: download error]',
-      '[File 3 could not be downloaded: larger than the 1000 B limit]',
-      '[File 4 could not be downloaded: download error]',
+      '[Image 2 could not be downloaded: download error]',
+      '[Image 3 could not be downloaded: larger than the 1000 B limit]',
+      '[Image 4 could not be downloaded: download error]',
     ]);
     expect(h.logs.join('')).not.toContain(fake.botToken);
   });

@@ -10,7 +10,7 @@ import { isInside } from '../../core/path-inside.js';
 import { makePrivateDir } from '../../core/private-dir.js';
 import { formatBytes } from '../../core/format-bytes.js';
 import { inboundFilesMessages } from './inbound-files-messages.js';
-import { sanitizeFileName } from './sanitize-file-name.js';
+import { safeNamePart, sanitizeFileName } from './sanitize-file-name.js';
 import { saveStream, TooLarge } from './save-stream.js';
 import { sniffMime } from './sniff-mime.js';
 
@@ -37,11 +37,6 @@ export interface DownloadedFiles {
   notice?: string;
 }
 
-/** A message id as one folder name. */
-function folderName(messageId: string): string {
-  return messageId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 100) || 'message';
-}
-
 /**
  * The message's own folder, `<attachmentsDir>/<message id>` (0700), checked with realpath to lie
  * inside the attachments folder (a symlink planted in its place is refused).
@@ -49,7 +44,7 @@ function folderName(messageId: string): string {
 async function messageFolder(root: string, messageId: string): Promise<string> {
   await makePrivateDir(root);
   const realRoot = await fs.realpath(root);
-  const dir = path.join(realRoot, folderName(messageId));
+  const dir = path.join(realRoot, safeNamePart(messageId) || 'message');
   await makePrivateDir(dir);
   const real = await fs.realpath(dir);
   if (real === realRoot || !isInside(real, realRoot)) throw new Error(`attachment folder escapes ${realRoot}: ${real}`);

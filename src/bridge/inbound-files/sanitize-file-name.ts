@@ -35,3 +35,8 @@ export function sanitizeFileName(name: string, taken: ReadonlySet<string> = new 
   for (let n = 2; taken.has(candidate); n++) candidate = fit(` (${n})`);
   return candidate;
 }
+
+/** An id (a message id, a platform key) as part of a file or folder name: `[A-Za-z0-9_-]`, ≤ 100 characters. */
+export function safeNamePart(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 100);
+}

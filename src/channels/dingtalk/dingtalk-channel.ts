@@ -10,7 +10,8 @@ import { redact, registerSecret } from '../../core/redact.js';
 import { DingTalkApi } from './dingtalk-api.js';
 import { dingtalkMessages } from './dingtalk-messages.js';
 import { createDingTalkOutbox } from './dingtalk-outbox.js';
-import { downloadPictures } from './download-pictures.js';
+import { downloadImages } from '../../bridge/inbound-files/download-images.js';
+import { fetchDownload } from '../../bridge/inbound-files/fetch-download.js';
 import { GatewayClient, type GatewayState } from './gateway-client.js';
 import { convertRobotMessage } from './inbound-robot-message.js';
 import { OptionStore, type OfferedOptions } from './option-store.js';
@@ -174,8 +175,10 @@ export function createDingTalkChannel(
     },
 
     prepare(message) {
-      return downloadPictures(message, {
-        downloadUrl: (code) => api.downloadUrl(code),
+      return downloadImages(message, {
+        // `messageFiles/download` turns a picture's downloadCode into a short-lived URL.
+        open: async (code) => fetchDownload(await api.downloadUrl(code)),
+        requireImageBytes: true,
         imagesDir: opts.imagesDir,
         images: opts.images,
         lang: opts.lang,

@@ -9,10 +9,6 @@ export const dingtalkMessages = defineMessages({
     actionInvalid: '没有等待中的选项，或该选项已失效',
     actionFailed: '操作失败，请重试',
     actionDone: '已处理',
-    imageFailed: '[第{n}张图片未能下载：{reason}]',
-    imageTooLarge: '超过 {size} 上限',
-    imageDisabled: '图片处理已关闭（images.enabled = false）',
-    imageDownloadError: '下载出错',
     apiFailed: '钉钉接口调用失败（{op}）：「{detail}」',
   },
   en: {
@@ -22,10 +18,6 @@ export const dingtalkMessages = defineMessages({
     actionInvalid: 'No choice is waiting, or that one has expired',
     actionFailed: 'The action failed, please retry',
     actionDone: 'Done',
-    imageFailed: '[Image {n} could not be downloaded: {reason}]',
-    imageTooLarge: 'larger than the {size} limit',
-    imageDisabled: 'image handling is off (images.enabled = false)',
-    imageDownloadError: 'download error',
     apiFailed: 'DingTalk API call failed ({op}): “{detail}”',
   },
 });

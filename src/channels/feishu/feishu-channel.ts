@@ -10,7 +10,8 @@ import { registerSecret } from '../../core/redact.js';
 import type { RetryPolicy } from './call-feishu.js';
 import { callbackAnswer, parseCardClick, type CardCallbackAnswer } from './card-action-event.js';
 import { downloadFiles } from '../../bridge/inbound-files/download-files.js';
-import { downloadImages } from './download-images.js';
+import { downloadImages } from '../../bridge/inbound-files/download-images.js';
+import { safeNamePart } from '../../bridge/inbound-files/sanitize-file-name.js';
 import { FEISHU_APP_ID_PATTERN } from './check-credentials.js';
 import { FeishuApi } from './feishu-api.js';
 import { httpWithTimeout, larkDomain, larkSdk } from './lark-sdk.js';
@@ -257,7 +258,9 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
 
     async prepare(message) {
       const withImages = await downloadImages(message, {
-        download: (messageId, key) => api.downloadImage(messageId, key),
+        open: (key) => api.downloadImage(message.platformMessageId, key),
+        // Named after the message and the key: a retry overwrites its own copy, nothing else.
+        baseName: (key) => `${safeNamePart(message.platformMessageId)}_${safeNamePart(key)}`,
         imagesDir: opts.imagesDir,
         images: opts.images,
         lang: opts.lang,

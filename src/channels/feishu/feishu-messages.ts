@@ -3,10 +3,6 @@ import { defineMessages } from '../../core/i18n.js';
 /** The Feishu channel's own user-facing strings (zh default, en). */
 export const feishuMessages = defineMessages({
   zh: {
-    imageFailed: '[第{n}张图片未能下载：{reason}]',
-    imageTooLarge: '超过 {size} 上限',
-    imageDisabled: '图片处理已关闭（images.enabled = false）',
-    imageDownloadError: '下载出错',
     truncated: '…（内容过长，已截断）',
     continuedBelow: '…（回复较长，其余内容见后续消息）',
     streamCapped: '…（回复较长，完整内容将在结束后发送）',
@@ -21,10 +17,6 @@ export const feishuMessages = defineMessages({
       '飞书应用没有语音识别权限。开通方法：飞书开发者后台 → 你的应用 → 权限管理 → 搜索并开通「语音识别」（speech_to_text:speech）→ 版本管理与发布 → 创建并发布新版本，之后重新发送语音',
   },
   en: {
-    imageFailed: '[Image {n} could not be downloaded: {reason}]',
-    imageTooLarge: 'larger than the {size} limit',
-    imageDisabled: 'image handling is off (images.enabled = false)',
-    imageDownloadError: 'download error',
     truncated: '… (too long, truncated)',
     continuedBelow: '… (long reply — continued in the next messages)',
     streamCapped: '… (long reply — the rest follows when it is done)',

@@ -9,7 +9,8 @@ import { JsonLedger } from '../../core/json-ledger.js';
 import type { Logger } from '../../core/logger.js';
 import { redact, registerSecret } from '../../core/redact.js';
 import { RetryLater } from './ack-after-receiver.js';
-import { downloadImages } from './download-images.js';
+import { downloadImages } from '../../bridge/inbound-files/download-images.js';
+import { fetchDownload } from '../../bridge/inbound-files/fetch-download.js';
 import { convertEvent, messageRef } from './inbound-event.js';
 import { SlackApi } from './slack-api.js';
 import { escapeMrkdwn } from './slack-mrkdwn.js';
@@ -171,9 +172,14 @@ export function createSlackChannel(
     },
 
     prepare(message) {
+      // A file's private URL gets the bot token only on Slack's file host or the Web API's own origin.
+      const allowed = ['https://files.slack.com', new URL(opts.apiUrl).origin];
       return downloadImages(message, {
-        botToken: opts.botToken,
-        allowedOrigins: ['https://files.slack.com', new URL(opts.apiUrl).origin],
+        open: async (url) => {
+          if (!allowed.includes(new URL(url).origin)) throw new Error('file URL outside Slack');
+          return fetchDownload(url, { headers: { authorization: `Bearer ${opts.botToken}` }, redirect: 'error' });
+        },
+        requireImageBytes: true,
         imagesDir: opts.imagesDir,
         images: opts.images,
         lang: opts.lang,

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { fetchDownload, type OpenedDownload } from '../../bridge/inbound-files/fetch-download.js';
 import { TooLarge } from '../../bridge/inbound-files/save-stream.js';
 import { AppError } from '../../core/app-error.js';
 import { formatBytes } from '../../core/format-bytes.js';
@@ -40,18 +40,10 @@ export async function openTelegramFile(
   fileId: string,
   maxBytes: number,
   announcedSize?: number,
-): Promise<{ stream: Readable; contentLength?: number; contentType?: string }> {
+): Promise<OpenedDownload> {
   if (announcedSize !== undefined && announcedSize > maxBytes) throw new TooLarge();
   if (announcedSize !== undefined && announcedSize > BOT_API_DOWNLOAD_LIMIT) throw new TelegramFileTooBig(o.lang);
   const file = await o.filePath(fileId);
   if (file.size !== undefined && file.size > maxBytes) throw new TooLarge();
-  const res = await fetch(o.fileUrl(file.path), { signal: AbortSignal.timeout(60_000) });
-  if (!res.ok || !res.body) throw new Error(`file download answered HTTP ${res.status}`);
-  const length = Number(res.headers.get('content-length') ?? Number.NaN);
-  const type = res.headers.get('content-type');
-  return {
-    stream: Readable.fromWeb(res.body as Parameters<typeof Readable.fromWeb>[0]),
-    ...(Number.isFinite(length) ? { contentLength: length } : {}),
-    ...(type ? { contentType: type } : {}),
-  };
+  return fetchDownload(o.fileUrl(file.path));
 }

@@ -10,7 +10,7 @@ import type { Logger } from '../../core/logger.js';
 import { redact, registerSecret } from '../../core/redact.js';
 import { ButtonStore } from './button-store.js';
 import { downloadFiles } from '../../bridge/inbound-files/download-files.js';
-import { downloadPhotos } from './download-photos.js';
+import { downloadImages } from '../../bridge/inbound-files/download-images.js';
 import { convertUpdate } from './inbound-update.js';
 import { JsonLedger } from '../../core/json-ledger.js';
 import { openTelegramFile, type TelegramFiles } from './open-telegram-file.js';
@@ -175,10 +175,11 @@ export function createTelegramChannel(
         fileUrl: (p) => `${opts.apiRoot}/file/bot${opts.botToken}/${p}`,
         lang: opts.lang,
       };
-      const withPhotos = await downloadPhotos(message, {
-        ...source,
+      const withPhotos = await downloadImages(message, {
+        open: (id) => openTelegramFile(source, id, opts.images.max_size_bytes),
         imagesDir: opts.imagesDir,
         images: opts.images,
+        lang: opts.lang,
         logger: log,
       });
       const announced = new Map((message.files ?? []).map((f) => [f.key, f.size]));
