@@ -5,7 +5,7 @@ import type { JsonLedger } from '../../core/json-ledger.js';
 import { actionBlocks, renderReply } from './render-blocks.js';
 import { SlackApiError } from './slack-api-error.js';
 import { markdownToMrkdwn } from './slack-mrkdwn.js';
-import { openingMessage, SlackReplyStream, type SlackStreamDeps } from './slack-stream.js';
+import { openingMessage, slackReplyStream, type SlackStreamDeps } from './slack-stream.js';
 
 /**
  * Longest text per plain message as the bridge splits long replies. Escaping (`&` → `&amp;`)
@@ -35,7 +35,7 @@ export interface SlackOutbox extends ChannelOutbox {
 
 /**
  * The Slack `ChannelOutbox`: replies as Block Kit messages in the DM (not threaded: a DM reads
- * as one conversation), updates by `chat.update`, streams through `SlackReplyStream`. Each post
+ * as one conversation), updates by `chat.update`, streams through `slackReplyStream`. Each post
  * is recorded under its delivery key as soon as Slack confirms it and never repeated for that key.
  */
 export function createSlackOutbox(d: SlackOutboxDeps): SlackOutbox {
@@ -83,7 +83,7 @@ export function createSlackOutbox(d: SlackOutboxDeps): SlackOutbox {
       const messageId =
         options?.existingMessageId ??
         (await once(idempotencyKey, () => d.api.post(target.chatId, openingMessage(d.lang, buttons))));
-      return new SlackReplyStream(messageId, d, buttons);
+      return slackReplyStream(messageId, d, buttons);
     },
     async notify(target, _cardMessageId, text, idempotencyKey) {
       const [message] = renderReply({ kind: 'text', text });

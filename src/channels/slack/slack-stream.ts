@@ -1,7 +1,6 @@
-import type { ReplyStream, StreamState } from '../../bridge/channel.js';
-import type { CardReply } from '../../bridge/reply-model.js';
+import type { StreamState } from '../../bridge/channel.js';
+import { EditedReplyStream } from '../../bridge/edited-reply-stream.js';
 import { streamStatusParts } from '../../bridge/stream-status.js';
-import { CoalescingThrottle } from '../../core/coalescing-throttle.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
@@ -16,13 +15,12 @@ import {
   type SlackMessage,
 } from './render-blocks.js';
 import type { SlackApi } from './slack-api.js';
+import { SlackApiError } from './slack-api-error.js';
 import { escapeMrkdwn, fitMrkdwn, markdownToMrkdwnBlocks, renderedLength } from './slack-mrkdwn.js';
 import { slackMessages } from './slack-messages.js';
 
 /** `chat.update` is a Tier 3 method (about 50 a minute): never edit one message faster than this. */
 export const MIN_EDIT_GAP_MS = 1_000;
-/** Consecutive failed edits after which the stream stops editing and the rest goes out as text. */
-export const MAX_CONSECUTIVE_FAILURES = 3;
 const MAX_THINKING_CHARS = 1_000;
 /** Rendered answer characters a streamed message shows at most (less when the thinking quote is long). */
 const STREAM_ANSWER_CHARS = 9_000;
@@ -66,85 +64,39 @@ export function streamBlocks(
 }
 
 /**
- * One reply streaming into one Slack message by `chat.update`, at most one edit per
- * `max(stream.throttle_ms, MIN_EDIT_GAP_MS)` through the shared coalescing throttle (intermediate
- * states are skipped, the last one always shown); edits that change nothing are not sent. After
- * {@link MAX_CONSECUTIVE_FAILURES} failed edits it stops editing; `finish()` then returns what the
- * message does not show as `overflow`. (`chat.startStream` is not used: it needs a thread, and
- * the final card with its buttons replaces the message anyway.)
+ * One reply streaming into one Slack message by `chat.update` (the shared `EditedReplyStream`:
+ * throttled, unchanged edits skipped, the final update tried again while Slack fails or does not
+ * answer — on top of the Web API client's own retries; a refusal such as `msg_too_long` is not
+ * retried). `chat.startStream` is not used: it needs a thread, and the final card with its
+ * buttons replaces the message anyway.
  */
-export class SlackReplyStream implements ReplyStream {
-  private state: StreamState | undefined;
-  private shown = { json: '', text: '' };
-  private failures = 0;
-  private degraded = false;
-  private finished = false;
-  private readonly interval: number;
-  private readonly throttle: CoalescingThrottle;
-  private readonly buttons: Block[];
-
-  constructor(
-    readonly messageId: string,
-    private readonly d: SlackStreamDeps,
-    buttons?: Block[],
-  ) {
-    this.buttons = buttons ?? [];
-    this.interval = Math.max(d.stream.throttle_ms, MIN_EDIT_GAP_MS);
-    this.throttle = new CoalescingThrottle(() => this.flush(), this.interval);
-  }
-
-  update(state: StreamState): void {
-    if (this.finished || this.degraded) return;
-    this.state = state;
-    this.throttle.request();
-  }
-
-  async finish(final: CardReply, fullText: string): Promise<{ overflow: string }> {
-    if (this.finished) return { overflow: '' };
-    this.finished = true;
-    await this.throttle.stop();
-    const note = slackMessages(this.d.lang)('continuedBelow');
-    const { text, blocks, kept } = cardBlocks(final, { text: fullText, note });
-    try {
-      await this.d.api.update(this.messageId, { text, blocks });
-      return { overflow: this.d.stream.fallback_to_text ? fullText.slice(kept).replace(/^\n+/, '') : '' };
-    } catch (err) {
-      this.d.logger.warn('final message update failed; the rest goes out as text', { messageId: this.messageId, err });
-      if (fullText === '')
-        return {
-          overflow: final.sections
-            .map((s) => ('text' in s ? s.text : ''))
-            .filter(Boolean)
-            .join('\n\n'),
-        };
-      const rest = fullText.startsWith(this.shown.text) ? fullText.slice(this.shown.text.length) : fullText;
-      return { overflow: rest.replace(/^\n+/, '') };
-    }
-  }
-
-  private async flush(): Promise<void> {
-    const state = this.state;
-    if (!state || this.degraded || this.finished) return;
-    const view = streamBlocks(state, { lang: this.d.lang, showThinking: this.d.stream.show_thinking });
-    const message = { text: view.text, blocks: [...view.blocks, ...this.buttons] };
-    const json = JSON.stringify(message);
-    if (json === this.shown.json) return;
-    try {
-      await this.d.api.update(this.messageId, message);
-      this.shown = { json, text: state.text.slice(0, view.shownChars) };
-      this.failures = 0;
-      this.throttle.setInterval(this.interval);
-    } catch (err) {
-      this.failures += 1;
-      this.d.logger.warn('stream message update failed', { messageId: this.messageId, failures: this.failures, err });
-      if (this.failures >= MAX_CONSECUTIVE_FAILURES) {
-        this.degraded = true;
-        return;
-      }
-      this.throttle.setInterval(Math.max(this.interval, 3_000));
-      this.throttle.request();
-    }
-  }
+export function slackReplyStream(
+  messageId: string,
+  d: SlackStreamDeps,
+  buttons: Block[] = [],
+): EditedReplyStream<SlackMessage> {
+  return new EditedReplyStream<SlackMessage>(
+    messageId,
+    {
+      view: (state) => {
+        const v = streamBlocks(state, { lang: d.lang, showThinking: d.stream.show_thinking });
+        const payload = { text: v.text, blocks: [...v.blocks, ...buttons] };
+        return { payload, key: JSON.stringify(payload), shownChars: v.shownChars };
+      },
+      final: async (card, fullText) => {
+        const { text, blocks, kept } = cardBlocks(card, {
+          text: fullText,
+          note: slackMessages(d.lang)('continuedBelow'),
+        });
+        return { payload: { text, blocks }, kept };
+      },
+      edit: (message) => d.api.update(messageId, message),
+      retryable: (err) =>
+        err instanceof SlackApiError &&
+        (err.slackCode === 'network request failed' || /^http_5\d\d$/.test(err.slackCode)),
+    },
+    { stream: d.stream, logger: d.logger, minGapMs: MIN_EDIT_GAP_MS },
+  );
 }
 
 /** The first message of a new stream (before any state arrives), with its buttons. */

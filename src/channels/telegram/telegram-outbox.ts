@@ -5,7 +5,7 @@ import type { JsonLedger } from '../../core/json-ledger.js';
 import { parseMessageRef } from './telegram-api.js';
 import { toTelegramError } from './telegram-api-error.js';
 import { keyboardOf, renderReply } from './render-reply.js';
-import { openingHtml, TelegramReplyStream, type TelegramStreamDeps } from './telegram-stream.js';
+import { openingHtml, telegramReplyStream, type TelegramStreamDeps } from './telegram-stream.js';
 
 /**
  * Longest text per plain message as the bridge splits long replies: under Telegram's 4096 so that
@@ -41,7 +41,7 @@ export interface TelegramOutbox extends ChannelOutbox {
 
 /**
  * The Telegram `ChannelOutbox`: replies as HTML messages with inline keyboards, updates by
- * `editMessageText`, streams through `TelegramReplyStream`. Each send is recorded under its
+ * `editMessageText`, streams through `telegramReplyStream`. Each send is recorded under its
  * delivery key as soon as Telegram confirms it and never repeated for that key.
  */
 export function createTelegramOutbox(d: TelegramOutboxDeps): TelegramOutbox {
@@ -104,7 +104,7 @@ export function createTelegramOutbox(d: TelegramOutboxDeps): TelegramOutbox {
             ...(replyToOf(target) ? { replyTo: replyToOf(target) } : {}),
           }),
         ));
-      return new TelegramReplyStream(messageId, d, keyboard);
+      return telegramReplyStream(messageId, d, keyboard);
     },
     async notify(target, cardMessageId, text, idempotencyKey) {
       const card = parseMessageRef(cardMessageId);
