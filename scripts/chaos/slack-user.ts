@@ -13,6 +13,7 @@ import { sleep, type Life } from './bridge-process.js';
 import { PERMISSION_TITLE, QUEUED_TITLE } from './chat-titles.js';
 import type { ChatButton, ChatUser, ChaosMessage, MessageKind, ReplyView } from './chat-user.js';
 import type { Rng } from './rng.js';
+import { afterNextWrite, writesAnswered } from './platform-writes.js';
 import type { Sandbox } from './sandbox.js';
 import type { SendWindowVerdict } from './send-window.js';
 import { refOf, slackOwners, slackReplies, slackState } from './slack-replies.js';
@@ -26,6 +27,8 @@ const Q = promptMessages('en');
 const STOPPED = [P('stoppedTitle'), P('cancelledTitle')];
 /** Web API methods a platform fault lands on (`*` = any call). */
 const FAULT_METHODS = ['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'auth.test', '*'];
+/** The calls that show the user something (a kill right after one's answer hits the send window). */
+const WRITES = ['chat.postMessage', 'chat.update'];
 
 /**
  * The owner in a DM with the bot, against the fake Slack (Web API + Socket Mode) in this process.
@@ -205,26 +208,12 @@ export class SlackUser implements ChatUser {
   }
 
   writes(): number {
-    return (this.fake.answered.get('chat.postMessage') ?? 0) + (this.fake.answered.get('chat.update') ?? 0);
+    return writesAnswered(this.fake, WRITES);
   }
 
   /** Resolves in the same tick as the fake wrote its answer to the next chat.postMessage / chat.update. */
   afterNextWrite(timeoutMs: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      let done = false;
-      const timer = setTimeout(() => {
-        done = true;
-        resolve(false);
-      }, timeoutMs);
-      this.fake.onAnswer((method) => {
-        if (done) return true;
-        if (method !== 'chat.postMessage' && method !== 'chat.update') return false;
-        done = true;
-        clearTimeout(timer);
-        resolve(true);
-        return true;
-      });
-    });
+    return afterNextWrite(this.fake, WRITES, timeoutMs);
   }
 
   /** A life is up once Socket Mode connected (the hub said hello on a new socket). */

@@ -8,6 +8,7 @@ import { PERMISSION_TITLE, QUEUED_TITLE } from './chat-titles.js';
 import type { ChatButton, ChatUser, ChaosMessage, MessageKind, ReplyView } from './chat-user.js';
 import type { Rng } from './rng.js';
 import type { Life } from './bridge-process.js';
+import { afterNextWrite, writesAnswered } from './platform-writes.js';
 import type { Sandbox } from './sandbox.js';
 import { judgeSendWindow, type SendWindowVerdict } from './send-window.js';
 import { telegramReplies } from './telegram-replies.js';
@@ -16,6 +17,8 @@ const OWNER_ID = 7001;
 /** A tiny PNG (valid signature) served as every photo's bytes. */
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(300, 9)]);
 const P = pipelineMessages('en');
+/** The calls that show the user something (a kill right after one's answer hits the send window). */
+const WRITES = ['sendMessage', 'editMessageText'];
 const Q = promptMessages('en');
 /** Methods a platform fault lands on (`*` = any call but the long poll). */
 const FAULT_METHODS = ['sendMessage', 'editMessageText', 'getUpdates', 'answerCallbackQuery', '*'];
@@ -185,26 +188,12 @@ export class TelegramUser implements ChatUser {
   }
 
   writes(): number {
-    return (this.fake.answered.get('sendMessage') ?? 0) + (this.fake.answered.get('editMessageText') ?? 0);
+    return writesAnswered(this.fake, WRITES);
   }
 
   /** Resolves in the same tick as the fake writes its answer to the next sendMessage / editMessageText. */
   afterNextWrite(timeoutMs: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      let done = false;
-      const timer = setTimeout(() => {
-        done = true;
-        resolve(false);
-      }, timeoutMs);
-      this.fake.onAnswer((method) => {
-        if (done) return true;
-        if (method !== 'sendMessage' && method !== 'editMessageText') return false;
-        done = true;
-        clearTimeout(timer);
-        resolve(true);
-        return true;
-      });
-    });
+    return afterNextWrite(this.fake, WRITES, timeoutMs);
   }
 
   /** A life is up once its poller got past `deleteWebhook` (right before its first `getUpdates`). */
