@@ -15,6 +15,18 @@ import {
   AGENT_TABLE_EXPECTED,
 } from './check-agents.js';
 import { checkCcexecCli } from './check-ccexec-cli.js';
+import {
+  apiRootCheck,
+  dingtalkCardKeyCheck,
+  dingtalkStaffIdCheck,
+  domainCheck,
+  envNamesCheck,
+  slackApiUrlCheck,
+  slackTokenCheck,
+  slackUserIdCheck,
+  telegramTokenCheck,
+  telegramUserIdCheck,
+} from './config-checks.js';
 import type { LocalizedText } from './i18n.js';
 
 export const permissionModes = ['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk'] as const;
@@ -156,10 +168,19 @@ export interface Config {
    */
   files: { enabled: boolean; max_size_bytes: number; cleanup_max_age_hours: number; send_without_prompt: boolean };
   /**
-   * Voice messages transcribed by the speech-to-text of the chat platform (docs/design.md#voice-in):
-   * `enabled = false` answers them "voice is off"; longer than `max_seconds` is refused.
+   * Voice messages turned into text (docs/design.md#voice-in): `enabled = false` answers them "voice
+   * is off"; longer than `max_seconds` is refused. `service` picks the speech-to-text: Feishu's, or an
+   * OpenAI-compatible transcription endpoint (`api_base`, `api_key`, `model`); `auto` = Feishu's when
+   * a Feishu app is set up, else the endpoint when it has a key.
    */
-  voice: { enabled: boolean; max_seconds: number };
+  voice: {
+    enabled: boolean;
+    max_seconds: number;
+    service: 'auto' | 'feishu' | 'openai';
+    api_base: string;
+    api_key: string;
+    model: string;
+  };
   security: { allowed_roots: string[]; denied_roots: string[]; confirm_risky_actions: boolean };
   web: { enabled: boolean; host: string; port: number; token: string };
   /**
@@ -214,51 +235,6 @@ const nonNeg = (d: number): FieldSpec => ({ t: 'int', d, min: 0 });
 const bool = (d?: boolean): FieldSpec => (d === undefined ? { t: 'bool' } : { t: 'bool', d });
 const port = (d: number): FieldSpec => ({ t: 'int', d, min: 1, max: 65535 });
 const oneOf = (values: readonly string[], d: string): FieldSpec => ({ t: 'enum', d, values });
-
-/** `claude.env_allow`: variable names, or a prefix ending in `*` (never `*` alone: that would be everything). */
-const envNamesCheck = (v: readonly string[]) =>
-  v.every((name) => /^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(name))
-    ? null
-    : 'expected environment variable names or PREFIX_* patterns, e.g. ["JAVA_HOME", "MYTOOL_*"]';
-
-const telegramUserIdCheck = (v: string) =>
-  v === '' || /^[1-9][0-9]{0,19}$/.test(v)
-    ? null
-    : 'expected the numeric Telegram user id (digits only), e.g. "123456789"';
-
-const telegramTokenCheck = (v: string) =>
-  v === '' || /^[0-9]+:[A-Za-z0-9_-]{20,}$/.test(v)
-    ? null
-    : 'expected the bot token from @BotFather (digits, a colon, then letters, digits, _ or -)';
-
-const slackTokenCheck = (prefix: string, what: string) => (v: string) =>
-  v === '' || new RegExp(`^${prefix}-[A-Za-z0-9-]{10,}$`).test(v)
-    ? null
-    : `expected the ${what} from the Slack app's settings (starts with "${prefix}-")`;
-
-const slackUserIdCheck = (v: string) =>
-  v === '' || /^[UW][A-Z0-9]{2,30}$/.test(v) ? null : 'expected your Slack member id, e.g. "U012ABCDEF"';
-
-const slackApiUrlCheck = (v: string) =>
-  /^https?:\/\/\S+\/$/.test(v) ? null : 'expected a base URL starting with http:// or https:// and ending in /';
-
-const dingtalkStaffIdCheck = (v: string) =>
-  v === '' || /^[A-Za-z0-9_-]{1,64}$/.test(v)
-    ? null
-    : 'expected the DingTalk staffId (letters, digits, _ or -), e.g. "manager4521"';
-
-const dingtalkCardKeyCheck = (v: string) =>
-  /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(v) ? null : 'expected the card template variable name, e.g. "content"';
-
-const apiRootCheck = (v: string) =>
-  /^https?:\/\/\S+$/.test(v) && !v.endsWith('/')
-    ? null
-    : 'expected a base URL starting with http:// or https:// and without a trailing slash';
-
-const domainCheck = (v: string) =>
-  v === 'feishu' || v === 'lark' || /^https?:\/\/\S+$/.test(v)
-    ? null
-    : 'expected "feishu", "lark" or a base URL starting with http:// or https://';
 
 export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
   general: {
@@ -354,7 +330,14 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     cleanup_max_age_hours: pos(24),
     send_without_prompt: bool(true),
   },
-  voice: { enabled: bool(true), max_seconds: pos(300) },
+  voice: {
+    enabled: bool(true),
+    max_seconds: pos(300),
+    service: oneOf(['auto', 'feishu', 'openai'], 'auto'),
+    api_base: str('https://api.openai.com/v1', apiRootCheck),
+    api_key: str(''),
+    model: str('whisper-1'),
+  },
   security: {
     allowed_roots: { t: 'strings', d: ['~/Git', '~/Workspace'] },
     denied_roots: { t: 'strings', d: ['~', '/', '~/Downloads', '~/Desktop'] },

@@ -1,0 +1,49 @@
+/**
+ * The checks of single config values (tokens, ids, URLs): each answers why a value is refused, or
+ * null. `config-schema.ts` names them next to the keys they guard.
+ */
+
+/** `claude.env_allow`: variable names, or a prefix ending in `*` (never `*` alone: that would be everything). */
+export const envNamesCheck = (v: readonly string[]) =>
+  v.every((name) => /^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(name))
+    ? null
+    : 'expected environment variable names or PREFIX_* patterns, e.g. ["JAVA_HOME", "MYTOOL_*"]';
+
+export const telegramUserIdCheck = (v: string) =>
+  v === '' || /^[1-9][0-9]{0,19}$/.test(v)
+    ? null
+    : 'expected the numeric Telegram user id (digits only), e.g. "123456789"';
+
+export const telegramTokenCheck = (v: string) =>
+  v === '' || /^[0-9]+:[A-Za-z0-9_-]{20,}$/.test(v)
+    ? null
+    : 'expected the bot token from @BotFather (digits, a colon, then letters, digits, _ or -)';
+
+export const slackTokenCheck = (prefix: string, what: string) => (v: string) =>
+  v === '' || new RegExp(`^${prefix}-[A-Za-z0-9-]{10,}$`).test(v)
+    ? null
+    : `expected the ${what} from the Slack app's settings (starts with "${prefix}-")`;
+
+export const slackUserIdCheck = (v: string) =>
+  v === '' || /^[UW][A-Z0-9]{2,30}$/.test(v) ? null : 'expected your Slack member id, e.g. "U012ABCDEF"';
+
+export const slackApiUrlCheck = (v: string) =>
+  /^https?:\/\/\S+\/$/.test(v) ? null : 'expected a base URL starting with http:// or https:// and ending in /';
+
+export const dingtalkStaffIdCheck = (v: string) =>
+  v === '' || /^[A-Za-z0-9_-]{1,64}$/.test(v)
+    ? null
+    : 'expected the DingTalk staffId (letters, digits, _ or -), e.g. "manager4521"';
+
+export const dingtalkCardKeyCheck = (v: string) =>
+  /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(v) ? null : 'expected the card template variable name, e.g. "content"';
+
+export const apiRootCheck = (v: string) =>
+  /^https?:\/\/\S+$/.test(v) && !v.endsWith('/')
+    ? null
+    : 'expected a base URL starting with http:// or https:// and without a trailing slash';
+
+export const domainCheck = (v: string) =>
+  v === 'feishu' || v === 'lark' || /^https?:\/\/\S+$/.test(v)
+    ? null
+    : 'expected "feishu", "lark" or a base URL starting with http:// or https://';
