@@ -29,6 +29,7 @@ const ROOMS = [
   'channels',
   'ccexec',
   'workspace',
+  'speech',
   'cli',
 ];
 
@@ -73,6 +74,7 @@ const ROOM_RULES = {
   ccexec: { may: ['core', 'process'] },
   workspace: { may: ['core', 'process', 'sessions'] },
   'ccexec/providers': { may: ['core', 'ccexec'], sdks: [SDKS.openai, SDKS.anthropic] },
+  speech: { may: ['core', 'bridge', 'ccexec'], sdks: [SDKS.openai] },
   cli: { may: ROOMS },
 };
 
@@ -156,7 +158,7 @@ export default tseslint.config(
   doors(['src/**'], [NO_SPAWN, NO_MKDIR], [...SPAWNERS, ...DIR_MAKERS]),
   doors(SPAWNERS, [NO_MKDIR]),
   doors(DIR_MAKERS, [NO_SPAWN]),
-  ...['core', 'store', 'process', 'engine', 'claude', 'agents', 'ccexec', 'workspace', 'cli'].map((room) =>
+  ...['core', 'store', 'process', 'engine', 'claude', 'agents', 'ccexec', 'workspace', 'speech', 'cli'].map((room) =>
     boundary([`src/${room}/**`], room),
   ),
   boundary(['src/agents/acp/**'], 'agents/acp'),

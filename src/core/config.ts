@@ -183,6 +183,7 @@ export async function loadConfig(options: {
   registerSecret(config.slack.bot_token);
   registerSecret(config.slack.app_token);
   registerSecret(config.dingtalk.client_secret);
+  registerSecret(config.voice.api_key);
   registerSecret(config.cli_proxy.token);
   registerSecret(config.web.token);
   for (const provider of Object.values(config.ccexec.providers)) {

@@ -53,6 +53,7 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'CC_LINKER_FILES_CLEANUP_HOURS', key: 'files.cleanup_max_age_hours', kind: 'int' },
   { env: 'CC_LINKER_VOICE_ENABLED', key: 'voice.enabled', kind: 'bool' },
   { env: 'CC_LINKER_VOICE_MAX_SECONDS', key: 'voice.max_seconds', kind: 'int' },
+  { env: 'CC_LINKER_VOICE_API_KEY', key: 'voice.api_key', kind: 'string' },
   { env: 'CC_LINKER_WEB_PORT', key: 'web.port', kind: 'int' },
   { env: 'CC_LINKER_WEB_HOST', key: 'web.host', kind: 'string' },
   { env: 'CC_LINKER_NOTIFY_ENABLED', key: 'notify.enabled', kind: 'bool' },

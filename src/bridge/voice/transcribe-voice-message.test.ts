@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { InboundMessage } from '../../bridge/inbound-message.js';
+import type { InboundMessage } from '../inbound-message.js';
 import { silentLogger } from '../../core/logger.js';
 import { toneNote } from '../../../test/fakes/voice/ogg-opus-fixture.js';
 import { transcribeVoiceMessage, type TranscribeVoiceMessageOptions } from './transcribe-voice-message.js';

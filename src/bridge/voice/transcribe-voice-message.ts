@@ -1,23 +1,24 @@
 import type { Readable } from 'node:stream';
-import type { InboundMessage, InboundVoice } from '../../bridge/inbound-message.js';
-import type { SpeechToText } from '../../bridge/voice/speech-to-text.js';
-import { transcribeVoice } from '../../bridge/voice/transcribe-voice.js';
-import { VoiceError } from '../../bridge/voice/voice-error.js';
-import { voiceMessages } from '../../bridge/voice/voice-messages.js';
+import type { InboundMessage, InboundVoice } from '../inbound-message.js';
+import type { SpeechToText } from './speech-to-text.js';
+import { transcribeVoice } from './transcribe-voice.js';
+import { VoiceError } from './voice-error.js';
+import { voiceMessages } from './voice-messages.js';
 import { isAppError } from '../../core/app-error.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { formatBytes } from '../../core/format-bytes.js';
-import type { FileSource } from '../../bridge/inbound-files/download-files.js';
-import { inboundFilesMessages } from '../../bridge/inbound-files/inbound-files-messages.js';
-import { TooLarge } from '../../bridge/inbound-files/save-stream.js';
+import type { FileSource } from '../inbound-files/download-files.js';
+import { inboundFilesMessages } from '../inbound-files/inbound-files-messages.js';
+import { TooLarge } from '../inbound-files/save-stream.js';
 
 export interface TranscribeVoiceMessageOptions {
-  /** Opens the audio (`FeishuApi.downloadFile`: voice messages are downloaded with type=file). */
+  /** Opens the audio (Feishu: `downloadFile` with type=file; Telegram: `getFile`). */
   download: FileSource;
-  stt: SpeechToText;
-  voice: Config['voice'];
+  /** The daemon's speech-to-text; absent = none is set up (the user is told how to set one up). */
+  stt: SpeechToText | undefined;
+  voice: Pick<Config['voice'], 'enabled' | 'max_seconds'>;
   /** The largest download accepted (`files.max_size_bytes`). */
   maxBytes: number;
   lang: Language;
@@ -46,9 +47,9 @@ async function readCapped(stream: Readable, maxBytes: number, contentLength?: nu
 
 /**
  * `Channel.prepare` for a voice message: downloads its audio (size-capped, in memory), decodes and
- * transcribes it piece by piece with Feishu's speech recognition, and keeps the text on the
- * message (`voice.transcript`) — or why not (`voice.error`: voice off, too long, too large,
- * undecodable, not permitted, failed). A message already transcribed is returned untouched, so a
+ * transcribes it piece by piece with the daemon's speech-to-text, and keeps the text on the
+ * message (`voice.transcript`) — or why not (`voice.error`: voice off, no speech service, too long,
+ * too large, undecodable, not permitted, failed). A message already transcribed is returned untouched, so a
  * retried record never pays for speech recognition twice. Never throws.
  */
 export async function transcribeVoiceMessage(
@@ -62,6 +63,8 @@ export async function transcribeVoiceMessage(
   let result: Pick<InboundVoice, 'transcript' | 'error'>;
   if (!o.voice.enabled) {
     result = { error: t('disabled') };
+  } else if (!o.stt) {
+    result = { error: t('unavailable') };
   } else if (!voice.key) {
     result = { error: t('transcribeError') };
   } else if (voice.durationMs !== undefined && voice.durationMs > (max + 1) * 1000) {
@@ -70,10 +73,11 @@ export async function transcribeVoiceMessage(
       error: new VoiceError('tooLong', o.lang, { seconds: Math.round(voice.durationMs / 1000), max }).userMessage,
     };
   } else {
+    const stt = o.stt;
     try {
       const { stream, contentLength } = await o.download(message.platformMessageId, voice.key);
       const bytes = await readCapped(stream, o.maxBytes, contentLength);
-      result = { transcript: await transcribeVoice(bytes, o.stt, { maxSeconds: max, lang: o.lang }) };
+      result = { transcript: await transcribeVoice(bytes, stt, { maxSeconds: max, lang: o.lang }) };
     } catch (err) {
       if (err instanceof TooLarge) {
         result = { error: inboundFilesMessages(o.lang)('fileTooLarge', { size: formatBytes(o.maxBytes) }) };

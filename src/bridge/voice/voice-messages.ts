@@ -9,7 +9,8 @@ export const voiceMessages = defineMessages({
     heardNothing: '🎤 没有听清内容（语音转文字结果为空），这条语音没有发给 agent。请重说一遍或改发文字。',
     failed: '🎤 语音转文字失败：{reason}。这条语音没有发给 agent，请稍后重试或改发文字。',
     disabled: '语音处理已关闭（voice.enabled = false）',
-    unavailable: '语音输入需要飞书语音识别：请先配置飞书应用（cc-linker setup）并开通 speech_to_text:speech 权限',
+    unavailable:
+      '语音输入需要语音识别服务：配置飞书应用并开通 speech_to_text:speech 权限，或在 config.toml 的 [voice] 里设置 api_key（兼容 OpenAI 的转写接口）',
     transcribeError: '语音识别服务出错',
     nothingHeard: '（没有听清内容）',
     title: '🎤 语音消息',
@@ -25,7 +26,7 @@ export const voiceMessages = defineMessages({
       '🎤 The voice message could not be transcribed: {reason}. It was not sent to the agent; please retry later or type it.',
     disabled: 'voice handling is off (voice.enabled = false)',
     unavailable:
-      'voice input needs Feishu speech-to-text: configure a Feishu app (cc-linker setup) with the speech_to_text:speech scope',
+      'voice input needs a speech-to-text service: a Feishu app with the speech_to_text:speech scope, or api_key under [voice] in config.toml (an OpenAI-compatible transcription endpoint)',
     transcribeError: 'the speech recognition service failed',
     nothingHeard: '(nothing was heard)',
     title: '🎤 Voice message',

@@ -262,7 +262,7 @@ export function scrubSecret(text: string, secret: string): string {
 }
 
 /** Origin and path only: a query string could carry a credential. */
-function displayURL(url: string): string {
+export function displayURL(url: string): string {
   try {
     const u = new URL(url);
     return `${u.origin}${u.pathname}`;

@@ -19,7 +19,7 @@ import { FeishuApiError } from './feishu-api-error.js';
 import { feishuMessages } from './feishu-messages.js';
 import { createFeishuOutbox } from './feishu-outbox.js';
 import { createFeishuSpeechToText } from './feishu-speech-to-text.js';
-import { transcribeVoiceMessage } from './transcribe-voice-message.js';
+import { transcribeVoiceMessage } from '../../bridge/voice/transcribe-voice-message.js';
 import { convertMessageEvent } from './inbound-event.js';
 import { sdkLogger } from './sdk-logger.js';
 import { CardKitSwitch } from './stream-card.js';
@@ -39,8 +39,13 @@ export interface FeishuChannelOptions {
   /** Where user files are downloaded, one folder per message (`Paths.attachmentsDir`). */
   attachmentsDir: string;
   files: Config['files'];
-  /** Voice messages (transcribed with Feishu's speech recognition); default on, 300 s. */
-  voice?: Config['voice'];
+  /** Voice messages; default on, 300 s. */
+  voice?: Pick<Config['voice'], 'enabled' | 'max_seconds'>;
+  /**
+   * What transcribes voice messages: absent = Feishu's own speech recognition; `null` = none is set
+   * up (the user is told how to set one up); else that service (`voice.service = "openai"`).
+   */
+  speechToText?: SpeechToText | null;
   stream: Config['stream'];
   /** `Paths.runtimeDir`: keeps the CardKit card of each streamed reply across restarts; memory only when absent. */
   runtimeDir?: string;
@@ -275,7 +280,7 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
       });
       const prepared = await transcribeVoiceMessage(withFiles, {
         download: (messageId, key) => api.downloadFile(messageId, key),
-        stt: speechToText,
+        stt: opts.speechToText === undefined ? speechToText : (opts.speechToText ?? undefined),
         voice: opts.voice ?? { enabled: true, max_seconds: 300 },
         maxBytes: opts.files.max_size_bytes,
         lang: opts.lang,

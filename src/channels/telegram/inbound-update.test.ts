@@ -61,8 +61,16 @@ describe('convertUpdate', () => {
     expect(convertUpdate(msg({ from: { id: 5, is_bot: true } }), '', now).kind).toBe('ignore');
     expect(convertUpdate({ update_id: 1, channel_post: {} }, '', now).kind).toBe('ignore');
     expect(convertUpdate(msg({ text: undefined, new_chat_title: 'x' }), '', now).kind).toBe('ignore');
-    const voice = convertUpdate(msg({ text: undefined, voice: { file_id: 'v' } }), '', now);
-    expect(voice.kind === 'message' && voice.message.unsupportedType).toBe('voice');
+    const sticker = convertUpdate(msg({ text: undefined, sticker: { file_id: 's' } }), '', now);
+    expect(sticker.kind === 'message' && sticker.message.unsupportedType).toBe('sticker');
+  });
+
+  it('takes a voice note as the message’s voice, with the length Telegram reports', () => {
+    const voice = convertUpdate(msg({ text: undefined, voice: { file_id: 'v', duration: 7 } }), '', now);
+    expect(voice).toMatchObject({ kind: 'message', message: { text: '', voice: { key: 'v', durationMs: 7000 } } });
+    expect(voice.kind === 'message' && voice.message.unsupportedType).toBeUndefined();
+    const bare = convertUpdate(msg({ text: undefined, voice: { file_id: 'w' } }), '', now);
+    expect(bare.kind === 'message' && bare.message.voice).toEqual({ key: 'w' });
   });
 
   it('reads a button click: the clicker, the data and the message it sits on', () => {

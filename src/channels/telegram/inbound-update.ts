@@ -1,4 +1,4 @@
-import type { InboundFile, InboundMessage } from '../../bridge/inbound-message.js';
+import type { InboundFile, InboundMessage, InboundVoice } from '../../bridge/inbound-message.js';
 import { messageRef } from './telegram-api.js';
 
 /** What one Bot API update means to the channel. */
@@ -12,7 +12,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
 
 /** Message kinds we name when they are not supported yet (the bridge answers the owner so). */
-const UNSUPPORTED = ['voice', 'video_note', 'sticker', 'animation', 'location', 'contact', 'poll'];
+const UNSUPPORTED = ['video_note', 'sticker', 'animation', 'location', 'contact', 'poll'];
 
 /** Message kinds that carry one file the agent gets as an attachment (photos are images). */
 const FILE_KINDS = ['document', 'audio', 'video'] as const;
@@ -29,9 +29,17 @@ function fileOf(msg: Obj, messageId: number): InboundFile[] {
   return [];
 }
 
+/** A voice note (Ogg/Opus), transcribed at processing time; its length as Telegram reports it. */
+function voiceOf(msg: Obj): InboundVoice | undefined {
+  const v = msg.voice;
+  if (!isObj(v) || typeof v.file_id !== 'string') return undefined;
+  const seconds = num(v.duration);
+  return { key: v.file_id, ...(seconds !== undefined && seconds >= 0 ? { durationMs: seconds * 1000 } : {}) };
+}
+
 /**
- * One update → an `InboundMessage` (a private chat's text, or a photo, document, audio or video
- * with its caption), a button
+ * One update → an `InboundMessage` (a private chat's text, a voice note, or a photo, document,
+ * audio or video with its caption), a button
  * click, or nothing (groups and channels, bots, edits, service messages). The id is
  * `telegram:<chat id>:<message id>`: the same on every re-delivery of the update and unique for
  * good, where `update_id` restarts at a random value after a week without updates. A
@@ -72,6 +80,7 @@ export function convertUpdate(update: unknown, botUsername: string, now: Date): 
   const largest = photos[photos.length - 1];
   const images = largest && typeof largest.file_id === 'string' ? [{ key: largest.file_id }] : [];
   const files = fileOf(msg, messageId);
+  const voice = voiceOf(msg);
   const ref = messageRef(chatId, messageId);
   const message: InboundMessage = {
     id: `telegram:${ref}`,
@@ -83,9 +92,10 @@ export function convertUpdate(update: unknown, botUsername: string, now: Date): 
     text,
     images,
     ...(files.length > 0 ? { files } : {}),
+    ...(voice ? { voice } : {}),
     receivedAt: now.toISOString(),
   };
-  if (typeof msg.text !== 'string' && images.length === 0 && files.length === 0) {
+  if (typeof msg.text !== 'string' && images.length === 0 && files.length === 0 && !voice) {
     const type = UNSUPPORTED.find((k) => k in msg);
     if (!type) return { kind: 'ignore', reason: 'service message' };
     message.unsupportedType = type;

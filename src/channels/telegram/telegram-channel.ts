@@ -3,6 +3,8 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot } from 'grammy';
 import type { BridgeInbound, Channel, ChannelStatus } from '../../bridge/channel.js';
 import type { InboundMessage } from '../../bridge/inbound-message.js';
+import type { SpeechToText } from '../../bridge/voice/speech-to-text.js';
+import { transcribeVoiceMessage } from '../../bridge/voice/transcribe-voice-message.js';
 import type { CardAction } from '../../bridge/reply-model.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
@@ -31,6 +33,9 @@ export interface TelegramChannelOptions {
   attachmentsDir: string;
   files: Config['files'];
   stream: Config['stream'];
+  /** Voice notes (default on, 300 s), transcribed by `speechToText`; none = the user is told how to set one up. */
+  voice?: Pick<Config['voice'], 'enabled' | 'max_seconds'>;
+  speechToText?: SpeechToText;
   /** `Paths.runtimeDir`: buttons and sent messages kept across restarts; memory only when absent. */
   runtimeDir?: string;
   /** Long-poll seconds (default 30) and the wait after a failure (default 3 s); tests shorten both. */
@@ -183,10 +188,18 @@ export function createTelegramChannel(
         logger: log,
       });
       const announced = new Map((message.files ?? []).map((f) => [f.key, f.size]));
-      const { message: prepared, notice } = await downloadFiles(withPhotos, {
+      const { message: withFiles, notice } = await downloadFiles(withPhotos, {
         download: (_messageId, key) => openTelegramFile(source, key, opts.files.max_size_bytes, announced.get(key)),
         attachmentsDir: opts.attachmentsDir,
         files: opts.files,
+        lang: opts.lang,
+        logger: log,
+      });
+      const prepared = await transcribeVoiceMessage(withFiles, {
+        download: (_messageId, key) => openTelegramFile(source, key, opts.files.max_size_bytes),
+        stt: opts.speechToText,
+        voice: opts.voice ?? { enabled: true, max_seconds: 300 },
+        maxBytes: opts.files.max_size_bytes,
         lang: opts.lang,
         logger: log,
       });

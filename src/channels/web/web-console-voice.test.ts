@@ -120,7 +120,7 @@ describe('POST /api/voice/messages', () => {
     );
     const r = await post(port, `/api/voice/messages?id=${ID}`, pcm(1), headers);
     expect(r.status).toBe(503);
-    expect(JSON.parse(r.body).error).toContain('needs Feishu speech-to-text');
+    expect(JSON.parse(r.body).error).toContain('needs a speech-to-text service');
     expect(kept).toHaveLength(0);
   });
 

@@ -144,9 +144,14 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       send_without_prompt: '智能体发送文件无需逐次确认',
     },
     voice: {
-      _: '语音消息：用飞书语音识别转成文字后作为提示词（需要应用权限 speech_to_text:speech）',
+      _: '语音消息：转成文字后作为提示词（飞书语音识别，或兼容 OpenAI 的转写接口）',
       enabled: '转写语音消息；关闭时回复“语音处理已关闭”',
       max_seconds: '单条语音的时长上限（秒）',
+      service:
+        '用哪个语音识别："auto"（配置了飞书应用就用飞书的，需要权限 speech_to_text:speech；否则用下面的转写接口）、"feishu"、"openai"',
+      api_base: '兼容 OpenAI 的转写接口地址（OpenAI、Groq、本地 whisper 服务……），不带结尾斜杠',
+      api_key: '转写接口的 API key（也可用环境变量 CC_LINKER_VOICE_API_KEY）；留空则不用转写接口',
+      model: '转写模型，如 whisper-1、gpt-4o-mini-transcribe',
     },
     security: {
       _: '目录安全：飞书里的 /new 只能使用这些目录',
@@ -323,9 +328,14 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       send_without_prompt: 'The agent sends files without asking each time',
     },
     voice: {
-      _: "Voice messages: transcribed by Feishu's speech recognition and sent as the prompt (the app needs the speech_to_text:speech scope)",
+      _: "Voice messages: turned into text and sent as the prompt (Feishu's speech recognition, or an OpenAI-compatible transcription endpoint)",
       enabled: 'Transcribe voice messages; when off they are answered "voice is off"',
       max_seconds: 'Longest voice message accepted (seconds)',
+      service:
+        'Which speech recognition: "auto" (Feishu\'s when a Feishu app is set up — it needs the speech_to_text:speech scope — else the endpoint below), "feishu", "openai"',
+      api_base: 'OpenAI-compatible transcription endpoint (OpenAI, Groq, a local whisper server …), without a trailing slash',
+      api_key: 'API key of that endpoint (or the CC_LINKER_VOICE_API_KEY variable); empty = the endpoint is not used',
+      model: 'Transcription model, e.g. whisper-1, gpt-4o-mini-transcribe',
     },
     security: {
       _: 'Directory safety: /new from chat may only use these directories',

@@ -33,6 +33,8 @@ import { mcpLaunchCommand } from './mcp-launch.js';
 import { startLiveSessions, type LiveSessions } from './live-sessions.js';
 import { slackChannel, type SlackStart } from './slack-for-daemon.js';
 import type { ChatChannelStart } from './chat-channel-start.js';
+import { daemonSpeech } from './speech-for-daemon.js';
+import type { SpeechToText } from '../../bridge/voice/speech-to-text.js';
 
 export interface DaemonOptions {
   config: Config;
@@ -182,10 +184,12 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
         await liveSessions.syncNow();
       },
     });
+    const speech = daemonSpeech(config, lang, logger);
     const canFeishu = hasFeishuCredentials(config);
-    const feishu = o.feishu && canFeishu ? await feishuChannel(o) : undefined;
+    const feishu = o.feishu && canFeishu ? await feishuChannel(o, speech.forFeishu) : undefined;
     if (feishu) runtime.addChannel(feishu);
-    const telegram = await telegramChannel(o);
+    const speechToText = speech.pick(feishu?.speechToText);
+    const telegram = await telegramChannel(o, speechToText);
     if (typeof telegram !== 'string') runtime.addChannel(telegram);
     const slack = await slackChannel(o);
     if (typeof slack !== 'string') runtime.addChannel(slack);
@@ -208,8 +212,8 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
         workspace: createConsoleWorkspace(scanPaths, { maxFileSize: config.scanner.max_file_size }),
         agents: catalog,
         ...(o.webPort !== undefined ? { port: o.webPort } : {}),
-        // The console's microphone uses Feishu's speech-to-text: without Feishu it is hidden.
-        ...(feishu ? { speechToText: feishu.speechToText } : {}),
+        // Without a speech-to-text the console hides its microphone.
+        ...(speechToText ? { speechToText } : {}),
       });
       runtime.addChannel(web.channel);
     }
@@ -267,7 +271,7 @@ function sendFileMcpOf(paths: Paths, socket: string, registry: FileSenderRegistr
 }
 
 /** The Feishu channel; the Lark SDK costs ~65 MB of memory, so it is loaded only when the channel runs. */
-async function feishuChannel(o: DaemonOptions): Promise<FeishuChannel> {
+async function feishuChannel(o: DaemonOptions, speechToText: SpeechToText | null | undefined): Promise<FeishuChannel> {
   const { config, paths, lang, logger } = o;
   const { createFeishuChannel } = await import('../../channels/feishu/feishu-channel.js');
   return createFeishuChannel({
@@ -281,6 +285,7 @@ async function feishuChannel(o: DaemonOptions): Promise<FeishuChannel> {
     attachmentsDir: paths.attachmentsDir,
     files: config.files,
     voice: config.voice,
+    ...(speechToText !== undefined ? { speechToText } : {}),
     stream: config.stream,
     runtimeDir: paths.runtimeDir,
   });
@@ -291,7 +296,10 @@ async function feishuChannel(o: DaemonOptions): Promise<FeishuChannel> {
  * refused token or an outage shows in its status and is retried), and a failure to create it is
  * logged and skipped: Telegram never keeps Feishu or the console from running.
  */
-async function telegramChannel(o: DaemonOptions): Promise<Channel | Exclude<ChatChannelStart, 'started'>> {
+async function telegramChannel(
+  o: DaemonOptions,
+  speechToText: SpeechToText | undefined,
+): Promise<Channel | Exclude<ChatChannelStart, 'started'>> {
   const { config, paths, lang, logger } = o;
   if (!config.telegram.enabled) return 'disabled';
   if (config.telegram.bot_token === '') {
@@ -311,6 +319,8 @@ async function telegramChannel(o: DaemonOptions): Promise<Channel | Exclude<Chat
       files: config.files,
       stream: config.stream,
       runtimeDir: paths.runtimeDir,
+      voice: config.voice,
+      ...(speechToText ? { speechToText } : {}),
     });
   } catch (err) {
     logger.error('the Telegram channel could not be created; running without it', { err });

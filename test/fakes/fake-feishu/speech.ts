@@ -1,4 +1,4 @@
-import { dominantHz, rms } from '../voice/tone-analysis.js';
+import { hearTone } from '../voice/tone-analysis.js';
 import { apiError, apiOk, type ApiReply } from './api-reply.js';
 
 const RATE = 16_000;
@@ -69,10 +69,7 @@ export class FakeSpeech {
     if (samples > RATE * MAX_SECONDS) return refuse(SPEECH_INVALID, 'audio longer than 60 s');
     const pcm = new Int16Array(samples);
     for (let i = 0; i < samples; i += 1) pcm[i] = bytes.readInt16LE(i * 2);
-    const head = pcm.subarray(0, RATE);
-    const silent = rms(head) < 300;
-    const hz = silent ? 0 : dominantHz(head, RATE);
-    const text = silent ? '' : `tone ${hz} Hz`;
+    const { hz, text } = hearTone(pcm, RATE);
     this.requests.push({ fileId, samples, hz, text });
     return apiOk({ recognition_text: text });
   }

@@ -32,3 +32,14 @@ export function rms(pcm: ArrayLike<number>): number {
   for (let i = 0; i < pcm.length; i += 1) sum += (pcm[i] ?? 0) ** 2;
   return Math.sqrt(sum / Math.max(1, pcm.length));
 }
+
+/**
+ * What the fake speech services "hear" in a piece of 16 kHz PCM: `tone <hz> Hz` for the strongest
+ * tone of its first second, '' for silence — so a test can tell which audio reached the service.
+ */
+export function hearTone(pcm: Int16Array, rate: number): { hz: number; text: string } {
+  const head = pcm.subarray(0, rate);
+  if (rms(head) < 300) return { hz: 0, text: '' };
+  const hz = dominantHz(head, rate);
+  return { hz, text: `tone ${hz} Hz` };
+}
