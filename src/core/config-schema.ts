@@ -247,6 +247,16 @@ const dingtalkStaffIdCheck = (v: string) =>
     ? null
     : 'expected the DingTalk staffId (letters, digits, _ or -), e.g. "manager4521"';
 
+/** The app's Client ID and an AI card template id: one token of letters, digits, `_`, `.` or `-` (nothing pasted around it). */
+const dingtalkIdCheck = (what: string) => (v: string) =>
+  v === '' || /^[A-Za-z0-9_.-]{1,128}$/.test(v) ? null : `expected the ${what}: letters, digits, _, . or -`;
+
+/** The Client Secret: printable ASCII without spaces (DingTalk's secrets are; a space means a paste went wrong). */
+const dingtalkSecretCheck = (v: string) =>
+  v === '' || /^[\x21-\x7e]{1,256}$/.test(v)
+    ? null
+    : "expected the DingTalk app's Client Secret (printable ASCII, no spaces)";
+
 const dingtalkCardKeyCheck = (v: string) =>
   /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(v) ? null : 'expected the card template variable name, e.g. "content"';
 
@@ -292,12 +302,12 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
   },
   dingtalk: {
     enabled: bool(false),
-    client_id: str(''),
-    client_secret: str(''),
+    client_id: str('', dingtalkIdCheck(`DingTalk app's Client ID (e.g. "dingxxxxxxxxxxxxxxxx")`)),
+    client_secret: str('', dingtalkSecretCheck),
     owner_staff_id: str('', dingtalkStaffIdCheck),
     allow_auto_bind_owner: bool(false),
     api_base: str('https://api.dingtalk.com', apiRootCheck),
-    card_template_id: str(''),
+    card_template_id: str('', dingtalkIdCheck('AI card template id')),
     card_template_key: str('content', dingtalkCardKeyCheck),
   },
   runtime: {
