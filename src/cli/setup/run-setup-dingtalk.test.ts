@@ -8,6 +8,7 @@ import {
   startFakeDingTalk,
   type FakeDingTalk,
 } from '../../../test/fakes/fake-dingtalk/fake-dingtalk-server.js';
+import { foreignRuns } from '../../../test/helpers/one-language.js';
 import { converse as baseConverse, type ScriptStep } from '../../../test/helpers/setup-conversation.js';
 import { loadConfig } from '../../core/config.js';
 import { resolvePaths } from '../../core/paths.js';
@@ -131,6 +132,32 @@ describe('setup wizard: DingTalk', () => {
       allow_auto_bind_owner: true,
       card_template_id: 'tpl-0001.schema',
     });
+  });
+
+  it("in Chinese every DingTalk sentence is Chinese, DingTalk's own words quoted", async () => {
+    const r = await converse([
+      [/^语言 \/ Language/, 'zh'],
+      [/^要设置的聊天应用/, 'dingtalk'],
+      [/^Client ID（原 AppKey，形如 dingxxxxxxxxxxxxxxxx）: $/, FAKE_CLIENT_ID],
+      [/^Client Secret（原 AppSecret；输入不显示）: $/, WRONG_SECRET],
+      [/^重新输入 Client ID 和 Client Secret？/, 'y'],
+      [/^Client ID/, ''],
+      [/^Client Secret/, FAKE_CLIENT_SECRET],
+      [/^owner_staff_id（不知道就直接回车留空）: $/, ''],
+      [/^开启自动绑定/, 'y'],
+      [/^card_template_id（不用 AI 卡片就直接回车留空）: $/, 'tpl-0001.schema'],
+      [/^允许的根目录/, path.join(tmp, 'Git')],
+      [/^默认工作目录/, ''],
+      [/^写入配置文件？/, 'y'],
+    ]);
+    expect(r.mismatches).toEqual([]);
+    expect(r.result).toMatchObject({ chatApps: { dingtalk: 'ok' } });
+    expect(r.transcript).toContain(
+      '❌ 钉钉拒绝了这组 Client ID / Client Secret（钉钉答复「HTTP 400 invalidClientIdOrSecret',
+    );
+    expect(r.transcript).toContain('钉钉回复方式: AI 卡片（模板 tpl-0001.schema）');
+    expect(foreignRuns(`${r.transcript}\n${r.stdout}\n${r.stderr}`, 'zh')).toEqual([]);
+    expect(secretsIn(`${r.transcript}\n${r.stdout}\n${r.stderr}`)).toEqual([]);
   });
 
   it('refused and "no" to asking again writes nothing', async () => {
