@@ -35,6 +35,16 @@ export const dingtalkStaffIdCheck = (v: string) =>
     ? null
     : 'expected the DingTalk staffId (letters, digits, _ or -), e.g. "manager4521"';
 
+/** The app's Client ID and an AI card template id: one token of letters, digits, `_`, `.` or `-` (nothing pasted around it). */
+export const dingtalkIdCheck = (what: string) => (v: string) =>
+  v === '' || /^[A-Za-z0-9_.-]{1,128}$/.test(v) ? null : `expected the ${what}: letters, digits, _, . or -`;
+
+/** The Client Secret: printable ASCII without spaces (DingTalk's secrets are; a space means a paste went wrong). */
+export const dingtalkSecretCheck = (v: string) =>
+  v === '' || /^[\x21-\x7e]{1,256}$/.test(v)
+    ? null
+    : "expected the DingTalk app's Client Secret (printable ASCII, no spaces)";
+
 export const dingtalkCardKeyCheck = (v: string) =>
   /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(v) ? null : 'expected the card template variable name, e.g. "content"';
 

@@ -62,6 +62,9 @@ describe('[dingtalk] config', () => {
     ['api_base = "https://api.dingtalk.com/"', 'dingtalk.api_base', 'trailing slash'],
     ['api_base = "api.dingtalk.com"', 'dingtalk.api_base', 'http://'],
     ['card_template_key = "a b"', 'dingtalk.card_template_key', 'variable name'],
+    ['client_id = "ding abc"', 'dingtalk.client_id', 'Client ID'],
+    ['client_secret = "pasted secret"', 'dingtalk.client_secret', 'no spaces'],
+    ['card_template_id = "my template"', 'dingtalk.card_template_id', 'template id'],
   ])('refuses %s with the key and what is expected', async (line, key, expected) => {
     await write(`[dingtalk]\n${line}\n`);
     const err = await loadConfig({ paths, env: {} }).then(
@@ -72,5 +75,6 @@ describe('[dingtalk] config', () => {
     const message = (err as ConfigError).userMessage;
     expect(message).toContain(key);
     expect(message).toContain(expected);
+    expect(message).not.toContain('pasted secret');
   });
 });

@@ -18,6 +18,8 @@ import { checkCcexecCli } from './check-ccexec-cli.js';
 import {
   apiRootCheck,
   dingtalkCardKeyCheck,
+  dingtalkIdCheck,
+  dingtalkSecretCheck,
   dingtalkStaffIdCheck,
   domainCheck,
   envNamesCheck,
@@ -268,12 +270,12 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
   },
   dingtalk: {
     enabled: bool(false),
-    client_id: str(''),
-    client_secret: str(''),
+    client_id: str('', dingtalkIdCheck(`DingTalk app's Client ID (e.g. "dingxxxxxxxxxxxxxxxx")`)),
+    client_secret: str('', dingtalkSecretCheck),
     owner_staff_id: str('', dingtalkStaffIdCheck),
     allow_auto_bind_owner: bool(false),
     api_base: str('https://api.dingtalk.com', apiRootCheck),
-    card_template_id: str(''),
+    card_template_id: str('', dingtalkIdCheck('AI card template id')),
     card_template_key: str('content', dingtalkCardKeyCheck),
   },
   runtime: {
