@@ -182,7 +182,7 @@ describe.skipIf(!CLAUDE_BIN)('the whole system over Slack (real Bolt, real Claud
   );
 
   it(
-    '/cc new starts a session, a second copy of the envelope runs nothing, a stranger’s /cc is refused',
+    '/cc new starts a session, a second copy of the envelope runs nothing; a PDF reaches Claude; a stranger’s /cc is refused',
     async () => {
       showLogOnFailure(() => s);
       const cwd = s.sys.project('sl-slash');
@@ -200,6 +200,21 @@ describe.skipIf(!CLAUDE_BIN)('the whole system over Slack (real Bolt, real Claud
       expect(s.runsOf('echo: started by slash & co')).toBe(1);
       expect(sessionFiles(s.sys, cwd)).toEqual([session]);
       expect(withText(sl, OWNER, 'started by slash')).toEqual([a]);
+
+      // A PDF shared in the DM reaches Claude as a kept file (a `[file: …]` line naming its path and type).
+      const pdf = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n');
+      sl.pushMessage(OWNER, 'echo: read the pdf', {
+        subtype: 'file_share',
+        files: [sl.addFile('F0SYSPDF', 'plan.pdf', 'application/pdf', pdf)],
+      });
+      await finalAnswer(sl, 'read the pdf');
+      const asked = s.anth.messageRequests().find((r) => r.scriptRequest?.lastUserText?.includes('read the pdf'));
+      const line = /\[file: (\S+) \(plan\.pdf, [^)]*application\/pdf\)\]/.exec(
+        asked?.scriptRequest?.lastUserText ?? '',
+      );
+      expect(line?.[1]?.startsWith(fs.realpathSync(s.sys.paths.attachmentsDir))).toBe(true);
+      expect(fs.readFileSync(line?.[1] ?? '')).toEqual(pdf);
+      expect(fs.statSync(line?.[1] ?? '').mode & 0o777).toBe(0o600);
 
       const refusals = () => sl.inChannel(sl.dm(STRANGER)).filter((m) => m.visible === en('notOwner')).length;
       const before = refusals();
