@@ -76,6 +76,21 @@ describe('Slack files in (real Bolt against the fake Slack)', () => {
     await until(() => fake.inChannel(dm).some((m) => m.visible.includes('“lie.bin” was not received')), 'notice 2');
     expect(await dirEntries(options.attachmentsDir)).toEqual(['ok.pdf']);
   });
+
+  it('sends the bot token for a file only to Slack: the same file behind another origin is not fetched', async () => {
+    h = new SlackHarness();
+    const fake = await h.fake();
+    const { channel, bridge } = await h.channel(fake);
+    await until(() => channel.status().connected, 'connected');
+    const shared = fake.addFile('F0FAR', 'far.pdf', 'application/pdf', PDF);
+    const elsewhere = String(shared.url_private_download).replace('//127.0.0.1:', '//localhost:');
+    fake.pushMessage(OWNER, 'look', { subtype: 'file_share', files: [{ ...shared, url_private_download: elsewhere }] });
+    await until(() => bridge.accepted.length === 1, 'accepted');
+    const prepared = await channel.prepare(bridge.accepted[0]!);
+    expect(prepared.files?.[0]).toMatchObject({ name: 'far.pdf', error: expect.any(String) });
+    expect(prepared.files?.[0]?.localPath).toBeUndefined();
+    expect(fake.downloads).toEqual([]);
+  });
 });
 
 /** Every file kept under `dir` (its message folders included). */
