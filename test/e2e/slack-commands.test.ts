@@ -108,6 +108,21 @@ describe('/cc, the app’s slash command (real Bolt in Socket Mode against the f
     const stopping = pushCommand(fake, OWNER, 'list');
     await until(() => fake.hub.acks.has(stopping.envelope_id), 'the second ack');
     expect(answerOf(fake, stopping.envelope_id)).toContain('could not take “/cc list” just now');
+    expect(bridge.accepted.map((m) => m.text)).toEqual(['/list']);
+  });
+
+  it('an app without the im:write scope says so, and nothing runs', async () => {
+    h = new SlackHarness();
+    const fake = await h.fake();
+    fake.refusals.set('conversations.open', 'missing_scope');
+    const { channel, bridge } = await h.channel(fake);
+    await until(() => channel.status().connected, 'connected');
+    const env = pushCommand(fake, OWNER, 'new');
+    await until(() => fake.hub.acks.has(env.envelope_id), 'the ack');
+    expect(answerOf(fake, env.envelope_id)).toBe(
+      'The app lacks the im:write scope, so it cannot tell this is your DM with it; nothing ran. Recreate the app from docs/slack-app-manifest.yaml, or add the scope and reinstall.',
+    );
+    expect(bridge.accepted).toEqual([]);
     expect(h.logs.join('')).not.toContain(fake.botToken);
   });
 });

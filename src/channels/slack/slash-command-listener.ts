@@ -4,6 +4,7 @@ import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { slackTextToPlain } from './inbound-event.js';
 import type { SlackApi } from './slack-api.js';
+import { SlackApiError } from './slack-api-error.js';
 import { slackMessages } from './slack-messages.js';
 import { escapeMrkdwn } from './slack-mrkdwn.js';
 import { convertSlashCommand, SLASH_COMMAND } from './slash-command.js';
@@ -50,6 +51,9 @@ export function listenForSlashCommand(app: App, d: SlashCommandDeps): void {
       dm = await dmWith(command.user_id);
     } catch (err) {
       d.logger.warn('slash command: the DM with its sender could not be found', { err });
+      // An app made before /cc may have the command but not the scope `conversations.open` needs.
+      if (err instanceof SlackApiError && err.slackCode === 'missing_scope')
+        return say(t('commandNoScope', { scope: 'im:write' }));
       return say(t('commandNotTaken', { text: typed }));
     }
     const decision = convertSlashCommand(command, dm, d.now());

@@ -80,6 +80,8 @@ export class FakeSlack {
   /** Answers written per method (injected failures not counted), and how many failures were injected. */
   readonly answered = new Map<string, number>();
   injected = 0;
+  /** Methods answered `{ok:false, error}` with this code (e.g. `missing_scope`) until removed. */
+  readonly refusals = new Map<string, string>();
   /** Uploads in progress (files.getUploadURLExternal → POST → files.completeUploadExternal), by file id. */
   private readonly uploads = new Map<string, { name: string; length: number; bytes?: Buffer }>();
   private readonly server: http.Server;
@@ -275,7 +277,8 @@ export class FakeSlack {
     }
     const token = method === 'apps.connections.open' ? this.appToken : this.botToken;
     if (auth !== `Bearer ${token}`) return send(200, { ok: false, error: 'invalid_auth' });
-    const reply = this.handle(method, body);
+    const refusal = this.refusals.get(method);
+    const reply = refusal ? { ok: false, error: refusal } : this.handle(method, body);
     send(200, reply);
     if (!reply.ok) return;
     this.answered.set(method, (this.answered.get(method) ?? 0) + 1);
