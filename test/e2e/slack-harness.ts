@@ -37,6 +37,8 @@ export class SlackHarness {
       logger: createLogger({ level: 'debug', sink: { stream: sink } }),
       imagesDir: path.join(dir, 'images'),
       images: config.images,
+      attachmentsDir: path.join(dir, 'attachments'),
+      files: config.files,
       stream: { ...config.stream, throttle_ms: 50 },
       runtimeDir: path.join(dir, 'runtime'),
       retries: 2,

@@ -17,6 +17,7 @@ import {
   startSystem,
   type System,
 } from './system-harness.js';
+import { pushCommand } from '../fakes/fake-slack/slash-commands.js';
 import { OWNER, STRANGER } from './slack-harness.js';
 import { until } from './telegram-harness.js';
 
@@ -176,6 +177,52 @@ describe.skipIf(!CLAUDE_BIN)('the whole system over Slack (real Bolt, real Claud
       const log = fs.readFileSync(s.logFile, 'utf8');
       expect(log).not.toContain(sl.botToken);
       expect(log).not.toContain(sl.appToken);
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it(
+    '/cc new starts a session, a second copy of the envelope runs nothing; a PDF reaches Claude; a stranger’s /cc is refused',
+    async () => {
+      showLogOnFailure(() => s);
+      const cwd = s.sys.project('sl-slash');
+      const cmd = pushCommand(sl, OWNER, `new ${cwd} -- echo: started by slash &amp; co`);
+      const a = await finalAnswer(sl, 'started by slash & co');
+      expect(sl.hub.acks.has(cmd.envelope_id)).toBe(true);
+      const [session] = sessionFiles(s.sys, cwd);
+      expect(session).toBeDefined();
+      expect(await new UserMapping(s.sys.paths.userMappingFile).get(OWNER)).toMatchObject({ sessionUuid: session });
+
+      // The same invocation again (same trigger_id), as Slack would re-send it: acked, nothing runs twice.
+      const again = sl.hub.send('slash_commands', cmd.payload);
+      await until(() => sl.hub.acks.has(again.envelope_id), 'the copy acked');
+      await s.runtime.bridge.whenIdle();
+      expect(s.runsOf('echo: started by slash & co')).toBe(1);
+      expect(sessionFiles(s.sys, cwd)).toEqual([session]);
+      expect(withText(sl, OWNER, 'started by slash')).toEqual([a]);
+
+      // A PDF shared in the DM reaches Claude as a kept file (a `[file: …]` line naming its path and type).
+      const pdf = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n');
+      sl.pushMessage(OWNER, 'echo: read the pdf', {
+        subtype: 'file_share',
+        files: [sl.addFile('F0SYSPDF', 'plan.pdf', 'application/pdf', pdf)],
+      });
+      await finalAnswer(sl, 'read the pdf');
+      const asked = s.anth.messageRequests().find((r) => r.scriptRequest?.lastUserText?.includes('read the pdf'));
+      const line = /\[file: (\S+) \(plan\.pdf, [^)]*application\/pdf\)\]/.exec(
+        asked?.scriptRequest?.lastUserText ?? '',
+      );
+      expect(line?.[1]?.startsWith(fs.realpathSync(s.sys.paths.attachmentsDir))).toBe(true);
+      expect(fs.readFileSync(line?.[1] ?? '')).toEqual(pdf);
+      expect(fs.statSync(line?.[1] ?? '').mode & 0o777).toBe(0o600);
+
+      const refusals = () => sl.inChannel(sl.dm(STRANGER)).filter((m) => m.visible === en('notOwner')).length;
+      const before = refusals();
+      const foreign = pushCommand(sl, STRANGER, `new ${cwd} -- echo: not yours`);
+      await until(() => refusals() === before + 1, 'the stranger’s refusal');
+      expect(sl.hub.acks.has(foreign.envelope_id)).toBe(true);
+      await s.runtime.bridge.whenIdle();
+      expect(s.runsOf('echo: not yours')).toBe(0);
     },
     CASE_TIMEOUT_MS,
   );

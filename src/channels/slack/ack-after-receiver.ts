@@ -16,8 +16,9 @@ type SlackEventArgs = {
  * listeners returned, not before they ran (Bolt's own order). Our message listener returns once
  * `bridge.accept()` has persisted the message, so an ack now means "kept"; a listener that throws
  * (`RetryLater`, or a failed accept) leaves the envelope unacknowledged and Slack sends it again.
- * Interactive envelopes keep Bolt's rule (the listener calls `ack()`), with a safety ack after
- * the listener if it never did, so Slack never shows the user a failure for a click we handled.
+ * Interactive and slash-command envelopes keep Bolt's rule (the listener calls `ack()`: a click at
+ * once, `/cc` after accept), with a safety ack after the listener if it never did, so Slack never
+ * shows the user a failure for a click or command we handled.
  */
 export class AckAfterReceiver extends SocketModeReceiver {
   private target: App | undefined;

@@ -59,11 +59,46 @@ describe('a Slack message event → InboundMessage', () => {
       now,
     );
     expect(d).toMatchObject({ kind: 'message', message: { images: [{ key: 'https://files.test/F1?download=1' }] } });
+    expect(d.kind === 'message' && d.message.files?.map((f) => f.name)).toEqual(['F2']);
     const onlyPdf = convertEvent(
       dm({ subtype: 'file_share', text: '', files: [{ mimetype: 'application/pdf' }] }),
       'U0BOT',
       now,
     );
     expect(onlyPdf).toMatchObject({ kind: 'message', message: { unsupportedType: 'file' } });
+  });
+
+  it('keeps other shared files as files: private URL, the name as sent, the size Slack announces', () => {
+    const d = convertEvent(
+      dm({
+        subtype: 'file_share',
+        text: 'read this',
+        files: [
+          {
+            id: 'F2',
+            name: '../report.pdf',
+            mimetype: 'application/pdf',
+            size: 1234,
+            url_private_download: 'https://f/2',
+          },
+          { id: 'F3', title: 'notes', mimetype: 'text/plain', url_private: 'https://f/3' },
+          { id: 'F4', mimetype: 'application/zip', file_access: 'check_file_info' },
+        ],
+      }),
+      'U0BOT',
+      now,
+    );
+    expect(d).toMatchObject({
+      kind: 'message',
+      message: {
+        text: 'read this',
+        images: [],
+        files: [
+          { key: 'https://f/2', name: '../report.pdf', size: 1234 },
+          { key: 'https://f/3', name: 'notes' },
+        ],
+      },
+    });
+    expect(d.kind === 'message' && d.message.unsupportedType).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { InboundImage, InboundMessage } from '../../bridge/inbound-message.js';
+import type { InboundFile, InboundImage, InboundMessage } from '../../bridge/inbound-message.js';
 
 /** What one Slack message event means to the channel. */
 export type EventDecision = { kind: 'message'; message: InboundMessage } | { kind: 'ignore'; reason: string };
@@ -38,9 +38,10 @@ export function slackTextToPlain(text: string): string {
  * but `file_share` (edits, deletions, joins) are ignored. The id is `slack:<channel>:<ts>`: a
  * message's `ts` is its identity in the channel, the same on every re-send of the event
  * (`retry_attempt` 1–3 keeps `event_id` too, but a `ts` also survives an event that arrives
- * through another subscription). Shared images become `images` (keyed by their private download
- * URL, fetched with the bot token at processing time); a message with only other files is
- * `unsupportedType: "file"`.
+ * through another subscription). Shared images become `images` and other files `files` (keyed by
+ * their private download URL, fetched with the bot token at processing time; a file's `size` is
+ * what Slack announces); a message whose files have no URL (still processing, or external) and no
+ * text is `unsupportedType: "file"`.
  */
 export function convertEvent(event: unknown, botUserId: string, now: Date): EventDecision {
   if (!isObj(event) || event.type !== 'message') return { kind: 'ignore', reason: 'not a message' };
@@ -54,9 +55,17 @@ export function convertEvent(event: unknown, botUserId: string, now: Date): Even
   if (event.bot_id !== undefined || user === botUserId) return { kind: 'ignore', reason: 'from a bot' };
   const files = Array.isArray(event.files) ? event.files.filter(isObj) : [];
   const images: InboundImage[] = [];
+  const other: InboundFile[] = [];
   for (const f of files) {
     const url = str(f.url_private_download) ?? str(f.url_private);
-    if (url && String(f.mimetype ?? '').startsWith('image/')) images.push({ key: url });
+    if (!url) continue;
+    if (String(f.mimetype ?? '').startsWith('image/')) images.push({ key: url });
+    else
+      other.push({
+        key: url,
+        name: str(f.name) ?? str(f.title) ?? str(f.id) ?? 'file',
+        ...(typeof f.size === 'number' && Number.isSafeInteger(f.size) ? { size: f.size } : {}),
+      });
   }
   const ref = messageRef(channel, ts);
   const text = slackTextToPlain(typeof event.text === 'string' ? event.text : '');
@@ -69,9 +78,10 @@ export function convertEvent(event: unknown, botUserId: string, now: Date): Even
     chatType: 'p2p',
     text,
     images,
+    ...(other.length > 0 ? { files: other } : {}),
     receivedAt: now.toISOString(),
   };
-  if (text.trim() === '' && images.length === 0) {
+  if (text.trim() === '' && images.length === 0 && other.length === 0) {
     if (files.length === 0) return { kind: 'ignore', reason: 'empty' };
     message.unsupportedType = 'file';
   }

@@ -47,6 +47,18 @@ export class SlackApi {
     }
   }
 
+  /** The app's direct-message channel with `user` (`conversations.open`, which also answers when it is open). */
+  async directChannel(user: string): Promise<string> {
+    try {
+      const r = await this.client.conversations.open({ users: user });
+      const id = r.channel?.id;
+      if (!id) throw new SlackApiError('conversations.open', 'no channel in the answer', this.lang);
+      return id;
+    } catch (err) {
+      throw toSlackError('conversations.open', err, this.lang);
+    }
+  }
+
   /** A message only `user` sees, in `channel` (a click's warning: Slack has no toast). */
   async ephemeral(channel: string, user: string, text: string): Promise<void> {
     try {

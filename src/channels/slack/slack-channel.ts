@@ -9,13 +9,16 @@ import { JsonLedger } from '../../core/json-ledger.js';
 import type { Logger } from '../../core/logger.js';
 import { redact, registerSecret } from '../../core/redact.js';
 import { RetryLater } from './ack-after-receiver.js';
+import { downloadFiles } from '../../bridge/inbound-files/download-files.js';
 import { downloadImages } from '../../bridge/inbound-files/download-images.js';
 import { fetchDownload } from '../../bridge/inbound-files/fetch-download.js';
+import { TooLarge } from '../../bridge/inbound-files/save-stream.js';
 import { convertEvent, messageRef } from './inbound-event.js';
 import { SlackApi } from './slack-api.js';
 import { escapeMrkdwn } from './slack-mrkdwn.js';
 import { SlackConnection, slackLogger, type BotIdentity, type ConnectionState } from './slack-connection.js';
 import { createSlackOutbox } from './slack-outbox.js';
+import { listenForSlashCommand } from './slash-command-listener.js';
 
 export interface SlackChannelOptions {
   botToken: string;
@@ -26,6 +29,9 @@ export interface SlackChannelOptions {
   logger: Logger;
   imagesDir: string;
   images: Config['images'];
+  /** `~/.cc-linker/attachments`: files other than images, each message in a folder of its own. */
+  attachmentsDir: string;
+  files: Config['files'];
   stream: Config['stream'];
   /** `Paths.runtimeDir`: sent messages kept across restarts; memory only when absent. */
   runtimeDir?: string;
@@ -101,6 +107,7 @@ export function createSlackChannel(
       }
       if (result.status === 'refused' && result.reason === 'shutting-down') throw new RetryLater();
     });
+    listenForSlashCommand(app, { api, bridge, lang: opts.lang, logger: log, now, stopping: () => stopping });
     app.action(/.*/, async ({ ack, body }) => {
       await ack();
       if (body.type !== 'block_actions') return;
@@ -171,20 +178,41 @@ export function createSlackChannel(
       await outbox.notify(target, cardMessageId, text, idempotencyKey);
     },
 
-    prepare(message) {
+    async prepare(message) {
       // A file's private URL gets the bot token only on Slack's file host or the Web API's own origin.
       const allowed = ['https://files.slack.com', new URL(opts.apiUrl).origin];
-      return downloadImages(message, {
-        open: async (url) => {
-          if (!allowed.includes(new URL(url).origin)) throw new Error('file URL outside Slack');
-          return fetchDownload(url, { headers: { authorization: `Bearer ${opts.botToken}` }, redirect: 'error' });
-        },
+      const open = async (url: string) => {
+        if (!allowed.includes(new URL(url).origin)) throw new Error('file URL outside Slack');
+        return fetchDownload(url, { headers: { authorization: `Bearer ${opts.botToken}` }, redirect: 'error' });
+      };
+      const withImages = await downloadImages(message, {
+        open,
         requireImageBytes: true,
         imagesDir: opts.imagesDir,
         images: opts.images,
         lang: opts.lang,
         logger: log,
       });
+      // Slack announces each file's size: one over the limit is refused before a byte is fetched.
+      const announced = new Map((message.files ?? []).map((f) => [f.key, f.size]));
+      const { message: prepared, notice } = await downloadFiles(withImages, {
+        download: async (_messageId, key) => {
+          if ((announced.get(key) ?? 0) > opts.files.max_size_bytes) throw new TooLarge();
+          return open(key);
+        },
+        attachmentsDir: opts.attachmentsDir,
+        files: opts.files,
+        lang: opts.lang,
+        logger: log,
+      });
+      // The user hears about a file we could not keep at once; the rest of the message still runs.
+      if (notice) {
+        const target = { channel: SLACK_CHANNEL, userId: message.userId, chatId: message.chatId };
+        await outbox
+          .send(target, { kind: 'text', text: notice }, `${message.id}:files-notice`)
+          .catch((err: unknown) => log.warn('file notice could not be sent', { err: redact(String(err)) }));
+      }
+      return prepared;
     },
   };
 }

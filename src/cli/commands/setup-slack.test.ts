@@ -77,6 +77,9 @@ describe('cc-linker setup --channels slack (non-interactive)', () => {
     expect(r.code).toBe(0);
     expect(checks()).toBe(before + 2);
     expect(r.stderr).toContain('✅ Tokens accepted: the app is @cc-linker (workspace Fake Team)');
+    // One line names the app manifest shipped with the package.
+    const manifest = /^Slack app manifest \(paste it at .* From a manifest\): (\S+)$/m.exec(r.stderr)?.[1] ?? '';
+    expect(manifest).toBe(path.resolve('docs/slack-app-manifest.yaml'));
     expect(r.stdout).toContain('Next (Slack): run cc-linker start, then message @cc-linker directly in Slack.');
     expect(r.stdout).not.toContain('Feishu');
     const config = await reload();

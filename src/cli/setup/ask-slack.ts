@@ -1,4 +1,5 @@
 import type { Config } from '../../core/config-schema.js';
+import { packageFile } from '../../core/package-root.js';
 import { registerSecret } from '../../core/redact.js';
 import type { SecretAnswer } from './ask-feishu.js';
 import { chatApp, type ChatAppOption } from './chat-app.js';
@@ -13,6 +14,9 @@ const ENV = {
   app: 'CC_LINKER_SLACK_APP_TOKEN',
   owner: 'CC_LINKER_SLACK_OWNER_USER_ID',
 } as const;
+
+/** The app manifest shipped with the package: pasted into Slack's "Create app → From a manifest". */
+export const SLACK_MANIFEST = 'docs/slack-app-manifest.yaml';
 
 /** The `[slack]` answers and how the token check went. */
 export interface SlackAnswers {
@@ -83,7 +87,12 @@ export async function askSlack(s: SetupSession, flags: SetupFlags, current: Conf
   const urlFlag = flag(flags, 'slackApiUrl')?.trim();
   const apiUrl = urlFlag === undefined ? current.api_url : urlFlag.replace(/\/*$/, '/');
   if (!schemaAccepts('slack', 'api_url', apiUrl)) throw invalid(s, '--slack-api-url', 'invalidApiUrl');
-  if (s.full) s.note(t('intro'));
+  // Where the app manifest is: before the tokens in the wizard (the app is made from it), else once all answers are good.
+  const manifest = () => s.note(t('manifest', { path: packageFile(SLACK_MANIFEST) }));
+  if (s.full) {
+    s.note(t('intro'));
+    manifest();
+  }
 
   const tokens = {} as Record<Which, SecretAnswer>;
   let ask: Which[] = ['bot', 'app'];
@@ -123,6 +132,7 @@ export async function askSlack(s: SetupSession, flags: SetupFlags, current: Conf
   let autoBind = given ?? current.allow_auto_bind_owner;
   if (owner === '' && s.full && given === undefined) autoBind = await s.confirm({ text: t('askAutoBind') }, autoBind);
   if (owner === '' && autoBind) s.note(t('autoBindWarning'));
+  if (!s.full) manifest();
   return { bot: tokens.bot, app: tokens.app, owner, autoBind, apiUrl, check, ...(name ? { name } : {}) };
 }
 

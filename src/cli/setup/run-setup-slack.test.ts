@@ -77,12 +77,14 @@ describe('setup wizard: Slack', () => {
     expect(r.transcript).toContain('https://api.slack.com/apps');
     expect(r.transcript).toContain('✅ Tokens accepted: the app is @cc-linker (workspace Fake Team)');
     expect(r.transcript).toContain('Copy member ID');
+    const manifest = /^Slack app manifest \(paste it at .* From a manifest\): (\S+)$/m.exec(r.transcript)?.[1] ?? '';
+    expect(path.isAbsolute(manifest) && fs.readFileSync(manifest, 'utf8')).toContain('command: /cc');
     expect(r.transcript).toMatch(/Slack bot token: \(set, hidden\)/);
     expect(r.transcript).toMatch(/Slack app-level token: \(set, hidden\)/);
     expect(r.transcript).toMatch(/Chat apps set up: Slack\n/);
     expect(r.transcript).not.toMatch(/App ID|App Secret|Feishu \/ Lark: /);
     expect(r.stdout).toContain(
-      'Next (Slack): run cc-linker start, send " /whoami" (a space first) to @cc-linker, then run cc-linker setup --slack-owner-user-id <id>.',
+      'Next (Slack): run cc-linker start, type "/cc whoami" in your direct message with @cc-linker, then run cc-linker setup --slack-owner-user-id <id>.',
     );
     expect(secretsIn(`${r.transcript}\n${r.stdout}\n${r.stderr}`)).toEqual([]);
     const config = await reload();

@@ -7,7 +7,8 @@ import { defineMessages } from '../../core/i18n.js';
 export const slackSetupMessages = defineMessages({
   zh: {
     intro:
-      '\n【Slack 应用】\n还没有应用？按 README 的 “Slack” 一节在 https://api.slack.com/apps 创建：打开 Socket Mode 并生成 app-level token（xapp-…，权限 connections:write），安装到工作区后复制 Bot User OAuth Token（xoxb-…）。',
+      '\n【Slack 应用】\n还没有应用？在 https://api.slack.com/apps 用下面的应用清单创建（Create New App → From a manifest），再生成 app-level token（xapp-…，权限 connections:write），安装到工作区后复制 Bot User OAuth Token（xoxb-…）。',
+    manifest: 'Slack 应用清单（https://api.slack.com/apps → Create New App → From a manifest，粘贴其内容）：{path}',
     askUseEnvBot: '检测到环境变量 CC_LINKER_SLACK_BOT_TOKEN，继续使用它（不写入配置文件）？',
     askUseEnvApp: '检测到环境变量 CC_LINKER_SLACK_APP_TOKEN，继续使用它（不写入配置文件）？',
     askBot: 'Bot token xoxb-…（输入不显示）',
@@ -31,7 +32,7 @@ export const slackSetupMessages = defineMessages({
     askRetry: '重新输入被拒绝的 token？',
     tokenRefused: 'Slack 拒绝了 {which}，未写入任何文件。请在 https://api.slack.com/apps 的应用设置页重新复制',
     ownerIntro:
-      '\nowner_user_id 是你本人的 Slack member id（U 开头），只有它的私信会被处理，其他人只会收到“该 Bot 为个人私有实例”。\n在 Slack 里点你的头像 → 个人资料 → ⋮ → 复制成员 ID。也可以先留空：保存后运行 cc-linker start，给应用私信 /whoami（前面加一个空格），它会回复你的 id；或者开启自动绑定：第一个私信应用的人成为 owner。',
+      '\nowner_user_id 是你本人的 Slack member id（U 开头），只有它的私信会被处理，其他人只会收到“该 Bot 为个人私有实例”。\n在 Slack 里点你的头像 → 个人资料 → ⋮ → 复制成员 ID。也可以先留空：保存后运行 cc-linker start，在与应用的私信里输入 /cc whoami，它会回复你的 id；或者开启自动绑定：第一个私信应用的人成为 owner。',
     askOwner: 'owner_user_id（U 开头；不知道就直接回车留空）',
     invalidOwner: 'member id 形如 U012ABCDEF（大写字母和数字，以 U 或 W 开头）',
     askAutoBind: '开启自动绑定（第一个私信应用的人成为 owner）？',
@@ -47,13 +48,14 @@ export const slackSetupMessages = defineMessages({
     notChecked: '（未验证）',
     nextStart: '下一步（Slack）：运行 cc-linker start，然后在 Slack 里给 {app} 发私信。',
     nextWhoami:
-      '下一步（Slack）：运行 cc-linker start，给 {app} 私信 /whoami（前面加一个空格），再运行 cc-linker setup --slack-owner-user-id <id>。',
+      '下一步（Slack）：运行 cc-linker start，在与 {app} 的私信里输入 /cc whoami，再运行 cc-linker setup --slack-owner-user-id <id>。',
     nextAutoBind: '下一步（Slack）：运行 cc-linker start，然后马上给 {app} 发第一条私信，你会被绑定为 owner。',
     yourApp: '你的应用',
   },
   en: {
     intro:
-      '\n[The Slack app]\nNo app yet? Create one at https://api.slack.com/apps as the README\'s "Slack" section says: turn Socket Mode on and create an app-level token (xapp-…, scope connections:write), install it to your workspace and copy the Bot User OAuth Token (xoxb-…).',
+      '\n[The Slack app]\nNo app yet? Create it at https://api.slack.com/apps from the manifest below (Create New App → From a manifest), then create an app-level token (xapp-…, scope connections:write), install it to your workspace and copy the Bot User OAuth Token (xoxb-…).',
+    manifest: 'Slack app manifest (paste it at https://api.slack.com/apps → Create New App → From a manifest): {path}',
     askUseEnvBot: 'CC_LINKER_SLACK_BOT_TOKEN is set: keep using it (not written to the file)?',
     askUseEnvApp: 'CC_LINKER_SLACK_APP_TOKEN is set: keep using it (not written to the file)?',
     askBot: 'Bot token xoxb-… (not shown while you type)',
@@ -79,7 +81,7 @@ export const slackSetupMessages = defineMessages({
     tokenRefused:
       "Slack refused {which}; nothing was written. Copy it again from the app's settings at https://api.slack.com/apps",
     ownerIntro:
-      '\nowner_user_id is your own Slack member id (starts with U). Only its direct messages are handled; anyone else only gets "该 Bot 为个人私有实例" (a private bot).\nIn Slack: your profile picture → Profile → ⋮ → Copy member ID. Or leave it empty: after saving, run cc-linker start and send " /whoami" (a space first) to the app — it replies with your id; or turn on auto-bind: the first person to message the app directly becomes the owner.',
+      '\nowner_user_id is your own Slack member id (starts with U). Only its direct messages are handled; anyone else only gets "该 Bot 为个人私有实例" (a private bot).\nIn Slack: your profile picture → Profile → ⋮ → Copy member ID. Or leave it empty: after saving, run cc-linker start and type "/cc whoami" in your direct message with the app — it replies with your id; or turn on auto-bind: the first person to message the app directly becomes the owner.',
     askOwner: 'owner_user_id (starts with U; press Enter to leave it empty)',
     invalidOwner: 'A member id looks like U012ABCDEF (capital letters and digits, starting with U or W)',
     askAutoBind: 'Turn on auto-bind (the first person to message the app directly becomes the owner)?',
@@ -95,7 +97,7 @@ export const slackSetupMessages = defineMessages({
     notChecked: '(not checked)',
     nextStart: 'Next (Slack): run cc-linker start, then message {app} directly in Slack.',
     nextWhoami:
-      'Next (Slack): run cc-linker start, send " /whoami" (a space first) to {app}, then run cc-linker setup --slack-owner-user-id <id>.',
+      'Next (Slack): run cc-linker start, type "/cc whoami" in your direct message with {app}, then run cc-linker setup --slack-owner-user-id <id>.',
     nextAutoBind:
       'Next (Slack): run cc-linker start and send {app} a first direct message at once — you become its owner.',
     yourApp: 'your app',

@@ -29,6 +29,8 @@ export async function slackChannel(o: ChatChannelContext): Promise<Channel | Exc
       logger,
       imagesDir: paths.imagesDir,
       images: config.images,
+      attachmentsDir: paths.attachmentsDir,
+      files: config.files,
       stream: config.stream,
       runtimeDir: paths.runtimeDir,
     });

@@ -69,6 +69,8 @@ export class FakeSlack {
   readonly hub: SocketModeHub;
   /** Files a user shared: id → bytes (downloaded from `url_private` with the bot token). */
   readonly files = new Map<string, { name: string; mimetype: string; bytes: Buffer }>();
+  /** Ids of the files fetched from their `url_private` (each fetch once). */
+  readonly downloads: string[] = [];
   private base = '';
   private clock = 1_700_000_000_000;
   private nextEvent = 1;
@@ -78,6 +80,8 @@ export class FakeSlack {
   /** Answers written per method (injected failures not counted), and how many failures were injected. */
   readonly answered = new Map<string, number>();
   injected = 0;
+  /** Methods answered `{ok:false, error}` with this code (e.g. `missing_scope`) until removed. */
+  readonly refusals = new Map<string, string>();
   /** Uploads in progress (files.getUploadURLExternal → POST → files.completeUploadExternal), by file id. */
   private readonly uploads = new Map<string, { name: string; length: number; bytes?: Buffer }>();
   private readonly server: http.Server;
@@ -225,6 +229,7 @@ export class FakeSlack {
       const f = this.files.get(file[1] ?? '');
       if (auth !== `Bearer ${this.botToken}`) return send(403, { ok: false, error: 'not_authed' });
       if (!f) return send(404, { ok: false, error: 'file_not_found' });
+      this.downloads.push(file[1] ?? '');
       res.writeHead(200, { 'content-type': f.mimetype, 'content-length': String(f.bytes.length) });
       return void res.end(f.bytes);
     }
@@ -272,7 +277,8 @@ export class FakeSlack {
     }
     const token = method === 'apps.connections.open' ? this.appToken : this.botToken;
     if (auth !== `Bearer ${token}`) return send(200, { ok: false, error: 'invalid_auth' });
-    const reply = this.handle(method, body);
+    const refusal = this.refusals.get(method);
+    const reply = refusal ? { ok: false, error: refusal } : this.handle(method, body);
     send(200, reply);
     if (!reply.ok) return;
     this.answered.set(method, (this.answered.get(method) ?? 0) + 1);
@@ -329,6 +335,11 @@ export class FakeSlack {
         msg.edits += 1;
         return { ok: true, channel: msg.channel, ts: msg.ts, text };
       }
+      case 'conversations.open':
+        // The app's DM with one user is `dm(user)`; the fake knows no group DMs.
+        if (typeof b.users !== 'string' || !/^[UW][A-Z0-9]+$/.test(b.users))
+          return { ok: false, error: 'user_not_found' };
+        return { ok: true, channel: { id: this.dm(b.users) } };
       case 'chat.postEphemeral': {
         if (typeof b.channel !== 'string' || typeof b.user !== 'string' || typeof b.text !== 'string')
           return { ok: false, error: 'invalid_arguments' };

@@ -5,7 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 /** One envelope as Slack sends it over Socket Mode. */
 export interface Envelope {
   envelope_id: string;
-  type: 'events_api' | 'interactive';
+  type: 'events_api' | 'interactive' | 'slash_commands';
   accepts_response_payload: boolean;
   retry_attempt?: number;
   retry_reason?: string;
@@ -16,8 +16,10 @@ export interface Envelope {
  * The Socket Mode side of the fake: a `ws` server on the fake's HTTP server (upgrades to
  * `/link/?ticket=…`, each ticket from `apps.connections.open` good for one connection). On connect
  * it says `hello`; envelopes go to the newest open connection (queued while none is open) and wait
- * for the client's `{envelope_id}` ack. An events_api envelope not acked within `ackTimeoutMs` is
- * sent again with `retry_attempt` + 1 and `retry_reason: "timeout"`, at most 3 times, as Slack does.
+ * for the client's `{envelope_id}` ack (its `payload`, the answer a slash command shows, is kept in
+ * `ackPayloads`). An events_api envelope not acked within `ackTimeoutMs` is sent again with
+ * `retry_attempt` + 1 and `retry_reason: "timeout"`, at most 3 times, as Slack does; a
+ * slash_commands envelope likewise (the same payload, hence the same `trigger_id`).
  * Each connection is pinged every 5 s (the client counts on server pings).
  */
 export class SocketModeHub {
@@ -25,6 +27,7 @@ export class SocketModeHub {
   /** Every envelope sent (re-sends included) and every ack received, by envelope id. */
   readonly sent: Envelope[] = [];
   readonly acks = new Set<string>();
+  readonly ackPayloads = new Map<string, unknown>();
   readonly connections: WebSocket[] = [];
   private readonly tickets = new Set<string>();
   private readonly queue: Envelope[] = [];
@@ -59,12 +62,13 @@ export class SocketModeHub {
     const envelope: Envelope = {
       envelope_id: randomUUID(),
       type,
-      accepts_response_payload: type === 'interactive',
+      accepts_response_payload: type !== 'events_api',
       ...(type === 'events_api'
         ? { retry_attempt: retryAttempt, retry_reason: retryAttempt > 0 ? 'timeout' : '' }
         : {}),
       payload,
     };
+    this.attempts.set(envelope.envelope_id, retryAttempt);
     this.deliver(envelope);
     return envelope;
   }
@@ -80,6 +84,8 @@ export class SocketModeHub {
   }
 
   private readonly resent = new Set<string>();
+  /** Which copy each envelope is (0 = the first), also for slash commands, whose envelope does not say. */
+  private readonly attempts = new Map<string, number>();
 
   close(): void {
     for (const t of this.timers) clearTimeout(t);
@@ -94,13 +100,15 @@ export class SocketModeHub {
     ping.unref();
     ws.on('close', () => clearInterval(ping));
     ws.on('message', (data) => {
-      let msg: { envelope_id?: unknown };
+      let msg: { envelope_id?: unknown; payload?: unknown };
       try {
-        msg = JSON.parse(String(data)) as { envelope_id?: unknown };
+        msg = JSON.parse(String(data)) as { envelope_id?: unknown; payload?: unknown };
       } catch {
         return;
       }
-      if (typeof msg.envelope_id === 'string') this.acks.add(msg.envelope_id);
+      if (typeof msg.envelope_id !== 'string') return;
+      this.acks.add(msg.envelope_id);
+      if (msg.payload !== undefined) this.ackPayloads.set(msg.envelope_id, msg.payload);
     });
     ws.send(
       JSON.stringify({
@@ -121,13 +129,13 @@ export class SocketModeHub {
     }
     this.sent.push(envelope);
     ws.send(JSON.stringify(envelope));
-    if (envelope.type !== 'events_api') return;
+    if (envelope.type === 'interactive') return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      const attempt = envelope.retry_attempt ?? 0;
+      const attempt = this.attempts.get(envelope.envelope_id) ?? 0;
       if (this.acks.has(envelope.envelope_id) || attempt >= 3) return;
       this.resent.add(envelope.envelope_id);
-      this.send('events_api', envelope.payload, attempt + 1);
+      this.send(envelope.type, envelope.payload, attempt + 1);
     }, this.ackTimeoutMs);
     this.timers.add(timer);
   }
