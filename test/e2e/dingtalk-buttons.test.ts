@@ -105,6 +105,11 @@ describe('DingTalk prompt options as tappable links (real dingtalk-stream agains
     await until(() => number.acked, 'the number acked');
     expect(bridge.settled).toEqual([perm('a', 'deny'), perm('b', 'always')]);
     expect(bridge.accepted).toEqual([]);
+    // Both prompts are answered: a number alone is an ordinary message again.
+    const later = fake.push(fake.robotMessage(OWNER_STAFF_ID, '1'));
+    await until(() => later.acked, 'the later number acked');
+    expect(bridge.accepted.map((m) => m.text)).toEqual(['1']);
+    expect(bridge.actions).toHaveLength(2);
   });
 
   it('a repeated tap runs once: a re-push is dropped, a second tap is told the prompt is closed', async () => {
@@ -116,6 +121,7 @@ describe('DingTalk prompt options as tappable links (real dingtalk-stream agains
     // DingTalk pushes the same message again (an ack lost): acked, nothing runs, nothing is said.
     const again = fake.push(first.data);
     await until(() => again.acked, 'the re-push acked');
+    expect(bridge.actions).toHaveLength(1);
     // The owner taps the same option again: a new message, told the prompt is no longer open.
     const second = tap(fake, message, 1);
     await until(() => second.push.acked, 'the second tap acked');
@@ -137,8 +143,8 @@ describe('DingTalk prompt options as tappable links (real dingtalk-stream agains
     await until(() => number.acked, "the stranger's number acked");
     expect(bridge.accepted.map((m) => [m.userId, m.text])).toEqual([[STRANGER, '1']]);
     // The owner's tap still answers the prompt.
-    tap(fake, message, 1);
-    await until(() => bridge.settled.length === 1, "the owner's tap");
+    const owner = tap(fake, message, 1);
+    await until(() => owner.push.acked, "the owner's tap acked");
     expect(bridge.settled).toEqual([perm('a', 'allow')]);
   });
 
@@ -146,12 +152,13 @@ describe('DingTalk prompt options as tappable links (real dingtalk-stream agains
     const { fake, bridge, channel } = await setup();
     const message = await ask(fake, bridge, (c, k) => channel.outbox.send(target, c, k), 'a');
     const token = tapLinks(message.text)[0]!.content.split('#')[1];
-    fake.push(fake.robotMessage(OWNER_STAFF_ID, `9 #${token}`));
+    const pushes = [fake.push(fake.robotMessage(OWNER_STAFF_ID, `9 #${token}`))];
     await until(() => lastTo(fake, OWNER_STAFF_ID) === 'That prompt has no option 9; nothing was done', 'option 9');
-    fake.push(fake.robotMessage(OWNER_STAFF_ID, '1 #zzzz'));
+    pushes.push(fake.push(fake.robotMessage(OWNER_STAFF_ID, '1 #zzzz')));
     await until(() => lastTo(fake, OWNER_STAFF_ID) === expired, 'an unknown prompt');
-    for (const junk of ['1 #', `#${token}`, '1 please']) fake.push(fake.robotMessage(OWNER_STAFF_ID, junk));
-    await until(() => bridge.accepted.length === 3, 'the junk accepted as messages');
+    for (const junk of ['1 #', `#${token}`, '1 please'])
+      pushes.push(fake.push(fake.robotMessage(OWNER_STAFF_ID, junk)));
+    await until(() => pushes.every((p) => p.acked), 'every message acked');
     expect(bridge.accepted.map((m) => m.text).sort()).toEqual(['1 #', `#${token}`, '1 please'].sort());
     expect(bridge.settled).toEqual([]);
     expect(bridge.pending.has('a')).toBe(true);
