@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDingTalk, type FakeDingTalk } from '../fakes/fake-dingtalk/fake-dingtalk-server.js';
+import { tapLinks } from '../fakes/fake-dingtalk/tap-links.js';
 import { CASE_TIMEOUT_MS, CLAUDE_BIN, showLogOnFailure, startSystem, type System } from './system-harness.js';
 import { until } from './telegram-harness.js';
 
@@ -51,7 +52,8 @@ describe.skipIf(!CLAUDE_BIN)('the whole system over DingTalk with an AI card tem
 
       const perm = s.sys.project('dtc-perm');
       dt.push(dt.robotMessage(OWNER, `/new ${perm} -- tool: Bash touch y`));
-      await until(() => dt.messagesTo(OWNER).some((m) => m.text.includes('1. Allow')), 'the prompt', 45_000);
+      // The prompt is a markdown message with tappable options even with a card template.
+      await until(() => dt.messagesTo(OWNER).some((m) => tapLinks(m.text)[0]?.label === 'Allow'), 'the prompt', 45_000);
       dt.push(dt.robotMessage(OWNER, '1'));
       await until(() => fs.existsSync(path.join(perm, 'y')), 'the tool run', 45_000);
       await until(() => [...dt.cards.values()].filter((c) => c.params.flowStatus === '3').length === 2, 'second card');

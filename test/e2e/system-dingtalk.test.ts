@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { bridgeMessages } from '../../src/bridge/bridge-messages.js';
 import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
+import { promptMessages } from '../../src/bridge/prompts/prompt-messages.js';
 import type { SentMessage as FeishuSent } from '../fakes/fake-feishu/fake-feishu-server.js';
 import { defaultScript } from '../fakes/fake-anthropic/default-script.js';
 import {
@@ -15,6 +16,7 @@ import {
   type FakeDingTalk,
   type SentMessage,
 } from '../fakes/fake-dingtalk/fake-dingtalk-server.js';
+import { tapLinks } from '../fakes/fake-dingtalk/tap-links.js';
 import {
   CASE_TIMEOUT_MS,
   CLAUDE_BIN,
@@ -97,29 +99,40 @@ describe.skipIf(!CLAUDE_BIN)(
     );
 
     it(
-      'approval: the prompt lists numbered options; a stranger\'s "1" changes nothing, the owner\'s "1" allows',
+      "approval by tapping: a stranger's tap changes nothing, the owner's tap on Allow allows once, a second tap is told it is closed",
       async () => {
         showLogOnFailure(() => s);
         const cwd = s.sys.project('dt-perm');
         dt.push(dt.robotMessage(OWNER, `/new ${cwd} -- tool: Bash touch x`));
-        const prompt = () => dt.messagesTo(OWNER).find((m) => m.text.includes('1. Allow'));
+        const prompt = () =>
+          dt.messagesTo(OWNER).find((m) => m.text.includes('touch x') && tapLinks(m.text).length > 0);
         await until(() => prompt() !== undefined, 'the permission prompt', 45_000);
-        expect(prompt()?.text).toContain('touch x');
-        expect(prompt()?.text).toContain('1. Allow\n2. Deny\n3. Always allow');
+        const links = tapLinks(prompt()!.text);
+        expect(links.map((l) => l.label)).toEqual(['Allow', 'Deny', 'Always allow']);
+        expect(prompt()?.text).toMatch(/1\. \[Allow\]\(dtmd:.*\n2\. \[Deny\]\(dtmd:.*\n3\. \[Always allow\]\(dtmd:/);
         expect(fs.existsSync(path.join(cwd, 'x'))).toBe(false);
-        dt.push(dt.robotMessage(STRANGER, '1'));
-        await until(() => dt.messagesTo(STRANGER).length === 1, 'the refusal');
+        const allow = links[0]!.content;
+        const refusals = dt.messagesTo(STRANGER).length;
+        dt.push(dt.robotMessage(STRANGER, allow));
+        await until(() => dt.messagesTo(STRANGER).length === refusals + 1, 'the refusal');
+        expect(dt.messagesTo(STRANGER).at(-1)?.text).toBe(en('notOwner'));
         expect(fs.existsSync(path.join(cwd, 'x'))).toBe(false);
-        const choiceData = dt.robotMessage(OWNER, '1');
-        const choice = dt.push(choiceData);
+        const tapData = dt.robotMessage(OWNER, allow);
+        const tap = dt.push(tapData);
         await finalAnswer(dt, 'tool-result: ok');
-        expect(choice.acked).toBe(true);
-        // DingTalk pushes the same "1" again: dropped, never sent to Claude as a prompt.
-        const repush = dt.push(choiceData);
+        expect(tap.acked).toBe(true);
+        // DingTalk pushes the same tap again: dropped, never sent to Claude as a prompt.
+        const repush = dt.push(tapData);
         await until(() => repush.acked, 'the re-push acked');
         expect(fs.existsSync(path.join(cwd, 'x'))).toBe(true);
         expect(dt.messagesTo(OWNER).some((m) => m.text.includes('Allowed'))).toBe(true);
-        // The prompt is answered: a later "1" is an ordinary message again (it reaches Claude).
+        // A second tap on the answered prompt: a clear sentence, nothing reaches Claude.
+        const before = dt.messagesTo(OWNER).length;
+        const second = dt.push(dt.robotMessage(OWNER, allow));
+        await until(() => second.acked && dt.messagesTo(OWNER).length === before + 1, 'the "closed" answer');
+        expect(dt.messagesTo(OWNER).at(-1)?.text).toBe(promptMessages('en')('expired'));
+        expect(s.runsOf(allow)).toBe(0);
+        // The prompt is answered: a "1" is an ordinary message again (it reaches Claude).
         dt.push(dt.robotMessage(OWNER, '1'));
         await until(() => s.runsOf('1') === 1, 'the "1" sent to Claude', 45_000);
         await s.runtime.bridge.whenIdle();
@@ -136,7 +149,7 @@ describe.skipIf(!CLAUDE_BIN)(
         const cwd = s.sys.project('dt-ask');
         dt.push(dt.robotMessage(OWNER, `/new ${cwd} -- ask: Which color? | red | blue`));
         const prompt = () =>
-          dt.messagesTo(OWNER).find((m) => m.text.includes('Which color?') && m.text.includes('2. blue'));
+          dt.messagesTo(OWNER).find((m) => m.text.includes('Which color?') && tapLinks(m.text)[1]?.label === 'blue');
         await until(() => prompt() !== undefined, 'the question', 45_000);
         dt.push(dt.robotMessage(OWNER, '2'));
         await finalAnswer(dt, 'answered: blue');

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { DWClientDownStream } from 'dingtalk-stream';
 import type { BridgeInbound, Channel, ChannelStatus } from '../../bridge/channel.js';
 import type { InboundMessage } from '../../bridge/inbound-message.js';
+import type { CardAction, Reply } from '../../bridge/reply-model.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import { JsonLedger } from '../../core/json-ledger.js';
@@ -14,7 +15,8 @@ import { downloadImages } from '../../bridge/inbound-files/download-images.js';
 import { fetchDownload } from '../../bridge/inbound-files/fetch-download.js';
 import { GatewayClient, type GatewayState } from './gateway-client.js';
 import { convertRobotMessage } from './inbound-robot-message.js';
-import { OptionStore, type OfferedOptions } from './option-store.js';
+import { OptionStore, type StoredPrompts } from './option-store.js';
+import { parseChoice } from './option-tap.js';
 
 export interface DingTalkChannelOptions {
   clientId: string;
@@ -38,6 +40,8 @@ export interface DingTalkChannelOptions {
 export const DINGTALK_CHANNEL = 'dingtalk';
 /** The robot-message topic of the Stream protocol. */
 export const TOPIC_ROBOT = '/v1.0/im/bot/messages/get';
+/** A click on no prompt (no request has an empty id): the bridge says who may click and that nothing waits. */
+const NO_PROMPT: CardAction = { type: 'permission', requestId: '', nonce: '', decision: 'deny' };
 
 /**
  * The DingTalk channel (docs/design.md#dingtalk): the Stream-mode robot over `dingtalk-stream`
@@ -62,7 +66,7 @@ export function createDingTalkChannel(
     ...(opts.retryMs !== undefined ? { retryDelayMs: opts.retryMs } : {}),
   });
   const file = (name: string) => (opts.runtimeDir ? path.join(opts.runtimeDir, name) : undefined);
-  const options = new OptionStore(new JsonLedger<OfferedOptions>(file('dingtalk-options.json'), log, 200));
+  const options = new OptionStore(new JsonLedger<StoredPrompts>(file('dingtalk-options.json'), log, 200));
   const choices = new JsonLedger<string>(file('dingtalk-choices.json'), log, 2_000);
   const outbox = createDingTalkOutbox({
     api,
@@ -77,28 +81,35 @@ export function createDingTalkChannel(
   let client: GatewayClient | undefined;
   let stopping = false;
 
-  /** A number reply to offered options: the owner's answer to a prompt, handled once per msgId. */
+  /**
+   * A choice — a number, or a tapped option's `<n> #<token>` — answering a prompt, handled once
+   * per msgId. A tap on a prompt that is not open, or from a stranger (who was offered nothing), is
+   * put to the bridge as a click on no prompt: it answers "not yours" or "expired", nothing runs.
+   */
   async function onChoice(bridge: BridgeInbound, message: InboundMessage): Promise<boolean> {
-    // A re-push of a number already handled (its options are forgotten by now) is dropped here.
+    // A re-push of a choice already handled (its prompt is closed by now) is dropped here.
     if ((await choices.get(message.id)) !== undefined) return true;
-    const choice = await options.choice(message.userId, message.text);
-    if (!choice) return false;
+    const parsed = parseChoice(message.text);
+    const lookup = parsed && (await options.choice(message.userId, parsed));
+    if (!lookup) return false;
     const target = { channel: DINGTALK_CHANNEL, userId: message.userId, chatId: message.chatId };
+    const key = `${message.id}:choice`;
     try {
-      const result = await bridge.handleAction({
-        channel: DINGTALK_CHANNEL,
-        userId: message.userId,
-        action: choice.action,
-        ...(choice.messageId ? { messageId: choice.messageId } : {}),
-      });
-      const reply = result.card ?? { kind: 'text' as const, text: result.toast?.text ?? t('actionDone') };
-      await outbox.send(target, reply, `${message.id}:choice`);
+      let reply: Reply;
+      if (lookup.kind === 'no-such-option') reply = { kind: 'text', text: t('noSuchOption', { n: lookup.n }) };
+      else {
+        const action = lookup.kind === 'option' ? lookup.action : NO_PROMPT;
+        const result = await bridge.handleAction({ channel: DINGTALK_CHANNEL, userId: message.userId, action });
+        reply = result.card ?? { kind: 'text', text: result.toast?.text ?? t('actionDone') };
+      }
+      await outbox.send(target, reply, key);
     } catch (err) {
       log.warn('choice failed', { err, messageId: message.id });
-      await outbox.send(target, { kind: 'text', text: t('actionFailed') }, `${message.id}:choice`).catch(() => {});
+      await outbox.send(target, { kind: 'text', text: t('actionFailed') }, key).catch(() => {});
     }
-    await choices.set(message.id, choice.messageId ?? '');
-    await options.clear(message.userId);
+    const token = lookup.kind === 'option' ? lookup.token : '';
+    await choices.set(message.id, token);
+    if (lookup.kind === 'option') await options.close(message.userId, token);
     return true;
   }
 

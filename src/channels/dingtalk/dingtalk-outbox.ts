@@ -52,12 +52,13 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
   }
 
   async function sendReply(userId: string, key: string, reply: Parameters<typeof renderMarkdown>[0]) {
-    const { title, text, actions } = renderMarkdown(reply, d.lang);
-    // Offered before the send, so an answer typed the moment the message shows already counts.
-    if (!(await d.sent.get(key))) await d.options.offer(userId, undefined, actions);
-    const messageId = await sendOnce(userId, key, title, text);
-    await d.options.offer(userId, messageId, actions);
-    return messageId;
+    const known = await d.sent.get(key);
+    if (known) return known;
+    // A prompt is offered before the send, so a tap the moment the message shows already counts.
+    const actions = reply.kind === 'card' ? (reply.buttons ?? []).map((b) => b.action) : [];
+    const prompt = await d.options.offer(userId, key, actions);
+    const { title, text } = renderMarkdown(reply, d.lang, prompt);
+    return sendOnce(userId, key, title, text);
   }
 
   /**

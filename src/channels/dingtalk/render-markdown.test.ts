@@ -39,6 +39,48 @@ describe('DingTalk markdown', () => {
     expect(renderMarkdown(card, 'zh').text).toContain('回复数字选择');
   });
 
+  it("makes an offered prompt's options tappable links naming the option and the prompt", () => {
+    const card: CardReply = {
+      kind: 'card',
+      title: 'Which one?',
+      status: 'warning',
+      sections: [{ type: 'plain', text: 'Pick' }],
+      buttons: [
+        { label: 'Allow', action: perm('allow') },
+        { label: '[x](y) *z* (a) <b>', action: perm('deny') },
+      ],
+    };
+    const r = renderMarkdown(card, 'en', 'k3f9');
+    const options = r.text.split('\n\n').slice(-2);
+    expect(options).toEqual([
+      '**Tap an option, or reply with its number** · #k3f9',
+      '1. [Allow](dtmd://dingtalkclient/sendMessage?content=1%20%23k3f9)\n' +
+        '2. [\\[x\\]\\(y\\) \\*z\\* \\(a\\) &lt;b&gt;](dtmd://dingtalkclient/sendMessage?content=2%20%23k3f9)',
+    ]);
+    // Each link's target, read back as DingTalk would, is the text the tap sends.
+    const targets = [...r.text.matchAll(/\]\((dtmd:[^)]+)\)/g)].map((m) => new URL(m[1]!).searchParams.get('content'));
+    expect(targets).toEqual(['1 #k3f9', '2 #k3f9']);
+    expect(renderMarkdown(card, 'zh', 'k3f9').text).toContain('**点选一项，或回复数字** · #k3f9');
+    expect(renderMarkdown(card, 'en').text).not.toContain('dtmd:');
+  });
+
+  it("keeps a prompt's options whole when its text is too long", () => {
+    const card: CardReply = {
+      kind: 'card',
+      title: 'Permission',
+      status: 'warning',
+      sections: [{ type: 'plain', text: `Bash: ${'x'.repeat(6_000)}` }],
+      buttons: [
+        { label: 'Allow', action: perm('allow') },
+        { label: 'Deny', action: perm('deny') },
+      ],
+    };
+    const r = renderMarkdown(card, 'en', 'abcd');
+    expect(r.text.length).toBeLessThanOrEqual(DINGTALK_MAX_TEXT);
+    expect(r.text).toContain('…');
+    expect(r.text.endsWith('2. [Deny](dtmd://dingtalkclient/sendMessage?content=2%20%23abcd)')).toBe(true);
+  });
+
   it('cuts a long answer at a line break under the limit, with the note, and says how much it kept', () => {
     const text = Array.from({ length: 300 }, (_, i) => `line ${i} ${'y'.repeat(20)}`).join('\n');
     const card: CardReply = {

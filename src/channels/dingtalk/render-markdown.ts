@@ -1,6 +1,7 @@
 import type { CardAction, CardReply, CardSection, Reply } from '../../bridge/reply-model.js';
 import type { Language } from '../../core/i18n.js';
 import { dingtalkMessages } from './dingtalk-messages.js';
+import { tapContent, tapUrl } from './option-tap.js';
 
 /**
  * Longest text we put in one markdown message (DingTalk documents no exact figure for
@@ -80,25 +81,34 @@ export function titleOf(text: string): string {
 }
 
 /**
+ * A card's buttons as a numbered list the owner answers with the number (DingTalk's markdown
+ * messages have no buttons). With `prompt` (the token of an offered prompt) each label is a link
+ * whose tap sends `<n> #<token>` as the owner (`option-tap.ts`), and the hint names the token, so
+ * typing it answers this prompt too where links don't render.
+ */
+function optionsMarkdown(card: CardReply, lang: Language, prompt: string | undefined): string {
+  const t = dingtalkMessages(lang);
+  const buttons = card.buttons ?? [];
+  if (buttons.length === 0) return '';
+  const hint = prompt ? `**${t('tapOrReply')}** · #${prompt}` : `**${t('replyWithNumber')}**`;
+  const label = (text: string, n: number) =>
+    prompt ? `[${escapeMarkdown(text)}](${tapUrl(tapContent(n, prompt))})` : escapeMarkdown(text);
+  return [hint, buttons.map((b, i) => `${i + 1}. ${label(b.label, i + 1)}`).join('\n')].join('\n\n');
+}
+
+/**
  * A card as one markdown message: the title as a heading, the sections, the footer in italics,
- * then its buttons as a numbered list the owner answers with the number (DingTalk's markdown
- * messages have no buttons). The section whose text is `answer.text` is cut to what fits with
- * `answer.note` under it; `kept` = characters of it shown.
+ * then its buttons as numbered options (`optionsMarkdown`). The section whose text is
+ * `answer.text` is cut to what fits with `answer.note` under it; `kept` = characters of it shown.
  */
 export function cardMarkdown(
   card: CardReply,
   lang: Language,
   answer?: { text: string; note: string },
+  prompt?: string,
 ): RenderedMarkdown & { kept: number } {
-  const t = dingtalkMessages(lang);
   const actions = (card.buttons ?? []).map((b) => b.action);
-  const options =
-    actions.length === 0
-      ? ''
-      : [
-          `**${t('replyWithNumber')}**`,
-          (card.buttons ?? []).map((b, i) => `${i + 1}. ${escapeMarkdown(b.label)}`).join('\n'),
-        ].join('\n\n');
+  const options = optionsMarkdown(card, lang, prompt);
   const index =
     answer && answer.text !== ''
       ? card.sections.findIndex((s) => (s.type === 'plain' || s.type === 'answer') && s.text === answer.text)
@@ -126,16 +136,23 @@ export function cardMarkdown(
       parts[index] = `${render(answer.text.slice(0, kept))}\n\n*${escapeMarkdown(answer.note)}*`;
     }
   }
-  const text = cut(join([head, ...parts, foot, options]), DINGTALK_MAX_TEXT);
+  // The options come whole after the cut: a prompt stays answerable whatever its text.
+  const body = join([head, ...parts, foot]);
+  const text = options
+    ? join([cut(body, DINGTALK_MAX_TEXT - options.length - 2), options])
+    : cut(body, DINGTALK_MAX_TEXT);
   return { title: titleOf(card.title), text, actions, kept };
 }
 
-/** A `Reply` as one markdown message (a text reply is the agent's or the bridge's markdown). */
-export function renderMarkdown(reply: Reply, lang: Language): RenderedMarkdown {
+/**
+ * A `Reply` as one markdown message (a text reply is the agent's or the bridge's markdown); with
+ * `prompt`, the token of an offered prompt, its options are tappable.
+ */
+export function renderMarkdown(reply: Reply, lang: Language, prompt?: string): RenderedMarkdown {
   if (reply.kind === 'text') {
     const text = answerMarkdown(reply.text);
     return { title: titleOf(reply.text), text: cut(text.trim() === '' ? '…' : text, DINGTALK_MAX_TEXT), actions: [] };
   }
-  const { title, text, actions } = cardMarkdown(reply, lang);
+  const { title, text, actions } = cardMarkdown(reply, lang, undefined, prompt);
   return { title, text, actions };
 }
