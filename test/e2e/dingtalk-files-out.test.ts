@@ -67,21 +67,24 @@ describe('DingTalk files out (media/upload + batchSend against the fake)', () =>
     const fake = await h.fake();
     const { channel } = await h.channel(fake);
     const pdf = await fileReply('a.pdf', PDF, 'application/pdf');
+    await channel.outbox.send(target, { kind: 'text', text: 'the token is cached now' }, 'k:text');
+    const tokens = fake.tokenCalls;
     fake.failNext(429, 2);
     await channel.outbox.sendFile!(target, pdf, 'k:file:1');
-    expect([fake.media.uploads.length, fake.sent.length]).toEqual([1, 1]);
+    expect(fake.tokenCalls).toBe(tokens);
+    expect([fake.media.uploads.length, fake.sent.length]).toEqual([1, 2]);
     fake.expireTokens();
     const calls = fake.tokenCalls;
     await channel.outbox.sendFile!(target, pdf, 'k:file:2');
     expect(fake.tokenCalls).toBe(calls + 1);
-    expect([fake.media.uploads.length, fake.sent.length]).toEqual([2, 2]);
+    expect([fake.media.uploads.length, fake.sent.length]).toEqual([2, 3]);
     // DingTalk refuses the message once; the retried delivery reuses the upload.
     const refuse = fake.media.refuse.bind(fake.media);
     fake.media.refuse = () => 'fake: refused once';
     await expect(channel.outbox.sendFile!(target, pdf, 'k:file:3')).rejects.toThrow('fake: refused once');
     fake.media.refuse = refuse;
     await channel.outbox.sendFile!(target, pdf, 'k:file:3');
-    expect([fake.media.uploads.length, fake.sent.length]).toEqual([3, 3]);
+    expect([fake.media.uploads.length, fake.sent.length]).toEqual([3, 4]);
   });
 
   it('refuses an empty file or one over 20 MB by name, uploading nothing; an upload error never shows the token', async () => {
