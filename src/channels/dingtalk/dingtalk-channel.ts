@@ -180,7 +180,17 @@ export function createDingTalkChannel(
     },
 
     prepare(message) {
-      return prepareDingTalkMessage(message, { ...opts, api, outbox, logger: log });
+      const { imagesDir, images, attachmentsDir, files, lang } = opts;
+      return prepareDingTalkMessage(message, {
+        api,
+        outbox,
+        imagesDir,
+        images,
+        attachmentsDir,
+        files,
+        lang,
+        logger: log,
+      });
     },
   };
 }
