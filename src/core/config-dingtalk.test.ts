@@ -33,6 +33,7 @@ describe('[dingtalk] config', () => {
       owner_staff_id: '',
       allow_auto_bind_owner: false,
       api_base: 'https://api.dingtalk.com',
+      oapi_base: 'https://oapi.dingtalk.com',
       card_template_id: '',
       card_template_key: 'content',
     });
@@ -61,6 +62,7 @@ describe('[dingtalk] config', () => {
     ['owner_staff_id = "a b"', 'dingtalk.owner_staff_id', 'staffId'],
     ['api_base = "https://api.dingtalk.com/"', 'dingtalk.api_base', 'trailing slash'],
     ['api_base = "api.dingtalk.com"', 'dingtalk.api_base', 'http://'],
+    ['oapi_base = "https://oapi.dingtalk.com/"', 'dingtalk.oapi_base', 'trailing slash'],
     ['card_template_key = "a b"', 'dingtalk.card_template_key', 'variable name'],
     ['client_id = "ding abc"', 'dingtalk.client_id', 'Client ID'],
     ['client_secret = "pasted secret"', 'dingtalk.client_secret', 'no spaces'],

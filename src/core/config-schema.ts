@@ -112,6 +112,8 @@ export interface Config {
     allow_auto_bind_owner: boolean;
     /** OpenAPI base URL without a trailing slash; the Stream gateway is `<api_base>/v1.0/gateway/connections/open`. */
     api_base: string;
+    /** The legacy host of `media/upload` (files the agent sends) without a trailing slash. */
+    oapi_base: string;
     /** An AI card template of the app (empty = no card: replies are markdown messages). */
     card_template_id: string;
     /** The template's streamed markdown variable. */
@@ -275,6 +277,7 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     owner_staff_id: str('', dingtalkStaffIdCheck),
     allow_auto_bind_owner: bool(false),
     api_base: str('https://api.dingtalk.com', apiRootCheck),
+    oapi_base: str('https://oapi.dingtalk.com', apiRootCheck),
     card_template_id: str('', dingtalkIdCheck('AI card template id')),
     card_template_key: str('content', dingtalkCardKeyCheck),
   },

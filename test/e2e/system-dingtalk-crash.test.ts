@@ -30,6 +30,7 @@ describe.skipIf(!CLAUDE_BIN)('crash and restart over DingTalk', () => {
         owner_staff_id: OWNER,
         allow_auto_bind_owner: false,
         api_base: dt.apiBase,
+        oapi_base: dt.apiBase,
         card_template_id: '',
         card_template_key: 'content',
       };

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Language } from '../../core/i18n.js';
+import { registerSecret } from '../../core/redact.js';
 import { DingTalkApiError } from './dingtalk-api-error.js';
+import { postMedia, type MediaType } from './media-upload.js';
 
 export interface DingTalkApiOptions {
   /** `dingtalk.api_base`, no trailing slash. */
   apiBase: string;
+  /** `dingtalk.oapi_base`, the legacy host of `media/upload` (default `https://oapi.dingtalk.com`). */
+  oapiBase?: string;
   clientId: string;
   clientSecret: string;
   lang: Language;
@@ -24,8 +28,9 @@ const TOKEN_MARGIN_MS = 5 * 60_000;
  * The few DingTalk OpenAPI calls the channel makes (docs/design.md#dingtalk), with Node's fetch:
  * the app access token (`POST /v1.0/oauth2/accessToken`, cached until shortly before it expires
  * and renewed once when a call answers 401), robot messages to one user
- * (`/v1.0/robot/oToMessages/batchSend`) and message-file downloads. A 429, a 5xx or no answer is
- * tried again after a growing wait; every failure is a `DingTalkApiError` without the token.
+ * (`/v1.0/robot/oToMessages/batchSend`: markdown, files, pictures), message-file downloads and
+ * media uploads (`postMedia`). A 429, a 5xx or no answer is tried again after a growing wait;
+ * every failure is a `DingTalkApiError` without the token.
  */
 export class DingTalkApi {
   private token: { value: string; until: number } | undefined;
@@ -57,17 +62,41 @@ export class DingTalkApi {
     const expireIn = typeof body.expireIn === 'number' ? body.expireIn : 7200;
     if (typeof value !== 'string' || value === '')
       throw new DingTalkApiError('accessToken', 200, 'no accessToken in the answer', this.o.lang);
+    // The legacy upload carries it in a URL: whatever might print one masks it.
+    registerSecret(value);
     this.token = { value, until: this.now() + Math.max(expireIn * 1000 - TOKEN_MARGIN_MS, 60_000) };
     return value;
   }
 
   /** A markdown message from the robot to one user; returns DingTalk's `processQueryKey`. */
   async sendMarkdown(staffId: string, title: string, text: string): Promise<string> {
+    return this.batchSend(staffId, 'sampleMarkdown', { title, text });
+  }
+
+  /** A file message (`sampleFile`) of an uploaded `mediaId`; `fileType` is the extension without the dot. */
+  async sendFile(staffId: string, mediaId: string, fileName: string, fileType: string): Promise<string> {
+    return this.batchSend(staffId, 'sampleFile', { mediaId, fileName, fileType });
+  }
+
+  /** A picture message (`sampleImageMsg`): `photoURL` may be the `mediaId` of an uploaded image. */
+  async sendImage(staffId: string, mediaId: string): Promise<string> {
+    return this.batchSend(staffId, 'sampleImageMsg', { photoURL: mediaId });
+  }
+
+  /** Uploads `bytes` to the legacy media store; returns the `media_id` the file and picture messages take. */
+  async uploadMedia(type: MediaType, bytes: Buffer, name: string): Promise<string> {
+    const oapiBase = this.o.oapiBase ?? 'https://oapi.dingtalk.com';
+    return this.withToken((token) =>
+      this.retrying(() => postMedia({ oapiBase, token, type, bytes, name, lang: this.o.lang })),
+    );
+  }
+
+  private async batchSend(staffId: string, msgKey: string, param: Json): Promise<string> {
     const body = await this.call('batchSend', '/v1.0/robot/oToMessages/batchSend', {
       robotCode: this.robotCode,
       userIds: [staffId],
-      msgKey: 'sampleMarkdown',
-      msgParam: JSON.stringify({ title, text }),
+      msgKey,
+      msgParam: JSON.stringify(param),
     });
     const listed = (key: string) => Array.isArray(body[key]) && (body[key] as unknown[]).includes(staffId);
     if (listed('invalidStaffIdList'))
@@ -128,21 +157,30 @@ export class DingTalkApi {
 
   /** A call with the access token; a 401 drops the cached token and tries once more with a new one. */
   private async call(op: string, path: string, payload: Json, method: 'POST' | 'PUT' = 'POST'): Promise<Json> {
+    return this.withToken((token) => this.request(op, path, payload, token, method));
+  }
+
+  private async withToken<T>(fn: (token: string) => Promise<T>): Promise<T> {
     try {
-      return await this.request(op, path, payload, await this.accessToken(), method);
+      return await fn(await this.accessToken());
     } catch (err) {
       if (!(err instanceof DingTalkApiError) || err.status !== 401) throw err;
       this.token = undefined;
-      return this.request(op, path, payload, await this.accessToken(), method);
+      return fn(await this.accessToken());
     }
   }
 
   private async request(op: string, path: string, payload: Json, token?: string, method = 'POST'): Promise<Json> {
+    return this.retrying(() => this.once(op, path, payload, token, method));
+  }
+
+  /** `fn` again after a growing wait while it fails with a retryable `DingTalkApiError`. */
+  private async retrying<T>(fn: () => Promise<T>): Promise<T> {
     const attempts = this.o.attempts ?? 4;
     let wait = this.o.retryDelayMs ?? 1_000;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.once(op, path, payload, token, method);
+        return await fn();
       } catch (err) {
         if (!(err instanceof DingTalkApiError) || !err.retryable || attempt >= attempts) throw err;
         await new Promise((r) => setTimeout(r, wait));

@@ -11,22 +11,26 @@ import { redact, registerSecret } from '../../core/redact.js';
 import { DingTalkApi } from './dingtalk-api.js';
 import { dingtalkMessages } from './dingtalk-messages.js';
 import { createDingTalkOutbox } from './dingtalk-outbox.js';
-import { downloadImages } from '../../bridge/inbound-files/download-images.js';
-import { fetchDownload } from '../../bridge/inbound-files/fetch-download.js';
 import { GatewayClient, type GatewayState } from './gateway-client.js';
 import { convertRobotMessage } from './inbound-robot-message.js';
 import { OptionStore, type StoredPrompts } from './option-store.js';
 import { parseChoice } from './option-tap.js';
+import { prepareDingTalkMessage } from './prepare-message.js';
 
 export interface DingTalkChannelOptions {
   clientId: string;
   clientSecret: string;
   /** `dingtalk.api_base`, no trailing slash (tests: the fake DingTalk). */
   apiBase: string;
+  /** `dingtalk.oapi_base`: the legacy host of media uploads (default `https://oapi.dingtalk.com`). */
+  oapiBase?: string;
   lang: Language;
   logger: Logger;
   imagesDir: string;
   images: Config['images'];
+  /** `~/.cc-linker/attachments` and `[files]`: files, audio and video the user sends. */
+  attachmentsDir: string;
+  files: Config['files'];
   stream: Config['stream'];
   /** `dingtalk.card_template_id` / `card_template_key`; absent = replies are markdown messages. */
   card?: { templateId: string; key: string };
@@ -60,6 +64,7 @@ export function createDingTalkChannel(
   const now = opts.now ?? (() => new Date());
   const api = new DingTalkApi({
     apiBase: opts.apiBase,
+    ...(opts.oapiBase ? { oapiBase: opts.oapiBase } : {}),
     clientId: opts.clientId,
     clientSecret: opts.clientSecret,
     lang: opts.lang,
@@ -186,13 +191,15 @@ export function createDingTalkChannel(
     },
 
     prepare(message) {
-      return downloadImages(message, {
-        // `messageFiles/download` turns a picture's downloadCode into a short-lived URL.
-        open: async (code) => fetchDownload(await api.downloadUrl(code)),
-        requireImageBytes: true,
-        imagesDir: opts.imagesDir,
-        images: opts.images,
-        lang: opts.lang,
+      const { imagesDir, images, attachmentsDir, files, lang } = opts;
+      return prepareDingTalkMessage(message, {
+        api,
+        outbox,
+        imagesDir,
+        images,
+        attachmentsDir,
+        files,
+        lang,
         logger: log,
       });
     },

@@ -12,6 +12,8 @@ export const dingtalkMessages = defineMessages({
     actionFailed: '操作失败，请重试',
     actionDone: '已处理',
     apiFailed: '钉钉接口调用失败（{op}）：「{detail}」',
+    fileTooLarge: '文件“{name}”大小为 {size}，超过钉钉 {limit} 的上限，未发送',
+    fileEmpty: '文件“{name}”是空文件，钉钉不接收，未发送',
   },
   en: {
     continuedBelow: '… (long reply — continued in the next messages)',
@@ -23,5 +25,7 @@ export const dingtalkMessages = defineMessages({
     actionFailed: 'The action failed, please retry',
     actionDone: 'Done',
     apiFailed: 'DingTalk API call failed ({op}): “{detail}”',
+    fileTooLarge: 'The file “{name}” is {size}, over DingTalk’s {limit} limit; not sent',
+    fileEmpty: 'The file “{name}” is empty and DingTalk takes no empty file; not sent',
   },
 });

@@ -10,9 +10,13 @@ import { DingTalkCardStream, FLOW, streamMarkdown } from './card-stream.js';
 import { DingTalkReplyStream, openingMarkdown } from './dingtalk-stream.js';
 import type { OptionStore } from './option-store.js';
 import { DINGTALK_MAX_TEXT_CHUNK, renderMarkdown, titleOf } from './render-markdown.js';
+import { sendDingTalkFile } from './send-dingtalk-file.js';
 
 export interface DingTalkOutboxDeps {
-  api: Pick<DingTalkApi, 'sendMarkdown' | 'createCard' | 'streamCard' | 'updateCard'>;
+  api: Pick<
+    DingTalkApi,
+    'sendMarkdown' | 'createCard' | 'streamCard' | 'updateCard' | 'uploadMedia' | 'sendFile' | 'sendImage'
+  >;
   /** `dingtalk.card_template_id` and `card_template_key`: with a template, replies stream into an AI card. */
   card?: { templateId: string; key: string };
   lang: Language;
@@ -100,6 +104,11 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
 
     async send(target, reply, idempotencyKey) {
       return { messageId: await sendReply(target.userId, idempotencyKey, reply) };
+    },
+
+    /** A checked file: uploaded, then a file or picture message, once per key (`sendDingTalkFile`). */
+    async sendFile(target, file, idempotencyKey) {
+      return { messageId: await sendDingTalkFile(d, target.userId, file, idempotencyKey) };
     },
 
     async update(messageId, reply) {

@@ -54,4 +54,22 @@ describe('convertRobotMessage', () => {
     expect(audio.kind === 'message' && audio.message.unsupportedType).toBe('audio');
     expect(convertRobotMessage(msg({ msgtype: 'interactiveCard' }), now).kind).toBe('ignore');
   });
+
+  it('takes files, audio and video with a downloadCode as files (named), without one as unsupported', () => {
+    const file = convertRobotMessage(
+      msg({ msgtype: 'file', content: { downloadCode: 'f1', fileName: '报告 v2.pdf', spaceId: 's', fileId: 'x' } }),
+      now,
+    );
+    expect(file).toMatchObject({ kind: 'message', message: { text: '', files: [{ key: 'f1', name: '报告 v2.pdf' }] } });
+    expect(file.kind === 'message' && file.message.unsupportedType).toBeUndefined();
+    const audio = convertRobotMessage(msg({ msgtype: 'audio', content: { downloadCode: 'a1', duration: 3 } }), now);
+    expect(audio.kind === 'message' && audio.message.files).toEqual([{ key: 'a1', name: 'audio-m1' }]);
+    const video = convertRobotMessage(
+      msg({ msgtype: 'video', content: { downloadCode: 'v1', videoType: 'mp4' } }),
+      now,
+    );
+    expect(video.kind === 'message' && video.message.files).toEqual([{ key: 'v1', name: 'video-m1.mp4' }]);
+    const bare = convertRobotMessage(msg({ msgtype: 'file', content: { fileName: 'a.txt' } }), now);
+    expect(bare.kind === 'message' && [bare.message.unsupportedType, bare.message.files]).toEqual(['file', undefined]);
+  });
 });

@@ -1,4 +1,4 @@
-import type { InboundMessage } from '../../bridge/inbound-message.js';
+import type { InboundFile, InboundMessage } from '../../bridge/inbound-message.js';
 
 /** What one robot-message CALLBACK means to the channel. */
 export type RobotDecision = { kind: 'message'; message: InboundMessage } | { kind: 'ignore'; reason: string };
@@ -7,8 +7,23 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-/** Message types we name when they are not supported yet (the bridge answers the owner so). */
-const UNSUPPORTED = ['file', 'audio', 'video'];
+/** Message types taken as a file when they carry a `downloadCode`, else named as not supported yet. */
+const FILE_TYPES = ['file', 'audio', 'video'];
+
+/**
+ * The file of a `file` / `audio` / `video` message: its `downloadCode` as the key (fetched later by
+ * `prepare`) and the name shown (`content.fileName`; audio and video have none, so one is made
+ * from the message id and `videoType`). Undefined without a `downloadCode`.
+ */
+function fileOf(msgtype: string, content: Obj, msgId: string): InboundFile | undefined {
+  const key = str(content.downloadCode);
+  if (!key) return undefined;
+  const video = str(content.videoType)?.replace(/[^A-Za-z0-9]/g, '');
+  const name =
+    str(content.fileName) ??
+    (msgtype === 'video' ? `video-${msgId}${video ? `.${video}` : ''}` : `${msgtype}-${msgId}`);
+  return { key, name };
+}
 
 /** The pictures and text of a `richText` message, in order. */
 function richText(content: Obj): { text: string; codes: string[] } {
@@ -29,7 +44,8 @@ function richText(content: Obj): { text: string; codes: string[] } {
  * (`conversationType` "1") count; groups are ignored. The id is `dingtalk:<msgId>`, the same on
  * every re-push. The sender is the `senderStaffId` (a user from outside the organisation has
  * none: the `senderId` stands in, and is never an owner). Pictures carry their `downloadCode`
- * as the image key, fetched later by `prepare`.
+ * as the image key, fetched later by `prepare`; files, audio and video with a `downloadCode`
+ * become `files` the same way (without one they are named as not supported).
  */
 export function convertRobotMessage(data: unknown, now: Date): RobotDecision {
   if (!isObj(data)) return { kind: 'ignore', reason: 'not a robot message' };
@@ -41,6 +57,7 @@ export function convertRobotMessage(data: unknown, now: Date): RobotDecision {
   const content = isObj(data.content) ? data.content : {};
   let text = '';
   let codes: string[] = [];
+  let files: InboundFile[] = [];
   let unsupportedType: string | undefined;
   switch (data.msgtype) {
     case 'text':
@@ -54,9 +71,13 @@ export function convertRobotMessage(data: unknown, now: Date): RobotDecision {
     case 'richText':
       ({ text, codes } = richText(content));
       break;
-    default:
-      if (typeof data.msgtype === 'string' && UNSUPPORTED.includes(data.msgtype)) unsupportedType = data.msgtype;
-      else return { kind: 'ignore', reason: `message type ${String(data.msgtype)}` };
+    default: {
+      if (typeof data.msgtype !== 'string' || !FILE_TYPES.includes(data.msgtype))
+        return { kind: 'ignore', reason: `message type ${String(data.msgtype)}` };
+      const file = fileOf(data.msgtype, content, msgId);
+      if (file) files = [file];
+      else unsupportedType = data.msgtype;
+    }
   }
   const message: InboundMessage = {
     id: `dingtalk:${msgId}`,
@@ -68,6 +89,7 @@ export function convertRobotMessage(data: unknown, now: Date): RobotDecision {
     // DingTalk puts a space before the text of a message typed after the robot's name.
     text: text.trim(),
     images: codes.map((key) => ({ key })),
+    ...(files.length > 0 ? { files } : {}),
     receivedAt: now.toISOString(),
     ...(unsupportedType ? { unsupportedType } : {}),
   };

@@ -61,6 +61,7 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       owner_staff_id: '你本人在该企业的 staffId（userid），只有它的单聊会被处理。\n不知道时：给机器人发 /whoami',
       allow_auto_bind_owner: 'owner_staff_id 为空时，第一个单聊机器人的人自动成为钉钉的 owner；默认 false',
       api_base: '钉钉开放平台地址（不带结尾的 /）；Stream 网关为 <api_base>/v1.0/gateway/connections/open',
+      oapi_base: '钉钉旧版接口地址（不带结尾的 /），用于上传 agent 发送的文件（media/upload）；一般不需要修改',
       card_template_id:
         '可选：应用的 AI 卡片模板 id（在钉钉卡片平台创建）。设置后回复流式写入一张卡片；为空时回复为 markdown 消息',
       card_template_key: 'AI 卡片模板里用于流式 markdown 内容的变量名；默认 content',
@@ -245,6 +246,8 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
         'With owner_staff_id empty, the first person to message the robot in a single chat becomes the DingTalk owner; default false',
       api_base:
         'DingTalk OpenAPI base URL (no trailing /); the Stream gateway is <api_base>/v1.0/gateway/connections/open',
+      oapi_base:
+        "DingTalk's legacy API base URL (no trailing /), where files the agent sends are uploaded (media/upload); normally left as it is",
       card_template_id:
         "Optional: an AI card template id of the app (made on DingTalk's card platform). Set, replies stream into one card; empty, replies are markdown messages",
       card_template_key: "The template's variable that holds the streamed markdown; default content",

@@ -31,10 +31,13 @@ export async function dingtalkChannel(o: ChatChannelContext): Promise<Channel | 
       clientId: config.dingtalk.client_id,
       clientSecret: config.dingtalk.client_secret,
       apiBase: config.dingtalk.api_base,
+      oapiBase: config.dingtalk.oapi_base,
       lang,
       logger,
       imagesDir: paths.imagesDir,
       images: config.images,
+      attachmentsDir: paths.attachmentsDir,
+      files: config.files,
       stream: config.stream,
       ...(config.dingtalk.card_template_id
         ? { card: { templateId: config.dingtalk.card_template_id, key: config.dingtalk.card_template_key } }

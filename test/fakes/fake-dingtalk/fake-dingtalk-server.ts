@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { FakeMediaStore } from './fake-media-store.js';
 
 /**
  * A local DingTalk on 127.0.0.1 (node:http + ws) for the real `dingtalk-stream` client and our
@@ -10,7 +11,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
  * CALLBACK pushes that wait for an ack by `messageId` and are pushed again when none comes within
  * `ackTimeoutMs`, the OAuth token (401 for a bad or expired token on every other call), robot
  * `batchSend`, `messageFiles/download` + the file, a `sessionWebhook`, and AI cards
- * (createAndDeliver once per outTrackId into a robot single chat, streaming, instances update). `failNext` answers the next calls with 429 / 5xx.
+ * (createAndDeliver once per outTrackId into a robot single chat, streaming, instances update),
+ * and the legacy `POST /media/upload` (`media`, `FakeMediaStore`). `failNext` answers the next calls with 429 / 5xx.
  */
 export const FAKE_CLIENT_ID = 'dingfakeclientid0001';
 export const FAKE_CLIENT_SECRET = 'fake-dingtalk-secret-0123456789abcdefXYZ';
@@ -24,6 +26,8 @@ export interface SentMessage {
   title: string;
   text: string;
   processQueryKey: string;
+  /** The whole `msgParam` (a file message's `mediaId`, `fileName`, `fileType`). */
+  param: Record<string, unknown>;
 }
 
 export interface Push {
@@ -60,6 +64,8 @@ export class FakeDingTalk {
     { templateId: string; userId: string; params: Record<string, string>; streams: number }
   >();
   readonly gatewayCalls: Json[] = [];
+  /** `media/upload`: the uploads (`media.uploads`) and the size cap (`media.maxBytes`). */
+  readonly media = new FakeMediaStore();
   /** SYSTEM ping answers the client sent back. */
   readonly pongs: Json[] = [];
   tokenCalls = 0;
@@ -237,14 +243,16 @@ export class FakeDingTalk {
   private async route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const bytes = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/media/upload') return this.upload(req, res, bytes, url);
+    const raw = bytes.toString('utf8');
     let body: Json = {};
     try {
       body = raw ? (JSON.parse(raw) as Json) : {};
     } catch {
       return this.answer(res, 400, { code: 'InvalidJson', message: 'body is not JSON' });
     }
-    const url = new URL(req.url ?? '/', 'http://x');
     const p = url.pathname;
     if (req.method === 'GET' && p.startsWith('/files/')) {
       const file = this.files.get(decodeURIComponent(p.slice('/files/'.length)));
@@ -281,6 +289,21 @@ export class FakeDingTalk {
     }
     if (p.startsWith('/v1.0/card/')) return this.card(res, `${req.method} ${p}`, body);
     return this.answer(res, 404, { code: 'NotFound', message: p });
+  }
+
+  private async upload(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer, url: URL): Promise<void> {
+    if (req.method !== 'POST') return this.answer(res, 405, { errcode: 43002, errmsg: '需要POST请求' });
+    if (this.failures && this.failures.times > 0) {
+      this.failures.times -= 1;
+      return this.answer(res, this.failures.status, { errcode: 90018, errmsg: 'fake failure' });
+    }
+    const [status, body] = await this.media.upload(
+      req.headers['content-type'] ?? '',
+      raw,
+      url.searchParams,
+      this.tokens,
+    );
+    this.answer(res, status, body);
   }
 
   private gateway(res: http.ServerResponse, body: Json): void {
@@ -329,6 +352,8 @@ export class FakeDingTalk {
     const param = JSON.parse(body.msgParam) as Json;
     if (String(param.text ?? '').length > MAX_MARKDOWN)
       return this.answer(res, 400, { code: 'invalidParameter', message: 'msgParam.text too long' });
+    const refused = this.media.refuse(String(body.msgKey), param);
+    if (refused) return this.answer(res, 400, { code: 'invalidParameter', message: refused });
     const processQueryKey = `pqk-${randomBytes(6).toString('hex')}`;
     for (const userId of users)
       this.sent.push({
@@ -337,6 +362,7 @@ export class FakeDingTalk {
         title: String(param.title ?? ''),
         text: String(param.text ?? param.content ?? ''),
         processQueryKey,
+        param,
       });
     this.answer(res, 200, { processQueryKey, invalidStaffIdList: [], flowControlledStaffIdList: [] });
   }
