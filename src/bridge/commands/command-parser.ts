@@ -83,6 +83,11 @@ const NAMES: Record<string, ChatCommand['name']> = {
   agents: 'agent',
 };
 
+/** Whether `word` (without its slash, any case) names a chat command: `new`, `stop`, `listDir` … */
+export function isChatCommandWord(word: string): boolean {
+  return Object.hasOwn(NAMES, word.toLowerCase());
+}
+
 /** Ordinary, full-width and no-break spaces all separate words in chat text. */
 const SPACE = /[\s\u00a0\u3000]+/;
 /** A list or prompt index: one to three digits. */

@@ -28,6 +28,11 @@ describe('/cc → the bridge command', () => {
     ['／list', '/list'],
     ['new ~/a -- fix &lt;b&gt; &amp; c', '/new ~/a -- fix <b> & c'],
     ['cc how many blocks?', '/cc how many blocks?'],
+    ['ListDir ~/x', '/ListDir ~/x'],
+    // Not a command word: a question for the cc_exec gateway, as `/cc <question>` elsewhere.
+    ['how many blocks?', '/cc how many blocks?'],
+    ['我有哪些笔记', '/cc 我有哪些笔记'],
+    ['newest notes', '/cc newest notes'],
   ])('%j → %j', (text, expected) => {
     expect(commandText(text)).toBe(expected);
   });

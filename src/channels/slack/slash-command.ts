@@ -1,3 +1,4 @@
+import { isChatCommandWord } from '../../bridge/commands/command-parser.js';
 import type { InboundMessage } from '../../bridge/inbound-message.js';
 import { slackTextToPlain } from './inbound-event.js';
 
@@ -16,14 +17,18 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /**
- * The bridge command a `/cc` text stands for: `new ~/x -- go` → `/new ~/x -- go`; nothing → `/help`.
- * A slash typed after `/cc` (`/cc /stop`) is taken once; Slack's escaped `&`, `<`, `>` are decoded.
+ * The bridge text a `/cc` text stands for. A cc-linker command word first runs that command:
+ * `new ~/x -- go` → `/new ~/x -- go` (a slash typed after `/cc`, `/cc /stop`, is taken once);
+ * nothing → `/help`; anything else is a question for the cc_exec gateway, as `/cc <question>` is in
+ * every other chat app (`/cc cc <question>` asks one that starts with a command word). Slack's
+ * escaped `&`, `<`, `>` are decoded.
  */
 export function commandText(text: string): string {
-  const rest = slackTextToPlain(text)
-    .replace(/^[\s\u00a0\u3000]+|[\s\u00a0\u3000]+$/g, '')
-    .replace(/^[/／]/, '');
-  return rest === '' ? '/help' : `/${rest}`;
+  const typed = slackTextToPlain(text).replace(/^[\s\u00a0\u3000]+|[\s\u00a0\u3000]+$/g, '');
+  const rest = typed.replace(/^[/／]/, '');
+  if (rest === '') return '/help';
+  const word = /^[^\s\u00a0\u3000]*/.exec(rest)?.[0] ?? '';
+  return rest !== typed || isChatCommandWord(word) ? `/${rest}` : `/cc ${rest}`;
 }
 
 /**

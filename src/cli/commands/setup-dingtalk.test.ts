@@ -90,6 +90,7 @@ describe('cc-linker setup --channels dingtalk (non-interactive)', () => {
       owner_staff_id: 'manager4521',
       allow_auto_bind_owner: false,
       api_base: fake.apiBase,
+      oapi_base: 'https://oapi.dingtalk.com',
       card_template_id: '',
       card_template_key: 'content',
     });

@@ -55,7 +55,10 @@ export const setupCommand: CommandSpec = {
     { flags: '--allowed-root <dir...>', description: 'directories /new may use (repeatable)' },
     { flags: '--language <zh|en>', description: 'language of messages (env CC_LINKER_LANGUAGE)' },
     ...APP_OPTIONS,
-    { flags: '--no-check', description: 'do not check the credentials (Feishu token endpoint, Telegram getMe)' },
+    {
+      flags: '--no-check',
+      description: 'do not check the credentials with each chat app (Feishu, Telegram, Slack, DingTalk)',
+    },
     { flags: '--skip-feishu', description: 'leave Feishu out; its settings stay as they are' },
     {
       flags: '-y, --yes',

@@ -95,6 +95,7 @@ describe('setup wizard: DingTalk', () => {
       owner_staff_id: '',
       allow_auto_bind_owner: false,
       api_base: fake.apiBase,
+      oapi_base: 'https://oapi.dingtalk.com',
       card_template_id: '',
       card_template_key: 'content',
     });
