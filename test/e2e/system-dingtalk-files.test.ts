@@ -106,4 +106,27 @@ describe.skipIf(!CLAUDE_BIN)('files both ways over DingTalk (real dingtalk-strea
     },
     CASE_TIMEOUT_MS,
   );
+
+  it(
+    'a voice message DingTalk transcribed is the prompt, quoted with 🎤 in the answer; no file is fetched',
+    async () => {
+      showLogOnFailure(() => s);
+      dt.push(
+        dt.robotMessage(OWNER, '', {
+          msgtype: 'audio',
+          content: { downloadCode: 'code-voice', duration: '3000', recognition: 'echo: 语音里说的话' },
+        }),
+      );
+      const prompt = '[voice message, transcribed] echo: 语音里说的话';
+      await until(() => lastPrompt() === prompt, 'the transcript as the prompt', 45_000);
+      await until(
+        () => dt.messagesTo(OWNER).some((m) => m.text.includes('🎤 echo: 语音里说的话') && /🔄 \d+ turns/.test(m.text)),
+        'the answer quoting the transcript',
+        45_000,
+      );
+      // No file line (a download would have named 'code-voice', which the fake does not know).
+      expect(lastPrompt()).toBe(prompt);
+    },
+    CASE_TIMEOUT_MS,
+  );
 });

@@ -31,6 +31,8 @@ export interface DingTalkChannelOptions {
   /** `~/.cc-linker/attachments` and `[files]`: files, audio and video the user sends. */
   attachmentsDir: string;
   files: Config['files'];
+  /** `voice.enabled` (default on): voice messages DingTalk transcribed become the prompt. */
+  voice?: Pick<Config['voice'], 'enabled'>;
   stream: Config['stream'];
   /** `dingtalk.card_template_id` / `card_template_key`; absent = replies are markdown messages. */
   card?: { templateId: string; key: string };
@@ -199,6 +201,7 @@ export function createDingTalkChannel(
         images,
         attachmentsDir,
         files,
+        voice: opts.voice ?? { enabled: true },
         lang,
         logger: log,
       });

@@ -72,4 +72,24 @@ describe('convertRobotMessage', () => {
     const bare = convertRobotMessage(msg({ msgtype: 'file', content: { fileName: 'a.txt' } }), now);
     expect(bare.kind === 'message' && [bare.message.unsupportedType, bare.message.files]).toEqual(['file', undefined]);
   });
+
+  it('takes a voice message DingTalk transcribed as the voice transcript, with its length; nothing kept as a file', () => {
+    const heard = convertRobotMessage(
+      msg({ msgtype: 'audio', content: { downloadCode: 'a2', duration: '4200', recognition: ' 帮我看看测试 ' } }),
+      now,
+    );
+    expect(heard).toMatchObject({
+      kind: 'message',
+      message: { text: '', voice: { transcript: '帮我看看测试', durationMs: 4200 } },
+    });
+    expect(heard.kind === 'message' && [heard.message.files, heard.message.unsupportedType]).toEqual([
+      undefined,
+      undefined,
+    ]);
+    const silent = convertRobotMessage(
+      msg({ msgtype: 'audio', content: { downloadCode: 'a3', recognition: '' } }),
+      now,
+    );
+    expect(silent.kind === 'message' && silent.message.voice).toEqual({ transcript: '' });
+  });
 });

@@ -1,4 +1,4 @@
-import type { InboundFile, InboundMessage } from '../../bridge/inbound-message.js';
+import type { InboundFile, InboundMessage, InboundVoice } from '../../bridge/inbound-message.js';
 
 /** What one robot-message CALLBACK means to the channel. */
 export type RobotDecision = { kind: 'message'; message: InboundMessage } | { kind: 'ignore'; reason: string };
@@ -25,6 +25,16 @@ function fileOf(msgtype: string, content: Obj, msgId: string): InboundFile | und
   return { key, name };
 }
 
+/**
+ * A voice message DingTalk has already transcribed (`content.recognition`; '' = nothing heard): the
+ * text is the message's voice transcript, so no speech service is asked. Undefined without one.
+ */
+function recognizedVoice(content: Obj): InboundVoice | undefined {
+  if (typeof content.recognition !== 'string') return undefined;
+  const ms = Number(content.duration);
+  return { transcript: content.recognition.trim(), ...(Number.isSafeInteger(ms) && ms >= 0 ? { durationMs: ms } : {}) };
+}
+
 /** The pictures and text of a `richText` message, in order. */
 function richText(content: Obj): { text: string; codes: string[] } {
   const parts = Array.isArray(content.richText) ? content.richText.filter(isObj) : [];
@@ -44,8 +54,9 @@ function richText(content: Obj): { text: string; codes: string[] } {
  * (`conversationType` "1") count; groups are ignored. The id is `dingtalk:<msgId>`, the same on
  * every re-push. The sender is the `senderStaffId` (a user from outside the organisation has
  * none: the `senderId` stands in, and is never an owner). Pictures carry their `downloadCode`
- * as the image key, fetched later by `prepare`; files, audio and video with a `downloadCode`
- * become `files` the same way (without one they are named as not supported).
+ * as the image key, fetched later by `prepare`; a voice message DingTalk transcribed is the
+ * message's voice with its transcript; files, audio and video with a `downloadCode` become `files`
+ * the same way (without one they are named as not supported).
  */
 export function convertRobotMessage(data: unknown, now: Date): RobotDecision {
   if (!isObj(data)) return { kind: 'ignore', reason: 'not a robot message' };
@@ -58,6 +69,7 @@ export function convertRobotMessage(data: unknown, now: Date): RobotDecision {
   let text = '';
   let codes: string[] = [];
   let files: InboundFile[] = [];
+  let voice: InboundVoice | undefined;
   let unsupportedType: string | undefined;
   switch (data.msgtype) {
     case 'text':
@@ -74,6 +86,9 @@ export function convertRobotMessage(data: unknown, now: Date): RobotDecision {
     default: {
       if (typeof data.msgtype !== 'string' || !FILE_TYPES.includes(data.msgtype))
         return { kind: 'ignore', reason: `message type ${String(data.msgtype)}` };
+      // Audio DingTalk transcribed is a voice message; the rest is kept as a file.
+      voice = data.msgtype === 'audio' ? recognizedVoice(content) : undefined;
+      if (voice) break;
       const file = fileOf(data.msgtype, content, msgId);
       if (file) files = [file];
       else unsupportedType = data.msgtype;
@@ -90,6 +105,7 @@ export function convertRobotMessage(data: unknown, now: Date): RobotDecision {
     text: text.trim(),
     images: codes.map((key) => ({ key })),
     ...(files.length > 0 ? { files } : {}),
+    ...(voice ? { voice } : {}),
     receivedAt: now.toISOString(),
     ...(unsupportedType ? { unsupportedType } : {}),
   };

@@ -3,6 +3,7 @@ import type { InboundMessage } from '../../bridge/inbound-message.js';
 import { downloadFiles } from '../../bridge/inbound-files/download-files.js';
 import { downloadImages } from '../../bridge/inbound-files/download-images.js';
 import { fetchDownload } from '../../bridge/inbound-files/fetch-download.js';
+import { voiceMessages } from '../../bridge/voice/voice-messages.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
@@ -17,6 +18,8 @@ export interface PrepareDeps {
   images: Config['images'];
   attachmentsDir: string;
   files: Config['files'];
+  /** `voice.enabled = false`: a voice message DingTalk transcribed is answered "voice is off". */
+  voice: Pick<Config['voice'], 'enabled'>;
   lang: Language;
   logger: Logger;
 }
@@ -29,7 +32,11 @@ export interface PrepareDeps {
  * named in a notice sent to the user at once (`<message id>:files-notice`, once); the rest of the
  * message still runs. Never throws.
  */
-export async function prepareDingTalkMessage(message: InboundMessage, d: PrepareDeps): Promise<InboundMessage> {
+export async function prepareDingTalkMessage(received: InboundMessage, d: PrepareDeps): Promise<InboundMessage> {
+  const message =
+    received.voice && !d.voice.enabled && received.voice.error === undefined
+      ? { ...received, voice: { error: voiceMessages(d.lang)('disabled') } }
+      : received;
   const open = async (code: string) => fetchDownload(await d.api.downloadUrl(code));
   const withPictures = await downloadImages(message, {
     open,

@@ -38,6 +38,7 @@ export async function dingtalkChannel(o: ChatChannelContext): Promise<Channel | 
       images: config.images,
       attachmentsDir: paths.attachmentsDir,
       files: config.files,
+      voice: config.voice,
       stream: config.stream,
       ...(config.dingtalk.card_template_id
         ? { card: { templateId: config.dingtalk.card_template_id, key: config.dingtalk.card_template_key } }
