@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FAKE_CLIENT_ID,
   FAKE_CLIENT_SECRET,
@@ -9,19 +8,13 @@ import {
   type FakeDingTalk,
 } from '../../../test/fakes/fake-dingtalk/fake-dingtalk-server.js';
 import { foreignRuns } from '../../../test/helpers/one-language.js';
-import { runSetupCommand } from '../../../test/helpers/run-setup-command.js';
-import { loadConfig } from '../../core/config.js';
-import { resolvePaths } from '../../core/paths.js';
+import { useSetupHome } from '../../../test/helpers/setup-home.js';
 import { setupCommand } from './setup.js';
 
 /** `cc-linker setup` for DingTalk without a terminal: flags and variables, the real credentials check against the fake DingTalk. */
 const WRONG_SECRET = 'wrong-dingtalk-secret-0123456789abcdef';
 
 let fake: FakeDingTalk;
-let tmp: string;
-let env: NodeJS.ProcessEnv;
-/** Everything any run printed, to prove no secret ever appears. */
-let printed: string[];
 
 beforeAll(async () => {
   fake = await startFakeDingTalk();
@@ -29,31 +22,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-beforeEach(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-setup-dingtalk-')));
-  fs.mkdirSync(path.join(tmp, 'Git'), { recursive: true });
-  env = { HOME: tmp, CC_LINKER_HOME: path.join(tmp, '.cc-linker'), PATH: process.env.PATH };
-  printed = [];
-});
-afterEach(() => {
-  const all = printed.join('\n');
-  for (const secret of [FAKE_CLIENT_SECRET, WRONG_SECRET]) expect(all).not.toContain(secret);
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
-
-const configFile = () => path.join(tmp, '.cc-linker', 'config.toml');
-
-async function run(...args: string[]) {
-  const r = await runSetupCommand(args, env);
-  printed.push(r.stdout, r.stderr);
-  return r;
-}
-
-/** The file as cc-linker will read it, with no environment overrides. */
-async function reload() {
-  return (await loadConfig({ paths: resolvePaths(env), env: { HOME: tmp, CC_LINKER_HOME: env.CC_LINKER_HOME } }))
-    .config;
-}
+const home = useSetupHome({ prefix: 'ccl-setup-dingtalk-', secrets: () => [FAKE_CLIENT_SECRET, WRONG_SECRET] });
+const { run, reload, configFile } = home;
 
 const dingtalk = (secret = FAKE_CLIENT_SECRET, apiBase = fake.apiBase, lang = 'en') => [
   '--channels',
@@ -65,7 +35,7 @@ const dingtalk = (secret = FAKE_CLIENT_SECRET, apiBase = fake.apiBase, lang = 'e
   '--dingtalk-api-base',
   apiBase,
   '--allowed-root',
-  path.join(tmp, 'Git'),
+  path.join(home.tmp, 'Git'),
   '--language',
   lang,
 ];
@@ -190,13 +160,13 @@ describe('cc-linker setup --channels dingtalk (non-interactive)', () => {
       '--dingtalk-client-id',
       FAKE_CLIENT_ID,
       '--allowed-root',
-      path.join(tmp, 'Git'),
+      path.join(home.tmp, 'Git'),
     );
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       '✖ 缺少 --dingtalk-client-secret（或环境变量 CC_LINKER_DINGTALK_CLIENT_SECRET）：非交互模式下 setup 不会提问',
     );
-    r = await run('--channels', 'dingtalk', '--allowed-root', path.join(tmp, 'Git'), '--language', 'en');
+    r = await run('--channels', 'dingtalk', '--allowed-root', path.join(home.tmp, 'Git'), '--language', 'en');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       '✖ missing --dingtalk-client-id (or CC_LINKER_DINGTALK_CLIENT_ID): setup does not ask questions when it is not interactive',
@@ -208,14 +178,13 @@ describe('cc-linker setup --channels dingtalk (non-interactive)', () => {
   it('answers from the environment choose DingTalk; the secret stays there and is not written', async () => {
     fs.mkdirSync(path.dirname(configFile()), { recursive: true, mode: 0o700 });
     fs.writeFileSync(configFile(), `[dingtalk]\napi_base = "${fake.apiBase}"\n`, { mode: 0o600 });
-    env = {
-      ...env,
+    Object.assign(home.env, {
       CC_LINKER_DINGTALK_CLIENT_ID: FAKE_CLIENT_ID,
       CC_LINKER_DINGTALK_CLIENT_SECRET: FAKE_CLIENT_SECRET,
       CC_LINKER_DINGTALK_OWNER_STAFF_ID: 'manager4521',
-    };
+    });
     const before = fake.tokenCalls;
-    const r = await run('--yes', '--allowed-root', path.join(tmp, 'Git'), '--language', 'en');
+    const r = await run('--yes', '--allowed-root', path.join(home.tmp, 'Git'), '--language', 'en');
     expect(r.code).toBe(0);
     expect(fake.tokenCalls).toBe(before + 1);
     const config = await reload();
@@ -230,8 +199,11 @@ describe('cc-linker setup --channels dingtalk (non-interactive)', () => {
   });
 
   it('a malformed secret variable is refused by name, its value hidden, nothing written', async () => {
-    env = { ...env, CC_LINKER_DINGTALK_CLIENT_ID: FAKE_CLIENT_ID, CC_LINKER_DINGTALK_CLIENT_SECRET: 'two words' };
-    const r = await run('--channels', 'dingtalk', '--allowed-root', path.join(tmp, 'Git'), '--language', 'en');
+    Object.assign(home.env, {
+      CC_LINKER_DINGTALK_CLIENT_ID: FAKE_CLIENT_ID,
+      CC_LINKER_DINGTALK_CLIENT_SECRET: 'two words',
+    });
+    const r = await run('--channels', 'dingtalk', '--allowed-root', path.join(home.tmp, 'Git'), '--language', 'en');
     // The configuration (with its variables) is read before setup runs: its own error, the value hidden.
     expect(r.code).toBe(78);
     expect(r.stderr).toContain(
@@ -264,7 +236,7 @@ describe('cc-linker setup --channels dingtalk (non-interactive)', () => {
       '--dingtalk-card-template-id',
       '',
       '--allowed-root',
-      path.join(tmp, 'Git'),
+      path.join(home.tmp, 'Git'),
       '--language',
       'en',
     );

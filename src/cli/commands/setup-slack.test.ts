@@ -1,26 +1,19 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FAKE_APP_TOKEN,
   FAKE_BOT_TOKEN,
   startFakeSlack,
   type FakeSlack,
 } from '../../../test/fakes/fake-slack/fake-slack-server.js';
-import { runSetupCommand } from '../../../test/helpers/run-setup-command.js';
-import { loadConfig } from '../../core/config.js';
-import { resolvePaths } from '../../core/paths.js';
+import { useSetupHome } from '../../../test/helpers/setup-home.js';
 import { setupCommand } from './setup.js';
 
 /** `cc-linker setup` for Slack without a terminal: flags and variables, the real Slack client against the fake Slack. */
 const WRONG_BOT = 'xoxb-9999-8888-WrongBotTokenWrong';
 
 let fake: FakeSlack;
-let tmp: string;
-let env: NodeJS.ProcessEnv;
-/** Everything any run printed, to prove no token ever appears. */
-let printed: string[];
 
 beforeAll(async () => {
   fake = await startFakeSlack();
@@ -28,32 +21,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-beforeEach(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-setup-slack-')));
-  fs.mkdirSync(path.join(tmp, 'Git'), { recursive: true });
-  env = { HOME: tmp, CC_LINKER_HOME: path.join(tmp, '.cc-linker'), PATH: process.env.PATH };
-  printed = [];
-});
-afterEach(() => {
-  const all = printed.join('\n');
-  for (const secret of [FAKE_BOT_TOKEN, FAKE_APP_TOKEN, WRONG_BOT]) expect(all).not.toContain(secret);
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const home = useSetupHome({ prefix: 'ccl-setup-slack-', secrets: () => [FAKE_BOT_TOKEN, FAKE_APP_TOKEN, WRONG_BOT] });
+const { run, reload, configFile } = home;
 
-const configFile = () => path.join(tmp, '.cc-linker', 'config.toml');
 const checks = () => fake.callsOf('auth.test').length + fake.callsOf('apps.connections.open').length;
-
-async function run(...args: string[]) {
-  const r = await runSetupCommand(args, env);
-  printed.push(r.stdout, r.stderr);
-  return r;
-}
-
-/** The file as cc-linker will read it, with no environment overrides. */
-async function reload() {
-  return (await loadConfig({ paths: resolvePaths(env), env: { HOME: tmp, CC_LINKER_HOME: env.CC_LINKER_HOME } }))
-    .config;
-}
 
 const slack = (bot = FAKE_BOT_TOKEN, apiUrl = fake.apiUrl) => [
   '--channels',
@@ -65,7 +36,7 @@ const slack = (bot = FAKE_BOT_TOKEN, apiUrl = fake.apiUrl) => [
   '--slack-api-url',
   apiUrl,
   '--allowed-root',
-  path.join(tmp, 'Git'),
+  path.join(home.tmp, 'Git'),
   '--language',
   'en',
 ];
@@ -157,7 +128,14 @@ describe('cc-linker setup --channels slack (non-interactive)', () => {
     r = await run(...slack(), '--slack-api-url', 'slack.com/api');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('✖ --slack-api-url is invalid: The Slack Web API address starts with http:// or https://');
-    r = await run('--channels', 'slack', '--slack-bot-token', FAKE_BOT_TOKEN, '--allowed-root', path.join(tmp, 'Git'));
+    r = await run(
+      '--channels',
+      'slack',
+      '--slack-bot-token',
+      FAKE_BOT_TOKEN,
+      '--allowed-root',
+      path.join(home.tmp, 'Git'),
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       '✖ 缺少 --slack-app-token（或环境变量 CC_LINKER_SLACK_APP_TOKEN）：非交互模式下 setup 不会提问',
@@ -169,14 +147,13 @@ describe('cc-linker setup --channels slack (non-interactive)', () => {
   it('answers from the environment choose Slack; the tokens stay there and are not written', async () => {
     fs.mkdirSync(path.dirname(configFile()), { recursive: true, mode: 0o700 });
     fs.writeFileSync(configFile(), `[slack]\napi_url = "${fake.apiUrl}"\n`, { mode: 0o600 });
-    env = {
-      ...env,
+    Object.assign(home.env, {
       CC_LINKER_SLACK_BOT_TOKEN: FAKE_BOT_TOKEN,
       CC_LINKER_SLACK_APP_TOKEN: FAKE_APP_TOKEN,
       CC_LINKER_SLACK_OWNER_USER_ID: 'U0OWNER',
-    };
+    });
     const before = checks();
-    const r = await run('--yes', '--allowed-root', path.join(tmp, 'Git'), '--language', 'en');
+    const r = await run('--yes', '--allowed-root', path.join(home.tmp, 'Git'), '--language', 'en');
     expect(r.code).toBe(0);
     expect(checks()).toBe(before + 2);
     const config = await reload();
@@ -188,8 +165,8 @@ describe('cc-linker setup --channels slack (non-interactive)', () => {
   });
 
   it('a malformed token variable is refused by name, nothing written', async () => {
-    env = { ...env, CC_LINKER_SLACK_BOT_TOKEN: 'not-a-token', CC_LINKER_SLACK_APP_TOKEN: FAKE_APP_TOKEN };
-    const r = await run('--channels', 'slack', '--allowed-root', path.join(tmp, 'Git'), '--language', 'en');
+    Object.assign(home.env, { CC_LINKER_SLACK_BOT_TOKEN: 'not-a-token', CC_LINKER_SLACK_APP_TOKEN: FAKE_APP_TOKEN });
+    const r = await run('--channels', 'slack', '--allowed-root', path.join(home.tmp, 'Git'), '--language', 'en');
     // The configuration (with its variables) is read before setup runs: its own error, the value hidden.
     expect(r.code).toBe(78);
     expect(r.stderr).toContain('✖ environment CC_LINKER_SLACK_BOT_TOKEN: slack.bot_token = (hidden) is invalid');
@@ -213,7 +190,14 @@ describe('cc-linker setup --channels slack (non-interactive)', () => {
       '',
     ].join('\n');
     fs.writeFileSync(configFile(), old, { mode: 0o600 });
-    const r = await run('--slack-owner-user-id', 'U0NEW', '--allowed-root', path.join(tmp, 'Git'), '--language', 'en');
+    const r = await run(
+      '--slack-owner-user-id',
+      'U0NEW',
+      '--allowed-root',
+      path.join(home.tmp, 'Git'),
+      '--language',
+      'en',
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Tokens accepted');
     expect(r.stderr).not.toContain('Telegram');

@@ -1,21 +1,14 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeTelegram, type FakeTelegram } from '../../../test/fakes/fake-telegram/fake-telegram-server.js';
-import { runSetupCommand } from '../../../test/helpers/run-setup-command.js';
-import { loadConfig } from '../../core/config.js';
-import { resolvePaths } from '../../core/paths.js';
+import { useSetupHome } from '../../../test/helpers/setup-home.js';
 import { setupCommand } from './setup.js';
 
 /** `cc-linker setup` for Telegram without a terminal: flags and variables, the real grammY against the fake Bot API. */
 const WRONG = '987654321:AAWrongTokenWrongTokenWrong_0000';
 
 let fake: FakeTelegram;
-let tmp: string;
-let env: NodeJS.ProcessEnv;
-/** Everything any run printed, to prove no token ever appears. */
-let printed: string[];
 
 beforeAll(async () => {
   fake = await startFakeTelegram();
@@ -23,33 +16,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-beforeEach(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-setup-tg-')));
-  fs.mkdirSync(path.join(tmp, 'Git'), { recursive: true });
-  env = { HOME: tmp, CC_LINKER_HOME: path.join(tmp, '.cc-linker'), PATH: process.env.PATH };
-  printed = [];
-});
-afterEach(() => {
-  const all = printed.join('\n');
-  expect(all).not.toContain(fake.token);
-  expect(all).not.toContain(WRONG);
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const home = useSetupHome({ prefix: 'ccl-setup-tg-', secrets: () => [fake.token, WRONG] });
+const { run, reload, configFile } = home;
 
-const configFile = () => path.join(tmp, '.cc-linker', 'config.toml');
 const getMes = () => fake.callsOf('getMe').length;
-
-async function run(...args: string[]) {
-  const r = await runSetupCommand(args, env);
-  printed.push(r.stdout, r.stderr);
-  return r;
-}
-
-/** The file as cc-linker will read it, with no environment overrides. */
-async function reload() {
-  return (await loadConfig({ paths: resolvePaths(env), env: { HOME: tmp, CC_LINKER_HOME: env.CC_LINKER_HOME } }))
-    .config;
-}
 
 const telegram = (token = fake.token, apiRoot = fake.apiRoot) => [
   '--channels',
@@ -59,7 +29,7 @@ const telegram = (token = fake.token, apiRoot = fake.apiRoot) => [
   '--telegram-api-root',
   apiRoot,
   '--allowed-root',
-  path.join(tmp, 'Git'),
+  path.join(home.tmp, 'Git'),
   '--language',
   'en',
 ];
@@ -146,7 +116,7 @@ describe('cc-linker setup --channels telegram (non-interactive)', () => {
     expect(r.stderr).toMatch(
       /^✖ --channels is invalid: Answer one or more of feishu, telegram\b.* \(separated by commas\), or none$/,
     );
-    r = await run('--channels', 'telegram', '--allowed-root', path.join(tmp, 'Git'));
+    r = await run('--channels', 'telegram', '--allowed-root', path.join(home.tmp, 'Git'));
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       '✖ 缺少 --telegram-bot-token（或环境变量 CC_LINKER_TELEGRAM_BOT_TOKEN）：非交互模式下 setup 不会提问',
@@ -158,9 +128,9 @@ describe('cc-linker setup --channels telegram (non-interactive)', () => {
   it('answers from the environment choose Telegram; the token stays there and is not written', async () => {
     fs.mkdirSync(path.dirname(configFile()), { recursive: true, mode: 0o700 });
     fs.writeFileSync(configFile(), `[telegram]\napi_root = "${fake.apiRoot}"\n`, { mode: 0o600 });
-    env = { ...env, CC_LINKER_TELEGRAM_BOT_TOKEN: fake.token, CC_LINKER_TELEGRAM_OWNER_USER_ID: '4242' };
+    Object.assign(home.env, { CC_LINKER_TELEGRAM_BOT_TOKEN: fake.token, CC_LINKER_TELEGRAM_OWNER_USER_ID: '4242' });
     const before = getMes();
-    const r = await run('--yes', '--allowed-root', path.join(tmp, 'Git'), '--language', 'en');
+    const r = await run('--yes', '--allowed-root', path.join(home.tmp, 'Git'), '--language', 'en');
     expect(r.code).toBe(0);
     expect(getMes()).toBe(before + 1);
     const config = await reload();
@@ -170,7 +140,7 @@ describe('cc-linker setup --channels telegram (non-interactive)', () => {
   });
 
   it('Feishu flags with a Telegram variable set: only Feishu is set up, Telegram stays off', async () => {
-    env = { ...env, CC_LINKER_TELEGRAM_BOT_TOKEN: fake.token };
+    Object.assign(home.env, { CC_LINKER_TELEGRAM_BOT_TOKEN: fake.token });
     const before = getMes();
     const r = await run(
       '--app-id',
@@ -179,7 +149,7 @@ describe('cc-linker setup --channels telegram (non-interactive)', () => {
       'feishu-secret-1',
       '--no-check',
       '--allowed-root',
-      path.join(tmp, 'Git'),
+      path.join(home.tmp, 'Git'),
     );
     expect(r.code).toBe(0);
     expect(getMes()).toBe(before);
@@ -203,7 +173,14 @@ describe('cc-linker setup --channels telegram (non-interactive)', () => {
       '',
     ].join('\n');
     fs.writeFileSync(configFile(), old, { mode: 0o600 });
-    const r = await run('--telegram-owner-user-id', '777', '--allowed-root', path.join(tmp, 'Git'), '--language', 'en');
+    const r = await run(
+      '--telegram-owner-user-id',
+      '777',
+      '--allowed-root',
+      path.join(home.tmp, 'Git'),
+      '--language',
+      'en',
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Token accepted');
     expect(r.stderr).not.toContain('Credentials');
@@ -236,7 +213,7 @@ describe('cc-linker setup --channels telegram (non-interactive)', () => {
   it('--channels none: the console alone; the Telegram section stays as it was', async () => {
     fs.mkdirSync(path.dirname(configFile()), { recursive: true, mode: 0o700 });
     fs.writeFileSync(configFile(), `[telegram]\nenabled = true\nbot_token = "${fake.token}"\n`, { mode: 0o600 });
-    const r = await run('--channels', 'none', '--allowed-root', path.join(tmp, 'Git'), '--language', 'en');
+    const r = await run('--channels', 'none', '--allowed-root', path.join(home.tmp, 'Git'), '--language', 'en');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Next: run cc-linker start.');
     expect((await reload()).telegram).toMatchObject({ enabled: true, bot_token: fake.token });

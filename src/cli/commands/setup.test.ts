@@ -1,21 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeFeishuServer, type FakeFeishu } from '../../../test/fakes/fake-feishu/fake-feishu-server.js';
-import { runSetupCommand } from '../../../test/helpers/run-setup-command.js';
+import { useSetupHome } from '../../../test/helpers/setup-home.js';
 import { loadConfig } from '../../core/config.js';
 import { resolvePaths } from '../../core/paths.js';
-import { setCliRuntime } from '../context/with-context.js';
 
 const APP_ID = 'cli_0123456789abcdef';
 const SECRET = 'Zq8-setup-secret-7f3a91';
 
 let fake: FakeFeishu;
-let tmp: string;
-let env: NodeJS.ProcessEnv;
-/** Everything any run printed, to prove the secret never appears. */
-let printed: string[];
 
 beforeAll(async () => {
   fake = await startFakeFeishuServer({ appSecret: SECRET });
@@ -23,36 +17,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-beforeEach(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-setup-')));
-  for (const d of ['Git/proj', 'Workspace', 'Downloads/x']) fs.mkdirSync(path.join(tmp, d), { recursive: true });
-  env = {
-    HOME: tmp,
-    CC_LINKER_HOME: path.join(tmp, '.cc-linker'),
-    CLAUDE_CONFIG_DIR: path.join(tmp, '.claude'),
-    PATH: process.env.PATH,
-  };
-  printed = [];
+const home = useSetupHome({
+  prefix: 'ccl-setup-',
+  dirs: ['Git/proj', 'Workspace', 'Downloads/x'],
+  extraEnv: (home) => ({ CLAUDE_CONFIG_DIR: path.join(home, '.claude') }),
+  secrets: () => [SECRET],
 });
-afterEach(() => {
-  setCliRuntime({});
-  expect(printed.join('\n')).not.toContain(SECRET);
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
-
-const configFile = () => path.join(tmp, '.cc-linker', 'config.toml');
-
-async function run(...args: string[]) {
-  const r = await runSetupCommand(args, env);
-  printed.push(r.stdout, r.stderr);
-  return r;
-}
-
-/** The file as cc-linker will read it, with no environment overrides. */
-async function reload() {
-  return (await loadConfig({ paths: resolvePaths(env), env: { HOME: tmp, CC_LINKER_HOME: env.CC_LINKER_HOME } }))
-    .config;
-}
+const { run, reload, configFile } = home;
 
 const answers = () => [
   '--app-id',
@@ -64,10 +35,10 @@ const answers = () => [
   '--owner',
   'ou_owner1',
   '--default-cwd',
-  path.join(tmp, 'Git/proj'),
+  path.join(home.tmp, 'Git/proj'),
   '--allowed-root',
-  path.join(tmp, 'Git'),
-  path.join(tmp, 'Workspace'),
+  path.join(home.tmp, 'Git'),
+  path.join(home.tmp, 'Workspace'),
   '--language',
   'en',
 ];
@@ -92,10 +63,10 @@ describe('cc-linker setup (non-interactive)', () => {
       app_secret: SECRET,
       owner_open_id: 'ou_owner1',
       allow_auto_bind_owner: false,
-      default_cwd: path.join(tmp, 'Git/proj'),
+      default_cwd: path.join(home.tmp, 'Git/proj'),
       domain: fake.baseUrl,
     });
-    expect(config.security.allowed_roots).toEqual([path.join(tmp, 'Git'), path.join(tmp, 'Workspace')]);
+    expect(config.security.allowed_roots).toEqual([path.join(home.tmp, 'Git'), path.join(home.tmp, 'Workspace')]);
     expect(config.general.language).toBe('en');
     expect(fs.statSync(configFile()).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(configFile())).mode & 0o777).toBe(0o700);
@@ -145,13 +116,12 @@ describe('cc-linker setup (non-interactive)', () => {
   });
 
   it('answers from the environment; the secret stays there and is not written', async () => {
-    env = {
-      ...env,
+    Object.assign(home.env, {
       CC_LINKER_FEISHU_APP_ID: APP_ID,
       CC_LINKER_FEISHU_APP_SECRET: SECRET,
       CC_LINKER_FEISHU_DOMAIN: fake.baseUrl,
-    };
-    const r = await run('--yes', '--allowed-root', path.join(tmp, 'Git'));
+    });
+    const r = await run('--yes', '--allowed-root', path.join(home.tmp, 'Git'));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(
       '下一步：运行 cc-linker start，在飞书里给机器人发送 /whoami，再运行 cc-linker setup --owner <open_id>。',
@@ -187,7 +157,7 @@ describe('cc-linker setup (non-interactive)', () => {
       '',
     ].join('\n');
     fs.writeFileSync(configFile(), old);
-    const r = await run('--owner', 'ou_owner2', '--allowed-root', path.join(tmp, 'Git'));
+    const r = await run('--owner', 'ou_owner2', '--allowed-root', path.join(home.tmp, 'Git'));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('原文件已备份为 ~/.cc-linker/config.toml.bak');
     expect(fs.readFileSync(`${configFile()}.bak`, 'utf8')).toBe(old);
@@ -208,7 +178,7 @@ describe('cc-linker setup (non-interactive)', () => {
     const text = fs.readFileSync(configFile(), 'utf8');
     expect(text).toContain('mystery = "kept"');
     expect(text).toContain('[extra_section]\nx = [1, 2]');
-    expect((await loadConfig({ paths: resolvePaths(env), env: {} })).warnings.join('\n')).toContain(
+    expect((await loadConfig({ paths: resolvePaths(home.env), env: {} })).warnings.join('\n')).toContain(
       "unknown key 'general.mystery'",
     );
   });
@@ -232,33 +202,35 @@ describe('cc-linker setup (non-interactive)', () => {
   });
 
   it('--skip-feishu configures the console and leaves the Feishu keys alone', async () => {
-    const r = await run('--skip-feishu', '--language', 'en', '--allowed-root', path.join(tmp, 'Workspace'));
+    const r = await run('--skip-feishu', '--language', 'en', '--allowed-root', path.join(home.tmp, 'Workspace'));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Next: run cc-linker start (with no chat app set up it serves the local console only).');
     expect(fake.tokenRequests.every((t) => t.app_id === APP_ID)).toBe(true);
     const config = await reload();
     expect(config.web.enabled).toBe(true);
     expect(config.feishu_bot.app_id).toBe('');
-    expect(config.security.allowed_roots).toEqual([path.join(tmp, 'Workspace')]);
+    expect(config.security.allowed_roots).toEqual([path.join(home.tmp, 'Workspace')]);
   });
 
   it('directories: a missing one is refused; a root under a denied root and a default cwd outside the roots are warned about', async () => {
-    let r = await run('--skip-feishu', '--allowed-root', path.join(tmp, 'nope'));
+    let r = await run('--skip-feishu', '--allowed-root', path.join(home.tmp, 'nope'));
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('✖'))).toEqual([
-      `✖ --allowed-root 无效：目录不存在：${path.join(tmp, 'nope')}`,
+      `✖ --allowed-root 无效：目录不存在：${path.join(home.tmp, 'nope')}`,
     ]);
     r = await run(
       '--skip-feishu',
       '--language',
       'en',
       '--allowed-root',
-      path.join(tmp, 'Downloads/x'),
+      path.join(home.tmp, 'Downloads/x'),
       '--default-cwd',
-      path.join(tmp, 'Git/proj'),
+      path.join(home.tmp, 'Git/proj'),
     );
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`The allowed root ${path.join(tmp, 'Downloads/x')} is covered by security.denied_roots`);
+    expect(r.stderr).toContain(
+      `The allowed root ${path.join(home.tmp, 'Downloads/x')} is covered by security.denied_roots`,
+    );
     expect(r.stderr).toContain('The default working directory cannot be used from chat');
   });
 
@@ -269,7 +241,7 @@ describe('cc-linker setup (non-interactive)', () => {
       '--owner',
       'alice',
       '--allowed-root',
-      path.join(tmp, 'Git'),
+      path.join(home.tmp, 'Git'),
       '--language',
       'en',
     );
@@ -280,7 +252,7 @@ describe('cc-linker setup (non-interactive)', () => {
       ...answers().slice(0, 6),
       '--auto-bind-owner',
       '--allowed-root',
-      path.join(tmp, 'Git'),
+      path.join(home.tmp, 'Git'),
       '--language',
       'en',
     );
