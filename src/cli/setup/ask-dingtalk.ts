@@ -1,3 +1,4 @@
+import { askSecret } from './ask-secret.js';
 import type { Config } from '../../core/config-schema.js';
 import { registerSecret } from '../../core/redact.js';
 import type { SecretAnswer } from './ask-feishu.js';
@@ -128,7 +129,7 @@ export async function checkDingTalkAnswers(
   return { ...a, check: r };
 }
 
-async function resolveSecret(
+function resolveSecret(
   s: SetupSession,
   flags: SetupFlags,
   fileSecret: string,
@@ -136,44 +137,23 @@ async function resolveSecret(
   first: boolean,
 ): Promise<SecretAnswer> {
   const t = dt(s);
-  const given = flag(flags, 'dingtalkClientSecret');
-  if (first && given !== undefined) {
-    const value = given.trim();
-    if (!valid('client_secret', value))
-      throw invalid(s, '--dingtalk-client-secret', value === '' ? 'secretRequired' : 'invalidSecret');
-    return { kind: 'write', value };
-  }
-  const texts = { ask: t('askSecret'), keep: t('askSecretKeep'), required: t('secretRequired') };
-  const typed = async (keepable: boolean): Promise<SecretAnswer> => {
-    for (;;) {
-      const value = await s.secret(keepable, texts);
-      if (value === '') return { kind: 'keep', value: fileSecret };
-      if (valid('client_secret', value)) return { kind: 'write', value };
-      s.note(`  ${t('invalidSecret')}`);
-    }
-  };
-  if (s.full && s.prompter) {
-    // A malformed variable is not offered (cc-linker could not start with it anyway).
-    if (
-      first &&
-      envSecret !== undefined &&
-      valid('client_secret', envSecret) &&
-      (await s.confirm({ text: t('askUseEnvSecret') }, true))
-    )
-      return { kind: 'env', value: envSecret };
-    return typed(first && fileSecret !== '');
-  }
-  // Not the full wizard: at runtime the environment wins over the file, so check what will be used.
-  if (envSecret !== undefined && !valid('client_secret', envSecret)) throw invalid(s, ENV.secret, 'invalidSecret');
-  if (fileSecret !== '') return { kind: 'keep', value: envSecret ?? fileSecret };
-  if (envSecret !== undefined) return { kind: 'env', value: envSecret };
-  if (s.prompter) return typed(false);
-  throw s.error(
-    'SETUP_MISSING',
-    'missingAnswerEnv',
-    { flag: '--dingtalk-client-secret', env: ENV.secret },
-    SETUP_USAGE_EXIT,
-  );
+  return askSecret(s, {
+    flag: '--dingtalk-client-secret',
+    given: flag(flags, 'dingtalkClientSecret'),
+    env: ENV.secret,
+    envValue: envSecret,
+    fileValue: fileSecret,
+    first,
+    valid: (v) => valid('client_secret', v),
+    texts: {
+      ask: t('askSecret'),
+      keep: t('askSecretKeep'),
+      required: t('secretRequired'),
+      invalid: t('invalidSecret'),
+      useEnv: t('askUseEnvSecret'),
+    },
+    refuse: (where, problem) => invalid(s, where, problem === 'required' ? 'secretRequired' : 'invalidSecret'),
+  });
 }
 
 async function verify(

@@ -1,3 +1,4 @@
+import { askSecret } from './ask-secret.js';
 import type { Config } from '../../core/config-schema.js';
 import { packageFile } from '../../core/package-root.js';
 import { registerSecret } from '../../core/redact.js';
@@ -144,7 +145,7 @@ export async function checkSlackAnswers(s: SetupSession, flags: SetupFlags, a: S
   return { ...a, check: r.result, ...(r.name ? { name: r.name } : {}) };
 }
 
-async function resolveToken(
+function resolveToken(
   s: SetupSession,
   flags: SetupFlags,
   which: Which,
@@ -153,39 +154,23 @@ async function resolveToken(
 ): Promise<SecretAnswer> {
   const t = sl(s);
   const spec = TOKENS[which];
-  const envToken = s.env[spec.env]?.trim() || undefined;
-  const given = flag(flags, spec.key);
-  if (first && given !== undefined) {
-    const value = given.trim();
-    if (!valid(which, value)) throw invalid(s, spec.flag, value === '' ? spec.texts.required : spec.texts.invalid);
-    return { kind: 'write', value };
-  }
-  const texts = { ask: t(spec.texts.ask), keep: t(spec.texts.keep), required: t(spec.texts.required) };
-  const typed = async (keepable: boolean): Promise<SecretAnswer> => {
-    for (;;) {
-      const value = await s.secret(keepable, texts);
-      if (value === '') return { kind: 'keep', value: fileToken };
-      if (valid(which, value)) return { kind: 'write', value };
-      s.note(`  ${t(spec.texts.invalid)}`);
-    }
-  };
-  if (s.full && s.prompter) {
-    // A malformed variable is not offered (cc-linker could not start with it anyway).
-    if (
-      first &&
-      envToken !== undefined &&
-      valid(which, envToken) &&
-      (await s.confirm({ text: t(spec.texts.useEnv) }, true))
-    )
-      return { kind: 'env', value: envToken };
-    return typed(first && fileToken !== '');
-  }
-  // Not the full wizard: at runtime the environment wins over the file, so check what will be used.
-  if (envToken !== undefined && !valid(which, envToken)) throw invalid(s, spec.env, spec.texts.invalid);
-  if (fileToken !== '') return { kind: 'keep', value: envToken ?? fileToken };
-  if (envToken !== undefined) return { kind: 'env', value: envToken };
-  if (s.prompter) return typed(false);
-  throw s.error('SETUP_MISSING', 'missingAnswerEnv', { flag: spec.flag, env: spec.env }, SETUP_USAGE_EXIT);
+  return askSecret(s, {
+    flag: spec.flag,
+    given: flag(flags, spec.key),
+    env: spec.env,
+    envValue: s.env[spec.env]?.trim() || undefined,
+    fileValue: fileToken,
+    first,
+    valid: (v) => valid(which, v),
+    texts: {
+      ask: t(spec.texts.ask),
+      keep: t(spec.texts.keep),
+      required: t(spec.texts.required),
+      invalid: t(spec.texts.invalid),
+      useEnv: t(spec.texts.useEnv),
+    },
+    refuse: (where, problem) => invalid(s, where, problem === 'required' ? spec.texts.required : spec.texts.invalid),
+  });
 }
 
 type Verified = { result: 'ok' | 'skipped' | 'unchecked'; name?: string } | { result: 'retry'; refused: Which[] };

@@ -1,3 +1,4 @@
+import { askSecret } from './ask-secret.js';
 import type { Config } from '../../core/config-schema.js';
 import { registerSecret } from '../../core/redact.js';
 import type { SecretAnswer } from './ask-feishu.js';
@@ -100,7 +101,7 @@ export async function checkTelegramAnswers(
   return { ...a, check: r.result, ...(r.bot ? { bot: r.bot } : {}) };
 }
 
-async function resolveToken(
+function resolveToken(
   s: SetupSession,
   flags: SetupFlags,
   fileToken: string,
@@ -108,43 +109,23 @@ async function resolveToken(
   first: boolean,
 ): Promise<SecretAnswer> {
   const t = tg(s);
-  const given = flag(flags, 'telegramBotToken');
-  if (first && given !== undefined) {
-    const value = given.trim();
-    if (!validToken(value)) throw invalid(s, '--telegram-bot-token', value === '' ? 'tokenRequired' : 'invalidToken');
-    return { kind: 'write', value };
-  }
-  const texts = { ask: t('askToken'), keep: t('askTokenKeep'), required: t('tokenRequired') };
-  const typed = async (keepable: boolean): Promise<SecretAnswer> => {
-    for (;;) {
-      const value = await s.secret(keepable, texts);
-      if (value === '') return { kind: 'keep', value: fileToken };
-      if (validToken(value)) return { kind: 'write', value };
-      s.note(`  ${t('invalidToken')}`);
-    }
-  };
-  if (s.full && s.prompter) {
-    // A malformed variable is not offered (cc-linker could not start with it anyway).
-    if (
-      first &&
-      envToken !== undefined &&
-      validToken(envToken) &&
-      (await s.confirm({ text: t('askUseEnvToken') }, true))
-    )
-      return { kind: 'env', value: envToken };
-    return typed(first && fileToken !== '');
-  }
-  // Not the full wizard: at runtime the environment wins over the file, so check what will be used.
-  if (envToken !== undefined && !validToken(envToken)) throw invalid(s, ENV.token, 'invalidToken');
-  if (fileToken !== '') return { kind: 'keep', value: envToken ?? fileToken };
-  if (envToken !== undefined) return { kind: 'env', value: envToken };
-  if (s.prompter) return typed(false);
-  throw s.error(
-    'SETUP_MISSING',
-    'missingAnswerEnv',
-    { flag: '--telegram-bot-token', env: ENV.token },
-    SETUP_USAGE_EXIT,
-  );
+  return askSecret(s, {
+    flag: '--telegram-bot-token',
+    given: flag(flags, 'telegramBotToken'),
+    env: ENV.token,
+    envValue: envToken,
+    fileValue: fileToken,
+    first,
+    valid: validToken,
+    texts: {
+      ask: t('askToken'),
+      keep: t('askTokenKeep'),
+      required: t('tokenRequired'),
+      invalid: t('invalidToken'),
+      useEnv: t('askUseEnvToken'),
+    },
+    refuse: (where, problem) => invalid(s, where, problem === 'required' ? 'tokenRequired' : 'invalidToken'),
+  });
 }
 
 async function verifyToken(
