@@ -1,3 +1,4 @@
+import { sendFilesNotice } from '../../bridge/inbound-files/send-files-notice.js';
 import type { ChannelOutbox } from '../../bridge/channel.js';
 import type { InboundMessage } from '../../bridge/inbound-message.js';
 import { downloadFiles } from '../../bridge/inbound-files/download-files.js';
@@ -7,7 +8,6 @@ import { voiceMessages } from '../../bridge/voice/voice-messages.js';
 import type { Config } from '../../core/config-schema.js';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
-import { redact } from '../../core/redact.js';
 import type { DingTalkApi } from './dingtalk-api.js';
 
 export interface PrepareDeps {
@@ -53,11 +53,6 @@ export async function prepareDingTalkMessage(received: InboundMessage, d: Prepar
     lang: d.lang,
     logger: d.logger,
   });
-  if (notice) {
-    const target = { channel: message.channel, userId: message.userId, chatId: message.chatId };
-    await d.outbox
-      .send(target, { kind: 'text', text: notice }, `${message.id}:files-notice`)
-      .catch((err: unknown) => d.logger.warn('file notice could not be sent', { err: redact(String(err)) }));
-  }
+  await sendFilesNotice(d.outbox, message, notice, d.logger);
   return prepared;
 }

@@ -1,3 +1,4 @@
+import { sendFilesNotice } from '../../bridge/inbound-files/send-files-notice.js';
 import path from 'node:path';
 import type * as Lark from '@larksuiteoapi/node-sdk';
 import type { AcceptResult, BridgeInbound, Channel, ChannelStatus } from '../../bridge/channel.js';
@@ -286,18 +287,7 @@ export function createFeishuChannel(opts: FeishuChannelOptions): FeishuChannel {
         lang: opts.lang,
         logger: log,
       });
-      // The user hears about a file we could not keep at once; the rest of the message still runs.
-      if (notice) {
-        const target = {
-          channel: 'feishu',
-          userId: message.userId,
-          chatId: message.chatId,
-          replyTo: message.platformMessageId,
-        };
-        await outbox
-          .send(target, { kind: 'text', text: notice }, `${message.id}:files-notice`)
-          .catch((err: unknown) => log.warn('file notice could not be sent', { err, messageId: message.id }));
-      }
+      await sendFilesNotice(outbox, message, notice, log, true);
       return prepared;
     },
   };

@@ -1,3 +1,4 @@
+import { sendFilesNotice } from '../../bridge/inbound-files/send-files-notice.js';
 import path from 'node:path';
 import { webApi, type App } from '@slack/bolt';
 import type { BridgeInbound, Channel, ChannelStatus } from '../../bridge/channel.js';
@@ -205,13 +206,7 @@ export function createSlackChannel(
         lang: opts.lang,
         logger: log,
       });
-      // The user hears about a file we could not keep at once; the rest of the message still runs.
-      if (notice) {
-        const target = { channel: SLACK_CHANNEL, userId: message.userId, chatId: message.chatId };
-        await outbox
-          .send(target, { kind: 'text', text: notice }, `${message.id}:files-notice`)
-          .catch((err: unknown) => log.warn('file notice could not be sent', { err: redact(String(err)) }));
-      }
+      await sendFilesNotice(outbox, message, notice, log);
       return prepared;
     },
   };
