@@ -336,7 +336,8 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       max_seconds: 'Longest voice message accepted (seconds)',
       service:
         'Which speech recognition: "auto" (Feishu\'s when a Feishu app is set up — it needs the speech_to_text:speech scope — else the endpoint below), "feishu", "openai"',
-      api_base: 'OpenAI-compatible transcription endpoint (OpenAI, Groq, a local whisper server …), without a trailing slash',
+      api_base:
+        'OpenAI-compatible transcription endpoint (OpenAI, Groq, a local whisper server …), without a trailing slash',
       api_key: 'API key of that endpoint (or the CC_LINKER_VOICE_API_KEY variable); empty = the endpoint is not used',
       model: 'Transcription model, e.g. whisper-1, gpt-4o-mini-transcribe',
     },
