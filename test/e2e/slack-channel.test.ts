@@ -83,4 +83,30 @@ describe('Slack channel inbound (real Bolt in Socket Mode against the fake Slack
     fake.pushMessage(OWNER, 'after the refresh');
     await until(() => bridge.accepted.some((m) => m.text === 'after the refresh'), 'the message');
   });
+
+  it('a message written inside a thread is answered in that thread; a top-level one at the top of the DM', async () => {
+    h = new SlackHarness();
+    const fake = await h.fake();
+    const { RecordingBridge } = await import('./feishu-harness.js');
+    const bridge = new RecordingBridge();
+    const { channel } = await h.channel(fake, {}, bridge);
+    await until(() => channel.status().connected, 'connected');
+    const parent = fake.pushMessage(OWNER, 'first');
+    const inThread = fake.pushMessage(OWNER, 'second', { thread_ts: parent.event.ts });
+    await until(() => bridge.accepted.length === 2, 'both accepted');
+    const dm = parent.event.channel;
+    const [top, threaded] = bridge.accepted;
+    expect(top?.chatId).toBe(dm);
+    expect(threaded?.chatId).toBe(`${dm}/${parent.event.ts}`);
+    for (const m of [top!, threaded!]) {
+      const target = { channel: 'slack', userId: OWNER, chatId: m.chatId };
+      await channel.outbox.send(target, { kind: 'text', text: `re: ${m.text}` }, `k-${m.id}`);
+    }
+    const posted = fake.inChannel(dm);
+    expect(posted.map((m) => [m.visible, m.thread_ts])).toEqual([
+      ['re: first', undefined],
+      ['re: second', parent.event.ts],
+    ]);
+    expect(inThread.event.ts).not.toBe(parent.event.ts);
+  });
 });

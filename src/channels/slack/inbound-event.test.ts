@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertEvent, parseMessageRef, slackTextToPlain } from './inbound-event.js';
+import { convertEvent, parseChatAddress, parseMessageRef, slackTextToPlain } from './inbound-event.js';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const dm = (over: Record<string, unknown> = {}) => ({
@@ -100,5 +100,15 @@ describe('a Slack message event → InboundMessage', () => {
       },
     });
     expect(d.kind === 'message' && d.message.unsupportedType).toBeUndefined();
+  });
+
+  it('addresses a reply inside a thread to that thread; a thread’s own first message stays top-level', () => {
+    const base = { type: 'message', channel: 'D1', channel_type: 'im', user: 'U1', text: 'x' };
+    const reply = convertEvent({ ...base, ts: '2.000200', thread_ts: '1.000100' }, 'UBOT', now);
+    expect(reply.kind === 'message' && reply.message.chatId).toBe('D1/1.000100');
+    const head = convertEvent({ ...base, ts: '1.000100', thread_ts: '1.000100' }, 'UBOT', now);
+    expect(head.kind === 'message' && head.message.chatId).toBe('D1');
+    expect(parseChatAddress('D1/1.000100')).toEqual({ channel: 'D1', threadTs: '1.000100' });
+    expect(parseChatAddress('D1')).toEqual({ channel: 'D1' });
   });
 });

@@ -18,6 +18,19 @@ export function parseMessageRef(ref: string): { channel: string; ts: string } | 
 }
 
 /**
+ * Where replies go: the DM channel, or `<channel>/<thread_ts>` for a message written inside a
+ * thread, so its answer lands in that thread instead of at the top of the DM.
+ */
+export function chatAddress(channel: string, threadTs?: string): string {
+  return threadTs ? `${channel}/${threadTs}` : channel;
+}
+
+export function parseChatAddress(chat: string): { channel: string; threadTs?: string } {
+  const [channel = '', threadTs] = chat.split('/');
+  return threadTs ? { channel, threadTs } : { channel };
+}
+
+/**
  * Slack's message text → plain text: `<url|label>` links as their label (with the URL when it
  * differs), `<url>` as the URL, then its three entities decoded. Mentions stay as Slack wrote them.
  */
@@ -68,13 +81,15 @@ export function convertEvent(event: unknown, botUserId: string, now: Date): Even
       });
   }
   const ref = messageRef(channel, ts);
+  // A reply inside a thread carries the thread's first `ts`; a top-level message has none (or its own).
+  const thread = str(event.thread_ts);
   const text = slackTextToPlain(typeof event.text === 'string' ? event.text : '');
   const message: InboundMessage = {
     id: `slack:${ref}`,
     channel: 'slack',
     platformMessageId: ref,
     userId: user,
-    chatId: channel,
+    chatId: chatAddress(channel, thread !== ts ? thread : undefined),
     chatType: 'p2p',
     text,
     images,

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { Language } from '../../core/i18n.js';
-import { messageRef, parseMessageRef } from './inbound-event.js';
+import { messageRef, parseChatAddress, parseMessageRef } from './inbound-event.js';
 import type { SlackMessage } from './render-blocks.js';
 import { SlackApiError, toSlackError } from './slack-api-error.js';
 
@@ -15,11 +15,13 @@ export class SlackApi {
     private readonly lang: Language,
   ) {}
 
-  /** Posts one message; resolves once Slack has confirmed it, with its reference. */
-  async post(channel: string, message: SlackMessage): Promise<string> {
+  /** Posts one message to a chat (`chatAddress`: a DM, or a thread in it); resolves once Slack has confirmed it, with its reference. */
+  async post(chat: string, message: SlackMessage): Promise<string> {
+    const { channel, threadTs } = parseChatAddress(chat);
     try {
       const r = await this.client.chat.postMessage({
         channel,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
         text: message.text,
         blocks: message.blocks as never,
         unfurl_links: false,
@@ -69,18 +71,17 @@ export class SlackApi {
   }
 
   /**
-   * Shares `bytes` as a file in `channel` (`files.uploadV2`: an upload URL, the bytes, then
+   * Shares `bytes` as a file in a chat (`chatAddress`; `files.uploadV2`: an upload URL, the bytes, then
    * `files.completeUploadExternal`, which is the step that posts it), with `comment` as its
    * message. Resolves with `file:<id>` once Slack has completed it.
    */
-  async upload(channel: string, bytes: Buffer, name: string, comment?: string): Promise<string> {
+  async upload(chat: string, bytes: Buffer, name: string, comment?: string): Promise<string> {
+    const { channel, threadTs } = parseChatAddress(chat);
     try {
-      const r = await this.client.files.uploadV2({
-        channel_id: channel,
-        file: bytes,
-        filename: name,
-        ...(comment ? { initial_comment: comment } : {}),
-      });
+      const file = { file: bytes, filename: name, ...(comment ? { initial_comment: comment } : {}) };
+      const r = await this.client.files.uploadV2(
+        threadTs ? { channel_id: channel, thread_ts: threadTs, ...file } : { channel_id: channel, ...file },
+      );
       // The result lists one completion per upload, each with its files.
       const completions = (r as { files?: Array<{ files?: Array<{ id?: string }> }> }).files ?? [];
       const id = completions[0]?.files?.[0]?.id;

@@ -197,11 +197,6 @@ export class FakeSlack {
     return this.messages.filter((m) => m.channel === channel);
   }
 
-  /** The bot's messages in `user`'s DM threaded on the message `ts` (how the channel replies). */
-  repliesTo(pushed: PushedEvent): FakeSlackMessage[] {
-    return this.messages.filter((m) => m.channel === pushed.event.channel && m.thread_ts === pushed.event.ts);
-  }
-
   callsOf(method: string): ApiCall[] {
     return this.calls.filter((c) => c.method === method);
   }
