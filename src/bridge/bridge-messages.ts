@@ -40,6 +40,8 @@ export const bridgeMessages = defineMessages({
     unknownOption: '不支持的选项。',
     // ── /help ──
     helpTitle: '📖 cc-linker 命令',
+    helpSlack:
+      '在 Slack 里把命令写在 /cc 后面：/cc new、/cc list、/cc stop……（Slack 会把 / 开头的消息当作它自己的命令）',
     helpBody: [
       '/help — 显示命令帮助',
       '/list [页码] — 列出所有会话',
@@ -212,6 +214,8 @@ export const bridgeMessages = defineMessages({
     missingAgentName: '--agent needs an agent name, e.g. --agent codex (/agent lists them).',
     unknownOption: 'Unsupported option.',
     helpTitle: '📖 cc-linker commands',
+    helpSlack:
+      'In Slack, type the commands after /cc: /cc new, /cc list, /cc stop … (Slack takes a message starting with / as one of its own commands)',
     helpBody: [
       '/help — show this help',
       '/list [page] — list all sessions',

@@ -38,8 +38,14 @@ describe('runChatCommand', () => {
       '/whoami',
     ])
       expect(body).toContain(c);
+    expect(body).not.toContain('/cc new');
     f.ctx.lang = 'en';
     expect(((await run('/HELP')).reply as CardReply).title).toBe('📖 cc-linker commands');
+    // In Slack the commands go after the app's one slash command.
+    f.ctx.channel = 'slack';
+    const slack = ((await run('/help')).reply as CardReply).sections.map((s) => ('text' in s ? s.text : '')).join('\n');
+    expect(slack.split('\n')[0]).toContain('In Slack, type the commands after /cc: /cc new');
+    expect(slack).toContain('/listDir');
   });
 
   it('/whoami answers with the sender id', async () => {
