@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { callName, OpenApiFaults, type AnswerListener } from './openapi-faults.js';
 
 /**
  * A local DingTalk on 127.0.0.1 (node:http + ws) for the real `dingtalk-stream` client and our
@@ -10,7 +11,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
  * CALLBACK pushes that wait for an ack by `messageId` and are pushed again when none comes within
  * `ackTimeoutMs`, the OAuth token (401 for a bad or expired token on every other call), robot
  * `batchSend`, `messageFiles/download` + the file, a `sessionWebhook`, and AI cards
- * (createAndDeliver once per outTrackId into a robot single chat, streaming, instances update). `failNext` answers the next calls with 429 / 5xx.
+ * (createAndDeliver once per outTrackId into a robot single chat, streaming, instances update). `failNext` answers the next calls with 429 / 5xx;
+ * `faults` aims 429 / 5xx / resets / flow control at one call and counts the answers (`openapi-faults.ts`).
  */
 export const FAKE_CLIENT_ID = 'dingfakeclientid0001';
 export const FAKE_CLIENT_SECRET = 'fake-dingtalk-secret-0123456789abcdefXYZ';
@@ -24,6 +26,8 @@ export interface SentMessage {
   title: string;
   text: string;
   processQueryKey: string;
+  /** When DingTalk answered the send. */
+  sentAt: number;
 }
 
 export interface Push {
@@ -45,6 +49,8 @@ export interface FakeDingTalkOptions {
 }
 
 type Json = Record<string, unknown>;
+/** Marks a batchSend answered "flow controlled" (nothing delivered: not counted as answered). */
+const FLOW_CONTROLLED = 'x-fake-flow-controlled';
 
 export class FakeDingTalk {
   apiBase = '';
@@ -63,6 +69,12 @@ export class FakeDingTalk {
   /** SYSTEM ping answers the client sent back. */
   readonly pongs: Json[] = [];
   tokenCalls = 0;
+  /** Stream connections opened so far. */
+  connectionsOpened = 0;
+  /** OpenAPI requests served (gateway, webhook and file downloads not counted). */
+  requests = 0;
+  /** Fault switches per call, answers per call and their listeners. */
+  readonly faults = new OpenApiFaults();
   /** When true the gateway answers 503 and open sockets are closed (an outage). */
   down = false;
   /** When true open sockets stop answering WebSocket pings (a half-open connection). */
@@ -72,7 +84,6 @@ export class FakeDingTalk {
   private readonly files = new Map<string, { bytes: Buffer; type: string }>();
   private readonly sockets = new Set<WebSocket>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private failures: { status: number; times: number } | undefined;
   private nextMsg = 1;
   private readonly server: http.Server;
   private readonly wss: WebSocketServer;
@@ -134,20 +145,7 @@ export class FakeDingTalk {
       if (entry.acked) return;
       if (entry.pushes > (this.o.maxRepushes ?? 3)) return;
       entry.pushes += 1;
-      const frame = {
-        specVersion: '1.0',
-        type: 'CALLBACK',
-        headers: {
-          appId: this.clientId,
-          connectionId: 'c',
-          contentType: 'application/json',
-          messageId,
-          time: `${Date.now()}`,
-          topic,
-        },
-        data: JSON.stringify(data),
-      };
-      for (const s of this.sockets) if (s.readyState === s.OPEN) s.send(JSON.stringify(frame));
+      this.sendFrame(entry, topic);
       this.later(send, this.o.ackTimeoutMs ?? 2_000);
     };
     send();
@@ -182,7 +180,31 @@ export class FakeDingTalk {
 
   /** The next `times` OpenAPI calls (not the gateway) answer `status`. */
   failNext(status: number, times: number): void {
-    this.failures = { status, times };
+    this.faults.failNext('*', { status, times });
+  }
+
+  /** Listens for successful OpenAPI answers (see `AnswerListener`). */
+  onAnswer(listener: AnswerListener): void {
+    this.faults.onAnswer(listener);
+  }
+
+  /** Successful answers per call name (`batchSend`, `accessToken`, …). */
+  get answered(): Map<string, number> {
+    return this.faults.answered;
+  }
+
+  /** Pushes an already acked CALLBACK again, same frame (DingTalk's re-push when it missed the ack). */
+  redeliver(push: Push, topic = '/v1.0/im/bot/messages/get'): void {
+    push.pushes += 1;
+    this.sendFrame(push, topic);
+  }
+
+  private sendFrame(push: Push, topic: string): void {
+    const { messageId } = push;
+    const headers = { appId: this.clientId, connectionId: 'c', contentType: 'application/json', messageId, topic };
+    const data = JSON.stringify(push.data);
+    const frame = { specVersion: '1.0', type: 'CALLBACK', headers: { ...headers, time: `${Date.now()}` }, data };
+    for (const s of this.sockets) if (s.readyState === s.OPEN) s.send(JSON.stringify(frame));
   }
 
   /** Closes every Stream connection (the client reconnects through the gateway). */
@@ -212,6 +234,7 @@ export class FakeDingTalk {
 
   private onSocket(ws: WebSocket): void {
     this.sockets.add(ws);
+    this.connectionsOpened += 1;
     ws.on('ping', (data) => {
       if (!this.silent) ws.pong(data);
     });
@@ -257,10 +280,19 @@ export class FakeDingTalk {
       this.webhook.push({ session: url.searchParams.get('session'), ...body });
       return this.answer(res, 200, { errcode: 0, errmsg: 'ok' });
     }
-    if (this.failures && this.failures.times > 0) {
-      this.failures.times -= 1;
-      return this.answer(res, this.failures.status, { code: 'Throttling', message: 'fake failure' });
+    const call = callName(p);
+    this.requests += 1;
+    const fault = this.faults.take(call, (f) => !f.flowControlled);
+    if (fault?.reset) return void req.socket.destroy();
+    if (fault) {
+      if (fault.retryAfter) res.setHeader('retry-after', String(fault.retryAfter));
+      return this.answer(res, fault.status ?? 500, { code: 'Throttling', message: 'fake failure' });
     }
+    this.openApi(req, res, p, body);
+    if (res.writableEnded && res.statusCode === 200 && !res.hasHeader(FLOW_CONTROLLED)) this.faults.answeredNow(call);
+  }
+
+  private openApi(req: http.IncomingMessage, res: http.ServerResponse, p: string, body: Json): void {
     if (p === '/v1.0/oauth2/accessToken') {
       this.tokenCalls += 1;
       if (body.appKey !== this.clientId || body.appSecret !== this.clientSecret)
@@ -330,6 +362,13 @@ export class FakeDingTalk {
     if (String(param.text ?? '').length > MAX_MARKDOWN)
       return this.answer(res, 400, { code: 'invalidParameter', message: 'msgParam.text too long' });
     const processQueryKey = `pqk-${randomBytes(6).toString('hex')}`;
+    // Flow control: answered 200, the users listed, nothing delivered.
+    if (this.faults.take('batchSend', (f) => f.flowControlled === true))
+      return this.answer(res.setHeader(FLOW_CONTROLLED, '1'), 200, {
+        processQueryKey,
+        invalidStaffIdList: [],
+        flowControlledStaffIdList: users,
+      });
     for (const userId of users)
       this.sent.push({
         userId,
@@ -337,6 +376,7 @@ export class FakeDingTalk {
         title: String(param.title ?? ''),
         text: String(param.text ?? param.content ?? ''),
         processQueryKey,
+        sentAt: Date.now(),
       });
     this.answer(res, 200, { processQueryKey, invalidStaffIdList: [], flowControlledStaffIdList: [] });
   }
