@@ -169,14 +169,15 @@ export class DingTalkUser implements ChatUser {
 
   /**
    * DingTalk shows no Stop or Cancel button: `{}` (a reply to stop by typing `/stop`) while `m`'s
-   * reply shows its opening (`running`) or its "Queued" card (`queued`).
+   * reply shows its "Queued" card (`queued`), or (`running`) its opening or its "Queued" card — a
+   * message that waited keeps that card until its final one, so the user cannot tell when it
+   * starts and types `/stop` while it shows "⏳" (a `/stop` that meets the earlier message still
+   * running stops that one, and the stop verdict judges it).
    */
   stopButton(m: ChaosMessage, which: 'running' | 'queued'): { button?: ChatButton } | undefined {
     const pieces = this.replies(new Set([m.messageId])).pieces.get(m.messageId) ?? [];
     const showing = pieces.some((p) =>
-      which === 'queued'
-        ? p.text.startsWith(QUEUED_TITLE)
-        : p.state === 'streaming' && !p.text.startsWith(QUEUED_TITLE),
+      which === 'queued' ? p.text.startsWith(QUEUED_TITLE) : p.state === 'streaming',
     );
     return showing ? {} : undefined;
   }
