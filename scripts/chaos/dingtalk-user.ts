@@ -8,7 +8,7 @@ import {
 } from '../../test/fakes/fake-dingtalk/fake-dingtalk-server.js';
 import { sleep, type Life } from './bridge-process.js';
 import { PERMISSION_TITLE, QUEUED_TITLE } from './chat-titles.js';
-import type { ChatButton, ChatUser, ChaosMessage, MessageKind, ReplyView } from './chat-user.js';
+import type { ChatButton, ChatUser, ChaosMessage, MessageKind, ReplyPiece, ReplyView } from './chat-user.js';
 import { dingtalkReplies, dingtalkVisible, refOf } from './dingtalk-replies.js';
 import { judgeDingTalkSendWindow } from './dingtalk-send-window.js';
 import { afterNextWrite, writesAnswered } from './platform-writes.js';
@@ -169,16 +169,15 @@ export class DingTalkUser implements ChatUser {
 
   /**
    * DingTalk shows no Stop or Cancel button: `{}` (a reply to stop by typing `/stop`) while `m`'s
-   * reply shows its "Queued" card (`queued`), or (`running`) its opening or its "Queued" card — a
-   * message that waited keeps that card until its final one, so the user cannot tell when it
-   * starts and types `/stop` while it shows "⏳" (a `/stop` that meets the earlier message still
-   * running stops that one, and the stop verdict judges it).
+   * reply shows its opening (`running`) or its "Queued" card (`queued`). A message that waited
+   * keeps its "Queued" card until its final one (no opening is sent for it), so the user never
+   * sees it run and a stop planned for it is not made: a `/stop` typed then would stop the earlier
+   * message still running.
    */
   stopButton(m: ChaosMessage, which: 'running' | 'queued'): { button?: ChatButton } | undefined {
     const pieces = this.replies(new Set([m.messageId])).pieces.get(m.messageId) ?? [];
-    const showing = pieces.some((p) =>
-      which === 'queued' ? p.text.startsWith(QUEUED_TITLE) : p.state === 'streaming',
-    );
+    const queued = (p: ReplyPiece) => p.text.startsWith(QUEUED_TITLE);
+    const showing = pieces.some((p) => (which === 'queued' ? queued(p) : p.state === 'streaming' && !queued(p)));
     return showing ? {} : undefined;
   }
 
