@@ -38,6 +38,8 @@ export interface DingTalkOwner {
   chunk: number | undefined;
   /** The message this one stands in for (robot messages cannot be edited: a new one is sent). */
   replaces?: string;
+  /** The answer to a number the user typed (a notice, whatever card it shows: "Allowed", "Denied"). */
+  choice?: boolean;
 }
 
 const keyCache = new Map<string, Map<string, number>>();
@@ -77,7 +79,13 @@ export function dingtalkOwners(
     const owner = choice ? { m: choice, chunk: 0 } : keyOwner.get(final ?? key);
     if (!owner) continue;
     const replaces = final !== undefined ? ledger.get(final) : undefined;
-    byRef.set(ref, { m: owner.m, key, chunk: owner.chunk, ...(replaces ? { replaces } : {}) });
+    byRef.set(ref, {
+      m: owner.m,
+      key,
+      chunk: owner.chunk,
+      ...(replaces ? { replaces } : {}),
+      ...(choice ? { choice: true } : {}),
+    });
   }
   for (const [key, ref, of] of updates) {
     const owner = byRef.get(of);
@@ -115,7 +123,7 @@ export function dingtalkReplies(
     const piece: ReplyPiece = {
       messageId: ref,
       uuid: owner.key,
-      state: dingtalkState(msg),
+      state: owner.choice ? 'notice' : dingtalkState(msg),
       text: dingtalkVisible(msg.text),
     };
     if (owner.chunk !== undefined) piece.chunk = owner.chunk;

@@ -60,7 +60,7 @@ describe('chaos on DingTalk: replies through the sent ledger, the send window', 
       bot('p2', 200, '### ⏳ Queued \\(\\#1\\)\n\nbusy'),
       bot('p3', 300, '### ✅ Claude\n\necho: question tok1'),
       bot('p4', 400, '### 🚫 Cancelled\n\nnot run'),
-      bot('p5', 500, 'Done'),
+      bot('p5', 500, '### 🔐 Claude wants to use a tool\n\n**Allowed**'),
       bot('p6', 600, '✅ Your answer is ready'),
     ];
     const ledger = new Map([
@@ -78,7 +78,8 @@ describe('chaos on DingTalk: replies through the sent ledger, the send window', 
     expect(view.pieces.get('msg2')).toMatchObject([
       { chunk: 0, state: 'card', text: expect.stringContaining('Cancelled') },
     ]);
-    expect(view.pieces.get('msg3')).toMatchObject([{ state: 'notice', text: 'Done' }]);
+    // The answer to a typed number is a notice, even when it shows the prompt's card ("Allowed").
+    expect(view.pieces.get('msg3')).toMatchObject([{ state: 'notice', text: expect.stringContaining('Allowed') }]);
     // The "answer is ready" ping is no reply, as on Feishu.
     expect(view.unattributed).toBe(1);
   });
