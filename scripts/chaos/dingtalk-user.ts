@@ -169,15 +169,18 @@ export class DingTalkUser implements ChatUser {
 
   /**
    * DingTalk shows no Stop or Cancel button: `{}` (a reply to stop by typing `/stop`) while `m`'s
-   * reply shows its opening (`running`) or its "Queued" card (`queued`). A message that waited
-   * keeps its "Queued" card until its final one (no opening is sent for it), so the user never
-   * sees it run and a stop planned for it is not made: a `/stop` typed then would stop the earlier
-   * message still running.
+   * reply shows its "Queued" card (`queued`), or (`running`) its opening. A message that waited
+   * keeps its "Queued" card until its final one (no opening is sent for it), so the user reads it
+   * as running once every message sent before it has its final reply (nothing else can run then;
+   * a `/stop` typed earlier would stop the message still running before it).
    */
   stopButton(m: ChaosMessage, which: 'running' | 'queued'): { button?: ChatButton } | undefined {
     const pieces = this.replies(new Set([m.messageId])).pieces.get(m.messageId) ?? [];
     const queued = (p: ReplyPiece) => p.text.startsWith(QUEUED_TITLE);
-    const showing = pieces.some((p) => (which === 'queued' ? queued(p) : p.state === 'streaming' && !queued(p)));
+    const earlierDone = () => this.messages.every((x) => x.n >= m.n || x.finalSeenAt !== undefined);
+    const showing = pieces.some((p) =>
+      which === 'queued' ? queued(p) : p.state === 'streaming' && (!queued(p) || earlierDone()),
+    );
     return showing ? {} : undefined;
   }
 
