@@ -4,7 +4,7 @@ import type { Sandbox } from './sandbox.js';
 import type { SendWindowVerdict } from './send-window.js';
 
 /** The chat apps the chaos run can drive (one `ChatUser` file each; see docs/chaos.md#channels). */
-export const CHAOS_CHANNELS = ['feishu', 'telegram', 'slack'] as const;
+export const CHAOS_CHANNELS = ['feishu', 'telegram', 'slack', 'dingtalk'] as const;
 export type ChaosChannel = (typeof CHAOS_CHANNELS)[number];
 
 /** What a chaos message is, for the verdict (commands expect a notice, the rest an answer). */
@@ -84,6 +84,8 @@ export interface ChatUser {
   readonly config: Record<string, unknown>;
   /** Extra arguments for `cc-linker start` (e.g. `--no-feishu`). */
   readonly startArgs: string[];
+  /** True when the app's messages carry no Stop / Cancel buttons (DingTalk): every stop is a typed `/stop`. */
+  readonly typedStopsOnly?: boolean;
   /** Sends a text (an image for `image`, a text with an image for `post`) and keeps delivering it until acked. */
   send(kind: MessageKind, text: string, token?: string): ChaosMessage;
   /** Delivers an already acked message again (a duplicate delivery); not awaited. */

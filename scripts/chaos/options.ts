@@ -20,9 +20,9 @@ export interface ChaosOptions {
   verbose: boolean;
 }
 
-export const USAGE = `npm run chaos -- [--channel feishu|telegram|slack] [--seed <n>] [--messages <n>] [--kills <n>] [--engine fake|real] [--mode sdk|stream-json] [--report <file>] [--keep] [--verbose]
+export const USAGE = `npm run chaos -- [--channel feishu|telegram|slack|dingtalk] [--seed <n>] [--messages <n>] [--kills <n>] [--engine fake|real] [--mode sdk|stream-json] [--report <file>] [--keep] [--verbose]
 
-  --channel <c>     the chat app the user writes from: feishu (default), telegram or slack;
+  --channel <c>     the chat app the user writes from: feishu (default), telegram, slack or dingtalk;
                     the bridge runs with only that channel, against its fake server
   --seed <n>        seed of the randomized plan (default: random, printed)
   --messages <n>    user messages to send (default 300; 40 with --engine real)

@@ -128,7 +128,10 @@ export class Scenario {
         send('slow', `slow: ${rng.int(40, 120)}`);
         break;
       case 'stop': {
-        const how = rng.weighted<StopHow>({ typed: 2, button: 2, cancel: budget >= 2 ? 1.5 : 0 });
+        // An app without Stop / Cancel buttons (DingTalk) is stopped by typing `/stop` only.
+        const how = this.user.typedStopsOnly
+          ? 'typed'
+          : rng.weighted<StopHow>({ typed: 2, button: 2, cancel: budget >= 2 ? 1.5 : 0 });
         const late = how !== 'cancel' && rng.chance(0.15);
         const kill = rng.chance(0.3);
         // `cancel`: a long answer runs, and the message sent right behind it waits (its card says "Queued").

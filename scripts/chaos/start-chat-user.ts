@@ -1,4 +1,5 @@
 import type { ChaosChannel, ChatUser } from './chat-user.js';
+import { DingTalkUser } from './dingtalk-user.js';
 import { FeishuUser } from './feishu-user.js';
 import { SlackUser } from './slack-user.js';
 import { TelegramUser } from './telegram-user.js';
@@ -15,5 +16,7 @@ export async function startChatUser(channel: ChaosChannel, random: () => number)
       return TelegramUser.start();
     case 'slack':
       return SlackUser.start();
+    case 'dingtalk':
+      return DingTalkUser.start();
   }
 }

@@ -50,7 +50,12 @@ export function judgeStops(
   // that was sent before the `/stop` and whose card turned "Stopped" before the user's next stop
   // (the stops are made one after another). Without that window, a `/stop` that stopped nothing
   // visible took the next message stopped minutes later by another `/stop`, and both were misjudged.
-  const claimed = new Set(attempts.map((a) => a.messageId));
+  // A stop the bridge refused ("already finished", "nothing is running") or never made stopped
+  // nothing: it claims no message (a `/stop` typed later for a message still waiting behind it may
+  // be the one that stopped it).
+  const claimed = new Set(
+    attempts.filter((a) => a.reply !== 'finished' && a.reply !== 'not-sent').map((a) => a.messageId),
+  );
   const sentTimes = attempts.map((a) => a.sentAt).filter((t): t is number => t !== undefined);
   const stoppedBy = (a: StopAttempt, target: ChaosMessage): ChaosMessage => {
     if (a.how !== 'typed' || a.reply !== 'accepted' || stoppedCard(target) || a.sentAt === undefined) return target;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseChaosOptions, USAGE } from '../../scripts/chaos/options.js';
 
 describe('npm run chaos -- --channel', () => {
-  it('defaults to Feishu, takes telegram and slack, and --help names them', () => {
+  it('defaults to Feishu, takes telegram, slack and dingtalk, and --help names them', () => {
     expect(parseChaosOptions(['--seed', '3']).channel).toBe('feishu');
     expect(parseChaosOptions(['--channel', 'telegram', '--seed', '3'])).toMatchObject({
       channel: 'telegram',
@@ -10,14 +10,15 @@ describe('npm run chaos -- --channel', () => {
       messages: 300,
     });
     expect(parseChaosOptions(['--channel', 'slack']).channel).toBe('slack');
+    expect(parseChaosOptions(['--channel', 'dingtalk']).channel).toBe('dingtalk');
     expect(() => parseChaosOptions(['--help'])).toThrow(USAGE);
     expect(USAGE).toContain('--channel <c>');
-    expect(USAGE).toContain('feishu (default), telegram or slack');
+    expect(USAGE).toContain('feishu (default), telegram, slack or dingtalk');
   });
 
   it('refuses an unknown channel, naming the ones it knows', () => {
     expect(() => parseChaosOptions(['--channel', 'teams'])).toThrow(
-      '--channel must be feishu or telegram or slack, got teams',
+      '--channel must be feishu or telegram or slack or dingtalk, got teams',
     );
     expect(() => parseChaosOptions(['--channel'])).toThrow();
   });

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { FakeAiCards } from './fake-ai-cards.js';
 import { FakeMediaStore } from './fake-media-store.js';
+import { callName, OpenApiFaults, type AnswerListener } from './openapi-faults.js';
 
 /**
  * A local DingTalk on 127.0.0.1 (node:http + ws) for the real `dingtalk-stream` client and our
@@ -12,7 +14,8 @@ import { FakeMediaStore } from './fake-media-store.js';
  * `ackTimeoutMs`, the OAuth token (401 for a bad or expired token on every other call), robot
  * `batchSend`, `messageFiles/download` + the file, a `sessionWebhook`, and AI cards
  * (createAndDeliver once per outTrackId into a robot single chat, streaming, instances update),
- * and the legacy `POST /media/upload` (`media`, `FakeMediaStore`). `failNext` answers the next calls with 429 / 5xx.
+ * and the legacy `POST /media/upload` (`media`, `FakeMediaStore`). `failNext` answers the next calls with 429 / 5xx;
+ * `faults` aims 429 / 5xx / resets / flow control at one call and counts the answers (`openapi-faults.ts`).
  */
 export const FAKE_CLIENT_ID = 'dingfakeclientid0001';
 export const FAKE_CLIENT_SECRET = 'fake-dingtalk-secret-0123456789abcdefXYZ';
@@ -28,6 +31,8 @@ export interface SentMessage {
   processQueryKey: string;
   /** The whole `msgParam` (a file message's `mediaId`, `fileName`, `fileType`). */
   param: Record<string, unknown>;
+  /** When DingTalk answered the send. */
+  sentAt: number;
 }
 
 export interface Push {
@@ -49,6 +54,8 @@ export interface FakeDingTalkOptions {
 }
 
 type Json = Record<string, unknown>;
+/** Marks a batchSend answered "flow controlled" (nothing delivered: not counted as answered). */
+const FLOW_CONTROLLED = 'x-fake-flow-controlled';
 
 export class FakeDingTalk {
   apiBase = '';
@@ -57,18 +64,26 @@ export class FakeDingTalk {
   readonly sent: SentMessage[] = [];
   readonly pushes = new Map<string, Push>();
   readonly webhook: Json[] = [];
-  readonly cardCalls: Array<{ path: string; body: Json }> = [];
-  /** AI cards by outTrackId: the template, the chat's staffId, the variables now, how many stream calls. */
-  readonly cards = new Map<
-    string,
-    { templateId: string; userId: string; params: Record<string, string>; streams: number }
-  >();
+  /** AI cards (`fake-ai-cards.ts`). */
+  readonly aiCards = new FakeAiCards();
+  get cardCalls(): FakeAiCards['calls'] {
+    return this.aiCards.calls;
+  }
+  get cards(): FakeAiCards['cards'] {
+    return this.aiCards.cards;
+  }
   readonly gatewayCalls: Json[] = [];
   /** `media/upload`: the uploads (`media.uploads`) and the size cap (`media.maxBytes`). */
   readonly media = new FakeMediaStore();
   /** SYSTEM ping answers the client sent back. */
   readonly pongs: Json[] = [];
   tokenCalls = 0;
+  /** Stream connections opened so far. */
+  connectionsOpened = 0;
+  /** OpenAPI requests served (gateway, webhook and file downloads not counted). */
+  requests = 0;
+  /** Fault switches per call, answers per call and their listeners. */
+  readonly faults = new OpenApiFaults();
   /** When true the gateway answers 503 and open sockets are closed (an outage). */
   down = false;
   /** When true open sockets stop answering WebSocket pings (a half-open connection). */
@@ -78,7 +93,6 @@ export class FakeDingTalk {
   private readonly files = new Map<string, { bytes: Buffer; type: string }>();
   private readonly sockets = new Set<WebSocket>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private failures: { status: number; times: number } | undefined;
   private nextMsg = 1;
   private readonly server: http.Server;
   private readonly wss: WebSocketServer;
@@ -140,20 +154,7 @@ export class FakeDingTalk {
       if (entry.acked) return;
       if (entry.pushes > (this.o.maxRepushes ?? 3)) return;
       entry.pushes += 1;
-      const frame = {
-        specVersion: '1.0',
-        type: 'CALLBACK',
-        headers: {
-          appId: this.clientId,
-          connectionId: 'c',
-          contentType: 'application/json',
-          messageId,
-          time: `${Date.now()}`,
-          topic,
-        },
-        data: JSON.stringify(data),
-      };
-      for (const s of this.sockets) if (s.readyState === s.OPEN) s.send(JSON.stringify(frame));
+      this.sendFrame(entry, topic);
       this.later(send, this.o.ackTimeoutMs ?? 2_000);
     };
     send();
@@ -188,7 +189,31 @@ export class FakeDingTalk {
 
   /** The next `times` OpenAPI calls (not the gateway) answer `status`. */
   failNext(status: number, times: number): void {
-    this.failures = { status, times };
+    this.faults.failNext('*', { status, times });
+  }
+
+  /** Listens for successful OpenAPI answers (see `AnswerListener`). */
+  onAnswer(listener: AnswerListener): void {
+    this.faults.onAnswer(listener);
+  }
+
+  /** Successful answers per call name (`batchSend`, `accessToken`, …). */
+  get answered(): Map<string, number> {
+    return this.faults.answered;
+  }
+
+  /** Pushes an already acked CALLBACK again, same frame (DingTalk's re-push when it missed the ack). */
+  redeliver(push: Push, topic = '/v1.0/im/bot/messages/get'): void {
+    push.pushes += 1;
+    this.sendFrame(push, topic);
+  }
+
+  private sendFrame(push: Push, topic: string): void {
+    const { messageId } = push;
+    const headers = { appId: this.clientId, connectionId: 'c', contentType: 'application/json', messageId, topic };
+    const data = JSON.stringify(push.data);
+    const frame = { specVersion: '1.0', type: 'CALLBACK', headers: { ...headers, time: `${Date.now()}` }, data };
+    for (const s of this.sockets) if (s.readyState === s.OPEN) s.send(JSON.stringify(frame));
   }
 
   /** Closes every Stream connection (the client reconnects through the gateway). */
@@ -218,6 +243,7 @@ export class FakeDingTalk {
 
   private onSocket(ws: WebSocket): void {
     this.sockets.add(ws);
+    this.connectionsOpened += 1;
     ws.on('ping', (data) => {
       if (!this.silent) ws.pong(data);
     });
@@ -265,10 +291,19 @@ export class FakeDingTalk {
       this.webhook.push({ session: url.searchParams.get('session'), ...body });
       return this.answer(res, 200, { errcode: 0, errmsg: 'ok' });
     }
-    if (this.failures && this.failures.times > 0) {
-      this.failures.times -= 1;
-      return this.answer(res, this.failures.status, { code: 'Throttling', message: 'fake failure' });
+    const call = callName(p);
+    this.requests += 1;
+    const fault = this.faults.take(call, (f) => !f.flowControlled);
+    if (fault?.reset) return void req.socket.destroy();
+    if (fault) {
+      if (fault.retryAfter) res.setHeader('retry-after', String(fault.retryAfter));
+      return this.answer(res, fault.status ?? 500, { code: 'Throttling', message: 'fake failure' });
     }
+    this.openApi(req, res, p, body);
+    if (res.writableEnded && res.statusCode === 200 && !res.hasHeader(FLOW_CONTROLLED)) this.faults.answeredNow(call);
+  }
+
+  private openApi(req: http.IncomingMessage, res: http.ServerResponse, p: string, body: Json): void {
     if (p === '/v1.0/oauth2/accessToken') {
       this.tokenCalls += 1;
       if (body.appKey !== this.clientId || body.appSecret !== this.clientSecret)
@@ -293,10 +328,9 @@ export class FakeDingTalk {
 
   private async upload(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer, url: URL): Promise<void> {
     if (req.method !== 'POST') return this.answer(res, 405, { errcode: 43002, errmsg: '需要POST请求' });
-    if (this.failures && this.failures.times > 0) {
-      this.failures.times -= 1;
-      return this.answer(res, this.failures.status, { errcode: 90018, errmsg: 'fake failure' });
-    }
+    const fault = this.faults.take('upload', (f) => !f.flowControlled);
+    if (fault?.reset) return void req.socket.destroy();
+    if (fault) return this.answer(res, fault.status ?? 500, { errcode: 90018, errmsg: 'fake failure' });
     const [status, body] = await this.media.upload(
       req.headers['content-type'] ?? '',
       raw,
@@ -318,31 +352,8 @@ export class FakeDingTalk {
 
   /** AI cards: created once per outTrackId into a robot single chat, then streamed / updated. */
   private card(res: http.ServerResponse, call: string, body: Json): void {
-    this.cardCalls.push({ path: call, body });
-    const id = String(body.outTrackId ?? '');
-    const card = this.cards.get(id);
-    const params = ((body.cardData as Json | undefined)?.cardParamMap ?? {}) as Record<string, string>;
-    if (call === 'POST /v1.0/card/instances/createAndDeliver') {
-      const space = /^dtv1\.card\/\/IM_ROBOT\.(.+)$/.exec(String(body.openSpaceId ?? ''));
-      const deliver = (body.imRobotOpenDeliverModel ?? {}) as Json;
-      if (!body.cardTemplateId || !id || !space || deliver.robotCode !== this.clientId)
-        return this.answer(res, 400, { code: 'invalidParameter', message: 'template, outTrackId, space, robot' });
-      if (card) return this.answer(res, 400, { code: 'outTrackIdExists', message: 'outTrackId already used' });
-      this.cards.set(id, {
-        templateId: String(body.cardTemplateId),
-        userId: space[1] ?? '',
-        params: { ...params },
-        streams: 0,
-      });
-    } else if (!card) return this.answer(res, 400, { code: 'cardNotFound', message: id });
-    else if (call === 'PUT /v1.0/card/streaming') {
-      if (typeof body.key !== 'string' || typeof body.content !== 'string' || !body.guid)
-        return this.answer(res, 400, { code: 'invalidParameter', message: 'key, content, guid' });
-      card.params[body.key] = body.content;
-      card.streams += 1;
-    } else if (call === 'PUT /v1.0/card/instances') Object.assign(card.params, params);
-    else return this.answer(res, 404, { code: 'NotFound' });
-    this.answer(res, 200, { success: true, result: { outTrackId: id } });
+    const [status, answer] = this.aiCards.handle(call, body, this.clientId);
+    this.answer(res, status, answer);
   }
 
   private batchSend(res: http.ServerResponse, body: Json): void {
@@ -355,6 +366,13 @@ export class FakeDingTalk {
     const refused = this.media.refuse(String(body.msgKey), param);
     if (refused) return this.answer(res, 400, { code: 'invalidParameter', message: refused });
     const processQueryKey = `pqk-${randomBytes(6).toString('hex')}`;
+    // Flow control: answered 200, the users listed, nothing delivered.
+    if (this.faults.take('batchSend', (f) => f.flowControlled === true))
+      return this.answer(res.setHeader(FLOW_CONTROLLED, '1'), 200, {
+        processQueryKey,
+        invalidStaffIdList: [],
+        flowControlledStaffIdList: users,
+      });
     for (const userId of users)
       this.sent.push({
         userId,
@@ -363,6 +381,7 @@ export class FakeDingTalk {
         text: String(param.text ?? param.content ?? ''),
         processQueryKey,
         param,
+        sentAt: Date.now(),
       });
     this.answer(res, 200, { processQueryKey, invalidStaffIdList: [], flowControlledStaffIdList: [] });
   }

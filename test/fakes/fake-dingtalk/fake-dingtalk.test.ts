@@ -153,4 +153,49 @@ describe('fake DingTalk + the GatewayClient subclass of the real dingtalk-stream
     const wrong = new DingTalkApi({ apiBase: fake.apiBase, clientId: fake.clientId, clientSecret: 'nope', lang: 'en' });
     await expect(wrong.accessToken()).rejects.toMatchObject({ status: 400 });
   });
+
+  it('chaos switches: faults aimed at one call, flow control, answers counted, an acked push again', async () => {
+    fake = await startFakeDingTalk({ ackTimeoutMs: 100 });
+    const api = new DingTalkApi({
+      apiBase: fake.apiBase,
+      clientId: fake.clientId,
+      clientSecret: FAKE_CLIENT_SECRET,
+      lang: 'en',
+      retryDelayMs: 10,
+    });
+    const heard: string[] = [];
+    fake.onAnswer((call) => {
+      heard.push(call);
+      return call === 'batchSend';
+    });
+    fake.faults.failNext('batchSend', { status: 429, retryAfter: 1, times: 1 });
+    await api.sendMarkdown('u1', 't', 'one');
+    expect(heard).toEqual(['accessToken', 'batchSend']);
+    fake.faults.failNext('*', { reset: true, times: 1 });
+    await api.sendMarkdown('u1', 't', 'two');
+    fake.faults.failNext('batchSend', { flowControlled: true, times: 1 });
+    await expect(api.sendMarkdown('u1', 't', 'lost')).rejects.toMatchObject({ status: 429 });
+    expect(fake.messagesTo('u1').map((m) => m.text)).toEqual(['one', 'two']);
+    expect(fake.messagesTo('u1')[1]?.sentAt).toBeGreaterThanOrEqual(fake.messagesTo('u1')[0]?.sentAt ?? Infinity);
+    // Injected failures and a flow-controlled answer are not answers; the listener left after its batchSend.
+    expect(Object.fromEntries(fake.answered)).toEqual({ accessToken: 1, batchSend: 2 });
+    expect(fake.faults.injected).toBe(3);
+    expect(fake.requests).toBe(6);
+    expect(heard).toEqual(['accessToken', 'batchSend']);
+
+    const frames: string[] = [];
+    const { c } = client(FAKE_CLIENT_SECRET, (f) => {
+      frames.push(f.headers.messageId);
+      c.socketCallBackResponse(f.headers.messageId, {});
+    });
+    await until(() => fake.connections === 1, 'the Stream socket');
+    const push = fake.push(fake.robotMessage('u1', 'hi'));
+    await until(() => push.acked, 'the ack');
+    fake.redeliver(push);
+    await until(() => frames.length === 2, 'the same frame again');
+    expect(frames).toEqual([push.messageId, push.messageId]);
+    expect(push.pushes).toBe(2);
+    fake.dropConnections();
+    await until(() => fake.connections === 1 && fake.connectionsOpened === 2, 'a second connection');
+  });
 });
