@@ -41,11 +41,11 @@ describe('Telegram channel inbound (real grammY against the fake Bot API)', () =
     const { bridge } = await h.channel(fake);
     fake.pushMessage(-100, 'in a group', { chat: { id: -100, type: 'group', title: 'g' } });
     fake.pushMessage(77, 'from a bot', { from: { id: 77, is_bot: true, first_name: 'b' } });
-    fake.pushMessage(OWNER_ID, '', { text: undefined, voice: { file_id: 'v1', duration: 2 } });
+    fake.pushMessage(OWNER_ID, '', { text: undefined, sticker: { file_id: 's1', emoji: '👍' } });
     fake.pushMessage(OWNER_ID, 'last');
     await until(() => bridge.accepted.some((m) => m.text === 'last'), 'the last message');
     expect(bridge.accepted.map((m) => [m.text, m.unsupportedType])).toEqual([
-      ['', 'voice'],
+      ['', 'sticker'],
       ['last', undefined],
     ]);
   });
