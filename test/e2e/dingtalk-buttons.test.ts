@@ -187,4 +187,22 @@ describe('DingTalk prompt options as tappable links (real dingtalk-stream agains
     await until(() => push.acked, 'the tap acked');
     expect(bridge.settled).toEqual([perm('a', 'allow')]);
   });
+
+  it('other buttons (a queued message’s Cancel) are tappable too; a number alone does not press them', async () => {
+    const { fake, bridge, channel } = await setup();
+    const stop = { type: 'stop', messageId: 'dingtalk:m-queued', nonce: 'n-queued' } as const;
+    await channel.outbox.send(
+      target,
+      { kind: 'card', title: '⏳ Queued', status: 'info', sections: [], buttons: [{ label: 'Cancel', action: stop }] },
+      'queued:m-queued',
+    );
+    const queued = fake.messagesTo(OWNER_STAFF_ID).at(-1) as SentMessage;
+    expect(queued.text).toContain('Tap an option (or reply "<number> #');
+    fake.push(fake.robotMessage(OWNER_STAFF_ID, '1'));
+    await until(() => bridge.accepted.some((m) => m.text === '1'), 'the bare number as a message');
+    expect(bridge.actions).toEqual([]);
+    tap(fake, queued, 1);
+    await until(() => bridge.actions.length === 1, 'the tap as the Cancel action');
+    expect(bridge.actions[0]).toMatchObject({ userId: OWNER_STAFF_ID, action: stop });
+  });
 });

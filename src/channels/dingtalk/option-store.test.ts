@@ -9,16 +9,27 @@ const perm = (requestId: string, decision: 'allow' | 'deny' = 'allow') =>
 const memory = () => new JsonLedger<StoredPrompts>(undefined, silentLogger);
 
 describe('OptionStore', () => {
-  it('offers only prompt answers; a number alone answers the newest prompt, a tap the prompt it names', async () => {
+  it('a number alone answers the newest prompt, a tap the buttons it names (a prompt’s or any other)', async () => {
     const store = new OptionStore(memory());
-    expect(await store.offer('u', 'list', [{ type: 'switch', sessionId: 's' }])).toBeUndefined();
+    expect(await store.offer('u', 'none', [])).toBeUndefined();
+    // Other buttons (a /list's sessions) are offered for taps, but a number alone is ordinary text.
+    const list = await store.offer('u', 'list', [{ type: 'switch', sessionId: 's' }]);
+    expect(list).toMatch(new RegExp(`^[${TOKEN_ALPHABET}]{${TOKEN_LENGTH}}$`));
     expect(await store.choice('u', { n: 1 })).toBeUndefined();
+    expect(await store.choice('u', { n: 1, token: list! })).toEqual({
+      kind: 'option',
+      action: { type: 'switch', sessionId: 's' },
+      token: list,
+    });
     const older = await store.offer('u', 'prompt-a', [perm('a'), perm('a', 'deny')]);
     const newer = await store.offer('u', 'prompt-b', [perm('b')]);
     expect(older).toMatch(new RegExp(`^[${TOKEN_ALPHABET}]{${TOKEN_LENGTH}}$`));
     expect(newer).not.toBe(older);
     expect(await store.choice('u', { n: 1 })).toEqual({ kind: 'option', action: perm('b'), token: newer });
     expect(await store.choice('u', { n: 2 })).toBeUndefined();
+    // Buttons offered after a prompt leave the prompt the one a number alone answers.
+    await store.offer('u', 'queued', [{ type: 'stop', messageId: 'm', nonce: 'n' }]);
+    expect(await store.choice('u', { n: 1 })).toEqual({ kind: 'option', action: perm('b'), token: newer });
     expect(await store.choice('u', { n: 2, token: older! })).toEqual({
       kind: 'option',
       action: perm('a', 'deny'),

@@ -53,7 +53,8 @@ export function tokenOf(seed: string): string {
  * DingTalk's robot markdown messages have no buttons, so a prompt's options are tappable links and
  * a numbered list (docs/design.md#dingtalk). This keeps, per user, every open prompt by its token
  * (the newest `MAX_OPEN_PROMPTS`), which one a number alone answers, and the tokens already closed;
- * in the runtime folder, so it survives a restart. Only prompt answers are offered. Whether a
+ * in the runtime folder, so it survives a restart. Every button set is offered (Stop, Cancel, /list
+ * and /listDir too); only a prompt's answers take a number alone. Whether a
  * choice still counts — the owner's, the prompt still pending — stays the bridge's decision (its
  * nonces), so a stranger's number or a stale one changes nothing. Calls run one at a time.
  */
@@ -68,12 +69,13 @@ export class OptionStore {
   }
 
   /**
-   * Records the prompt sent under delivery `key` as the newest and returns its token, or undefined
-   * when `actions` are not a prompt's. The token derives from the key (a retried send shows the
+   * Records the buttons sent under delivery `key` and returns their token (undefined: no buttons);
+   * a prompt's answers become the newest, which a number alone answers. The token derives from the key (a retried send shows the
    * same one) and differs from every open or closed token of the user.
    */
   offer(userId: string, key: string, actions: CardAction[]): Promise<string | undefined> {
-    if (!OptionStore.offers(actions)) return Promise.resolve(undefined);
+    if (actions.length === 0) return Promise.resolve(undefined);
+    const answers = OptionStore.offers(actions);
     return this.serial(async () => {
       const user = await this.read(userId);
       const known = user.prompts.find((p) => p.key === key);
@@ -82,9 +84,12 @@ export class OptionStore {
       for (let i = 1; !known && taken.has(token); i += 1) token = tokenOf(`${key}#${i}`);
       const prompts = [...user.prompts.filter((p) => p.key !== key), { token, key, actions }];
       const dropped = prompts.splice(0, Math.max(0, prompts.length - MAX_OPEN_PROMPTS));
+      // Only a prompt's answers take a number alone; other buttons (Stop, Cancel, a session of
+      // /list) are tapped, or typed with their token.
+      const newest = answers ? token : prompts.some((p) => p.token === user.newest) ? user.newest : undefined;
       await this.write(userId, {
         prompts,
-        newest: token,
+        ...(newest !== undefined ? { newest } : {}),
         closed: [...(user.closed ?? []), ...dropped.map((p) => p.token)],
       });
       return token;

@@ -1,3 +1,4 @@
+import { OptionStore } from './option-store.js';
 import type { CardAction, CardReply, CardSection, Reply } from '../../bridge/reply-model.js';
 import type { Language } from '../../core/i18n.js';
 import { dingtalkMessages } from './dingtalk-messages.js';
@@ -81,16 +82,21 @@ export function titleOf(text: string): string {
 }
 
 /**
- * A card's buttons as a numbered list the owner answers with the number (DingTalk's markdown
- * messages have no buttons). With `prompt` (the token of an offered prompt) each label is a link
- * whose tap sends `<n> #<token>` as the owner (`option-tap.ts`), and the hint names the token, so
- * typing it answers this prompt too where links don't render.
+ * A card's buttons as a numbered list (DingTalk's markdown messages have no buttons). With `prompt`
+ * (the token the buttons were offered under) each label is a link whose tap sends `<n> #<token>` as
+ * the owner (`option-tap.ts`), and the hint names the token, so typing it works where links don't
+ * render; a prompt's answers also take the number alone.
  */
 function optionsMarkdown(card: CardReply, lang: Language, prompt: string | undefined): string {
   const t = dingtalkMessages(lang);
   const buttons = card.buttons ?? [];
   if (buttons.length === 0) return '';
-  const hint = prompt ? `**${t('tapOrReply')}** · #${prompt}` : `**${t('replyWithNumber')}**`;
+  const numbered = OptionStore.offers(buttons.map((b) => b.action));
+  const hint = !prompt
+    ? `**${t('replyWithNumber')}**`
+    : numbered
+      ? `**${t('tapOrReply')}** · #${prompt}`
+      : `**${t('tapOrType', { token: prompt })}**`;
   const label = (text: string, n: number) =>
     prompt ? `[${escapeMarkdown(text)}](${tapUrl(tapContent(n, prompt))})` : escapeMarkdown(text);
   return [hint, buttons.map((b, i) => `${i + 1}. ${label(b.label, i + 1)}`).join('\n')].join('\n\n');
