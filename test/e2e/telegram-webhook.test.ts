@@ -133,6 +133,17 @@ describe('Telegram webhook mode (real grammY against the fake Bot API)', () => {
     expect(await post({ 'x-telegram-bot-api-secret-token': secret }, update, '/tg/hook', 'GET')).toBe(405);
     const big = Buffer.alloc(1024 * 1024 + 1, 0x20);
     expect(await post({ 'x-telegram-bot-api-secret-token': secret }, big)).toBe(413);
+    // The same without a Content-Length (chunked): cut off while it streams in.
+    const chunked = await fetch(`${local}/tg/hook`, {
+      method: 'POST',
+      headers: { 'x-telegram-bot-api-secret-token': secret },
+      body: new Blob([big]).stream(),
+      duplex: 'half',
+    } as RequestInit).then(
+      (r) => r.status,
+      () => 0,
+    );
+    expect(chunked).toBe(413);
     expect(await post({ 'x-telegram-bot-api-secret-token': secret }, '{not json')).toBe(400);
     expect(await post({ 'x-telegram-bot-api-secret-token': secret }, '{"message":{}}')).toBe(400);
     expect(bridge.accepted).toEqual([]);
