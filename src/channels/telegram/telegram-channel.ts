@@ -58,7 +58,8 @@ export const TELEGRAM_CHANNEL = 'telegram';
 
 /**
  * The Telegram channel (docs/design.md#telegram): grammY's `Api` against the Bot API, long polling
- * driven by `UpdatePoller` (an update is confirmed only once the bridge accepted it), the
+ * driven by `UpdatePoller` or, with `webhook`, our own server (`WebhookUpdates`) — either way an
+ * update is confirmed only once the bridge accepted it — the
  * owner's private chat only (groups are ignored; who the owner is stays the bridge's decision),
  * replies as HTML messages, streamed by editing one message, buttons as inline keyboards.
  * `start()` never throws: a bad token or an outage shows in `status()` and is retried.
