@@ -164,6 +164,22 @@ describe('Telegram webhook mode (real grammY against the fake Bot API)', () => {
     expect(fake.webhook.url).toBe(URL_);
   });
 
+  it('shows why Telegram refuses the webhook URL and keeps trying', async () => {
+    h = new TelegramHarness();
+    const fake = await h.fake();
+    const opts = await h.options(fake);
+    const channel = createTelegramChannel({
+      ...opts,
+      webhook: { url: 'http://plain.example.test/hook', listen: { host: '127.0.0.1', port: 0 }, secret: '' },
+    });
+    h.later(() => channel.stop());
+    await channel.start(new RecordingBridge());
+    await until(() => fake.callsOf('setWebhook').length >= 2, 'a second try');
+    expect(channel.status()).toMatchObject({ connected: false });
+    expect(channel.status().detail).toMatch(/setWebhook.*400 Bad Request: bad webhook: An HTTPS URL must be provided/);
+    expect(fake.webhook.url).toBe('');
+  });
+
   it('shows a busy listen address as an error and keeps trying', async () => {
     h = new TelegramHarness();
     const fake = await h.fake();
