@@ -14,6 +14,26 @@ export const telegramUserIdCheck = (v: string) =>
     ? null
     : 'expected the numeric Telegram user id (digits only), e.g. "123456789"';
 
+/** `telegram.webhook_url`: Telegram posts only to HTTPS; empty = long polling. */
+export const telegramWebhookUrlCheck = (v: string) =>
+  v === '' || /^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(v)
+    ? null
+    : 'expected the public https:// URL Telegram posts updates to (Telegram accepts only HTTPS), or "" for long polling';
+
+/** `telegram.webhook_listen`: the host:port cc-linker's own HTTP server binds (behind the user's HTTPS proxy). */
+export const telegramWebhookListenCheck = (v: string) => {
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$/.exec(v);
+  return m && Number(m[2]) >= 1 && Number(m[2]) <= 65535
+    ? null
+    : 'expected host:port to listen on, e.g. "127.0.0.1:8443" (port 1-65535)';
+};
+
+/** `telegram.webhook_secret`: Telegram's `secret_token` alphabet, 1-256 characters; empty = one is generated. */
+export const telegramWebhookSecretCheck = (v: string) =>
+  v === '' || /^[A-Za-z0-9_-]{1,256}$/.test(v)
+    ? null
+    : 'expected 1-256 letters, digits, _ or - (what Telegram accepts as a secret token), or "" to have one generated';
+
 export const telegramTokenCheck = (v: string) =>
   v === '' || /^[0-9]+:[A-Za-z0-9_-]{20,}$/.test(v)
     ? null

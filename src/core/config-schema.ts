@@ -28,6 +28,9 @@ import {
   slackUserIdCheck,
   telegramTokenCheck,
   telegramUserIdCheck,
+  telegramWebhookListenCheck,
+  telegramWebhookSecretCheck,
+  telegramWebhookUrlCheck,
 } from './config-checks.js';
 import type { LocalizedText } from './i18n.js';
 
@@ -86,6 +89,12 @@ export interface Config {
     allow_auto_bind_owner: boolean;
     /** Bot API base URL without a trailing slash (tests: the fake server; or a self-hosted Bot API server). */
     api_root: string;
+    /** The public HTTPS URL Telegram posts updates to; empty = long polling (docs/design.md#telegram). */
+    webhook_url: string;
+    /** `host:port` our own HTTP server binds for the webhook, behind the user's HTTPS reverse proxy or tunnel. */
+    webhook_listen: string;
+    /** Telegram's `secret_token` header value; empty = generated once and kept in the runtime folder. A secret. */
+    webhook_secret: string;
   };
   /** The Slack app (docs/design.md#slack): Socket Mode, the owner's direct messages only. */
   slack: {
@@ -261,6 +270,9 @@ export const CONFIG_SPEC: Record<keyof Config, SectionSpec> = {
     owner_user_id: str('', telegramUserIdCheck),
     allow_auto_bind_owner: bool(false),
     api_root: str('https://api.telegram.org', apiRootCheck),
+    webhook_url: str('', telegramWebhookUrlCheck),
+    webhook_listen: str('127.0.0.1:8443', telegramWebhookListenCheck),
+    webhook_secret: str('', telegramWebhookSecretCheck),
   },
   slack: {
     enabled: bool(false),

@@ -32,6 +32,9 @@ describe('[telegram] config', () => {
       owner_user_id: '',
       allow_auto_bind_owner: false,
       api_root: 'https://api.telegram.org',
+      webhook_url: '',
+      webhook_listen: '127.0.0.1:8443',
+      webhook_secret: '',
     });
   });
 

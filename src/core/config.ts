@@ -180,6 +180,7 @@ export async function loadConfig(options: {
 
   registerSecret(config.feishu_bot.app_secret);
   registerSecret(config.telegram.bot_token);
+  registerSecret(config.telegram.webhook_secret);
   registerSecret(config.slack.bot_token);
   registerSecret(config.slack.app_token);
   registerSecret(config.dingtalk.client_secret);

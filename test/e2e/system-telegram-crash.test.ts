@@ -24,6 +24,7 @@ describe.skipIf(!CLAUDE_BIN)('crash and restart over Telegram', () => {
       rig.undo(() => tg.close());
       const { sys, config } = await rig.system();
       config.telegram = {
+        ...config.telegram,
         enabled: true,
         bot_token: tg.token,
         owner_user_id: String(OWNER_ID),

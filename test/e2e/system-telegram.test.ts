@@ -21,30 +21,12 @@ import {
   type System,
 } from './system-harness.js';
 import { until } from './telegram-harness.js';
+import { finalAnswer, replies } from './telegram-replies.js';
 
 const OWNER_ID = 5150;
 const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli', 'launcher', 'cc-linker.js');
 const STRANGER_ID = 6160;
 const en = bridgeMessages('en');
-
-/** The bot's messages replying to the user's message `update`, in order. */
-function replies(tg: FakeTelegram, update: Record<string, unknown>): FakeMessage[] {
-  const id = (update.message as { message_id: number }).message_id;
-  return tg.messages.filter((m) => m.reply_to === id);
-}
-
-/** The streamed answer to `update` once final: the footer (turns) shown and the Stop button removed. */
-async function finalAnswer(tg: FakeTelegram, update: Record<string, unknown>, expected: string): Promise<FakeMessage> {
-  await until(
-    () =>
-      replies(tg, update).some(
-        (m) => m.visible.includes(expected) && !m.reply_markup && /🔄 \d+ turns/.test(m.visible),
-      ),
-    `the final answer containing ${expected}`,
-    45_000,
-  );
-  return replies(tg, update).find((m) => m.visible.includes(expected)) as FakeMessage;
-}
 
 describe.skipIf(!CLAUDE_BIN)('the whole system over Telegram (real grammY, real Claude Code), next to Feishu', () => {
   let s: System;

@@ -6,6 +6,7 @@ import { createTelegramChannel, type TelegramChannelOptions } from '../../src/ch
 import { defaultConfig } from '../../src/core/default-config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/fake-telegram/fake-telegram-server.js';
+import type { WebhookDeliveryOptions } from '../fakes/fake-telegram/fake-webhook.js';
 import { RecordingBridge } from './feishu-harness.js';
 
 export const OWNER_ID = 4242;
@@ -24,8 +25,13 @@ export class TelegramHarness {
   readonly logs: string[] = [];
   private readonly undo: Array<() => unknown> = [];
 
-  async fake(token?: string): Promise<FakeTelegram> {
-    const fake = await startFakeTelegram(token);
+  /** Runs `step` at cleanup (before what was registered earlier). */
+  later(step: () => unknown): void {
+    this.undo.push(step);
+  }
+
+  async fake(token?: string, webhook?: WebhookDeliveryOptions): Promise<FakeTelegram> {
+    const fake = await startFakeTelegram(token, webhook);
     this.undo.push(() => fake.close());
     return fake;
   }

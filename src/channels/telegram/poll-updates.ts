@@ -1,28 +1,19 @@
-import type { Api } from 'grammy';
-import type { Language } from '../../core/i18n.js';
-import type { Logger } from '../../core/logger.js';
-import { toTelegramError, type TelegramApiError } from './telegram-api-error.js';
+import {
+  abortableSleep,
+  connectBot,
+  grammySignal,
+  waitAfterFailure,
+  type BotConnectionOptions,
+  type HandleResult,
+} from './connect-bot.js';
+import { toTelegramError } from './telegram-api-error.js';
 
-/** What handling one update came to: `retry` = not persisted, fetch it again later. */
-export type HandleResult = 'done' | 'retry';
+export type { HandleResult, PollState } from './connect-bot.js';
 
-export interface PollState {
-  state: 'connecting' | 'connected' | 'error' | 'stopped';
-  detail?: string;
-}
-
-export interface UpdatePollerOptions {
-  api: Api;
-  lang: Language;
-  logger: Logger;
+export interface UpdatePollerOptions extends BotConnectionOptions {
   handle(update: { update_id: number } & Record<string, unknown>): Promise<HandleResult>;
-  /** Called once the bot's identity is known (`getMe`), before the first update. */
-  onMe(me: { username: string }): void;
-  onState(state: PollState): void;
-  /** Long-poll length in seconds (Telegram's `timeout`), default 30. */
+  /** Long-poll length in seconds (Telegram's `timeout`), default 30. The wait after a `retry` is `backoffMs`. */
   timeoutSeconds?: number;
-  /** Wait after a failed call or a `retry`, default 3 s; a refused token waits 20 times as long. */
-  backoffMs?: number;
 }
 
 /**
@@ -58,29 +49,22 @@ export class UpdatePoller {
 
   private async run(): Promise<void> {
     const backoff = this.o.backoffMs ?? 3_000;
-    this.o.onState({ state: 'connecting' });
-    while (!this.stopped) {
-      try {
-        const me = await this.o.api.getMe(this.signal());
-        await this.o.api.deleteWebhook({}, this.signal());
-        this.o.onMe({ username: me.username });
-        this.o.onState({ state: 'connected', detail: `@${me.username}` });
-        break;
-      } catch (err) {
-        if (this.stopped) return;
-        await this.failed(toTelegramError('getMe', err, this.o.lang), backoff);
-      }
-    }
+    // A webhook left from webhook mode would make Telegram refuse getUpdates (409): polling removes it first.
+    const connected = await connectBot(this.o, this.abort.signal, {
+      op: 'deleteWebhook',
+      run: (signal) => this.o.api.deleteWebhook({}, signal),
+    });
+    if (!connected) return;
     while (!this.stopped) {
       let updates: Array<{ update_id: number } & Record<string, unknown>>;
       try {
         updates = (await this.o.api.getUpdates(
           { offset: this.offset, timeout: this.o.timeoutSeconds ?? 30, allowed_updates: ['message', 'callback_query'] },
-          this.signal(),
+          grammySignal(this.abort.signal),
         )) as unknown as typeof updates;
       } catch (err) {
         if (this.stopped) return;
-        await this.failed(toTelegramError('getUpdates', err, this.o.lang), backoff);
+        await waitAfterFailure(this.o, toTelegramError('getUpdates', err, this.o.lang), this.abort.signal);
         continue;
       }
       this.o.onState({ state: 'connected' });
@@ -95,36 +79,11 @@ export class UpdatePoller {
           result = 'done';
         }
         if (result === 'retry') {
-          await this.sleep(backoff);
+          await abortableSleep(backoff, this.abort.signal);
           break;
         }
         this.offset = update.update_id + 1;
       }
     }
-  }
-
-  /** grammY's Node build types its signal after the `abort-controller` package; the native one is what it gets. */
-  private signal(): Parameters<Api['getMe']>[0] {
-    return this.abort.signal as unknown as Parameters<Api['getMe']>[0];
-  }
-
-  private async failed(err: TelegramApiError, backoff: number): Promise<void> {
-    const refused = err.errorCode === 401 || err.errorCode === 404;
-    this.o.onState({ state: 'error', detail: refused ? 'bot token refused by Telegram' : err.userMessage });
-    this.o.logger.warn('telegram call failed, retrying', { code: err.errorCode, err: err.userMessage });
-    await this.sleep(refused ? backoff * 20 : backoff);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const signal = this.abort.signal;
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-      signal.addEventListener('abort', done);
-    });
   }
 }

@@ -21,6 +21,8 @@ import { UpdatePoller, type HandleResult, type PollState } from './poll-updates.
 import { TelegramApi } from './telegram-api.js';
 import { telegramMessages } from './telegram-messages.js';
 import { createTelegramOutbox } from './telegram-outbox.js';
+import { webhookSecret } from './webhook-secret.js';
+import { WebhookUpdates } from './webhook-updates.js';
 
 export interface TelegramChannelOptions {
   botToken: string;
@@ -42,6 +44,11 @@ export interface TelegramChannelOptions {
   /** Long-poll seconds (default 30) and the wait after a failure (default 3 s); tests shorten both. */
   pollTimeoutSeconds?: number;
   backoffMs?: number;
+  /**
+   * Webhook mode instead of long polling (`telegram.webhook_url` set): the public HTTPS URL, where
+   * our server listens, and the configured secret (empty = generated and kept in `runtimeDir`).
+   */
+  webhook?: { url: string; listen: { host: string; port: number }; secret: string };
   /** 429 handling: retries and the longest `retry_after` waited for (defaults 5 and 60 s). */
   maxRetryAttempts?: number;
   maxRetryDelaySeconds?: number;
@@ -52,14 +59,16 @@ export const TELEGRAM_CHANNEL = 'telegram';
 
 /**
  * The Telegram channel (docs/design.md#telegram): grammY's `Api` against the Bot API, long polling
- * driven by `UpdatePoller` (an update is confirmed only once the bridge accepted it), the
+ * driven by `UpdatePoller` or, with `webhook`, our own server (`WebhookUpdates`) — either way an
+ * update is confirmed only once the bridge accepted it — the
  * owner's private chat only (groups are ignored; who the owner is stays the bridge's decision),
  * replies as HTML messages, streamed by editing one message, buttons as inline keyboards.
  * `start()` never throws: a bad token or an outage shows in `status()` and is retried.
  */
-export function createTelegramChannel(
-  opts: TelegramChannelOptions,
-): Channel & { prepare(m: InboundMessage): Promise<InboundMessage> } {
+export function createTelegramChannel(opts: TelegramChannelOptions): Channel & {
+  prepare(m: InboundMessage): Promise<InboundMessage>;
+  webhookAddress(): { host: string; port: number } | undefined;
+} {
   registerSecret(opts.botToken);
   const log = opts.logger.child('telegram');
   const t = telegramMessages(opts.lang);
@@ -87,7 +96,7 @@ export function createTelegramChannel(
     sent: new JsonLedger<string>(file('telegram-sent.json'), log, 5_000),
   });
   let poll: PollState = { state: 'stopped' };
-  let poller: UpdatePoller | undefined;
+  let poller: UpdatePoller | WebhookUpdates | undefined;
   let stopping = false;
   let botUsername = '';
 
@@ -132,27 +141,45 @@ export function createTelegramChannel(
 
     async start(bridge) {
       stopping = false;
-      poller = new UpdatePoller({
+      const source = {
         api: bot.api,
         lang: opts.lang,
         logger: log,
-        ...(opts.pollTimeoutSeconds !== undefined ? { timeoutSeconds: opts.pollTimeoutSeconds } : {}),
         ...(opts.backoffMs !== undefined ? { backoffMs: opts.backoffMs } : {}),
-        onMe: (me) => (botUsername = me.username),
-        onState: (s) => {
+        onMe: (me: { username: string }) => (botUsername = me.username),
+        onState: (s: PollState) => {
           if (s.state !== poll.state) log.info('telegram state', { state: s.state, detail: s.detail });
           poll = s.state === 'connected' && !s.detail ? { ...s, detail: poll.detail } : s;
         },
-        handle: async (update) => {
+        handle: async (update: { update_id: number } & Record<string, unknown>): Promise<HandleResult> => {
           const decision = convertUpdate(update, botUsername, now());
           if (decision.kind === 'message') return onMessage(bridge, decision.message);
           if (decision.kind === 'click') await onClick(bridge, decision);
           else log.debug('update ignored', { reason: decision.reason });
           return 'done';
         },
-      });
+      };
+      if (opts.webhook) {
+        let secret: string;
+        try {
+          secret = await webhookSecret(opts.webhook.secret, opts.runtimeDir);
+        } catch (err) {
+          log.error('the webhook secret could not be read or kept', { err });
+          poll = { state: 'error', detail: redact(String((err as Error).message)) };
+          return;
+        }
+        poller = new WebhookUpdates({ ...source, url: opts.webhook.url, listen: opts.webhook.listen, secret });
+      } else {
+        poller = new UpdatePoller({
+          ...source,
+          ...(opts.pollTimeoutSeconds !== undefined ? { timeoutSeconds: opts.pollTimeoutSeconds } : {}),
+        });
+      }
       poller.start();
     },
+
+    /** Webhook mode: where the server listens once started (tests bind port 0). */
+    webhookAddress: () => (poller instanceof WebhookUpdates ? poller.address() : undefined),
 
     async stop() {
       stopping = true;

@@ -11,6 +11,7 @@ export const telegramMessages = defineMessages({
     actionDone: '已处理',
     apiFailed: 'Telegram 接口调用失败（{op}）：「{detail}」',
     fileTooBigForBots: 'Telegram 只允许机器人下载不超过 {size} 的文件，请压缩后重发或改发链接',
+    webhookListenFailed: 'Telegram webhook 无法监听 {address}（{reason}），请检查 telegram.webhook_listen',
   },
   en: {
     continuedBelow: '… (long reply — continued in the next messages)',
@@ -22,5 +23,6 @@ export const telegramMessages = defineMessages({
     apiFailed: 'Telegram API call failed ({op}): “{detail}”',
     fileTooBigForBots:
       'Telegram lets bots download files up to {size} only; compress it and send it again, or send a link',
+    webhookListenFailed: 'The Telegram webhook cannot listen on {address} ({reason}); check telegram.webhook_listen',
   },
 });

@@ -63,7 +63,10 @@ export const startCommand: CommandSpec = {
     });
     await writePidFile(ctx.paths.pidFile);
     if (daemon.feishu === 'connected') ctx.out.print(t('feishuConnected'));
-    if (daemon.telegram === 'started') ctx.out.print(t('telegramStarted'));
+    const hook = ctx.config.telegram.webhook_url;
+    if (daemon.telegram === 'started' && hook !== '')
+      ctx.out.print(t('telegramStartedWebhook', { url: hook, listen: ctx.config.telegram.webhook_listen }));
+    else if (daemon.telegram === 'started') ctx.out.print(t('telegramStarted'));
     else if (daemon.telegram === 'no-credentials') ctx.out.print(t('telegramNoToken'));
     if (daemon.slack === 'started') ctx.out.print(t('slackStarted'));
     else if (daemon.slack === 'no-credentials') ctx.out.print(t('slackNoToken'));

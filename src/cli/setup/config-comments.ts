@@ -41,6 +41,12 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       owner_user_id: '你本人的 Telegram 数字 user id，只有它的私聊会被处理。\n不知道时：给机器人发 /whoami',
       allow_auto_bind_owner: 'owner_user_id 为空时，第一个私聊机器人的人自动成为 Telegram 的 owner；默认 false',
       api_root: 'Bot API 地址（不带结尾的 /）；自建 Bot API 服务器时才需要修改',
+      webhook_url:
+        '留空 = 长轮询（默认）。填公网 https:// 地址时改用 webhook：Telegram 把消息 POST 到这里，\n由你的反向代理/隧道终止 HTTPS 并转发到 webhook_listen',
+      webhook_listen:
+        'webhook 模式下 cc-linker 自己监听的 host:port（只在 webhook_url 非空时使用）；默认 127.0.0.1:8443',
+      webhook_secret:
+        'Telegram 随每次 POST 带上的密钥（X-Telegram-Bot-Api-Secret-Token）。留空 = 自动生成并保存在运行目录（0600），\n也可用 CC_LINKER_TELEGRAM_WEBHOOK_SECRET 设置',
     },
     slack: {
       _: 'Slack 应用（Socket Mode，不需要公网地址）；只处理 owner 的私信。步骤见 README 的 “Slack” 一节。',
@@ -220,6 +226,12 @@ export const CONFIG_COMMENTS: Record<Language, ConfigComments> = {
       allow_auto_bind_owner:
         'With owner_user_id empty, the first person to message the bot privately becomes the Telegram owner; default false',
       api_root: 'Bot API base URL (no trailing /); change it only for a self-hosted Bot API server',
+      webhook_url:
+        'Empty = long polling (the default). A public https:// URL switches to a webhook: Telegram POSTs updates there,\nyour reverse proxy / tunnel terminates HTTPS and forwards to webhook_listen',
+      webhook_listen:
+        'host:port cc-linker itself listens on in webhook mode (used only when webhook_url is set); default 127.0.0.1:8443',
+      webhook_secret:
+        'The secret Telegram sends with every POST (X-Telegram-Bot-Api-Secret-Token). Empty = generated and kept in the runtime folder (0600);\nor set CC_LINKER_TELEGRAM_WEBHOOK_SECRET',
     },
     slack: {
       _: 'Slack app (Socket Mode: no public address needed); only the owner\'s direct messages are handled. Setup: the README\'s "Slack" section.',

@@ -35,6 +35,7 @@ import { slackChannel, type SlackStart } from './slack-for-daemon.js';
 import type { ChatChannelStart } from './chat-channel-start.js';
 import { daemonSpeech } from './speech-for-daemon.js';
 import type { SpeechToText } from '../../bridge/voice/speech-to-text.js';
+import { telegramWebhook } from './telegram-webhook-for-daemon.js';
 
 export interface DaemonOptions {
   config: Config;
@@ -321,6 +322,7 @@ async function telegramChannel(
       runtimeDir: paths.runtimeDir,
       voice: config.voice,
       ...(speechToText ? { speechToText } : {}),
+      ...telegramWebhook(config.telegram),
     });
   } catch (err) {
     logger.error('the Telegram channel could not be created; running without it', { err });

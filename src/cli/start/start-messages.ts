@@ -12,6 +12,8 @@ export const startMessages = defineMessages({
     telegramStarted: '✅ Telegram 机器人已启动（长轮询；连接状态见 /status 与控制台）',
     telegramNoToken:
       '⚠️  telegram.enabled = true，但未设置 bot_token（或 CC_LINKER_TELEGRAM_BOT_TOKEN），跳过 Telegram。',
+    telegramStartedWebhook:
+      '✅ Telegram 机器人已启动（webhook：在 {listen} 接收 {url} 转发来的更新；连接状态见 /status 与控制台）',
     slackStarted: '✅ Slack 应用已启动（Socket Mode；连接状态见 /status 与控制台）',
     slackNoToken:
       '⚠️  slack.enabled = true，但 bot_token 或 app_token 未设置（或 CC_LINKER_SLACK_BOT_TOKEN / CC_LINKER_SLACK_APP_TOKEN），跳过 Slack。',
@@ -51,6 +53,8 @@ export const startMessages = defineMessages({
     telegramStarted: '✅ Telegram bot started (long polling; its state shows in /status and the console)',
     telegramNoToken:
       '⚠️  telegram.enabled = true but no bot_token (or CC_LINKER_TELEGRAM_BOT_TOKEN) is set; Telegram skipped.',
+    telegramStartedWebhook:
+      '✅ Telegram bot started (webhook: updates for {url} are taken on {listen}; its state shows in /status and the console)',
     slackStarted: '✅ Slack app started (Socket Mode; its state shows in /status and the console)',
     slackNoToken:
       '⚠️  slack.enabled = true but bot_token or app_token (or CC_LINKER_SLACK_BOT_TOKEN / CC_LINKER_SLACK_APP_TOKEN) is not set; Slack skipped.',

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseMultipart } from './multipart.js';
 import type { FakeMessage, InjectedFault } from './fake-telegram-types.js';
+import { FakeWebhook, type WebhookDeliveryOptions } from './fake-webhook.js';
 import { parseTelegramHtml } from './telegram-html.js';
 
 export type { FakeMessage, InjectedFault } from './fake-telegram-types.js';
@@ -59,9 +60,14 @@ export class FakeTelegram {
   private readonly answerListeners = new Set<(method: string) => void>();
   private readonly pendingQueries = new Set<string>();
   private readonly server: http.Server;
+  /** Webhook mode (`fake-webhook.ts`): set, pending updates are POSTed to it and `getUpdates` is a 409. */
+  readonly webhook: FakeWebhook;
 
-  constructor(token = FAKE_BOT_TOKEN) {
+  constructor(token = FAKE_BOT_TOKEN, webhook: WebhookDeliveryOptions = {}) {
     this.token = token;
+    const first = () => [...this.updates].sort((a, b) => a.update_id - b.update_id)[0];
+    const confirm = (id: number) => (this.updates = this.updates.filter((u) => u.update_id !== id));
+    this.webhook = new FakeWebhook({ next: first, confirm }, webhook);
     this.server = http.createServer((req, res) => void this.route(req, res));
   }
 
@@ -151,6 +157,7 @@ export class FakeTelegram {
   }
 
   async close(): Promise<void> {
+    this.webhook.close();
     for (const wake of this.polls) wake();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -164,6 +171,7 @@ export class FakeTelegram {
   }
 
   private wake(): void {
+    this.webhook.kick();
     for (const wake of [...this.polls]) wake();
   }
 
@@ -227,7 +235,10 @@ export class FakeTelegram {
         parameters: { retry_after },
       });
     }
-    const reply = method === 'getUpdates' ? await this.getUpdates(body, req) : this.handle(method, body);
+    const reply =
+      method === 'getUpdates'
+        ? (this.webhook.conflict() ?? (await this.getUpdates(body, req)))
+        : (this.webhook.call(method, body) ?? this.handle(method, body));
     send(reply.ok ? 200 : reply.error_code, reply);
     if (reply.ok) {
       this.answered.set(method, (this.answered.get(method) ?? 0) + 1);
@@ -272,8 +283,6 @@ export class FakeTelegram {
     switch (method) {
       case 'getMe':
         return { ok: true, result: me };
-      case 'deleteWebhook':
-        return { ok: true, result: true };
       case 'sendMessage': {
         const checked = this.checkText(b);
         if ('error' in checked) return checked.error;
@@ -386,6 +395,6 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
 }
 
-export async function startFakeTelegram(token?: string): Promise<FakeTelegram> {
-  return new FakeTelegram(token).listen();
+export async function startFakeTelegram(token?: string, webhook?: WebhookDeliveryOptions): Promise<FakeTelegram> {
+  return new FakeTelegram(token, webhook).listen();
 }
