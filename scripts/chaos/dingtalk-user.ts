@@ -1,3 +1,4 @@
+import { readSentLedger } from './sent-ledger.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promptMessages } from '../../src/bridge/prompts/prompt-messages.js';
@@ -147,12 +148,7 @@ export class DingTalkUser implements ChatUser {
 
   /** Delivery key → `<staffId>/<processQueryKey>`, as the bridge recorded its sends (empty before the first). */
   ledger(): Map<string, string> {
-    try {
-      const raw = JSON.parse(fs.readFileSync(this.ledgerFile, 'utf8')) as Record<string, { value: string }>;
-      return new Map(Object.entries(raw).map(([k, e]) => [k, e.value]));
-    } catch {
-      return new Map();
-    }
+    return readSentLedger(this.ledgerFile);
   }
 
   replies(only?: ReadonlySet<string>): ReplyView {

@@ -1,3 +1,4 @@
+import { readSentLedger } from './sent-ledger.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipelineMessages } from '../../src/bridge/pipeline/pipeline-messages.js';
@@ -145,12 +146,7 @@ export class TelegramUser implements ChatUser {
 
   /** Delivery key → message reference, as the bridge recorded its sends (empty before the first). */
   ledger(): Map<string, string> {
-    try {
-      const raw = JSON.parse(fs.readFileSync(this.ledgerFile, 'utf8')) as Record<string, { value: string }>;
-      return new Map(Object.entries(raw).map(([k, e]) => [k, e.value]));
-    } catch {
-      return new Map();
-    }
+    return readSentLedger(this.ledgerFile);
   }
 
   stopButton(m: ChaosMessage, which: 'running' | 'queued'): { button?: ChatButton } | undefined {
