@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Bot } from 'grammy';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/fake-telegram/fake-telegram-server.js';
 import { pathWithoutDevAgents } from '../helpers/path-without-dev-agents.js';
 import { runSessionCli } from '../helpers/run-session-cli.js';
@@ -26,7 +27,7 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function doctor(token: string, apiRoot: string) {
+async function doctor(token: string, apiRoot: string, extra: string[] = []) {
   const toml = [
     '[general]',
     'language = "en"',
@@ -34,6 +35,7 @@ async function doctor(token: string, apiRoot: string) {
     'enabled = true',
     `api_root = "${apiRoot}"`,
     'owner_user_id = "42"',
+    ...extra,
   ];
   fs.writeFileSync(path.join(home, '.cc-linker', 'config.toml'), `${toml.join('\n')}\n`, { mode: 0o600 });
   const env = {
@@ -66,5 +68,41 @@ describe('doctor with Telegram enabled', () => {
       expect(r.stdout + r.stderr).not.toContain(fake.token);
       expect(r.stdout + r.stderr).not.toContain(wrong);
     }
+  });
+
+  it('in webhook mode says whether Telegram has our URL, and its last failed delivery', async () => {
+    const url = 'https://bot.example.test/cc-linker/telegram';
+    const webhook = [`webhook_url = "${url}"`, 'webhook_listen = "127.0.0.1:8443"'];
+    const rowOf = (stdout: string) =>
+      stdout
+        .split('\n')
+        .find(
+          (l) =>
+            l.includes('Telegram: the webhook') || l.includes('Telegram: webhook') || l.includes('Telegram: its last'),
+        );
+
+    const unset = await doctor(fake.token, fake.apiRoot, webhook);
+    expect(rowOf(unset.stdout)).toBe(
+      `⚠️  Telegram: the webhook ${url} is not registered yet; cc-linker start registers it`,
+    );
+
+    const api = new Bot(fake.token, { client: { apiRoot: fake.apiRoot } }).api;
+    await api.setWebhook(url, { secret_token: 'doctor-secret-1234' });
+    const set = await doctor(fake.token, fake.apiRoot, webhook);
+    expect(rowOf(set.stdout)).toBe(`✅ Telegram: webhook ${url} registered (0 waiting), received on 127.0.0.1:8443`);
+
+    // Nothing answers at the URL (no proxy reaches cc-linker): Telegram records the failure.
+    fake.pushMessage(42, 'hello');
+    const deadline = Date.now() + 5_000;
+    while (!fake.webhook.lastError && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const failing = await doctor(fake.token, fake.apiRoot, webhook);
+    expect(rowOf(failing.stdout)).toMatch(
+      /^⚠️ +Telegram: its last delivery to the webhook failed \(.+: Connection refused\); check that https:\/\/bot\.example\.test\/cc-linker\/telegram reaches 127\.0\.0\.1:8443 through your reverse proxy$/,
+    );
+    for (const r of [unset, set, failing]) {
+      expect(r.stdout + r.stderr).not.toContain(fake.token);
+      expect(r.stdout + r.stderr).not.toContain('doctor-secret-1234');
+    }
+    await api.deleteWebhook();
   });
 });

@@ -119,6 +119,10 @@ export const commandMessages = defineMessages({
     doctorTelegramNoToken: 'Telegram: 已启用但未配置 bot_token（或 CC_LINKER_TELEGRAM_BOT_TOKEN），start 会跳过它',
     doctorTelegramNoOwner:
       'Telegram: 未配置 owner_user_id 且未开启 allow_auto_bind_owner，所有人都会被拒绝；给机器人发 /whoami 查看你的 id',
+    doctorTelegramWebhook: 'Telegram: webhook 已注册为 {url}（{pending} 条待投递），由 {listen} 接收',
+    doctorTelegramWebhookNotSet: 'Telegram: webhook 尚未注册为 {url}；cc-linker start 会注册它',
+    doctorTelegramWebhookError:
+      'Telegram: 最近一次投递到 webhook 失败（{at}：{error}）；请确认 {url} 经反向代理能到达 {listen}',
     doctorSlack: 'Slack: 已启用，已配置 bot_token、app_token 与 owner',
     doctorSlackBot: 'Slack: bot token 有效，机器人 @{bot}（工作区 {team}）',
     doctorSlackApp: 'Slack: app token 有效，Socket Mode 可以连接',
@@ -268,6 +272,10 @@ export const commandMessages = defineMessages({
       'Telegram: enabled but no bot_token (or CC_LINKER_TELEGRAM_BOT_TOKEN) is set; start skips it',
     doctorTelegramNoOwner:
       'Telegram: no owner_user_id and allow_auto_bind_owner is off, so everyone is refused; send /whoami to the bot to see your id',
+    doctorTelegramWebhook: 'Telegram: webhook {url} registered ({pending} waiting), received on {listen}',
+    doctorTelegramWebhookNotSet: 'Telegram: the webhook {url} is not registered yet; cc-linker start registers it',
+    doctorTelegramWebhookError:
+      'Telegram: its last delivery to the webhook failed ({at}: {error}); check that {url} reaches {listen} through your reverse proxy',
     doctorSlack: 'Slack: enabled, bot_token, app_token and owner set',
     doctorSlackBot: 'Slack: bot token accepted, the bot is @{bot} (workspace {team})',
     doctorSlackApp: 'Slack: app token accepted, Socket Mode can connect',

@@ -180,29 +180,8 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
     text: t(feishu ? 'doctorFeishu' : 'doctorFeishuMissing'),
   });
 
-  if (ctx.config.telegram.enabled) {
-    const token = ctx.config.telegram.bot_token !== '';
-    const owner = ctx.config.telegram.owner_user_id !== '' || ctx.config.telegram.allow_auto_bind_owner;
-    checks.push({
-      name: 'telegram',
-      level: token && owner ? 'ok' : 'warn',
-      text: t(!token ? 'doctorTelegramNoToken' : owner ? 'doctorTelegram' : 'doctorTelegramNoOwner'),
-    });
-    if (token) {
-      // One getMe: is the token one Telegram accepts (the daemon would only retry and show it in /status)?
-      const { checkBotToken } = await import('../../channels/telegram/check-token.js');
-      const r = await checkBotToken(ctx.config.telegram.bot_token, ctx.config.telegram.api_root);
-      checks.push({
-        name: 'telegram-token',
-        level: r.ok ? 'ok' : r.refused ? 'fail' : 'warn',
-        text: redact(
-          r.ok
-            ? t('doctorTelegramBot', { bot: r.username })
-            : t(r.refused ? 'doctorTelegramRefused' : 'doctorTelegramUnreachable', { detail: r.detail }),
-        ),
-      });
-    }
-  }
+  const { telegramChecks } = await import('./doctor-telegram.js');
+  checks.push(...(await telegramChecks(ctx)));
   const { dingtalkChecks } = await import('./doctor-dingtalk.js');
   checks.push(...(await dingtalkChecks(ctx)));
 

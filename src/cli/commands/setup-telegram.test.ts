@@ -50,6 +50,10 @@ describe('cc-linker setup --channels telegram (non-interactive)', () => {
       owner_user_id: '4242',
       allow_auto_bind_owner: false,
       api_root: fake.apiRoot,
+      // Long polling: setup leaves the webhook keys at their defaults.
+      webhook_url: '',
+      webhook_listen: '127.0.0.1:8443',
+      webhook_secret: '',
     });
     expect(config.feishu_bot.app_id).toBe('');
     expect(fs.statSync(configFile()).mode & 0o777).toBe(0o600);

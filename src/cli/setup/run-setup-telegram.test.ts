@@ -80,6 +80,9 @@ describe('setup wizard: Telegram', () => {
       owner_user_id: '',
       allow_auto_bind_owner: false,
       api_root: fake.apiRoot,
+      webhook_url: '',
+      webhook_listen: '127.0.0.1:8443',
+      webhook_secret: '',
     });
     expect(config.feishu_bot.app_id).toBe('');
     expect(fs.statSync(configFile()).mode & 0o777).toBe(0o600);

@@ -67,7 +67,7 @@ export class FakeTelegram {
     this.token = token;
     const first = () => [...this.updates].sort((a, b) => a.update_id - b.update_id)[0];
     const confirm = (id: number) => (this.updates = this.updates.filter((u) => u.update_id !== id));
-    this.webhook = new FakeWebhook({ next: first, confirm }, webhook);
+    this.webhook = new FakeWebhook({ next: first, confirm, count: () => this.pending() }, webhook);
     this.server = http.createServer((req, res) => void this.route(req, res));
   }
 

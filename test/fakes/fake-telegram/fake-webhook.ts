@@ -31,12 +31,14 @@ export class FakeWebhook {
   readonly posts: WebhookPost[] = [];
   /** Updates given up after `attempts` failed tries. */
   readonly givenUp: number[] = [];
+  /** Telegram's record of the last failed delivery (`getWebhookInfo`): unix seconds and its words. */
+  lastError: { date: number; message: string } | undefined;
   private readonly routes = new Map<string, string>();
   private running = false;
   private wakeSleep: (() => void) | undefined;
 
   constructor(
-    private readonly queue: { next(): Update | undefined; confirm(id: number): void },
+    private readonly queue: { next(): Update | undefined; confirm(id: number): void; count(): number },
     private readonly o: WebhookDeliveryOptions = {},
   ) {}
 
@@ -73,7 +75,17 @@ export class FakeWebhook {
         if (b.drop_pending_updates === true) this.dropPending();
         return { ok: true, result: true };
       case 'getWebhookInfo':
-        return { ok: true, result: { url: this.url, has_custom_certificate: false, pending_update_count: 0 } };
+        return {
+          ok: true,
+          result: {
+            url: this.url,
+            has_custom_certificate: false,
+            pending_update_count: this.url === '' ? 0 : this.queue.count(),
+            ...(this.lastError
+              ? { last_error_date: this.lastError.date, last_error_message: this.lastError.message }
+              : {}),
+          },
+        };
       default:
         return undefined;
     }
@@ -115,6 +127,10 @@ export class FakeWebhook {
         tries = 0;
         continue;
       }
+      this.lastError = {
+        date: Math.floor(Date.now() / 1000),
+        message: status === 0 ? 'Connection refused' : `Wrong response from the webhook: ${status}`,
+      };
       if (++tries >= attempts) {
         this.givenUp.push(update.update_id);
         this.queue.confirm(update.update_id);
