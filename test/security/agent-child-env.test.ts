@@ -80,15 +80,17 @@ async function environOf(profile: AgentProfile): Promise<{ environ: string; exe:
   });
   const pid = run.pid as number;
   expect(pid).toBeGreaterThan(0);
-  // The environment is fixed at exec: wait until the process runs the agent, not the runner's fork.
-  const program = path.basename(argv[0] as string);
+  // The environment is fixed at exec, but a script agent execs twice (`#!/usr/bin/env node`), and
+  // /proc reads an empty environment while an exec swaps the image: read until the agent's own
+  // environment (its HOME) is there, and the program is no longer the `env` launcher.
+  let environ = '';
+  let exe = '';
   for (let i = 0; i < 250; i += 1) {
-    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (cmdline.includes(program)) break;
+    exe = fs.readlinkSync(`/proc/${pid}/exe`);
+    environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').join('\n');
+    if (environ.includes(`HOME=${home}\n`) && path.basename(exe) !== 'env') break;
     await sleep(20);
   }
-  const exe = fs.readlinkSync(`/proc/${pid}/exe`);
-  const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').join('\n');
   run.kill();
   await run.done;
   expect(isGroupGone(pid)).toBe(true);
