@@ -56,6 +56,8 @@ beforeAll(() => {
     CODEX_HOME: path.join(home, '.codex'),
     ...PLANTED,
   };
+  // codex-acp exits at once when CODEX_HOME names a missing folder.
+  fs.mkdirSync(source.CODEX_HOME as string);
   config = defaultConfig();
   config.ccexec.providers = {
     work: { kind: 'openai-compatible', base_url: '', api_key_env: 'WORK_LLM_KEY', model: 'm' },
@@ -86,11 +88,16 @@ async function environOf(profile: AgentProfile): Promise<{ environ: string; exe:
   let environ = '';
   let exe = '';
   for (let i = 0; i < 250; i += 1) {
-    exe = fs.readlinkSync(`/proc/${pid}/exe`);
-    environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').join('\n');
-    if (environ.includes(`HOME=${home}\n`) && path.basename(exe) !== 'env') break;
+    try {
+      exe = fs.readlinkSync(`/proc/${pid}/exe`);
+      environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').join('\n');
+      if (environ.includes(`HOME=${home}\n`) && path.basename(exe) !== 'env') break;
+    } catch {
+      // /proc/<pid>/exe has no target for a moment while the image is swapped
+    }
     await sleep(20);
   }
+  expect(exe, 'the agent ended before its environment could be read').not.toBe('');
   run.kill();
   await run.done;
   expect(isGroupGone(pid)).toBe(true);
