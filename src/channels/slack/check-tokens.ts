@@ -3,13 +3,18 @@ import { silentLogger } from '../../core/logger.js';
 import { toSlackError } from './slack-api-error.js';
 import { slackLogger } from './slack-connection.js';
 
-/** What Slack said about one token. */
-export type TokenCheck = { ok: true; name?: string; team?: string } | { ok: false; refused: boolean; detail: string };
+/**
+ * What Slack said about one token; for the bot token also the scopes it was granted (Slack's
+ * `x-oauth-scopes` header; absent when the answer did not carry it).
+ */
+export type TokenCheck =
+  { ok: true; name?: string; team?: string; scopes?: string[] } | { ok: false; refused: boolean; detail: string };
 
 /**
  * Asks Slack (at `apiUrl`) about both tokens within `timeoutMs`, without retries (used by
  * `doctor` and `setup`): `auth.test` with the bot token (the bot's name and workspace) and
  * `apps.connections.open` with the app token (a Socket Mode URL is issued and left unused).
+ * The bot token's answer also says which scopes it has (`bot-scopes.ts` compares them).
  * `refused` = Slack answered no; otherwise it could not be asked. `detail` is Slack's error code.
  */
 export async function checkSlackTokens(
@@ -32,7 +37,12 @@ export async function checkSlackTokens(
   };
   const bot = await new webApi.WebClient(o.botToken, options).auth
     .test()
-    .then((r): TokenCheck => ({ ok: true, name: String(r.user ?? ''), team: String(r.team ?? '') }))
+    .then((r): TokenCheck => ({
+      ok: true,
+      name: String(r.user ?? ''),
+      team: String(r.team ?? ''),
+      ...(r.response_metadata?.scopes ? { scopes: r.response_metadata.scopes } : {}),
+    }))
     .catch((err: unknown) => failed('auth.test', err));
   const app = await new webApi.WebClient(o.appToken, options).apps.connections
     .open({})

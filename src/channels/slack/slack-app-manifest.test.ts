@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BOT_SCOPES } from './bot-scopes.js';
 import { SLASH_COMMAND } from './slash-command.js';
 
 /** docs/slack-app-manifest.yaml: what a user pastes into Slack's "Create app → From a manifest". */
@@ -44,6 +45,8 @@ describe('the Slack app manifest', () => {
     // Besides the calls: the message.im event (im:history), file downloads (files:read), the command.
     for (const s of ['im:history', 'files:read', 'commands']) needed.add(s);
     expect(listUnder('bot').sort()).toEqual([...needed].sort());
+    // `doctor` and the daemon check a token's scopes against BOT_SCOPES: the same list.
+    expect(Object.keys(BOT_SCOPES).sort()).toEqual([...needed].sort());
   });
 
   it('is a Socket Mode app with the DM event, interactivity and the /cc command', () => {

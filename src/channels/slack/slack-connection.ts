@@ -2,6 +2,7 @@ import { App, LogLevel, webApi, type Logger as SlackLogger } from '@slack/bolt';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { AckAfterReceiver } from './ack-after-receiver.js';
+import { missingBotScopes, missingScopesText } from './bot-scopes.js';
 import { toSlackError, type SlackApiError } from './slack-api-error.js';
 
 export interface ConnectionState {
@@ -50,7 +51,8 @@ export function slackLogger(log: Logger): SlackLogger {
 
 /**
  * The Socket Mode connection (docs/design.md#slack): `auth.test` with the bot token until it
- * works (a refused token is retried 20 times more slowly), then a Bolt `App` on
+ * works (a refused token is retried 20 times more slowly; bot scopes the app lacks are logged
+ * once as a warning), then a Bolt `App` on
  * {@link AckAfterReceiver} connects with the app token (`apps.connections.open`, then the
  * WebSocket), retried the same way, and connects again whenever the socket closes.
  * Nothing here throws out of `start()`: an outage or a bad token shows in the state.
@@ -60,6 +62,7 @@ export class SlackConnection {
   private abort = new AbortController();
   private receiver: AckAfterReceiver | undefined;
   private loop: Promise<void> | undefined;
+  private scopesWarned = false;
 
   /** `auth.test` without the client's own retries: the loop in `run` retries, and shows the error meanwhile. */
   private readonly client: webApi.WebClient;
@@ -96,6 +99,7 @@ export class SlackConnection {
       try {
         const r = await this.client.auth.test();
         me = { userId: String(r.user_id ?? ''), botId: String(r.bot_id ?? ''), name: String(r.user ?? '') };
+        this.warnMissingScopes(r.response_metadata?.scopes);
       } catch (err) {
         await this.failed(toSlackError('auth.test', err, this.o.lang), 'bot', backoff);
       }
@@ -149,6 +153,17 @@ export class SlackConnection {
       this.o.onState({ state: 'connecting', detail: 'reconnecting' });
       this.o.logger.info('slack socket closed, reconnecting');
     }
+  }
+
+  /** The bot scopes the app lacks (`bot-scopes.ts`), logged once: the calls needing them will fail. */
+  private warnMissingScopes(granted: string[] | undefined): void {
+    const missing = missingBotScopes(granted);
+    if (this.scopesWarned || !missing || missing.length === 0) return;
+    this.scopesWarned = true;
+    this.o.logger.warn('slack app lacks bot scopes', {
+      missing: missing.join(','),
+      fix: missingScopesText(missing, this.o.lang),
+    });
   }
 
   private async failed(err: SlackApiError, token: 'bot' | 'app', backoff: number): Promise<void> {

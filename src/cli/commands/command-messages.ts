@@ -132,6 +132,9 @@ export const commandMessages = defineMessages({
       'Slack: 已启用但 bot_token 或 app_token 未设置（或 CC_LINKER_SLACK_BOT_TOKEN / CC_LINKER_SLACK_APP_TOKEN），start 会跳过它',
     doctorSlackNoOwner:
       'Slack: 未配置 owner_user_id 且未开启 allow_auto_bind_owner，所有人都会被拒绝；给应用发 /whoami 查看你的 member id',
+    doctorSlackScopes: 'Slack: 应用拥有频道所需的全部 bot 权限（{scopes}）',
+    doctorSlackScopesMissing: 'Slack: {detail}',
+    doctorSlackScopesUnknown: 'Slack: 无法检查应用的 bot 权限（Slack 的回复里没有 x-oauth-scopes 头，可能经过了代理）',
     doctorDingTalk: '钉钉: 已启用，已配置 client_id / client_secret 与 owner',
     doctorDingTalkAccepted: '钉钉: 凭据有效（已取得 access token）',
     doctorDingTalkRefused: '钉钉: client_id / client_secret 被拒绝（{detail}），请在开发者后台核对应用凭证',
@@ -285,6 +288,10 @@ export const commandMessages = defineMessages({
       'Slack: enabled but bot_token or app_token (or CC_LINKER_SLACK_BOT_TOKEN / CC_LINKER_SLACK_APP_TOKEN) is not set; start skips it',
     doctorSlackNoOwner:
       'Slack: no owner_user_id and allow_auto_bind_owner is off, so everyone is refused; send /whoami to the app to see your member id',
+    doctorSlackScopes: 'Slack: the app has every bot scope the channel needs ({scopes})',
+    doctorSlackScopesMissing: 'Slack: {detail}',
+    doctorSlackScopesUnknown:
+      "Slack: the app's bot scopes could not be checked (Slack's answer had no x-oauth-scopes header; a proxy may drop it)",
     doctorDingTalk: 'DingTalk: enabled, client_id / client_secret and owner set',
     doctorDingTalkAccepted: 'DingTalk: credentials accepted (an access token was issued)',
     doctorDingTalkRefused:

@@ -2,12 +2,14 @@ import { redact } from '../../core/redact.js';
 import type { CliContext } from '../context/cli-context.js';
 import { commandMessages } from './command-messages.js';
 import type { DoctorCheck } from './doctor-check.js';
+import { slackScopesCheck } from './doctor-slack-scopes.js';
 
 /**
  * `doctor`'s checks of the Slack channel, when `slack.enabled`: both tokens and an owner set,
  * then one live look at each token (`auth.test` with the bot token: the bot's name; Socket Mode's
  * `apps.connections.open` with the app token). A refused token fails; Slack unreachable only
- * warns (the daemon keeps retrying). No token is ever printed.
+ * warns (the daemon keeps retrying). No token is ever printed. Then the scopes `auth.test` said
+ * the bot token has (`slackScopesCheck`).
  */
 export async function slackChecks(ctx: CliContext): Promise<DoctorCheck[]> {
   const c = ctx.config.slack;
@@ -36,5 +38,6 @@ export async function slackChecks(ctx: CliContext): Promise<DoctorCheck[]> {
       : t(check.refused ? 'doctorSlackRefused' : 'doctorSlackUnreachable', { token, detail: check.detail });
     checks.push({ name, level: check.ok ? 'ok' : check.refused ? 'fail' : 'warn', text: redact(text) });
   }
+  if (r.bot.ok) checks.push(await slackScopesCheck(r.bot.scopes, ctx));
   return checks;
 }

@@ -67,6 +67,24 @@ describe('cc-linker setup --channels slack (non-interactive)', () => {
     expect(fs.statSync(path.dirname(configFile())).mode & 0o777).toBe(0o700);
   });
 
+  it('bot scopes the app lacks: a warning naming each and the fix, and the tokens are written', async () => {
+    const all = fake.scopes;
+    fake.scopes = all?.filter((s) => s !== 'im:write');
+    try {
+      const r = await run(...slack(), '--slack-owner-user-id', 'U0OWNER');
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(
+        '⚠️ Slack: the app lacks bot scopes: im:write (telling a /cc is in your DM). Add them at api.slack.com/apps',
+      );
+      expect(r.stderr).toContain('docs/slack-app-manifest.yaml. The tokens are written anyway.');
+      expect((await reload()).slack.bot_token).toBe(FAKE_BOT_TOKEN);
+    } finally {
+      fake.scopes = all;
+    }
+    const ok = await run(...slack(), '--slack-owner-user-id', 'U0OWNER');
+    expect(ok.stderr).not.toContain('lacks bot scopes');
+  });
+
   it('a refused token: one clear line, exit 1, nothing written (the old file untouched)', async () => {
     let r = await run(...slack(WRONG_BOT));
     expect(r.code).toBe(1);

@@ -204,6 +204,10 @@ async function verifyTokens(
     const name = r.bot.ok ? r.bot.name : undefined;
     const team = r.bot.ok ? r.bot.team : undefined;
     s.note(t('checkOk', { name: name ?? '', team: team ?? '' }));
+    // Bot scopes the app lacks (an app made by hand): said now, not only when a call fails later.
+    const { missingBotScopes, missingScopesText } = await import('../../channels/slack/bot-scopes.js');
+    const missing = missingBotScopes(r.bot.ok ? r.bot.scopes : undefined);
+    if (missing?.length) s.note(t('scopesMissing', { detail: missingScopesText(missing, s.lang) }));
     return { result: 'ok', ...(name ? { name } : {}) };
   }
   const which = refused

@@ -30,6 +30,7 @@ export const slackSetupMessages = defineMessages({
     and: '和',
     checkRefused: '❌ Slack 拒绝了 {which}。请在应用设置页重新复制；重新生成过的要用新的。',
     askRetry: '重新输入被拒绝的 token？',
+    scopesMissing: '⚠️ Slack：{detail}token 仍会写入。',
     tokenRefused: 'Slack 拒绝了 {which}，未写入任何文件。请在 https://api.slack.com/apps 的应用设置页重新复制',
     ownerIntro:
       '\nowner_user_id 是你本人的 Slack member id（U 开头），只有它的私信会被处理，其他人只会收到“该 Bot 为个人私有实例”。\n在 Slack 里点你的头像 → 个人资料 → ⋮ → 复制成员 ID。也可以先留空：保存后运行 cc-linker start，在与应用的私信里输入 /cc whoami，它会回复你的 id；或者开启自动绑定：第一个私信应用的人成为 owner。',
@@ -78,6 +79,7 @@ export const slackSetupMessages = defineMessages({
     checkRefused:
       "❌ Slack refused {which}. Copy it again from the app's settings; after regenerating it, use the new one.",
     askRetry: 'Enter the refused token again?',
+    scopesMissing: '⚠️ Slack: {detail} The tokens are written anyway.',
     tokenRefused:
       "Slack refused {which}; nothing was written. Copy it again from the app's settings at https://api.slack.com/apps",
     ownerIntro:

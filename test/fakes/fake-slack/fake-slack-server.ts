@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BOT_SCOPES } from '../../../src/channels/slack/bot-scopes.js';
 import { parseMultipart } from '../fake-telegram/multipart.js';
 import { buttonsOf, decodeMrkdwn, messageProblem, mrkdwnProblem, visibleOf, type FakeButton } from './slack-blocks.js';
 import { SocketModeHub, type Envelope } from './socket-mode-hub.js';
@@ -82,6 +83,12 @@ export class FakeSlack {
   injected = 0;
   /** Methods answered `{ok:false, error}` with this code (e.g. `missing_scope`) until removed. */
   readonly refusals = new Map<string, string>();
+  /**
+   * The bot token's scopes, sent like Slack in an `x-oauth-scopes` header (comma-separated, no
+   * spaces) on every answer to a bot-token call; `undefined` sends no header. Default: all the
+   * channel needs.
+   */
+  scopes: string[] | undefined = Object.keys(BOT_SCOPES);
   /** Uploads in progress (files.getUploadURLExternal → POST → files.completeUploadExternal), by file id. */
   private readonly uploads = new Map<string, { name: string; length: number; bytes?: Buffer }>();
   private readonly server: http.Server;
@@ -274,7 +281,8 @@ export class FakeSlack {
     if (auth !== `Bearer ${token}`) return send(200, { ok: false, error: 'invalid_auth' });
     const refusal = this.refusals.get(method);
     const reply = refusal ? { ok: false, error: refusal } : this.handle(method, body);
-    send(200, reply);
+    const granted = method === 'apps.connections.open' ? ['connections:write'] : this.scopes;
+    send(200, reply, granted ? { 'x-oauth-scopes': granted.join(',') } : {});
     if (!reply.ok) return;
     this.answered.set(method, (this.answered.get(method) ?? 0) + 1);
     this.listeners = this.listeners.filter((l) => !l(method));

@@ -18,6 +18,7 @@ async function call(method: string, token: string, body: Record<string, string> 
   return {
     status: res.status,
     retryAfter: res.headers.get('retry-after'),
+    scopes: res.headers.get('x-oauth-scopes'),
     json: (await res.json()) as Record<string, unknown>,
   };
 }
@@ -92,5 +93,18 @@ describe('fake Slack', () => {
     fake.dropConnections();
     await closed;
     expect(fake.hub.open()).toEqual([]);
+  });
+
+  it('sends the token’s scopes in x-oauth-scopes like Slack (comma-separated, no spaces), or no header', async () => {
+    fake = await startFakeSlack();
+    expect((await call('auth.test', fake.botToken)).scopes).toBe(
+      'chat:write,im:history,im:write,files:read,files:write,commands',
+    );
+    expect((await call('apps.connections.open', fake.appToken)).scopes).toBe('connections:write');
+    expect((await call('auth.test', 'xoxb-wrong')).scopes).toBeNull();
+    fake.scopes = ['chat:write', 'im:history'];
+    expect((await call('auth.test', fake.botToken)).scopes).toBe('chat:write,im:history');
+    fake.scopes = undefined;
+    expect((await call('auth.test', fake.botToken)).scopes).toBeNull();
   });
 });
