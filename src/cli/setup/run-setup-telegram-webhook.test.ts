@@ -170,6 +170,20 @@ describe('setup wizard: how Telegram receives messages', () => {
     });
   });
 
+  it('CC_LINKER_TELEGRAM_WEBHOOK_URL / _LISTEN are the defaults offered (the file has polling)', async () => {
+    writeFile();
+    env = { ...env, CC_LINKER_TELEGRAM_WEBHOOK_URL: URL, CC_LINKER_TELEGRAM_WEBHOOK_LISTEN: '127.0.0.1:7443' };
+    const r = await converse(
+      rerun([
+        [/^Receive messages by .* \[2 = webhook\]: $/, ''],
+        [/^Public webhook URL .* \[https:\/\/bot\.example\.test\/cc-linker\/tg\]: $/, ''],
+        [/^host:port cc-linker listens on locally .* \[127\.0\.0\.1:7443\]: $/, ''],
+      ]),
+    );
+    expect(r.mismatches).toEqual([]);
+    expect((await reload()).telegram).toMatchObject({ webhook_url: URL, webhook_listen: '127.0.0.1:7443' });
+  });
+
   it('says which webhook Telegram has now: polling deletes it at start, another URL replaces it', async () => {
     const other = 'https://old.example.test/hook';
     await api().setWebhook(other);
