@@ -1,4 +1,13 @@
 import { askSecret } from './ask-secret.js';
+import {
+  askTelegramReceive,
+  RECEIVE_ENV,
+  RECEIVE_OPTIONS,
+  receiveNextSteps,
+  receiveSummary,
+  sayRegisteredWebhook,
+  type TelegramReceive,
+} from './ask-telegram-receive.js';
 import type { Config } from '../../core/config-schema.js';
 import { registerSecret } from '../../core/redact.js';
 import type { SecretAnswer } from './ask-feishu.js';
@@ -22,6 +31,10 @@ export interface TelegramAnswers {
   check: 'ok' | 'skipped' | 'unchecked' | 'pending';
   /** The bot's username (without @) when `getMe` answered. */
   bot?: string;
+  /** Long polling or a webhook (`askTelegramReceive`). */
+  receive: TelegramReceive;
+  /** The webhook Telegram has registered for the bot now ('' = none), when the token check could ask. */
+  registered?: string;
 }
 
 const tg = (s: SetupSession) => telegramSetupMessages(s.lang);
@@ -35,10 +48,12 @@ const validToken = (v: string) => v !== '' && schemaAccepts('telegram', 'bot_tok
 
 /**
  * Asks for (or takes from `--telegram-*` flags, the environment or the existing file) the bot
- * token, then the owner's numeric user id or auto-bind. The token is read like the Feishu secret
- * (hidden, Enter keeps the file's, never shown) and checked with one `getMe`: in the full wizard at
- * once — refused → said and asked again; otherwise last (`checkTelegramAnswers`) — refused → a
- * typed error, nothing written. Unreachable is a warning and the token is kept, so setup works offline.
+ * token, then the owner's numeric user id or auto-bind, then how messages arrive (long polling or a
+ * webhook, `askTelegramReceive`). The token is read like the Feishu secret (hidden, Enter keeps the
+ * file's, never shown) and checked with one `getMe` (plus `getWebhookInfo`, to say which webhook
+ * Telegram has now): in the full wizard at once — refused → said and asked again; otherwise last
+ * (`checkTelegramAnswers`) — refused → a typed error, nothing written. Unreachable is a warning and
+ * the token is kept, so setup works offline.
  */
 export async function askTelegram(
   s: SetupSession,
@@ -54,6 +69,7 @@ export async function askTelegram(
 
   let check: TelegramAnswers['check'] = 'pending';
   let bot: string | undefined;
+  let registered: string | undefined;
   let token: SecretAnswer;
   for (let attempt = 0; ; attempt += 1) {
     token = await resolveToken(s, flags, current.bot_token, envToken, attempt === 0);
@@ -63,6 +79,7 @@ export async function askTelegram(
     if (r.result === 'retry') continue;
     check = r.result;
     bot = r.bot;
+    registered = r.registered;
     break;
   }
 
@@ -86,7 +103,9 @@ export async function askTelegram(
   let autoBind = given ?? current.allow_auto_bind_owner;
   if (owner === '' && s.full && given === undefined) autoBind = await s.confirm({ text: t('askAutoBind') }, autoBind);
   if (owner === '' && autoBind) s.note(t('autoBindWarning'));
-  return { token, owner, autoBind, apiRoot, check, ...(bot ? { bot } : {}) };
+  const receive = await askTelegramReceive(s, flags, current);
+  if (s.full) sayRegisteredWebhook(s, registered, receive.url);
+  return { token, owner, autoBind, apiRoot, check, receive, ...(bot ? { bot } : {}) };
 }
 
 /** Runs the token check that `askTelegram` left `pending` (outside the wizard); throws when Telegram refuses. */
@@ -98,6 +117,7 @@ export async function checkTelegramAnswers(
   if (a.check !== 'pending') return a;
   const r = await verifyToken(s, flags, a.token.value, a.apiRoot);
   if (r.result === 'retry') throw new Error('a retry needs the wizard');
+  sayRegisteredWebhook(s, r.registered, a.receive.url);
   return { ...a, check: r.result, ...(r.bot ? { bot: r.bot } : {}) };
 }
 
@@ -133,7 +153,7 @@ async function verifyToken(
   flags: SetupFlags,
   token: string,
   apiRoot: string,
-): Promise<{ result: 'ok' | 'skipped' | 'unchecked' | 'retry'; bot?: string }> {
+): Promise<{ result: 'ok' | 'skipped' | 'unchecked' | 'retry'; bot?: string; registered?: string }> {
   const t = tg(s);
   if (!flags.check) {
     s.note(t('checkSkipped'));
@@ -146,7 +166,10 @@ async function verifyToken(
   const r = await checkBotToken(token, apiRoot);
   if (r.ok) {
     s.note(t('checkOk', { bot: r.username }));
-    return { result: 'ok', bot: r.username };
+    // Which webhook Telegram has now: said against the receive choice; no answer is no line.
+    const { checkWebhook } = await import('../../channels/telegram/check-webhook.js');
+    const w = await checkWebhook(token, apiRoot);
+    return { result: 'ok', bot: r.username, ...(w.ok ? { registered: w.url } : {}) };
   }
   if (!r.refused) {
     s.note(t('checkUnreachable', { host, detail: r.detail }));
@@ -190,6 +213,7 @@ const OPTIONS: ChatAppOption[] = [
     flags: '--telegram-api-root <url>',
     description: 'Bot API address, only for a self-hosted Bot API server (default https://api.telegram.org)',
   },
+  ...RECEIVE_OPTIONS,
 ];
 
 /** Telegram in `cc-linker setup`: `[telegram]` turned on with its token, owner or auto-bind. */
@@ -211,6 +235,8 @@ export const telegramSetup = chatApp<TelegramAnswers>({
     telegram.owner_user_id = a.owner;
     telegram.allow_auto_bind_owner = a.autoBind;
     telegram.api_root = a.apiRoot;
+    telegram.webhook_url = a.receive.url;
+    telegram.webhook_listen = a.receive.listen;
   },
   summary: (s, config, a) => {
     const t = tg(s);
@@ -221,11 +247,14 @@ export const telegramSetup = chatApp<TelegramAnswers>({
       [t('sumBot'), a.bot ? `@${a.bot}` : t('notChecked')],
       [t('sumOwner'), config.telegram.owner_user_id || s.t('notSet')],
       [t('sumAutoBind'), config.telegram.allow_auto_bind_owner ? s.t('yes') : s.t('no')],
+      receiveSummary(s, config),
     ];
   },
   envOverrides: (config) => [
     { env: ENV.token, key: 'telegram.bot_token', value: config.telegram.bot_token, keptInEnv: true },
     { env: ENV.owner, key: 'telegram.owner_user_id', value: config.telegram.owner_user_id },
+    { env: RECEIVE_ENV.url, key: 'telegram.webhook_url', value: config.telegram.webhook_url },
+    { env: RECEIVE_ENV.listen, key: 'telegram.webhook_listen', value: config.telegram.webhook_listen },
   ],
   nextSteps: (s, config, a) => {
     const t = tg(s);
@@ -236,7 +265,7 @@ export const telegramSetup = chatApp<TelegramAnswers>({
         : config.telegram.allow_auto_bind_owner
           ? 'nextAutoBind'
           : 'nextWhoami';
-    return [t(next, { bot })];
+    return [t(next, { bot }), ...receiveNextSteps(s, config)];
   },
   checked: (a) => a.check,
 });

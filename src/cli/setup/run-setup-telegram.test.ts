@@ -46,13 +46,14 @@ async function reload() {
     .config;
 }
 
-/** Telegram only: language, apps, token, owner, auto-bind, roots, default directory, write. */
+/** Telegram only: language, apps, token, owner, auto-bind, receive mode, roots, default directory, write. */
 const telegramScript = (token: string): ScriptStep[] => [
   [/^语言 \/ Language/, 'en'],
   [/^Chat apps to set up: .* \[feishu\]: $/, 'telegram'],
   [/^Bot token \(not shown while you type\): $/, token],
   [/^owner_user_id \(digits; press Enter to leave it empty\): $/, ''],
   [/^Turn on auto-bind .* \[y\/N\]: $/, 'n'],
+  [/^Receive messages by \(1 = long polling, 2 = webhook\) \[1 = long polling\]: $/, ''],
   [/^Allowed root directories /, path.join(tmp, 'Git')],
   [/^Default working directory /, ''],
   [/^Write the config file\? \[Y\/n\]: $/, 'y'],
@@ -147,6 +148,7 @@ describe('setup wizard: Telegram', () => {
         [/^Chat apps to set up: .* \[telegram\]: $/, ''],
         [/^Bot token \(not shown while you type; Enter keeps the one in the file\): $/, ''],
         [/^owner_user_id \(digits; press Enter to leave it empty\) \[4242\]: $/, ''],
+        [/^Receive messages by /, ''],
         [/^Allowed root directories /, path.join(tmp, 'Git')],
         [/^Default working directory /, ''],
         [/^Write the config file\? /, 'y'],
