@@ -114,7 +114,7 @@ describe('Slack audio clips', () => {
     const prepared = await channel.prepare(bridge.accepted[0]!);
     const why = prepared.voice?.error ?? '';
     expect(why).toContain("cannot be transcribed with Feishu's speech service; set api_key under [voice]");
-    expect(why).toContain('The clip was saved as a file and passed on to the agent');
+
     const file = prepared.files?.[0];
     expect(file).toMatchObject({ name: 'audio_message.webm', size: 900 });
     expect(await readFile(file?.localPath ?? '')).toEqual(clip);
@@ -123,7 +123,10 @@ describe('Slack audio clips', () => {
     // Nothing lost: the message runs with the file, and the answer quotes why it was not heard.
     expect(voiceRefusal(prepared, 'en')).toBeUndefined();
     const card = withHeardQuote(answer, prepared, 'en');
-    expect(card.sections[0]).toEqual({ type: 'quote', text: `🎤 ${why}` });
+    expect(card.sections[0]).toEqual({
+      type: 'quote',
+      text: `🎤 ${why}. The clip was saved as a file and passed on to the agent`,
+    });
     expect(await channel.prepare(prepared)).toEqual(prepared);
     expect(fake.downloads).toHaveLength(1);
   });

@@ -4,10 +4,12 @@ import type { InboundMessage, InboundVoice } from '../inbound-message.js';
 import { silentLogger } from '../../core/logger.js';
 import { mp4Clip, webmClip } from '../../../test/fakes/voice/audio-clip-fixture.js';
 import { toneNote } from '../../../test/fakes/voice/ogg-opus-fixture.js';
+import type { CardReply } from '../reply-model.js';
 import { keepClipAsFile } from './keep-clip-as-file.js';
 import { sniffAudio } from './sniff-audio.js';
 import type { SpeechFile, SpeechToText } from './speech-to-text.js';
 import { transcribeVoiceMessage, type TranscribeVoiceMessageOptions } from './transcribe-voice-message.js';
+import { voiceRefusal, withHeardQuote } from './voice-turn.js';
 
 const message = (voice: InboundVoice, over: Partial<InboundMessage> = {}): InboundMessage => ({
   id: 'slack:D1:1.000100',
@@ -144,9 +146,7 @@ describe('keepClipAsFile', () => {
       { key: 'https://files.slack.com/clip', name: 'audio_message.webm', size: 600 },
       { key: 'F2', name: 'notes.pdf' },
     ]);
-    expect(kept.voice?.error).toMatch(
-      /^this audio clip \(not Ogg\/Opus\) cannot be transcribed .*\. The clip was saved as a file and passed on to the agent$/,
-    );
+    expect(kept.voice?.error).toMatch(/^this audio clip \(not Ogg\/Opus\) cannot be transcribed with Feishu's/);
     // Prepared again (a retried record): nothing added twice.
     expect(keepClipAsFile(kept, { stt: undefined, voice, lang: 'en' })).toBe(kept);
     const off = keepClipAsFile(message(clip()), {
@@ -154,7 +154,7 @@ describe('keepClipAsFile', () => {
       voice: { ...voice, enabled: false },
       lang: 'zh',
     });
-    expect(off.voice?.error).toBe('语音处理已关闭（voice.enabled = false）。音频已作为文件保存并交给 agent');
+    expect(off.voice?.error).toBe('语音处理已关闭（voice.enabled = false）');
     expect(keepClipAsFile(message(clip()), { stt: undefined, voice, lang: 'en' }).files).toHaveLength(1);
   });
 
@@ -163,5 +163,29 @@ describe('keepClipAsFile', () => {
     expect(keepClipAsFile(m, { stt: service().stt, voice, lang: 'en' })).toBe(m);
     const note = message({ key: 'file_1', durationMs: 1000 });
     expect(keepClipAsFile(note, { stt: service(true).stt, voice, lang: 'en' })).toBe(note);
+  });
+});
+
+describe('the answer for a clip kept as a file', () => {
+  const voice = { enabled: true, max_seconds: 300 };
+  const card: CardReply = { kind: 'card', title: 't', status: 'complete', sections: [] };
+  const kept = keepClipAsFile(message(clip()), { stt: undefined, voice, lang: 'en' });
+  const why = kept.voice?.error ?? '';
+
+  it('saved: the message runs with the file, the quote says why and that the agent has it', () => {
+    const saved = { ...kept, files: kept.files?.map((f) => ({ ...f, localPath: '/tmp/a/audio_message.webm' })) };
+    expect(voiceRefusal(saved, 'en')).toBeUndefined();
+    expect(withHeardQuote(card, saved, 'en').sections[0]).toEqual({
+      type: 'quote',
+      text: `🎤 ${why}. The clip was saved as a file and passed on to the agent`,
+    });
+  });
+
+  it('not saved (too large, files off): nothing runs, and the reply does not claim it was kept', () => {
+    const lost = { ...kept, files: kept.files?.map((f) => ({ ...f, error: 'files are off' })) };
+    const refusal = voiceRefusal(lost, 'en');
+    expect(refusal?.code).toBe('VOICE_FAILED');
+    expect(JSON.stringify(refusal)).toContain(why);
+    expect(JSON.stringify(refusal)).not.toContain('saved as a file');
   });
 });
