@@ -90,7 +90,11 @@ describe.skipIf(!CLAUDE_BIN)('a Slack audio clip through the whole system', () =
       showLogOnFailure(() => sys);
       await clipInSession(sys, slack, 'sl-voice-kept', 'F0SYSKEEP', webmClip(700));
       const why = "cannot be transcribed with Feishu's speech service; set api_key under [voice]";
-      await until(() => answered(slack, '🎤', why, 'ok: [file: '), 'the answer with the file', 45_000);
+      await until(
+        () => answered(slack, '🎤', why, 'The clip was saved as a file', 'ok: [file: '),
+        'the answer with the file',
+        45_000,
+      );
       const asked = sys.anth.messageRequests().map((r) => r.scriptRequest?.lastUserText ?? '');
       const line = asked.find((t) => t.startsWith('[file: '));
       expect(line).toMatch(/^\[file: \S+audio_message\.webm \(/);
