@@ -78,7 +78,9 @@ describe.skipIf(!CLAUDE_BIN)('a Slack audio clip through the whole system', () =
       await until(() => answered(slack, '🎤 webm clip, 800 bytes', `ok: ${prompt}`), 'the answer to the clip', 45_000);
       expect(sys.anth.messageRequests().some((r) => r.scriptRequest?.lastUserText === prompt)).toBe(true);
       expect(endpoint.requests).toEqual([expect.objectContaining({ filename: 'voice.webm', bytes: 800 })]);
-      expect(fs.readFileSync(sys.logFile, 'utf8')).not.toContain(KEY);
+      const log = fs.readFileSync(sys.logFile, 'utf8');
+      expect(log).not.toContain(KEY);
+      expect(log).not.toContain('Slack audio clips will be kept as files');
     },
     CASE_TIMEOUT_MS,
   );
@@ -101,6 +103,7 @@ describe.skipIf(!CLAUDE_BIN)('a Slack audio clip through the whole system', () =
       const local = /^\[file: (\S+audio_message\.webm)/.exec(line ?? '')?.[1] ?? '';
       expect(fs.readFileSync(local)).toEqual(webmClip(700));
       expect(slack.downloads).toEqual(['F0SYSKEEP']);
+      expect(fs.readFileSync(sys.logFile, 'utf8')).toContain('Slack audio clips will be kept as files');
     },
     CASE_TIMEOUT_MS,
   );

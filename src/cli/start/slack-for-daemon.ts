@@ -23,6 +23,8 @@ export async function slackChannel(
     );
     return 'no-credentials';
   }
+  if (config.voice.enabled && !speechToText?.transcribeFile)
+    logger.info('Slack audio clips will be kept as files: they need voice.api_key (an OpenAI-compatible endpoint)');
   try {
     const { createSlackChannel } = await import('../../channels/slack/slack-channel.js');
     return createSlackChannel({
