@@ -39,9 +39,10 @@ function kindOf(failure: Extract<ProviderFailure, { type: 'http' }>): SpeechFail
 /**
  * An OpenAI-compatible transcription endpoint (`POST {api_base}/audio/transcriptions`: OpenAI,
  * Groq, a local whisper server …) as the bridge's `SpeechToText`, through the official `openai`
- * client: each ≤ 60 s piece is sent as a 16 kHz mono WAV, and an audio clip (webm, mp4 …) whole under
- * its own name (`transcribeFile`); one retry on 429/5xx (the SDK's own backoff). Failures become a `SpeechServiceError` whose message never holds the key; the SDK
- * never reads `OPENAI_*` variables and never logs.
+ * client: each ≤ 60 s piece is sent as a 16 kHz mono WAV, and an audio clip (webm, mp4 …) whole
+ * under the name it is given (`transcribeFile`); one retry on 429/5xx (the SDK's own backoff).
+ * Failures become a `SpeechServiceError` whose message never holds the key; the SDK never reads
+ * `OPENAI_*` variables and never logs.
  */
 export function createOpenAISpeechToText(o: OpenAISpeechOptions): SpeechToText {
   registerSecret(o.apiKey);

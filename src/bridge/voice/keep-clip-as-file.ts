@@ -5,7 +5,8 @@ import { voiceUnavailable, type TranscribeVoiceMessageOptions } from './transcri
  * An audio clip the daemon's setup cannot transcribe (voice off, no speech service, or a PCM-only
  * service such as Feishu's) is not lost: it becomes the message's first file (downloaded and
  * mentioned to the agent like any file), and `voice.error` says why it was not heard and how to fix
- * it (the answer's quote adds that the agent has the file, once it was saved: `voice-turn.ts`). Anything else — no clip, already prepared, or a clip that can be tried — is returned as it is.
+ * it (the answer's quote adds that the agent has the file, once it was saved: `voice-turn.ts`).
+ * Anything else — no clip, already prepared, or a clip that can be tried — is returned as it is.
  * Runs before the channel downloads its files; `transcribeVoiceMessage` then leaves the voice alone.
  */
 export function keepClipAsFile(

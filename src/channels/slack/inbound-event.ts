@@ -75,8 +75,8 @@ function clipVoice(f: Obj | undefined): InboundVoice | undefined {
  * (`retry_attempt` 1–3 keeps `event_id` too, but a `ts` also survives an event that arrives
  * through another subscription). Shared images become `images` and other files `files` (keyed by
  * their private download URL, fetched with the bot token at processing time; a file's `size` is
- * what Slack announces); an audio clip as the first file is the message's `voice`; a message whose files have no URL (still processing, or external) and no
- * text is `unsupportedType: "file"`.
+ * what Slack announces); an audio clip as the first file is the message's `voice`; a message whose
+ * files have no URL (still processing, or external) and no text is `unsupportedType: "file"`.
  */
 export function convertEvent(event: unknown, botUserId: string, now: Date): EventDecision {
   if (!isObj(event) || event.type !== 'message') return { kind: 'ignore', reason: 'not a message' };

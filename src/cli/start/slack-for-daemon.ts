@@ -9,7 +9,8 @@ export type SlackStart = ChatChannelStart;
  * The Slack channel when `slack.enabled` and both tokens are set. Its `start()` never throws (a
  * refused token or an outage shows in its status and is retried), and a failure to create it is
  * logged and skipped: Slack never keeps Feishu, Telegram or the console from running. Bolt is
- * loaded only when the channel runs. Its audio clips go to the daemon's `speechToText` (none: kept as files).
+ * loaded only when the channel runs. Its audio clips go to the daemon's `speechToText` (one that
+ * cannot take them, or none: they are kept as files).
  */
 export async function slackChannel(
   o: ChatChannelContext,
