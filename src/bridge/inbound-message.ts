@@ -82,6 +82,12 @@ export interface InboundVoice {
   transcript?: string;
   /** Why there is no transcript (not permitted, too long, undecodable, …), in the user's language. */
   error?: string;
+  /**
+   * Set for an audio clip in a container the decoder does not read (Slack's webm / mp4 clips): it is
+   * sent whole through `SpeechToText.transcribeFile`, and kept as a file (`name`, the `size` the
+   * platform announced) when the daemon's speech service cannot take it (docs/design.md#voice-in).
+   */
+  clip?: { name: string; size?: number };
 }
 
 /** Where a reply goes: back to the same user and chat, threaded on the message when possible. */

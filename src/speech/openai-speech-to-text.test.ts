@@ -3,6 +3,7 @@ import {
   startFakeTranscription,
   type FakeTranscription,
 } from '../../test/fakes/fake-transcription/fake-transcription-server.js';
+import { mp4Clip, webmClip } from '../../test/fakes/voice/audio-clip-fixture.js';
 import { tone } from '../../test/fakes/voice/ogg-opus-fixture.js';
 import { createOpenAISpeechToText } from './openai-speech-to-text.js';
 import { SpeechServiceError } from './speech-service-error.js';
@@ -66,5 +67,50 @@ describe('createOpenAISpeechToText (real openai client ↔ fake endpoint)', () =
       .catch((e: unknown) => e);
     expect((err as SpeechServiceError).kind).toBe('network');
     expect((err as Error).message).toContain('http://127.0.0.1:9/v1');
+  });
+});
+
+describe('createOpenAISpeechToText.transcribeFile (a clip sent whole)', () => {
+  let fake: FakeTranscription;
+  beforeAll(async () => {
+    fake = await startFakeTranscription(KEY);
+  });
+  afterAll(() => fake.close());
+
+  const stt = (apiKey = KEY) =>
+    createOpenAISpeechToText({ baseURL: fake.baseURL, apiKey, model: 'whisper-1', lang: 'en' });
+
+  it('uploads a webm and an mp4 clip whole, under the name given, and returns the text heard', async () => {
+    const service = stt();
+    const webm = webmClip(700);
+    await expect(service.transcribeFile?.(webm, { mime: 'audio/webm', filename: 'voice.webm' })).resolves.toBe(
+      'webm clip, 700 bytes',
+    );
+    await expect(service.transcribeFile?.(mp4Clip(512), { mime: 'audio/mp4', filename: 'voice.mp4' })).resolves.toBe(
+      'mp4 clip, 512 bytes',
+    );
+    expect(fake.requests.slice(-2)).toEqual([
+      expect.objectContaining({ model: 'whisper-1', filename: 'voice.webm', bytes: 700 }),
+      expect.objectContaining({ model: 'whisper-1', filename: 'voice.mp4', bytes: 512 }),
+    ]);
+  });
+
+  it('a clip under the wrong extension is refused by the endpoint, with its reason', async () => {
+    const err = await stt()
+      .transcribeFile?.(webmClip(), { mime: 'audio/mp4', filename: 'voice.mp4' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SpeechServiceError);
+    expect((err as SpeechServiceError).kind).toBe('refused');
+    expect((err as Error).message).toContain('Invalid file format');
+  });
+
+  it('a refused key says so, never the key', async () => {
+    const err = await stt('sk-wrong-clip-key-555')
+      .transcribeFile?.(webmClip(), { mime: 'audio/webm', filename: 'voice.webm' })
+      .catch((e: unknown) => e);
+    expect((err as SpeechServiceError).kind).toBe('auth');
+    expect((err as Error).message).toContain('voice.api_key');
+    expect((err as Error).message).not.toContain('sk-wro');
+    expect(String((err as Error).cause)).not.toContain('sk-wrong-clip-key-555');
   });
 });

@@ -39,9 +39,10 @@ function kindOf(failure: Extract<ProviderFailure, { type: 'http' }>): SpeechFail
 /**
  * An OpenAI-compatible transcription endpoint (`POST {api_base}/audio/transcriptions`: OpenAI,
  * Groq, a local whisper server …) as the bridge's `SpeechToText`, through the official `openai`
- * client: each ≤ 60 s piece is sent as a 16 kHz mono WAV, one retry on 429/5xx (the SDK's own
- * backoff). Failures become a `SpeechServiceError` whose message never holds the key; the SDK
- * never reads `OPENAI_*` variables and never logs.
+ * client: each ≤ 60 s piece is sent as a 16 kHz mono WAV, and an audio clip (webm, mp4 …) whole
+ * under the name it is given (`transcribeFile`); one retry on 429/5xx (the SDK's own backoff).
+ * Failures become a `SpeechServiceError` whose message never holds the key; the SDK never reads
+ * `OPENAI_*` variables and never logs.
  */
 export function createOpenAISpeechToText(o: OpenAISpeechOptions): SpeechToText {
   registerSecret(o.apiKey);
@@ -57,30 +58,38 @@ export function createOpenAISpeechToText(o: OpenAISpeechOptions): SpeechToText {
       webhookSecret: null,
       logLevel: 'off',
     }));
+  /** One upload to `/audio/transcriptions`; the text heard, or a `SpeechServiceError`. */
+  async function send(S: Sdk, file: Awaited<ReturnType<Sdk['toFile']>>, signal?: AbortSignal): Promise<string> {
+    try {
+      const answer = await clientOf(S).audio.transcriptions.create(
+        { file, model: o.model, response_format: 'json' },
+        signal ? { signal } : {},
+      );
+      return typeof answer.text === 'string' ? answer.text : '';
+    } catch (err) {
+      signal?.throwIfAborted();
+      const failure = describeSdkFailure(err, S, (body) => body as { message?: unknown; type?: unknown });
+      const params = { base: displayURL(o.baseURL), model: o.model };
+      const detail = 'detail' in failure ? scrubSecret(failure.detail, o.apiKey) : undefined;
+      const cause = new Error(detail ?? failure.type);
+      if (failure.type !== 'http')
+        throw new SpeechServiceError('network', o.lang, { ...params, ...(detail ? { detail } : {}) }, cause);
+      const kind = kindOf(failure);
+      // A wrong key is echoed in part by some servers: never quote them then.
+      const quoted = kind === 'auth' ? {} : detail ? { detail } : {};
+      throw new SpeechServiceError(kind, o.lang, { ...params, status: failure.status, ...quoted }, cause);
+    }
+  }
   return {
     async transcribe(pcm, signal) {
       signal?.throwIfAborted();
       const S = await loadSdk();
-      const file = await S.toFile(pcmToWav(pcm, SPEECH_SAMPLE_RATE), 'voice.wav', { type: 'audio/wav' });
-      try {
-        const answer = await clientOf(S).audio.transcriptions.create(
-          { file, model: o.model, response_format: 'json' },
-          signal ? { signal } : {},
-        );
-        return typeof answer.text === 'string' ? answer.text : '';
-      } catch (err) {
-        signal?.throwIfAborted();
-        const failure = describeSdkFailure(err, S, (body) => body as { message?: unknown; type?: unknown });
-        const params = { base: displayURL(o.baseURL), model: o.model };
-        const detail = 'detail' in failure ? scrubSecret(failure.detail, o.apiKey) : undefined;
-        const cause = new Error(detail ?? failure.type);
-        if (failure.type !== 'http')
-          throw new SpeechServiceError('network', o.lang, { ...params, ...(detail ? { detail } : {}) }, cause);
-        const kind = kindOf(failure);
-        // A wrong key is echoed in part by some servers: never quote them then.
-        const quoted = kind === 'auth' ? {} : detail ? { detail } : {};
-        throw new SpeechServiceError(kind, o.lang, { ...params, status: failure.status, ...quoted }, cause);
-      }
+      return send(S, await S.toFile(pcmToWav(pcm, SPEECH_SAMPLE_RATE), 'voice.wav', { type: 'audio/wav' }), signal);
+    },
+    async transcribeFile(bytes, file, signal) {
+      signal?.throwIfAborted();
+      const S = await loadSdk();
+      return send(S, await S.toFile(bytes, file.filename, { type: file.mime }), signal);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { InboundMessage, InboundVoice } from '../inbound-message.js';
-import type { SpeechToText } from './speech-to-text.js';
+import { SPEECH_FILE_MAX_BYTES, type SpeechToText } from './speech-to-text.js';
+import { transcribeClip } from './transcribe-clip.js';
 import { transcribeVoice } from './transcribe-voice.js';
 import { VoiceError } from './voice-error.js';
 import { voiceMessages } from './voice-messages.js';
@@ -46,8 +47,25 @@ async function readCapped(stream: Readable, maxBytes: number, contentLength?: nu
 }
 
 /**
+ * Why `voice` cannot be transcribed with this setup, known before anything is fetched: voice off,
+ * no speech service, or an audio clip (`voice.clip`) for a service that takes PCM only (Feishu's).
+ * Undefined = it can be tried. A channel that can keep such a clip as a file asks this first.
+ */
+export function voiceUnavailable(
+  voice: InboundVoice,
+  o: Pick<TranscribeVoiceMessageOptions, 'stt' | 'voice' | 'lang'>,
+): string | undefined {
+  const t = voiceMessages(o.lang);
+  if (!o.voice.enabled) return t('disabled');
+  if (!o.stt) return t('unavailable');
+  if (voice.clip && !o.stt.transcribeFile) return t('clipNeedsEndpoint');
+  return undefined;
+}
+
+/**
  * `Channel.prepare` for a voice message: downloads its audio (size-capped, in memory), decodes and
- * transcribes it piece by piece with the daemon's speech-to-text, and keeps the text on the
+ * transcribes it piece by piece with the daemon's speech-to-text — an audio clip (`voice.clip`) is
+ * sent whole instead, capped at the endpoint's 25 MB too — and keeps the text on the
  * message (`voice.transcript`) — or why not (`voice.error`: voice off, no speech service, too long,
  * too large, undecodable, not permitted, failed). A message already transcribed is returned untouched, so a
  * retried record never pays for speech recognition twice. Never throws.
@@ -60,27 +78,32 @@ export async function transcribeVoiceMessage(
   if (!voice || voice.transcript !== undefined || voice.error !== undefined) return message;
   const t = voiceMessages(o.lang);
   const max = o.voice.max_seconds;
+  const cap = voice.clip ? Math.min(o.maxBytes, SPEECH_FILE_MAX_BYTES) : o.maxBytes;
+  const unavailable = voiceUnavailable(voice, o);
   let result: Pick<InboundVoice, 'transcript' | 'error'>;
-  if (!o.voice.enabled) {
-    result = { error: t('disabled') };
-  } else if (!o.stt) {
-    result = { error: t('unavailable') };
+  if (unavailable !== undefined || !o.stt) {
+    result = { error: unavailable ?? t('unavailable') };
   } else if (!voice.key) {
     result = { error: t('transcribeError') };
   } else if (voice.durationMs !== undefined && voice.durationMs > (max + 1) * 1000) {
-    // Feishu says how long it is: no need to download it to refuse it.
+    // The platform says how long it is: no need to download it to refuse it.
     result = {
       error: new VoiceError('tooLong', o.lang, { seconds: Math.round(voice.durationMs / 1000), max }).userMessage,
     };
+  } else if ((voice.clip?.size ?? 0) > cap) {
+    result = { error: inboundFilesMessages(o.lang)('fileTooLarge', { size: formatBytes(cap) }) };
   } else {
     const stt = o.stt;
     try {
       const { stream, contentLength } = await o.download(message.platformMessageId, voice.key);
-      const bytes = await readCapped(stream, o.maxBytes, contentLength);
-      result = { transcript: await transcribeVoice(bytes, stt, { maxSeconds: max, lang: o.lang }) };
+      const bytes = await readCapped(stream, cap, contentLength);
+      const transcript = voice.clip
+        ? await transcribeClip(bytes, stt, { lang: o.lang })
+        : await transcribeVoice(bytes, stt, { maxSeconds: max, lang: o.lang });
+      result = { transcript };
     } catch (err) {
       if (err instanceof TooLarge) {
-        result = { error: inboundFilesMessages(o.lang)('fileTooLarge', { size: formatBytes(o.maxBytes) }) };
+        result = { error: inboundFilesMessages(o.lang)('fileTooLarge', { size: formatBytes(cap) }) };
       } else {
         result = { error: isAppError(err) ? err.userMessage : t('transcribeError') };
         if (!(err instanceof VoiceError)) o.logger.warn('voice transcription failed', { messageId: message.id, err });

@@ -15,6 +15,9 @@ export const voiceMessages = defineMessages({
     nothingHeard: '（没有听清内容）',
     title: '🎤 语音消息',
     needPcm: '录音须以 16 kHz 16 位单声道 PCM 发送（application/octet-stream）',
+    clipNeedsEndpoint:
+      '这段音频（不是 Ogg/Opus 语音）无法用飞书的语音识别转文字；请在 config.toml 的 [voice] 里设置 api_key（兼容 OpenAI 的转写接口）',
+    clipKept: '{reason}。音频已作为文件保存并交给 agent',
   },
   en: {
     notOgg: 'the voice message could not be read: it is not Ogg/Opus audio',
@@ -31,5 +34,8 @@ export const voiceMessages = defineMessages({
     nothingHeard: '(nothing was heard)',
     title: '🎤 Voice message',
     needPcm: 'the recording must be sent as 16 kHz 16-bit mono PCM (application/octet-stream)',
+    clipNeedsEndpoint:
+      "this audio clip (not Ogg/Opus) cannot be transcribed with Feishu's speech service; set api_key under [voice] in config.toml (an OpenAI-compatible transcription endpoint)",
+    clipKept: '{reason}. The clip was saved as a file and passed on to the agent',
   },
 });

@@ -50,7 +50,8 @@ export function voiceRefusal(message: InboundMessage, lang: Language): { code: s
 /**
  * The reply with what was heard quoted at the top (`🎤 <transcript>`, escaped by the channel like
  * any quote), so the user sees what the agent was told; a voice message that failed beside typed
- * text shows why instead. Text replies and messages without voice are returned as they are.
+ * text shows why instead (an audio clip kept as a file: why, and that the agent has the file).
+ * Text replies and messages without voice are returned as they are.
  */
 export function withHeardQuote<R extends Reply>(reply: R, message: InboundMessage, lang: Language): R {
   if (!message.voice || reply.kind !== 'card') return reply;
@@ -58,6 +59,8 @@ export function withHeardQuote<R extends Reply>(reply: R, message: InboundMessag
   const t = voiceMessages(lang);
   const voice = message.voice;
   const why = voice.error ?? (voice.transcript === undefined ? t('transcribeError') : t('nothingHeard'));
-  const quote = `🎤 ${heard ?? why}`;
+  // An audio clip that could not be heard but was kept as a file (keep-clip-as-file.ts): say so.
+  const kept = voice.clip !== undefined && (message.files ?? []).some((f) => f.key === voice.key && f.localPath);
+  const quote = `🎤 ${heard ?? (kept ? t('clipKept', { reason: why }) : why)}`;
   return { ...reply, sections: [{ type: 'quote', text: quote }, ...reply.sections] };
 }

@@ -1,4 +1,4 @@
-import type { InboundFile, InboundImage, InboundMessage } from '../../bridge/inbound-message.js';
+import type { InboundFile, InboundImage, InboundMessage, InboundVoice } from '../../bridge/inbound-message.js';
 
 /** What one Slack message event means to the channel. */
 export type EventDecision = { kind: 'message'; message: InboundMessage } | { kind: 'ignore'; reason: string };
@@ -46,6 +46,28 @@ export function slackTextToPlain(text: string): string {
 }
 
 /**
+ * A Slack audio clip (a file with `subtype: "slack_audio"`, webm or mp4, with a download URL) as
+ * a voice message: keyed by its private URL like any file, `duration_ms` kept so a clip over
+ * `voice.max_seconds` is refused unfetched, its name and announced size kept for the file it
+ * becomes when it cannot be transcribed (docs/design.md#voice-in). Anything else: undefined.
+ */
+function clipVoice(f: Obj | undefined): InboundVoice | undefined {
+  if (!f || f.subtype !== 'slack_audio') return undefined;
+  const url = str(f.url_private_download) ?? str(f.url_private);
+  if (!url) return undefined;
+  const ms = f.duration_ms;
+  const size = f.size;
+  return {
+    key: url,
+    ...(typeof ms === 'number' && Number.isSafeInteger(ms) && ms >= 0 ? { durationMs: ms } : {}),
+    clip: {
+      name: str(f.name) ?? str(f.title) ?? 'audio clip',
+      ...(typeof size === 'number' && Number.isSafeInteger(size) ? { size } : {}),
+    },
+  };
+}
+
+/**
  * One `message` event → an `InboundMessage`, or nothing: only direct messages (`channel_type`
  * "im") of people — channels and groups, the bot's own messages, other bots and every subtype
  * but `file_share` (edits, deletions, joins) are ignored. The id is `slack:<channel>:<ts>`: a
@@ -53,8 +75,8 @@ export function slackTextToPlain(text: string): string {
  * (`retry_attempt` 1–3 keeps `event_id` too, but a `ts` also survives an event that arrives
  * through another subscription). Shared images become `images` and other files `files` (keyed by
  * their private download URL, fetched with the bot token at processing time; a file's `size` is
- * what Slack announces); a message whose files have no URL (still processing, or external) and no
- * text is `unsupportedType: "file"`.
+ * what Slack announces); an audio clip as the first file is the message's `voice`; a message whose
+ * files have no URL (still processing, or external) and no text is `unsupportedType: "file"`.
  */
 export function convertEvent(event: unknown, botUserId: string, now: Date): EventDecision {
   if (!isObj(event) || event.type !== 'message') return { kind: 'ignore', reason: 'not a message' };
@@ -67,9 +89,10 @@ export function convertEvent(event: unknown, botUserId: string, now: Date): Even
   if (!channel || !ts || !user) return { kind: 'ignore', reason: 'incomplete' };
   if (event.bot_id !== undefined || user === botUserId) return { kind: 'ignore', reason: 'from a bot' };
   const files = Array.isArray(event.files) ? event.files.filter(isObj) : [];
+  const voice = clipVoice(files[0]);
   const images: InboundImage[] = [];
   const other: InboundFile[] = [];
-  for (const f of files) {
+  for (const f of voice ? files.slice(1) : files) {
     const url = str(f.url_private_download) ?? str(f.url_private);
     if (!url) continue;
     if (String(f.mimetype ?? '').startsWith('image/')) images.push({ key: url });
@@ -94,9 +117,10 @@ export function convertEvent(event: unknown, botUserId: string, now: Date): Even
     text,
     images,
     ...(other.length > 0 ? { files: other } : {}),
+    ...(voice ? { voice } : {}),
     receivedAt: now.toISOString(),
   };
-  if (text.trim() === '' && images.length === 0 && other.length === 0) {
+  if (text.trim() === '' && images.length === 0 && other.length === 0 && !voice) {
     if (files.length === 0) return { kind: 'ignore', reason: 'empty' };
     message.unsupportedType = 'file';
   }

@@ -14,6 +14,9 @@ import { downloadFiles } from '../../bridge/inbound-files/download-files.js';
 import { downloadImages } from '../../bridge/inbound-files/download-images.js';
 import { fetchDownload } from '../../bridge/inbound-files/fetch-download.js';
 import { TooLarge } from '../../bridge/inbound-files/save-stream.js';
+import { keepClipAsFile } from '../../bridge/voice/keep-clip-as-file.js';
+import type { SpeechToText } from '../../bridge/voice/speech-to-text.js';
+import { transcribeVoiceMessage } from '../../bridge/voice/transcribe-voice-message.js';
 import { convertEvent, messageRef } from './inbound-event.js';
 import { SlackApi } from './slack-api.js';
 import { escapeMrkdwn } from './slack-mrkdwn.js';
@@ -42,6 +45,9 @@ export interface SlackChannelOptions {
   backoffMs?: number;
   clientPingTimeoutMs?: number;
   now?: () => Date;
+  /** Audio clips (default on, 300 s), transcribed by `speechToText`; a clip it cannot take is kept as a file. */
+  voice?: Pick<Config['voice'], 'enabled' | 'max_seconds'>;
+  speechToText?: SpeechToText;
 }
 
 export const SLACK_CHANNEL = 'slack';
@@ -186,7 +192,13 @@ export function createSlackChannel(
         if (!allowed.includes(new URL(url).origin)) throw new Error('file URL outside Slack');
         return fetchDownload(url, { headers: { authorization: `Bearer ${opts.botToken}` }, redirect: 'error' });
       };
-      const withImages = await downloadImages(message, {
+      const voice = {
+        stt: opts.speechToText,
+        voice: opts.voice ?? { enabled: true, max_seconds: 300 },
+        lang: opts.lang,
+      };
+      const withClip = keepClipAsFile(message, voice);
+      const withImages = await downloadImages(withClip, {
         open,
         requireImageBytes: true,
         imagesDir: opts.imagesDir,
@@ -195,7 +207,7 @@ export function createSlackChannel(
         logger: log,
       });
       // Slack announces each file's size: one over the limit is refused before a byte is fetched.
-      const announced = new Map((message.files ?? []).map((f) => [f.key, f.size]));
+      const announced = new Map((withClip.files ?? []).map((f) => [f.key, f.size]));
       const { message: prepared, notice } = await downloadFiles(withImages, {
         download: async (_messageId, key) => {
           if ((announced.get(key) ?? 0) > opts.files.max_size_bytes) throw new TooLarge();
@@ -206,8 +218,14 @@ export function createSlackChannel(
         lang: opts.lang,
         logger: log,
       });
+      const heard = await transcribeVoiceMessage(prepared, {
+        ...voice,
+        download: (_messageId, key) => open(key),
+        maxBytes: opts.files.max_size_bytes,
+        logger: log,
+      });
       await sendFilesNotice(outbox, message, notice, log);
-      return prepared;
+      return heard;
     },
   };
 }

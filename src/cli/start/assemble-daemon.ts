@@ -192,7 +192,7 @@ export async function assembleDaemon(o: DaemonOptions): Promise<Daemon> {
     const speechToText = speech.pick(feishu?.speechToText);
     const telegram = await telegramChannel(o, speechToText);
     if (typeof telegram !== 'string') runtime.addChannel(telegram);
-    const slack = await slackChannel(o);
+    const slack = await slackChannel(o, speechToText);
     if (typeof slack !== 'string') runtime.addChannel(slack);
     const dingtalk = await dingtalkChannel(o);
     if (typeof dingtalk !== 'string') runtime.addChannel(dingtalk);

@@ -1,3 +1,4 @@
+import type { SpeechToText } from '../../bridge/voice/speech-to-text.js';
 import type { Channel } from '../../bridge/channel.js';
 import type { ChatChannelContext, ChatChannelStart } from './chat-channel-start.js';
 
@@ -8,9 +9,13 @@ export type SlackStart = ChatChannelStart;
  * The Slack channel when `slack.enabled` and both tokens are set. Its `start()` never throws (a
  * refused token or an outage shows in its status and is retried), and a failure to create it is
  * logged and skipped: Slack never keeps Feishu, Telegram or the console from running. Bolt is
- * loaded only when the channel runs.
+ * loaded only when the channel runs. Its audio clips go to the daemon's `speechToText` (one that
+ * cannot take them, or none: they are kept as files).
  */
-export async function slackChannel(o: ChatChannelContext): Promise<Channel | Exclude<SlackStart, 'started'>> {
+export async function slackChannel(
+  o: ChatChannelContext,
+  speechToText?: SpeechToText,
+): Promise<Channel | Exclude<SlackStart, 'started'>> {
   const { config, paths, lang, logger } = o;
   if (!config.slack.enabled) return 'disabled';
   if (config.slack.bot_token === '' || config.slack.app_token === '') {
@@ -19,6 +24,8 @@ export async function slackChannel(o: ChatChannelContext): Promise<Channel | Exc
     );
     return 'no-credentials';
   }
+  if (config.voice.enabled && !speechToText?.transcribeFile)
+    logger.info('Slack audio clips will be kept as files: they need voice.api_key (an OpenAI-compatible endpoint)');
   try {
     const { createSlackChannel } = await import('../../channels/slack/slack-channel.js');
     return createSlackChannel({
@@ -33,6 +40,8 @@ export async function slackChannel(o: ChatChannelContext): Promise<Channel | Exc
       files: config.files,
       stream: config.stream,
       runtimeDir: paths.runtimeDir,
+      voice: config.voice,
+      ...(speechToText ? { speechToText } : {}),
     });
   } catch (err) {
     logger.error('the Slack channel could not be created; running without it', { err });

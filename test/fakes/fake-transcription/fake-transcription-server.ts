@@ -9,6 +9,8 @@ export interface TranscriptionRequest {
   /** The uploaded file's name and the seconds of 16 kHz mono PCM it held (0 when not such a WAV). */
   filename: string;
   seconds: number;
+  /** The uploaded file's size. */
+  bytes: number;
   /** What the fake answered: the text, or the refusal's status. */
   text?: string;
   status?: number;
@@ -25,11 +27,30 @@ export function readWav(wav: Buffer): { pcm: Int16Array; rate: number } | null {
   return { pcm, rate: wav.readUInt32LE(24) };
 }
 
+/** What the compressed clips the fake takes start with, by the extension OpenAI reads the format from. */
+const CLIP_MAGIC: Readonly<Record<string, (b: Buffer) => boolean>> = {
+  webm: (b) => b.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3])),
+  mp4: (b) => b.toString('latin1', 4, 8) === 'ftyp',
+  m4a: (b) => b.toString('latin1', 4, 8) === 'ftyp',
+};
+
+/**
+ * An upload named `*.webm` / `*.mp4` / `*.m4a`: its extension when the bytes are that container,
+ * null when they are not (OpenAI answers 400 then), undefined for any other name.
+ */
+function clipKind(filename: string, data: Buffer): string | null | undefined {
+  const ext = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase() ?? '';
+  const magic = CLIP_MAGIC[ext];
+  if (!magic) return undefined;
+  return magic(data) ? ext : null;
+}
+
 /**
  * A local OpenAI-compatible transcription endpoint: `POST /v1/audio/transcriptions` (multipart:
  * `file`, `model`, `response_format`), the key checked as a bearer token (401 with OpenAI's error
  * body, which echoes part of the key, as OpenAI does), models other than `models` → 404. It answers
- * `{text}` with what `hearTone` hears in the WAV, and refuses anything but 16-bit mono PCM WAV (400).
+ * `{text}` with what `hearTone` hears in the WAV; a compressed clip named `.webm` / `.mp4` / `.m4a`
+ * whose bytes are that container is answered `"<ext> clip, <n> bytes"`; anything else is refused (400).
  * `failNext(status, times)` makes the next requests fail (429 / 5xx).
  */
 export class FakeTranscription {
@@ -79,6 +100,7 @@ export class FakeTranscription {
       model,
       filename: file?.filename ?? '',
       seconds: wav ? wav.pcm.length / wav.rate : 0,
+      bytes: file?.data.length ?? 0,
     };
     this.requests.push(request);
     const refuse = (status: number, message: string, type?: string) => {
@@ -90,6 +112,12 @@ export class FakeTranscription {
     if (failure !== undefined)
       return refuse(failure, failure === 429 ? 'Rate limit reached' : 'upstream failed', 'server_error');
     if (!this.models.includes(model)) return refuse(404, `The model \`${model}\` does not exist`);
+    const clip = file && !wav ? clipKind(file.filename ?? '', file.data) : undefined;
+    if (clip === null) return refuse(400, 'Invalid file format. Supported formats: mp4, m4a, webm');
+    if (clip) {
+      request.text = `${clip} clip, ${file?.data.length ?? 0} bytes`;
+      return reply(200, { text: request.text });
+    }
     if (!wav || wav.rate !== 16_000) return refuse(400, 'Invalid file format: expected 16 kHz mono 16-bit WAV');
     request.text = hearTone(wav.pcm, wav.rate).text;
     reply(200, { text: request.text });
