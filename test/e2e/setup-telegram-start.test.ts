@@ -1,12 +1,15 @@
 /**
  * `cc-linker setup --channels telegram` end to end: setup writes the file (the token checked by the
  * real grammY against the fake Bot API), `doctor` passes that config, and the daemon `start` runs
- * (`assembleDaemon`) has no Feishu at all but answers the owner in Telegram.
+ * (`assembleDaemon`) has no Feishu at all but answers the owner in Telegram. Then a re-run in webhook
+ * mode (`--telegram-webhook-url`): `doctor` checks the webhook — not registered yet, then registered
+ * once Telegram has the URL.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Bot } from 'grammy';
 import { assembleDaemon } from '../../src/cli/start/assemble-daemon.js';
 import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
@@ -86,4 +89,52 @@ describe('setup with Telegram only, then doctor and start', () => {
     }
     expect(fs.readFileSync(logFile, 'utf8')).not.toContain(fake.token);
   }, 30_000);
+});
+
+const WEBHOOK_URL = 'https://bot.example.test/cc-linker/telegram';
+
+describe('setup in Telegram webhook mode, then doctor', () => {
+  it('writes webhook_url and webhook_listen; doctor checks Telegram has that URL', async () => {
+    const setup = await runSetupCommand(
+      [
+        '--channels',
+        'telegram',
+        '--telegram-bot-token',
+        fake.token,
+        '--telegram-api-root',
+        fake.apiRoot,
+        '--telegram-owner-user-id',
+        String(OWNER),
+        '--telegram-webhook-url',
+        WEBHOOK_URL,
+        '--telegram-webhook-listen',
+        '127.0.0.1:9443',
+        '--allowed-root',
+        path.join(tmp, 'projects'),
+        '--language',
+        'en',
+      ],
+      env,
+    );
+    expect(setup.code).toBe(0);
+    const text = fs.readFileSync(path.join(tmp, '.cc-linker', 'config.toml'), 'utf8');
+    expect(text).toContain(`webhook_url = "${WEBHOOK_URL}"`);
+    expect(text).toContain('webhook_listen = "127.0.0.1:9443"');
+    // Setup does not register the webhook: start does.
+    expect(fake.webhook.url).toBe('');
+
+    const row = (stdout: string) => stdout.split('\n').find((l) => /Telegram: (the )?webhook/.test(l));
+    const before = await runSessionCli(['doctor'], { env, now: new Date() });
+    expect(row(before.stdout)).toBe(
+      `⚠️  Telegram: the webhook ${WEBHOOK_URL} is not registered yet; cc-linker start registers it`,
+    );
+
+    await new Bot(fake.token, { client: { apiRoot: fake.apiRoot } }).api.setWebhook(WEBHOOK_URL);
+    const after = await runSessionCli(['doctor'], { env, now: new Date() });
+    expect(row(after.stdout)).toBe(
+      `✅ Telegram: webhook ${WEBHOOK_URL} registered (0 waiting), received on 127.0.0.1:9443`,
+    );
+    for (const out of [setup.stdout, setup.stderr, before.stdout, before.stderr, after.stdout, after.stderr])
+      expect(out).not.toContain(fake.token);
+  });
 });
