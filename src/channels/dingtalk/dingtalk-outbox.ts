@@ -7,8 +7,9 @@ import type { JsonLedger } from '../../core/json-ledger.js';
 import type { Logger } from '../../core/logger.js';
 import type { DingTalkApi } from './dingtalk-api.js';
 import { DingTalkCardStream, FLOW, streamMarkdown } from './card-stream.js';
-import { DingTalkReplyStream, openingMarkdown } from './dingtalk-stream.js';
+import { DingTalkReplyStream } from './dingtalk-stream.js';
 import type { OptionStore } from './option-store.js';
+import { sendReplyOpening } from './reply-opening.js';
 import { DINGTALK_MAX_TEXT_CHUNK, renderMarkdown, titleOf } from './render-markdown.js';
 import { sendDingTalkFile } from './send-dingtalk-file.js';
 
@@ -121,9 +122,12 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
 
     async openStream(target, idempotencyKey, options) {
       if (d.card) return openCard(target.userId, idempotencyKey, d.card, options?.existingMessageId);
-      const opening = openingMarkdown(d.lang);
-      const messageId =
-        options?.existingMessageId ?? (await sendOnce(target.userId, idempotencyKey, opening.title, opening.text));
+      const messageId = await sendReplyOpening(
+        { lang: d.lang, options: d.options, sent: d.sent, sendOnce },
+        target.userId,
+        idempotencyKey,
+        options,
+      );
       return new DingTalkReplyStream(messageId, idempotencyKey, {
         lang: d.lang,
         fallbackToText: d.stream.fallback_to_text,
