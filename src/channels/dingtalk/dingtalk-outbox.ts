@@ -68,7 +68,9 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
 
   /**
    * A reply streamed into an AI card. Its `outTrackId` derives from the delivery key, so a card
-   * re-opened after a restart is the same card; creating it is recorded like any send.
+   * re-opened after a restart is the same card; creating it is recorded like any send — under
+   * `<key>:card` when `<key>` is the "Queued" message the run took over (a markdown message, no
+   * card), so that run gets its card too.
    */
   async function openCard(
     userId: string,
@@ -76,7 +78,10 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
     card: { templateId: string; key: string },
     existing: string | undefined,
   ): Promise<DingTalkCardStream> {
-    let messageId = existing ?? (await d.sent.get(key));
+    const cardOf = (ref: string | undefined) => (ref?.includes('/card:') ? ref : undefined);
+    const first = await d.sent.get(key);
+    const recordKey = first === undefined || cardOf(first) ? key : `${key}:card`;
+    let messageId = cardOf(existing) ?? cardOf(first) ?? cardOf(await d.sent.get(`${key}:card`));
     const known = messageId?.split('/card:')[1];
     const outTrackId = known ?? `cc-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
     if (!messageId) {
@@ -86,7 +91,7 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
       );
       await d.api.createCard(outTrackId, card.templateId, userId, { [card.key]: first, flowStatus: FLOW.processing });
       messageId = `${userId}/card:${outTrackId}`;
-      await d.sent.set(key, messageId);
+      await d.sent.set(recordKey, messageId);
     }
     return new DingTalkCardStream(messageId, outTrackId, {
       api: d.api,
