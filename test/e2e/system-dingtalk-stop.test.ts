@@ -4,7 +4,9 @@
 // against the fake Anthropic API; a "tap" pushes the link's content as the owner's message.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { bridgeMessages } from '../../src/bridge/bridge-messages.js';
 import { pipelineMessages } from '../../src/bridge/pipeline/pipeline-messages.js';
+import { promptMessages } from '../../src/bridge/prompts/prompt-messages.js';
 import { Spool } from '../../src/bridge/spool/spool.js';
 import { dingtalkMessages } from '../../src/channels/dingtalk/dingtalk-messages.js';
 import { startFakeDingTalk, type FakeDingTalk, type SentMessage } from '../fakes/fake-dingtalk/fake-dingtalk-server.js';
@@ -13,6 +15,7 @@ import { CASE_TIMEOUT_MS, CLAUDE_BIN, showLogOnFailure, startSystem, type System
 import { until } from './telegram-harness.js';
 
 const OWNER = 'owner7170';
+const STRANGER = 'stranger7171';
 const p = pipelineMessages('en');
 const d = dingtalkMessages('en');
 const WAIT_MS = 45_000;
@@ -104,6 +107,12 @@ describe.skipIf(!CLAUDE_BIN)('DingTalk: "started" message and tappable Stop (rea
           .slice(before)
           .find((m) => m.text.startsWith(d('waiting')));
       await until(() => opening() !== undefined && s.runsOf('slow: 400') === 1, 'the run under way', WAIT_MS);
+      // A stranger's tap on that Stop: the fixed refusal, the run goes on.
+      const strangers = dt.messagesTo(STRANGER).length;
+      dt.push(dt.robotMessage(STRANGER, tapLinks(opening()!.text)[0]!.content));
+      await until(() => dt.messagesTo(STRANGER).length === strangers + 1, 'the refusal', WAIT_MS);
+      expect(dt.messagesTo(STRANGER).at(-1)?.text).toBe(bridgeMessages('en')('notOwner'));
+      expect(await spool.locate(`dingtalk:${String(data.msgId)}`)).toBe('processing');
       await tapStop(opening()!, p('stopAccepted'));
       const stopped = () =>
         sent()
@@ -119,6 +128,8 @@ describe.skipIf(!CLAUDE_BIN)('DingTalk: "started" message and tappable Stop (rea
           .slice(before)
           .some((m) => m.text.includes('tick19')),
       ).toBe(false);
+      // The same Stop tapped again: its prompt is closed, "expired", nothing runs.
+      await tapStop(opening()!, promptMessages('en')('expired'));
 
       // A newer run; the first run's Stop (never tapped) is tapped now.
       const old = sent().find((m) => m.text.startsWith(d('waiting')))!;
