@@ -20,7 +20,7 @@ export const openingKey = (key: string): string => `${key}:opening`;
 export const startedKey = (key: string): string => `${key}:started`;
 
 /** The sentence of the opening (`waiting`) and of the "started" message; a tappable Stop below. */
-export function openingText(sentence: string, buttons: CardButton[], lang: Language, token: string | undefined) {
+function openingText(sentence: string, buttons: CardButton[], lang: Language, token: string | undefined) {
   const text = [sentence, optionsMarkdown(buttons, lang, token)].filter((p) => p !== '').join('\n\n');
   return { title: titleOf(sentence), text };
 }
