@@ -84,7 +84,7 @@ export interface ChatUser {
   readonly config: Record<string, unknown>;
   /** Extra arguments for `cc-linker start` (e.g. `--no-feishu`). */
   readonly startArgs: string[];
-  /** True when the app's messages carry no Stop / Cancel buttons (DingTalk): every stop is a typed `/stop`. */
+  /** True when the harness presses no Stop / Cancel (DingTalk: tap links it does not follow): every stop is a typed `/stop`. */
   readonly typedStopsOnly?: boolean;
   /** Sends a text (an image for `image`, a text with an image for `post`) and keeps delivering it until acked. */
   send(kind: MessageKind, text: string, token?: string): ChaosMessage;

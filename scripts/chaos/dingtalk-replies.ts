@@ -1,4 +1,10 @@
+import { dingtalkMessages } from '../../src/channels/dingtalk/dingtalk-messages.js';
 import { openingMarkdown } from '../../src/channels/dingtalk/dingtalk-stream.js';
+import { openingKey, startedKey } from '../../src/channels/dingtalk/reply-opening.js';
+
+/** Key suffixes of a reply's own-opening mark and of its "started" message (`reply-opening.ts`). */
+const OPENING = openingKey('');
+const STARTED = startedKey('');
 import type { SentMessage } from '../../test/fakes/fake-dingtalk/fake-dingtalk-server.js';
 import { cardState } from './chat-titles.js';
 import type { ChaosMessage, PieceState, ReplyPiece, ReplyView } from './chat-user.js';
@@ -9,8 +15,10 @@ export function refOf(msg: SentMessage): string {
   return `${msg.userId}/${msg.processQueryKey}`;
 }
 
-/** What a reply's first message shows while the run works (robot messages cannot be edited). */
+/** What a reply's first message shows while the run works (robot messages cannot be edited); its Stop follows. */
 export const DINGTALK_OPENING = openingMarkdown('en').text;
+/** What a message that waited shows once its run starts (its "Queued" card cannot become the reply); Stop follows. */
+export const DINGTALK_STARTED = dingtalkMessages('en')('started');
 
 /** A robot markdown message as the user reads it: escapes and entities undone, a heading's `#`s dropped. */
 export function dingtalkVisible(text: string): string {
@@ -24,11 +32,13 @@ export function dingtalkVisible(text: string): string {
 
 /**
  * A robot message's state: a card (a `###` heading first) by its title; the reply's opening
- * ("⏳ Working on it…") is still streaming; any other message is a notice.
+ * ("⏳ Working on it…") and the "started" message of one that waited are still streaming (their
+ * tappable Stop below the sentence); any other message is a notice.
  */
 export function dingtalkState(msg: SentMessage): PieceState {
   if (msg.text.startsWith('### ')) return cardState(dingtalkVisible(msg.text.split('\n', 1)[0] ?? ''));
-  return msg.text === DINGTALK_OPENING ? 'streaming' : 'notice';
+  const running = [DINGTALK_OPENING, DINGTALK_STARTED].some((s) => msg.text === s || msg.text.startsWith(`${s}\n`));
+  return running ? 'streaming' : 'notice';
 }
 
 /** Who a recorded robot message answers, and which earlier message of the reply it replaces. */
@@ -53,6 +63,8 @@ function chunkKeys(bridgeId: string): Map<string, number> {
  * The user message each recorded robot message answers, from the bridge's sent ledger (DingTalk
  * does not thread a single chat): a chunk's delivery key; `<key>:final`, the final card of the
  * reply opened under `<key>` (it replaces the opening, or the "Queued" card the run took over);
+ * `<key>:started`, the "started" message of a run that took over its "Queued" card (`<key>:opening`
+ * only marks the opening, already named by `<key>`);
  * `update:<ref>:<digest>`, a card shown again as a new message (it replaces `<ref>`); and
  * `<bridge id>:choice`, the answer to a number the user typed. The "answer is ready" ping is no
  * reply (as on Feishu): unattributed.
@@ -70,13 +82,16 @@ export function dingtalkOwners(
   const byRef = new Map<string, DingTalkOwner>();
   const updates: Array<[string, string, string]> = [];
   for (const [key, ref] of ledger) {
+    // The mark that `<key>` is the reply's own opening names the same message as `<key>`.
+    if (key.endsWith(OPENING) && ledger.get(key.slice(0, -OPENING.length)) === ref) continue;
     if (key.startsWith('update:')) {
       updates.push([key, ref, key.slice('update:'.length, key.lastIndexOf(':'))]);
       continue;
     }
     const final = key.endsWith(':final') ? key.slice(0, -':final'.length) : undefined;
+    const started = key.endsWith(STARTED) ? key.slice(0, -STARTED.length) : undefined;
     const choice = key.endsWith(':choice') ? byBridgeId.get(key.slice(0, -':choice'.length)) : undefined;
-    const owner = choice ? { m: choice, chunk: 0 } : keyOwner.get(final ?? key);
+    const owner = choice ? { m: choice, chunk: 0 } : keyOwner.get(final ?? started ?? key);
     if (!owner) continue;
     const replaces = final !== undefined ? ledger.get(final) : undefined;
     byRef.set(ref, {
@@ -109,6 +124,9 @@ export function dingtalkReplies(
 ): ReplyView {
   const owners = dingtalkOwners(messages, ledger);
   const replaced = new Set([...owners.values()].flatMap((o) => (o.replaces ? [o.replaces] : [])));
+  // A "started" message is replaced by its reply's final card, like the "Queued" card before it.
+  for (const [key, ref] of ledger)
+    if (key.endsWith(STARTED) && ledger.has(`${key.slice(0, -STARTED.length)}:final`)) replaced.add(ref);
   const pieces = new Map<string, ReplyPiece[]>();
   let unattributed = 0;
   for (const msg of bot) {

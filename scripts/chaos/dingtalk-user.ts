@@ -36,8 +36,9 @@ const FAKE_OPTIONS = { ackTimeoutMs: 2_000, maxRepushes: 60 };
  * this process. DingTalk's delivery guarantee is the fake's own: a CALLBACK not acked within 2 s
  * is pushed again, same frame, so a bridge killed before its ack (it acks only after `accept()`)
  * gets it again. Robot messages cannot be edited and carry no buttons: a reply is an opening
- * message followed by its final card, a card shown again is a new message, a stop is typed
- * (`/stop`) and a prompt is answered by sending the number of its option. Replies are not
+ * message (a "started" message when it waited behind a "Queued" card) followed by its final card,
+ * a card shown again is a new message, a stop is typed (`/stop`) and a prompt is answered by
+ * sending the number of its option. Replies are not
  * threaded, so they are attributed through the bridge's sent ledger (`dingtalk-replies.ts`).
  */
 export class DingTalkUser implements ChatUser {
@@ -164,19 +165,15 @@ export class DingTalkUser implements ChatUser {
   }
 
   /**
-   * DingTalk shows no Stop or Cancel button: `{}` (a reply to stop by typing `/stop`) while `m`'s
-   * reply shows its "Queued" card (`queued`), or (`running`) its opening. A message that waited
-   * keeps its "Queued" card until its final one (no opening is sent for it), so the user reads it
-   * as running once every message sent before it has its final reply (nothing else can run then;
-   * a `/stop` typed earlier would stop the message still running before it).
+   * The user types `/stop` rather than tapping (the Stop and Cancel links send `1 #<token>`, the
+   * number of a button set the harness does not track): `{}` while `m`'s reply shows its "Queued"
+   * card (`queued`), or (`running`) its opening or, for a message that waited, its "started"
+   * message — the first moment the user can tell the run began.
    */
   stopButton(m: ChaosMessage, which: 'running' | 'queued'): { button?: ChatButton } | undefined {
     const pieces = this.replies(new Set([m.messageId])).pieces.get(m.messageId) ?? [];
     const queued = (p: ReplyPiece) => p.text.startsWith(QUEUED_TITLE);
-    const earlierDone = () => this.messages.every((x) => x.n >= m.n || x.finalSeenAt !== undefined);
-    const showing = pieces.some((p) =>
-      which === 'queued' ? queued(p) : p.state === 'streaming' && (!queued(p) || earlierDone()),
-    );
+    const showing = pieces.some((p) => (which === 'queued' ? queued(p) : p.state === 'streaming' && !queued(p)));
     return showing ? {} : undefined;
   }
 

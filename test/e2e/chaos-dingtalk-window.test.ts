@@ -3,6 +3,7 @@ import type { Life } from '../../scripts/chaos/bridge-process.js';
 import type { ChaosMessage } from '../../scripts/chaos/chat-user.js';
 import {
   DINGTALK_OPENING,
+  DINGTALK_STARTED,
   dingtalkReplies,
   dingtalkState,
   dingtalkVisible,
@@ -91,6 +92,37 @@ describe('chaos on DingTalk: replies through the sent ledger, the send window', 
     expect(dingtalkState(bot('x', 0, '### ⏳ Queued \\(\\#2\\)\n\nbusy'))).toBe('streaming');
     expect(dingtalkState(bot('x', 0, '### ❌ Failed\n\nboom'))).toBe('error');
     expect(dingtalkState(bot('x', 0, '⏹ Stopped the running message'))).toBe('notice');
+  });
+
+  it('a message that waited: its "started" message (a Stop below) runs, and the final card replaces it', () => {
+    const stop =
+      '\n\n**Tap an option (or reply "<number> #k3f9")**\n\n1. [Stop](dtmd://dingtalkclient/sendMessage?content=1%20%23k3f9)';
+    const msgs = [
+      bot('p1', 100, `${DINGTALK_OPENING}${stop}`),
+      bot('p2', 200, '### ⏳ Queued \\(\\#1\\)\n\nbusy'),
+      bot('p3', 300, '### ✅ Claude\n\ntok1'),
+      bot('p4', 400, `${DINGTALK_STARTED}${stop}`),
+    ];
+    const ledger = new Map([
+      [key(m1, 0), ref('p1')],
+      [`${key(m1, 0)}:opening`, ref('p1')],
+      [key(m2, 0), ref('p2')],
+      [`${key(m1, 0)}:final`, ref('p3')],
+      [`${key(m2, 0)}:started`, ref('p4')],
+    ]);
+    const running = dingtalkReplies(msgs, [m1, m2], ledger);
+    expect(running.unattributed).toBe(0);
+    expect(running.pieces.get('msg1')).toMatchObject([{ state: 'answer' }]);
+    expect(running.pieces.get('msg2')).toMatchObject([
+      { state: 'streaming', text: expect.stringContaining('Queued') },
+      { state: 'streaming', text: expect.stringContaining(DINGTALK_STARTED) },
+    ]);
+    msgs.push(bot('p5', 500, '### ✅ Claude\n\ntok2'));
+    ledger.set(`${key(m2, 0)}:final`, ref('p5'));
+    const done = dingtalkReplies(msgs, [m1, m2], ledger);
+    expect(done.pieces.get('msg2')).toMatchObject([{ state: 'answer', text: expect.stringContaining('tok2') }]);
+    expect(done.unattributed).toBe(0);
+    expect(dingtalkState(bot('x', 0, `${DINGTALK_OPENING}x`))).toBe('notice');
   });
 
   it('without its final card the opening is a reply still running (the verdict calls that lost)', () => {

@@ -55,6 +55,33 @@ describe('DingTalk channel with an AI card template (real fetch against the fake
     expect(options.card).toEqual(card);
   });
 
+  it('a run that took over its "Queued" message gets its card once, also when re-opened after a restart', async () => {
+    h = new DingTalkHarness();
+    const fake = await h.fake();
+    const dir = await h.dir();
+    const first = await h.channel(fake, { card, runtimeDir: dir });
+    const queued = await first.channel.outbox.send(target, { kind: 'text', text: '⏳ Queued (#1)' }, 'turn-3');
+    const s1 = await first.channel.outbox.openStream(target, 'turn-3', { existingMessageId: queued.messageId });
+    expect(fake.cards.size).toBe(1);
+    expect(s1.messageId).not.toBe(queued.messageId);
+    await first.channel.stop();
+    const second = await h.channel(fake, { card, runtimeDir: dir });
+    // Re-opened with the card's id (saved by the bridge), or with the Queued one (saved before a crash).
+    for (const existingMessageId of [s1.messageId, queued.messageId]) {
+      const again = await second.channel.outbox.openStream(target, 'turn-3', { existingMessageId });
+      expect(again.messageId).toBe(s1.messageId);
+    }
+    expect((await second.channel.outbox.openStream(target, 'turn-3')).messageId).toBe(s1.messageId);
+    expect(fake.cards.size).toBe(1);
+    const s2 = await second.channel.outbox.openStream(target, 'turn-3', { existingMessageId: s1.messageId });
+    await s2.finish(
+      { kind: 'card', title: 'Done', status: 'complete', sections: [{ type: 'answer', text: 'y' }] },
+      'y',
+    );
+    expect([...fake.cards.values()][0]?.params).toMatchObject({ flowStatus: '3', content: '### Done\n\ny' });
+    expect(fake.messagesTo(OWNER_STAFF_ID).map((m) => m.text)).toEqual(['⏳ Queued (#1)']);
+  });
+
   it('re-opens the same card after a restart (no second card) and falls back to a message when the card is gone', async () => {
     h = new DingTalkHarness();
     const fake = await h.fake();

@@ -15,6 +15,7 @@ export const dingtalkMessages = defineMessages({
     apiFailed: '钉钉接口调用失败（{op}）：「{detail}」',
     fileTooLarge: '文件“{name}”大小为 {size}，超过钉钉 {limit} 的上限，未发送',
     fileEmpty: '文件“{name}”是空文件，钉钉不接收，未发送',
+    started: '▶️ 排队的消息开始处理了，完成后发送回复…',
   },
   en: {
     continuedBelow: '… (long reply — continued in the next messages)',
@@ -29,5 +30,6 @@ export const dingtalkMessages = defineMessages({
     apiFailed: 'DingTalk API call failed ({op}): “{detail}”',
     fileTooLarge: 'The file “{name}” is {size}, over DingTalk’s {limit} limit; not sent',
     fileEmpty: 'The file “{name}” is empty and DingTalk takes no empty file; not sent',
+    started: '▶️ Your waiting message has started — the reply follows when it is done…',
   },
 });

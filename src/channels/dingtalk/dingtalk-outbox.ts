@@ -7,8 +7,9 @@ import type { JsonLedger } from '../../core/json-ledger.js';
 import type { Logger } from '../../core/logger.js';
 import type { DingTalkApi } from './dingtalk-api.js';
 import { DingTalkCardStream, FLOW, streamMarkdown } from './card-stream.js';
-import { DingTalkReplyStream, openingMarkdown } from './dingtalk-stream.js';
+import { DingTalkReplyStream } from './dingtalk-stream.js';
 import type { OptionStore } from './option-store.js';
+import { sendReplyOpening } from './reply-opening.js';
 import { DINGTALK_MAX_TEXT_CHUNK, renderMarkdown, titleOf } from './render-markdown.js';
 import { sendDingTalkFile } from './send-dingtalk-file.js';
 
@@ -67,7 +68,9 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
 
   /**
    * A reply streamed into an AI card. Its `outTrackId` derives from the delivery key, so a card
-   * re-opened after a restart is the same card; creating it is recorded like any send.
+   * re-opened after a restart is the same card; creating it is recorded like any send — under
+   * `<key>:card` when `<key>` is the "Queued" message the run took over (a markdown message, no
+   * card), so that run gets its card too.
    */
   async function openCard(
     userId: string,
@@ -75,7 +78,10 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
     card: { templateId: string; key: string },
     existing: string | undefined,
   ): Promise<DingTalkCardStream> {
-    let messageId = existing ?? (await d.sent.get(key));
+    const cardOf = (ref: string | undefined) => (ref?.includes('/card:') ? ref : undefined);
+    const first = await d.sent.get(key);
+    const recordKey = first === undefined || cardOf(first) ? key : `${key}:card`;
+    let messageId = cardOf(existing) ?? cardOf(first) ?? cardOf(await d.sent.get(`${key}:card`));
     const known = messageId?.split('/card:')[1];
     const outTrackId = known ?? `cc-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
     if (!messageId) {
@@ -85,7 +91,7 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
       );
       await d.api.createCard(outTrackId, card.templateId, userId, { [card.key]: first, flowStatus: FLOW.processing });
       messageId = `${userId}/card:${outTrackId}`;
-      await d.sent.set(key, messageId);
+      await d.sent.set(recordKey, messageId);
     }
     return new DingTalkCardStream(messageId, outTrackId, {
       api: d.api,
@@ -121,9 +127,12 @@ export function createDingTalkOutbox(d: DingTalkOutboxDeps): DingTalkOutbox {
 
     async openStream(target, idempotencyKey, options) {
       if (d.card) return openCard(target.userId, idempotencyKey, d.card, options?.existingMessageId);
-      const opening = openingMarkdown(d.lang);
-      const messageId =
-        options?.existingMessageId ?? (await sendOnce(target.userId, idempotencyKey, opening.title, opening.text));
+      const messageId = await sendReplyOpening(
+        { lang: d.lang, options: d.options, sent: d.sent, sendOnce },
+        target.userId,
+        idempotencyKey,
+        options,
+      );
       return new DingTalkReplyStream(messageId, idempotencyKey, {
         lang: d.lang,
         fallbackToText: d.stream.fallback_to_text,

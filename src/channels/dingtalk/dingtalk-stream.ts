@@ -11,7 +11,7 @@ export interface StreamSender {
   fallbackToText: boolean;
 }
 
-/** The first message of a reply, sent when the run starts. */
+/** The sentence a reply's first message starts with (its Stop follows: `reply-opening.ts`). */
 export function openingMarkdown(lang: Language): { title: string; text: string } {
   const text = dingtalkMessages(lang)('waiting');
   return { title: titleOf(text), text };

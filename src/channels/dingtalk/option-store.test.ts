@@ -89,6 +89,26 @@ describe('OptionStore', () => {
     expect(await store.choice('u', { n: 1 })).toMatchObject({ action: perm(`r${MAX_OPEN_PROMPTS}`) });
   });
 
+  it('drops other buttons (every reply’s Stop) before a prompt still waiting for its answer', async () => {
+    const store = new OptionStore(memory());
+    const stop = (i: number) => [{ type: 'stop' as const, messageId: `m${i}`, nonce: 'n' }];
+    const prompt = (await store.offer('u', 'prompt', [perm('p')]))!;
+    const stops: string[] = [];
+    for (let i = 0; i < MAX_OPEN_PROMPTS + 5; i += 1) stops.push((await store.offer('u', `s${i}`, stop(i)))!);
+    expect(await store.choice('u', { n: 1, token: prompt })).toMatchObject({ action: perm('p') });
+    expect(await store.choice('u', { n: 1 })).toMatchObject({ action: perm('p') });
+    expect(await store.choice('u', { n: 1, token: stops[5]! })).toEqual({ kind: 'closed' });
+    expect(await store.choice('u', { n: 1, token: stops[6]! })).toMatchObject({ action: stop(6)[0] });
+    // Once only prompts are open, the oldest prompt goes — never the buttons just offered.
+    const answers: string[] = [];
+    for (let i = 0; i < MAX_OPEN_PROMPTS; i += 1) answers.push((await store.offer('u', `a${i}`, [perm(`a${i}`)]))!);
+    expect(await store.choice('u', { n: 1, token: prompt })).toEqual({ kind: 'closed' });
+    const last = (await store.offer('u', 'last-stop', stop(99)))!;
+    expect(await store.choice('u', { n: 1, token: last })).toMatchObject({ action: stop(99)[0] });
+    expect(await store.choice('u', { n: 1, token: answers[0]! })).toEqual({ kind: 'closed' });
+    expect(await store.choice('u', { n: 1, token: answers[1]! })).toMatchObject({ action: perm('a1') });
+  });
+
   it('runs concurrent offers one at a time (none is lost) and reads what an earlier version kept', async () => {
     const ledger = memory();
     const store = new OptionStore(ledger);

@@ -33,7 +33,7 @@ export type ChoiceLookup =
   /** A tap naming a prompt that is not open: answered, expired, dropped, or never offered to this user. */
   | { kind: 'closed' };
 
-/** Open prompts kept per user; beyond this the oldest is dropped (its taps then answer "expired"). */
+/** Open prompts kept per user; beyond this the oldest is dropped (its taps then answer "expired"; `evictOldest`). */
 export const MAX_OPEN_PROMPTS = 20;
 /** Closed tokens remembered per user, so an old tap never lands on a new prompt. */
 const MAX_CLOSED = 200;
@@ -47,6 +47,25 @@ export function tokenOf(seed: string): string {
   let token = '';
   for (let i = 0; i < TOKEN_LENGTH; i += 1) token += TOKEN_ALPHABET[(bytes[i] ?? 0) % TOKEN_ALPHABET.length];
   return token;
+}
+
+/**
+ * Takes the prompts beyond `MAX_OPEN_PROMPTS` out of `prompts` (oldest first, the newest never) and
+ * returns them: other buttons (every reply's Stop, a "Queued" message's Cancel, /list) go before
+ * a prompt's answers, so a prompt still waiting for the owner stays answerable.
+ */
+function evictOldest(prompts: OfferedPrompt[]): OfferedPrompt[] {
+  const over = prompts.length - MAX_OPEN_PROMPTS;
+  if (over <= 0) return [];
+  const older = prompts.slice(0, -1);
+  const order = [
+    ...older.filter((p) => !OptionStore.offers(p.actions)),
+    ...older.filter((p) => OptionStore.offers(p.actions)),
+  ];
+  const gone = new Set(order.slice(0, over));
+  const dropped = prompts.filter((p) => gone.has(p));
+  prompts.splice(0, prompts.length, ...prompts.filter((p) => !gone.has(p)));
+  return dropped;
 }
 
 /**
@@ -83,7 +102,7 @@ export class OptionStore {
       let token = known?.token ?? tokenOf(key);
       for (let i = 1; !known && taken.has(token); i += 1) token = tokenOf(`${key}#${i}`);
       const prompts = [...user.prompts.filter((p) => p.key !== key), { token, key, actions }];
-      const dropped = prompts.splice(0, Math.max(0, prompts.length - MAX_OPEN_PROMPTS));
+      const dropped = evictOldest(prompts);
       // Only a prompt's answers take a number alone; other buttons (Stop, Cancel, a session of
       // /list) are tapped, or typed with their token.
       const newest = answers ? token : prompts.some((p) => p.token === user.newest) ? user.newest : undefined;

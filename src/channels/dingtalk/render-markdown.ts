@@ -1,5 +1,5 @@
 import { OptionStore } from './option-store.js';
-import type { CardAction, CardReply, CardSection, Reply } from '../../bridge/reply-model.js';
+import type { CardAction, CardButton, CardReply, CardSection, Reply } from '../../bridge/reply-model.js';
 import type { Language } from '../../core/i18n.js';
 import { dingtalkMessages } from './dingtalk-messages.js';
 import { tapContent, tapUrl } from './option-tap.js';
@@ -82,14 +82,13 @@ export function titleOf(text: string): string {
 }
 
 /**
- * A card's buttons as a numbered list (DingTalk's markdown messages have no buttons). With `prompt`
+ * Buttons as a numbered list (DingTalk's markdown messages have no buttons). With `prompt`
  * (the token the buttons were offered under) each label is a link whose tap sends `<n> #<token>` as
  * the owner (`option-tap.ts`), and the hint names the token, so typing it works where links don't
  * render; a prompt's answers also take the number alone.
  */
-function optionsMarkdown(card: CardReply, lang: Language, prompt: string | undefined): string {
+export function optionsMarkdown(buttons: CardButton[], lang: Language, prompt: string | undefined): string {
   const t = dingtalkMessages(lang);
-  const buttons = card.buttons ?? [];
   if (buttons.length === 0) return '';
   const numbered = OptionStore.offers(buttons.map((b) => b.action));
   const hint = !prompt
@@ -114,7 +113,7 @@ export function cardMarkdown(
   prompt?: string,
 ): RenderedMarkdown & { kept: number } {
   const actions = (card.buttons ?? []).map((b) => b.action);
-  const options = optionsMarkdown(card, lang, prompt);
+  const options = optionsMarkdown(card.buttons ?? [], lang, prompt);
   const index =
     answer && answer.text !== ''
       ? card.sections.findIndex((s) => (s.type === 'plain' || s.type === 'answer') && s.text === answer.text)
