@@ -28,7 +28,8 @@ export class DingTalkHarness {
 
   async dir(): Promise<string> {
     const dir = await mkdtemp(path.join(tmpdir(), 'cc-linker-dingtalk-'));
-    this.undo.push(() => rm(dir, { recursive: true, force: true }));
+    // A ledger write of a handler still finishing may add a file while the folder goes: retry then.
+    this.undo.push(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
     return dir;
   }
 

@@ -74,7 +74,8 @@ export class FeishuHarness {
 
   async tempDir(): Promise<string> {
     const dir = await mkdtemp(path.join(tmpdir(), 'cc-linker-feishu-'));
-    this.undo.push(() => rm(dir, { recursive: true, force: true }));
+    // A ledger write of a handler still finishing may add a file while the folder goes: retry then.
+    this.undo.push(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
     return dir;
   }
 

@@ -25,7 +25,8 @@ export class SlackHarness {
 
   async options(fake: FakeSlack, over: Partial<SlackChannelOptions> = {}): Promise<SlackChannelOptions> {
     const dir = await mkdtemp(path.join(tmpdir(), 'cc-linker-slack-'));
-    this.undo.push(() => rm(dir, { recursive: true, force: true }));
+    // A ledger write of a handler still finishing may add a file while the folder goes: retry then.
+    this.undo.push(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
     const sink = new PassThrough();
     sink.on('data', (chunk: Buffer) => this.logs.push(chunk.toString('utf8')));
     const config = defaultConfig();

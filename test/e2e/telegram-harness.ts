@@ -38,7 +38,8 @@ export class TelegramHarness {
 
   async options(fake: FakeTelegram, over: Partial<TelegramChannelOptions> = {}): Promise<TelegramChannelOptions> {
     const dir = await mkdtemp(path.join(tmpdir(), 'cc-linker-telegram-'));
-    this.undo.push(() => rm(dir, { recursive: true, force: true }));
+    // A ledger write of a handler still finishing may add a file while the folder goes: retry then.
+    this.undo.push(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
     const sink = new PassThrough();
     sink.on('data', (chunk: Buffer) => this.logs.push(chunk.toString('utf8')));
     const config = defaultConfig();
