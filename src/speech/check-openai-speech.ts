@@ -4,8 +4,9 @@ import type { SpeechServiceError } from './speech-service-error.js';
 
 /**
  * What one look at the endpoint found: the key accepted and the model known; `unchecked` when the
- * models route answered 404 (a local whisper server may have no `/models`, and a model lookup is
- * not universal); else the failure, in `SpeechServiceError`'s words (never the key).
+ * models route answered a bare 404 (a local whisper server may have no `/models`: a model lookup is
+ * not universal); else the failure — a model the server says it does not have included — in
+ * `SpeechServiceError`'s words (never the key).
  */
 export type SpeechEndpointCheck =
   { state: 'ok' } | { state: 'unchecked'; status: number } | { state: 'failed'; error: SpeechServiceError };
@@ -23,7 +24,10 @@ export async function checkOpenAISpeech(e: SpeechEndpoint, timeoutMs = 10_000): 
     return { state: 'ok' };
   } catch (err) {
     const error = speechFailure(err, S, e);
-    if (error.kind === 'notFound') return { state: 'unchecked', status: 404 };
+    // OpenAI and Groq say `model_not_found` for a model they do not have; a bare 404 is a route
+    // the server lacks, which says nothing about the model.
+    const noSuchModel = err instanceof S.APIError && err.code === 'model_not_found';
+    if (error.kind === 'notFound' && !noSuchModel) return { state: 'unchecked', status: 404 };
     return { state: 'failed', error };
   }
 }

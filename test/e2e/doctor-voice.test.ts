@@ -127,18 +127,23 @@ describe('doctor: voice', () => {
     expect(fake.requests).toEqual([]);
   });
 
-  it('a server without the models route, or an unknown model, is "could not be checked"; unreachable warns', async () => {
+  it('a model the server does not have warns; a server without the models route is "could not be checked"; unreachable warns', async () => {
     const unknown = await doctor(endpoint(fake.baseURL, 'no-such-model'), KEY);
     expect(unknown.voice).toEqual([
       [
         'warn',
-        `Voice: the transcription service ${fake.baseURL} answered, but the model no-such-model could not be checked (HTTP 404 on /models); the first voice message will tell`,
+        `Voice: the transcription service (${fake.baseURL}) has no model no-such-model (HTTP 404); check voice.model and voice.api_base`,
       ],
     ]);
     fake.modelsRoute = false;
     try {
       const bare = await doctor(endpoint(fake.baseURL), KEY);
-      expect(bare.voice.map(([level]) => level)).toEqual(['warn']);
+      expect(bare.voice).toEqual([
+        [
+          'warn',
+          `Voice: the transcription service ${fake.baseURL} answered, but the model whisper-1 could not be checked (HTTP 404 on /models); the first voice message will tell`,
+        ],
+      ]);
     } finally {
       fake.modelsRoute = true;
     }
