@@ -1,39 +1,18 @@
 import type OpenAI from 'openai';
-import {
-  describeSdkFailure,
-  displayURL,
-  scrubSecret,
-  type ProviderFailure,
-} from '../ccexec/providers/provider-error.js';
-import type { Language } from '../core/i18n.js';
 import { registerSecret } from '../core/redact.js';
 import { SPEECH_SAMPLE_RATE, type SpeechToText } from '../bridge/voice/speech-to-text.js';
 import { pcmToWav } from './pcm-to-wav.js';
-import { SpeechServiceError, type SpeechFailureKind } from './speech-service-error.js';
+import {
+  loadSpeechSdk as loadSdk,
+  speechClient,
+  speechFailure,
+  type SpeechEndpoint,
+  type SpeechSdk as Sdk,
+} from './openai-speech-client.js';
 
-type Sdk = typeof import('openai');
-let sdk: Promise<Sdk> | undefined;
-/** Loaded on the first voice message, not at start-up. */
-const loadSdk = (): Promise<Sdk> => (sdk ??= import('openai'));
-
-export interface OpenAISpeechOptions {
-  /** `voice.api_base`, e.g. `https://api.openai.com/v1` or a local whisper server's `/v1`. */
-  baseURL: string;
-  apiKey: string;
-  /** `voice.model`: `whisper-1`, `gpt-4o-mini-transcribe`, or what the server names its model. */
-  model: string;
-  lang: Language;
+export interface OpenAISpeechOptions extends SpeechEndpoint {
   /** Per-request timeout, default 60 s (a 60 s piece uploads in well under that). */
   timeoutMs?: number;
-}
-
-function kindOf(failure: Extract<ProviderFailure, { type: 'http' }>): SpeechFailureKind {
-  const s = failure.status ?? 0;
-  if (s === 401 || s === 403) return 'auth';
-  if (s === 404) return 'notFound';
-  if (s === 429 || s === 402) return 'rateLimit';
-  if (s >= 400 && s < 500) return 'refused';
-  return 'server';
 }
 
 /**
@@ -48,16 +27,7 @@ export function createOpenAISpeechToText(o: OpenAISpeechOptions): SpeechToText {
   registerSecret(o.apiKey);
   let client: OpenAI | undefined;
   const clientOf = (S: Sdk): OpenAI =>
-    (client ??= new S.default({
-      apiKey: o.apiKey,
-      baseURL: o.baseURL,
-      maxRetries: 1,
-      timeout: o.timeoutMs ?? 60_000,
-      organization: null,
-      project: null,
-      webhookSecret: null,
-      logLevel: 'off',
-    }));
+    (client ??= speechClient(S, o, { maxRetries: 1, timeoutMs: o.timeoutMs ?? 60_000 }));
   /** One upload to `/audio/transcriptions`; the text heard, or a `SpeechServiceError`. */
   async function send(S: Sdk, file: Awaited<ReturnType<Sdk['toFile']>>, signal?: AbortSignal): Promise<string> {
     try {
@@ -68,16 +38,7 @@ export function createOpenAISpeechToText(o: OpenAISpeechOptions): SpeechToText {
       return typeof answer.text === 'string' ? answer.text : '';
     } catch (err) {
       signal?.throwIfAborted();
-      const failure = describeSdkFailure(err, S, (body) => body as { message?: unknown; type?: unknown });
-      const params = { base: displayURL(o.baseURL), model: o.model };
-      const detail = 'detail' in failure ? scrubSecret(failure.detail, o.apiKey) : undefined;
-      const cause = new Error(detail ?? failure.type);
-      if (failure.type !== 'http')
-        throw new SpeechServiceError('network', o.lang, { ...params, ...(detail ? { detail } : {}) }, cause);
-      const kind = kindOf(failure);
-      // A wrong key is echoed in part by some servers: never quote them then.
-      const quoted = kind === 'auth' ? {} : detail ? { detail } : {};
-      throw new SpeechServiceError(kind, o.lang, { ...params, status: failure.status, ...quoted }, cause);
+      throw speechFailure(err, S, o);
     }
   }
   return {

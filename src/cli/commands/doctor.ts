@@ -187,6 +187,8 @@ async function runChecks(ctx: CliContext): Promise<Check[]> {
 
   const { slackChecks } = await import('./doctor-slack.js');
   checks.push(...(await slackChecks(ctx)));
+  const { voiceChecks } = await import('./doctor-voice.js');
+  checks.push(...(await voiceChecks(ctx)));
 
   const hook = await hookStatus(hookTargetFor(ctx));
   checks.push({ name: 'hook', level: hook.state === 'installed' ? 'ok' : 'warn', text: t(`doctorHook_${hook.state}`) });

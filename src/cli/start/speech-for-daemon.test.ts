@@ -3,7 +3,7 @@ import type { SpeechToText } from '../../bridge/voice/speech-to-text.js';
 import { defaultConfig } from '../../core/default-config.js';
 import { createLogger } from '../../core/logger.js';
 import { PassThrough } from 'node:stream';
-import { daemonSpeech } from './speech-for-daemon.js';
+import { chosenSpeechService, daemonSpeech } from './speech-for-daemon.js';
 
 const feishu: SpeechToText = { transcribe: () => Promise.resolve('feishu') };
 
@@ -46,5 +46,23 @@ describe('daemonSpeech (voice.service)', () => {
     expect(s.speech.forFeishu).toBeUndefined();
     expect(s.speech.pick(feishu)).toBe(feishu);
     expect(s.speech.pick(undefined)).toBeUndefined();
+  });
+
+  it('chosenSpeechService (what doctor reports) names the service pick returns', () => {
+    const voice = (service: 'auto' | 'feishu' | 'openai', api_key: string) => ({
+      ...defaultConfig().voice,
+      service,
+      api_key,
+    });
+    const table = (['auto', 'feishu', 'openai'] as const).flatMap((service) =>
+      ['', 'sk-table-0123456789'].flatMap((key) =>
+        [true, false].map((feishuRuns) => chosenSpeechService(voice(service, key), feishuRuns)),
+      ),
+    );
+    expect(table).toEqual([
+      ...['feishu', 'none', 'feishu', 'openai'],
+      ...['feishu', 'none', 'feishu', 'none'],
+      ...['none', 'none', 'openai', 'openai'],
+    ]);
   });
 });

@@ -29,9 +29,20 @@ export function daemonSpeech(config: Config, lang: Language, logger: Logger): Da
   return {
     forFeishu: v.service === 'openai' ? (endpoint ?? null) : undefined,
     pick(feishu) {
-      if (v.service === 'feishu') return feishu;
-      if (v.service === 'openai') return endpoint;
-      return feishu ?? endpoint;
+      const chosen = chosenSpeechService(v, feishu !== undefined);
+      return chosen === 'feishu' ? feishu : chosen === 'openai' ? endpoint : undefined;
     },
   };
+}
+
+/**
+ * Which service transcribes voice for the channels other than Feishu and the console, given whether
+ * a Feishu channel runs (its own speech recognition is then at hand): the rule of `daemonSpeech`,
+ * also what `doctor` reports. `none` = voice messages are answered with how to set one up.
+ */
+export function chosenSpeechService(v: Config['voice'], feishuRuns: boolean): 'feishu' | 'openai' | 'none' {
+  const endpoint = v.api_key !== '';
+  if (v.service === 'feishu') return feishuRuns ? 'feishu' : 'none';
+  if (v.service === 'openai') return endpoint ? 'openai' : 'none';
+  return feishuRuns ? 'feishu' : endpoint ? 'openai' : 'none';
 }

@@ -45,6 +45,9 @@ function clipKind(filename: string, data: Buffer): string | null | undefined {
   return magic(data) ? ext : null;
 }
 
+/** What one model looks like in OpenAI's `/v1/models` answers. */
+const modelObject = (id: string) => ({ id, object: 'model', created: 1_677_610_602, owned_by: 'openai-internal' });
+
 /**
  * A local OpenAI-compatible transcription endpoint: `POST /v1/audio/transcriptions` (multipart:
  * `file`, `model`, `response_format`), the key checked as a bearer token (401 with OpenAI's error
@@ -67,6 +70,14 @@ export class FakeTranscription {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
   }
 
+  /**
+   * `GET /v1/models` and `GET /v1/models/{id}` as OpenAI answers them (a wrong key → 401, an unknown
+   * id → 404 `model_not_found`); the requested paths are kept in `lookups`. Set to false to be a
+   * server without the models route (a bare whisper server): every such request is then a 404.
+   */
+  modelsRoute = true;
+  readonly lookups: string[] = [];
+
   failNext(status: number, times = 1): void {
     for (let i = 0; i < times; i += 1) this.failures.push(status);
   }
@@ -81,6 +92,27 @@ export class FakeTranscription {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  private answerModels(
+    url: string,
+    key: string,
+    reply: (status: number, body: unknown) => void,
+    error: (status: number, message: string, type?: string) => void,
+  ): void {
+    this.lookups.push(url);
+    if (key !== this.apiKey) return error(401, `Incorrect API key provided: ${key.slice(0, 6)}***.`);
+    if (url === '/v1/models') return reply(200, { object: 'list', data: this.models.map(modelObject) });
+    const id = decodeURIComponent(url.slice('/v1/models/'.length));
+    if (this.models.includes(id)) return reply(200, modelObject(id));
+    reply(404, {
+      error: {
+        message: `The model '${id}' does not exist`,
+        type: 'invalid_request_error',
+        param: 'model',
+        code: 'model_not_found',
+      },
+    });
+  }
+
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -89,8 +121,10 @@ export class FakeTranscription {
     };
     const error = (status: number, message: string, type = 'invalid_request_error') =>
       reply(status, { error: { message, type, param: null, code: null } });
-    if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions') return error(404, 'no such route');
     const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    if (req.method === 'GET' && req.url?.startsWith('/v1/models') && this.modelsRoute)
+      return this.answerModels(req.url, key, reply, error);
+    if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions') return error(404, 'no such route');
     const parts = parseMultipart(Buffer.concat(chunks), req.headers['content-type'] ?? '');
     const field = (name: string) => parts.find((p) => p.name === name);
     const model = field('model')?.data.toString('utf8') ?? '';
