@@ -113,7 +113,9 @@ describe('Slack audio clips', () => {
     await until(() => bridge.accepted.length === 1, 'accepted');
     const prepared = await channel.prepare(bridge.accepted[0]!);
     const why = prepared.voice?.error ?? '';
-    expect(why).toContain("cannot be transcribed with Feishu's speech service; set api_key under [voice]");
+    expect(why).toContain(
+      'cannot be transcribed with Feishu\'s speech service; set api_key (an OpenAI-compatible transcription endpoint) and service = "openai"',
+    );
 
     const file = prepared.files?.[0];
     expect(file).toMatchObject({ name: 'audio_message.webm', size: 900 });

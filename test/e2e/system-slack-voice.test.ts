@@ -91,7 +91,8 @@ describe.skipIf(!CLAUDE_BIN)('a Slack audio clip through the whole system', () =
       const { s: sys, sl: slack } = await start(() => undefined);
       showLogOnFailure(() => sys);
       await clipInSession(sys, slack, 'sl-voice-kept', 'F0SYSKEEP', webmClip(700));
-      const why = "cannot be transcribed with Feishu's speech service; set api_key under [voice]";
+      const why =
+        'cannot be transcribed with Feishu\'s speech service; set api_key (an OpenAI-compatible transcription endpoint) and service = "openai"';
       await until(
         () => answered(slack, '🎤', why, 'The clip was saved as a file', 'ok: [file: '),
         'the answer with the file',

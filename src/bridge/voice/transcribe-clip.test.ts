@@ -95,15 +95,15 @@ describe('transcribeVoiceMessage with an audio clip', () => {
     expect(webm.counts.downloads).toBe(1);
   });
 
-  it("with a PCM-only service (Feishu's): says to set [voice] api_key, downloads nothing", async () => {
+  it("with a PCM-only service (Feishu's): says to set [voice] api_key and service, downloads nothing", async () => {
     const { o, counts } = options(webmClip(), service(true).stt);
     const done = await transcribeVoiceMessage(message(clip()), o);
     expect(done.voice?.error).toBe(
-      "this audio clip (not Ogg/Opus) cannot be transcribed with Feishu's speech service; set api_key under [voice] in config.toml (an OpenAI-compatible transcription endpoint)",
+      'this audio clip (not Ogg/Opus) cannot be transcribed with Feishu\'s speech service; set api_key (an OpenAI-compatible transcription endpoint) and service = "openai" under [voice] in config.toml',
     );
     expect(counts.downloads).toBe(0);
     const zh = await transcribeVoiceMessage(message(clip()), { ...o, lang: 'zh' });
-    expect(zh.voice?.error).toContain('[voice] 里设置 api_key');
+    expect(zh.voice?.error).toContain('[voice] 里设置 api_key（兼容 OpenAI 的转写接口）和 service = "openai"');
   });
 
   it('caps a clip at the endpoint’s 25 MB even when files.max_size_bytes is larger', async () => {

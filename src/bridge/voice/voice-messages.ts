@@ -16,7 +16,7 @@ export const voiceMessages = defineMessages({
     title: '🎤 语音消息',
     needPcm: '录音须以 16 kHz 16 位单声道 PCM 发送（application/octet-stream）',
     clipNeedsEndpoint:
-      '这段音频（不是 Ogg/Opus 语音）无法用飞书的语音识别转文字；请在 config.toml 的 [voice] 里设置 api_key（兼容 OpenAI 的转写接口）',
+      '这段音频（不是 Ogg/Opus 语音）无法用飞书的语音识别转文字；请在 config.toml 的 [voice] 里设置 api_key（兼容 OpenAI 的转写接口）和 service = "openai"',
     clipKept: '{reason}。音频已作为文件保存并交给 agent',
   },
   en: {
@@ -35,7 +35,7 @@ export const voiceMessages = defineMessages({
     title: '🎤 Voice message',
     needPcm: 'the recording must be sent as 16 kHz 16-bit mono PCM (application/octet-stream)',
     clipNeedsEndpoint:
-      "this audio clip (not Ogg/Opus) cannot be transcribed with Feishu's speech service; set api_key under [voice] in config.toml (an OpenAI-compatible transcription endpoint)",
+      'this audio clip (not Ogg/Opus) cannot be transcribed with Feishu\'s speech service; set api_key (an OpenAI-compatible transcription endpoint) and service = "openai" under [voice] in config.toml',
     clipKept: '{reason}. The clip was saved as a file and passed on to the agent',
   },
 });

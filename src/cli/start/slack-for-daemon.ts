@@ -25,7 +25,9 @@ export async function slackChannel(
     return 'no-credentials';
   }
   if (config.voice.enabled && !speechToText?.transcribeFile)
-    logger.info('Slack audio clips will be kept as files: they need voice.api_key (an OpenAI-compatible endpoint)');
+    logger.info(
+      'Slack audio clips will be kept as files: they need voice.api_key (an OpenAI-compatible endpoint) and voice.service = "openai"',
+    );
   try {
     const { createSlackChannel } = await import('../../channels/slack/slack-channel.js');
     return createSlackChannel({
