@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BOT_SCOPES, describeScopes, missingBotScopes, missingScopesText } from './bot-scopes.js';
+import { BOT_SCOPES, describeScopes, missingBotScopes, missingScopesStatus, missingScopesText } from './bot-scopes.js';
 
 describe('the bot scopes the Slack channel needs', () => {
   const all = Object.keys(BOT_SCOPES);
@@ -35,5 +35,10 @@ describe('the bot scopes the Slack channel needs', () => {
     const zh = missingScopesText(['files:read'], 'zh');
     expect(zh).toContain('files:read（你发送的图片与文件）');
     expect(zh).toContain('重新安装应用');
+  });
+
+  it('says the missing scopes briefly for the status line, in both languages', () => {
+    expect(missingScopesStatus(['files:read', 'commands'], 'en')).toBe('missing scopes: files:read, commands');
+    expect(missingScopesStatus(['files:read', 'commands'], 'zh')).toBe('缺少权限：files:read、commands');
   });
 });

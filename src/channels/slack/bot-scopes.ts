@@ -38,3 +38,8 @@ export function describeScopes(scopes: readonly BotScope[], lang: Language): str
 export function missingScopesText(missing: readonly BotScope[], lang: Language): string {
   return slackMessages(lang)('scopesMissing', { list: describeScopes(missing, lang) });
 }
+
+/** The short form for the channel's status line: `missing scopes: files:read, commands`. */
+export function missingScopesStatus(missing: readonly BotScope[], lang: Language): string {
+  return slackMessages(lang)('statusScopesMissing', { list: missing.join(lang === 'zh' ? '、' : ', ') });
+}

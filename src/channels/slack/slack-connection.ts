@@ -2,7 +2,7 @@ import { App, LogLevel, webApi, type Logger as SlackLogger } from '@slack/bolt';
 import type { Language } from '../../core/i18n.js';
 import type { Logger } from '../../core/logger.js';
 import { AckAfterReceiver } from './ack-after-receiver.js';
-import { missingBotScopes, missingScopesText } from './bot-scopes.js';
+import { missingBotScopes, missingScopesStatus, missingScopesText, type BotScope } from './bot-scopes.js';
 import { toSlackError, type SlackApiError } from './slack-api-error.js';
 
 export interface ConnectionState {
@@ -63,6 +63,8 @@ export class SlackConnection {
   private receiver: AckAfterReceiver | undefined;
   private loop: Promise<void> | undefined;
   private scopesWarned = false;
+  /** The scopes the last `auth.test` said the app lacks; shown in the connected state's detail. */
+  private missingScopes: BotScope[] = [];
 
   /** `auth.test` without the client's own retries: the loop in `run` retries, and shows the error meanwhile. */
   private readonly client: webApi.WebClient;
@@ -138,7 +140,9 @@ export class SlackConnection {
       throw err;
     });
     this.o.listen(app, me);
-    const connected = () => this.o.onState({ state: 'connected', detail: `@${me.name}` });
+    // Connected with scopes missing still works, partly: the state says which (the list the log names).
+    const lacking = this.missingScopes.length > 0 ? `; ${missingScopesStatus(this.missingScopes, this.o.lang)}` : '';
+    const connected = () => this.o.onState({ state: 'connected', detail: `@${me.name}${lacking}` });
     while (!this.stopped) {
       try {
         await receiver.start();
@@ -155,9 +159,13 @@ export class SlackConnection {
     }
   }
 
-  /** The bot scopes the app lacks (`bot-scopes.ts`), logged once: the calls needing them will fail. */
+  /**
+   * The bot scopes the app lacks (`bot-scopes.ts`): kept for the connected state's detail, and
+   * logged once: the calls needing them will fail.
+   */
   private warnMissingScopes(granted: string[] | undefined): void {
     const missing = missingBotScopes(granted);
+    this.missingScopes = missing ?? [];
     if (this.scopesWarned || !missing || missing.length === 0) return;
     this.scopesWarned = true;
     this.o.logger.warn('slack app lacks bot scopes', {

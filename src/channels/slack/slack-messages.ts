@@ -13,6 +13,7 @@ export const slackMessages = defineMessages({
     commandNotTaken: 'cc-linker 暂时无法接收「{text}」（正在重启或无法保存），什么都没有执行，请稍后重新发送。',
     scopesMissing:
       '应用缺少 bot 权限：{list}。请在 api.slack.com/apps → 本应用 → OAuth & Permissions → Bot Token Scopes 添加，然后重新安装应用（Install App）；或用 docs/slack-app-manifest.yaml 重新创建应用。',
+    statusScopesMissing: '缺少权限：{list}',
   },
   en: {
     continuedBelow: '… (long reply — continued in the next messages)',
@@ -27,5 +28,6 @@ export const slackMessages = defineMessages({
       'cc-linker could not take “{text}” just now (it is restarting or could not save it); nothing ran — send it again in a moment.',
     scopesMissing:
       'the app lacks bot scopes: {list}. Add them at api.slack.com/apps → the app → OAuth & Permissions → Bot Token Scopes, then reinstall the app (Install App) — or recreate it from docs/slack-app-manifest.yaml.',
+    statusScopesMissing: 'missing scopes: {list}',
   },
 });
