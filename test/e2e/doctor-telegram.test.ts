@@ -1,7 +1,8 @@
 /**
  * `cc-linker doctor` with `[telegram]` enabled: the token is checked with one real `getMe` (grammY
  * against the fake Bot API) — accepted names the bot, refused is a failure, unreachable a warning —
- * and the token itself is never printed.
+ * and the token itself is never printed. In webhook mode a `webhook_listen` beyond loopback is a
+ * warning (plain HTTP open to the network), the default none.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,10 +28,10 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function doctor(token: string, apiRoot: string, extra: string[] = []) {
+async function doctor(token: string, apiRoot: string, extra: string[] = [], lang = 'en') {
   const toml = [
     '[general]',
-    'language = "en"',
+    `language = "${lang}"`,
     '[telegram]',
     'enabled = true',
     `api_root = "${apiRoot}"`,
@@ -100,9 +101,31 @@ describe('doctor with Telegram enabled', () => {
       /^⚠️ +Telegram: its last delivery to the webhook failed \(.+: Connection refused\); check that https:\/\/bot\.example\.test\/cc-linker\/telegram reaches 127\.0\.0\.1:8443 through your reverse proxy$/,
     );
     for (const r of [unset, set, failing]) {
+      expect(r.stdout).not.toContain('not a loopback address');
       expect(r.stdout + r.stderr).not.toContain(fake.token);
       expect(r.stdout + r.stderr).not.toContain('doctor-secret-1234');
     }
     await api.deleteWebhook();
+  });
+
+  it('warns when webhook_listen is not loopback, in either language, and does not fail for it', async () => {
+    const url = 'https://bot.example.test/cc-linker/telegram';
+    const exposedRow = (stdout: string) => stdout.split('\n').filter((l) => l.includes('telegram.webhook_listen ='));
+    const open = await doctor(fake.token, fake.apiRoot, [`webhook_url = "${url}"`, 'webhook_listen = "0.0.0.0:8443"']);
+    expect(exposedRow(open.stdout)).toEqual([
+      '⚠️  Telegram: telegram.webhook_listen = 0.0.0.0:8443 is not a loopback address: the webhook takes plain HTTP there (no TLS), reachable from other machines. Keep it behind your HTTPS reverse proxy or tunnel only, or listen on 127.0.0.1:8443',
+    ]);
+    expect(open.stdout).toContain('✅ Telegram: token accepted');
+
+    const zh = await doctor(fake.token, fake.apiRoot, [`webhook_url = "${url}"`, 'webhook_listen = "[::]:8443"'], 'zh');
+    const zhRow = exposedRow(zh.stdout);
+    expect(zhRow).toHaveLength(1);
+    expect(zhRow[0]).toMatch(
+      /^⚠️ +Telegram: telegram\.webhook_listen = \[::\]:8443 不是本机回环地址：.*明文 HTTP.*127\.0\.0\.1:8443$/,
+    );
+
+    // Long polling: the listen address is not used, so nothing is said about it.
+    const polling = await doctor(fake.token, fake.apiRoot, ['webhook_listen = "0.0.0.0:8443"']);
+    expect(exposedRow(polling.stdout)).toEqual([]);
   });
 });

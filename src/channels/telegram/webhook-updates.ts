@@ -10,6 +10,7 @@ import {
   type PollState,
 } from './connect-bot.js';
 import { telegramMessages } from './telegram-messages.js';
+import { webhookListenExposure } from './webhook-listen-exposure.js';
 
 type Update = { update_id: number } & Record<string, unknown>;
 
@@ -80,6 +81,9 @@ export class WebhookUpdates {
   private async run(): Promise<void> {
     const signal = this.abort.signal;
     this.o.onState({ state: 'connecting' });
+    // Said once per start, before listening: plain HTTP beyond loopback is a warning, never refused.
+    const exposed = webhookListenExposure(this.o.listen, this.o.lang);
+    if (exposed) this.o.logger.warn('telegram webhook listens beyond this machine over plain HTTP', { fix: exposed });
     while (!signal.aborted && !(await this.listen())) await abortableSleep(this.o.backoffMs ?? 3_000, signal);
     if (signal.aborted) return;
     await connectBot({ ...this.o, onState: (s) => this.o.onState(this.withHost(s)) }, signal, {

@@ -2,12 +2,14 @@ import { redact } from '../../core/redact.js';
 import type { CliContext } from '../context/cli-context.js';
 import { commandMessages } from './command-messages.js';
 import type { DoctorCheck } from './doctor-check.js';
+import { webhookListenCheck } from './doctor-telegram-listen.js';
 
 /**
  * `doctor`'s checks of the Telegram channel, when `telegram.enabled`: a token and an owner set,
  * then one `getMe` (the bot's name; refused fails, unreachable warns — the daemon keeps retrying).
  * In webhook mode also one `getWebhookInfo`: is our URL registered, and did Telegram's last
- * delivery to it fail (a reverse proxy that does not reach `webhook_listen` shows here first).
+ * delivery to it fail (a reverse proxy that does not reach `webhook_listen` shows here first), and
+ * a warning when `webhook_listen` is not loopback (plain HTTP open to the network).
  * No token or webhook secret is ever printed.
  */
 export async function telegramChecks(ctx: CliContext): Promise<DoctorCheck[]> {
@@ -23,6 +25,7 @@ export async function telegramChecks(ctx: CliContext): Promise<DoctorCheck[]> {
       text: t(!token ? 'doctorTelegramNoToken' : owner ? 'doctorTelegram' : 'doctorTelegramNoOwner'),
     },
   ];
+  checks.push(...(await webhookListenCheck(c, ctx.lang)));
   if (!token) return checks;
   const { checkBotToken } = await import('../../channels/telegram/check-token.js');
   const r = await checkBotToken(c.bot_token, c.api_root);

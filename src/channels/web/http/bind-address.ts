@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { Config } from '../../../core/config-schema.js';
 import type { Language } from '../../../core/i18n.js';
+import { isLoopbackHost } from '../../../core/loopback-host.js';
 import { WebError } from './web-error.js';
 
 /** Where the console listens, and the names a browser may use for it in `Host` / `Origin`. */
@@ -10,14 +11,8 @@ export interface BindAddress {
   loopback: boolean;
 }
 
-/** True for `localhost`, `127.0.0.0/8` and `::1` — addresses no other machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
-  if (net.isIPv4(h)) return h.startsWith('127.');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
-  return mapped ? (mapped[1] as string).startsWith('127.') : false;
-}
+/** `core/loopback-host.ts`, shared with the Telegram webhook's warning. */
+export { isLoopbackHost };
 
 /**
  * Decides the bind address: `opts.host` / `opts.port` (tests) over `web.host` / `web.port`. A
