@@ -71,7 +71,8 @@ describe('startLiveRegistry (real files, real sync)', () => {
   });
   afterEach(() => {
     live?.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    // A sync still running after close() may add a file while the folder goes: rm retries then.
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 5 });
   });
 
   for (const mode of ['auto', 'poll'] as const) {
