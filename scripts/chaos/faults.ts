@@ -12,6 +12,8 @@ export interface FaultCounts {
   killsWhileAnswerShown: number;
   /** Bridge SIGKILLs aimed right after the platform answered a send or edit (the bridge has not recorded it yet). */
   killsAfterWriteAnswered: number;
+  /** Bridge SIGKILLs while the platform's POST of an update was in the bridge's hands, never answered (webhook). */
+  killsDuringDelivery: number;
   claudeKills: number;
   /** The platform's API faults by name (`ChatUser.faultNames`: 429, 5xx, …). */
   platform: Record<string, number>;
@@ -35,6 +37,7 @@ export type KillMoment =
   | 'after-send-answered'
   | 'during-startup'
   | 'during-accept'
+  | 'during-delivery'
   | 'answer-shown';
 
 const HOUR = 3_600_000;
@@ -50,6 +53,7 @@ export class ChaosFaults {
     bridgeKills: 0,
     killsWhileAnswerShown: 0,
     killsAfterWriteAnswered: 0,
+    killsDuringDelivery: 0,
     claudeKills: 0,
     platform: {},
     wsDrops: 0,
@@ -80,7 +84,9 @@ export class ChaosFaults {
    * SIGKILLs the bridge at `moment`, then restarts it after a supervisor-like delay.
    * `during-accept` sends a message (`sendOne`) and kills 0–30 ms later, inside the 3-second
    * window between the event arriving and its ack; `after-send-answered` sends one and kills as
-   * soon as the platform answered the bridge's next send or edit.
+   * soon as the platform answered the bridge's next send or edit; `during-delivery` (delivery by
+   * POST) sends one and kills 0–3 ms after the platform POSTed it to the bridge, counted when that
+   * POST then got no answer (the kill landed while the bridge held it).
    */
   async killBridge(moment: KillMoment, sendOne: () => void): Promise<void> {
     const { bridge, rng, user } = this.o;
@@ -112,10 +118,19 @@ export class ChaosFaults {
       answered = await next;
     }
     if (answered) await sleep(rng.int(0, 5));
+    let posted: { answered: Promise<boolean> } | undefined;
+    if (moment === 'during-delivery') {
+      await this.waitFor(() => bridge.current?.connectedAt !== undefined, 15_000);
+      const next = user.nextDeliveryInFlight?.(10_000);
+      sendOne();
+      posted = await next;
+      if (posted) await sleep(rng.int(0, 3));
+    }
     if (await bridge.kill()) {
       this.counts.bridgeKills += 1;
       if (shown) this.counts.killsWhileAnswerShown += 1;
       if (answered) this.counts.killsAfterWriteAnswered += 1;
+      if (posted && !(await posted.answered)) this.counts.killsDuringDelivery += 1;
     }
     this.o.log(
       `kill bridge (${moment}${moment === 'answer-shown' && !shown ? ', none shown' : ''}) → life ${bridge.lives.length} ended`,
