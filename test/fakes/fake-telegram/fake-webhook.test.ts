@@ -42,7 +42,7 @@ afterEach(async () => {
 });
 
 async function setUp(answer: (id: number, res: http.ServerResponse) => void, attempts?: number) {
-  fake = await startFakeTelegram(undefined, { backoffMs: 5, ...(attempts ? { attempts } : {}) });
+  fake = await startFakeTelegram(undefined, { backoffMs: 5, timeoutMs: 60_000, ...(attempts ? { attempts } : {}) });
   const r = await receiver(answer);
   closeReceiver = r.close;
   fake.webhook.route(PUBLIC, r.origin);
