@@ -134,9 +134,9 @@ export interface ChatUser {
   readonly mode?: string;
   /**
    * Delivery by POST to the bridge (Telegram's webhook): resolves once the app has sent its next
-   * POST (undefined after `timeoutMs`), with whether the bridge answered it in the end.
+   * POST (undefined after `timeoutMs`), with the bridge's answer to come (HTTP status, 0 = none).
    */
-  nextDeliveryInFlight?(timeoutMs: number): Promise<{ answered: Promise<boolean> } | undefined>;
+  nextDeliveryInFlight?(timeoutMs: number): Promise<{ answer: Promise<number> } | undefined>;
   /** Delivery by POST: POSTs made, failed, and updates given up (undefined in other modes). */
   deliveryStats?(): WebhookDeliveryStats | undefined;
 }

@@ -106,6 +106,7 @@ export function markdownSummary(r: ChaosReport): string {
     ...(r.webhook
       ? ([
           ['bridge SIGKILLs while a webhook POST was in its hands, unanswered', f.killsDuringDelivery, ''],
+          ['bridge SIGKILLs right after it answered a webhook POST 2xx', f.killsAfterDeliveryAnswered, ''],
           [
             'webhook POSTs / failed (no answer or non-2xx: Telegram sends the update again) / updates given up',
             `${r.webhook.posts} / ${r.webhook.failed} / ${r.webhook.givenUp}`,

@@ -263,7 +263,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
             // No idempotency key for sends: aim at the window between the platform's answer and our record of it.
             ...(user.judgeSendWindow ? { 'after-send-answered': 4 } : {}),
             // Delivery by POST: aim at the bridge holding an update it has not answered yet.
-            ...(user.nextDeliveryInFlight ? { 'during-delivery': 4 } : {}),
+            ...(user.nextDeliveryInFlight ? { 'during-delivery': 4, 'after-delivery-answered': 2 } : {}),
           });
           // Inside an answer's streaming window the message must be a text whose answer streams.
           await faults.killBridge(moment, () =>

@@ -45,7 +45,7 @@ export class TelegramUser implements ChatUser {
   readonly label = 'Telegram';
   readonly faultNames: readonly string[];
   /** Webhook mode only: resolves once Telegram POSTed its next update to the bridge (see `TelegramWebhookDelivery`). */
-  readonly nextDeliveryInFlight?: (timeoutMs: number) => Promise<{ answered: Promise<boolean> } | undefined>;
+  readonly nextDeliveryInFlight?: (timeoutMs: number) => Promise<{ answer: Promise<number> } | undefined>;
   readonly startArgs = ['--no-feishu'];
   readonly messages: ChaosMessage[] = [];
   readonly env: Record<string, string>;

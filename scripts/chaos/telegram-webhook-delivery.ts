@@ -77,9 +77,9 @@ export class TelegramWebhookDelivery {
 
   /**
    * Resolves as soon as Telegram has sent its next POST to the bridge (undefined after
-   * `timeoutMs`), with `answered`: whether the bridge answered that POST in the end.
+   * `timeoutMs`), with the bridge's answer to it to come (the HTTP status, 0 = none).
    */
-  nextPostInFlight(timeoutMs: number): Promise<{ answered: Promise<boolean> } | undefined> {
+  nextPostInFlight(timeoutMs: number): Promise<{ answer: Promise<number> } | undefined> {
     return new Promise((resolve) => {
       let done = false;
       const timer = setTimeout(() => {
@@ -90,7 +90,7 @@ export class TelegramWebhookDelivery {
         if (done) return true;
         done = true;
         clearTimeout(timer);
-        resolve({ answered: status.then((s) => s !== 0) });
+        resolve({ answer: status });
         return true;
       });
     });
