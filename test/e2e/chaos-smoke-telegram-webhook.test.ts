@@ -3,7 +3,7 @@ import { chaosSmokeOverChatApp } from './chaos-smoke-chat-app.js';
 
 // Telegram in webhook mode: the fake POSTs every update to the bridge's listener and sends it again
 // until a 2xx; kills while a POST is unanswered, failed and lost-answer POSTs, plus the Bot API faults.
-chaosSmokeOverChatApp('telegram', 4, {
+chaosSmokeOverChatApp('telegram', 5, {
   args: ['--telegram-mode', 'webhook'],
   check: (report) => {
     expect(report.platform.mode).toBe('webhook');
