@@ -15,12 +15,18 @@ import { runChaos } from './chaos-harness.js';
  * `everyStopAnswered`: every stop click got its answer (not asked of Telegram, where a click
  * answered after the run's 5 s wait is counted as unclear even when the stop held).
  * `args`: more flags for the run (e.g. `--telegram-mode webhook`), named in the test's title;
- * `check`: the mode's own expectations of the report.
+ * `check`: the mode's own expectations of the report; `killAfterAnsweredSend: false` when the seed's
+ * plan needs no kill aimed after an answered send (another run of the same app covers it).
  */
 export function chaosSmokeOverChatApp(
   channel: string,
   seed: number,
-  o: { everyStopAnswered?: boolean; args?: string[]; check?: (report: ChaosReport) => void } = {},
+  o: {
+    everyStopAnswered?: boolean;
+    args?: string[];
+    check?: (report: ChaosReport) => void;
+    killAfterAnsweredSend?: boolean;
+  } = {},
 ): void {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `cc-linker-chaos-${channel}-`));
   let keptSandbox: string | undefined;
@@ -54,7 +60,8 @@ export function chaosSmokeOverChatApp(
       expect(report.platformRequests.injectedErrors).toBeGreaterThan(0);
       expect(report.verdict.sent).toBeGreaterThanOrEqual(20);
       expect(report.faults.bridgeKills, JSON.stringify(report.lives)).toBeGreaterThanOrEqual(3);
-      expect(report.faults.killsAfterWriteAnswered, JSON.stringify(report.faults)).toBeGreaterThanOrEqual(1);
+      if (o.killAfterAnsweredSend !== false)
+        expect(report.faults.killsAfterWriteAnswered, JSON.stringify(report.faults)).toBeGreaterThanOrEqual(1);
       expect(report.lives.count).toBeGreaterThan(report.faults.bridgeKills);
       expect(report.verdict.replies).toBeGreaterThanOrEqual(report.verdict.sent);
       // The goals; the window is measured (a count, shown in the summary), never hidden.
