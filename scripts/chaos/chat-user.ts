@@ -2,6 +2,7 @@ import type { Life } from './bridge-process.js';
 import type { Rng } from './rng.js';
 import type { Sandbox } from './sandbox.js';
 import type { SendWindowVerdict } from './send-window.js';
+import type { WebhookDeliveryStats } from './telegram-webhook-delivery.js';
 
 /** The chat apps the chaos run can drive (one `ChatUser` file each; see docs/chaos.md#channels). */
 export const CHAOS_CHANNELS = ['feishu', 'telegram', 'slack', 'dingtalk'] as const;
@@ -129,4 +130,13 @@ export interface ChatUser {
    * reply view without those copies (they are counted there instead).
    */
   judgeSendWindow?(lives: readonly Life[]): { verdict: SendWindowVerdict; view: ReplyView };
+  /** How the app delivers events when it has more than one way (Telegram: `polling` or `webhook`). */
+  readonly mode?: string;
+  /**
+   * Delivery by POST to the bridge (Telegram's webhook): resolves once the app has sent its next
+   * POST (undefined after `timeoutMs`), with the bridge's answer to come (HTTP status, 0 = none).
+   */
+  nextDeliveryInFlight?(timeoutMs: number): Promise<{ answer: Promise<number> } | undefined>;
+  /** Delivery by POST: POSTs made, failed, and updates given up (undefined in other modes). */
+  deliveryStats?(): WebhookDeliveryStats | undefined;
 }

@@ -12,6 +12,10 @@ export interface FaultCounts {
   killsWhileAnswerShown: number;
   /** Bridge SIGKILLs aimed right after the platform answered a send or edit (the bridge has not recorded it yet). */
   killsAfterWriteAnswered: number;
+  /** Bridge SIGKILLs while the platform's POST of an update was in the bridge's hands, never answered (webhook). */
+  killsDuringDelivery: number;
+  /** Bridge SIGKILLs right after the bridge answered a POST 2xx (webhook: the update must be safe by then). */
+  killsAfterDeliveryAnswered: number;
   claudeKills: number;
   /** The platform's API faults by name (`ChatUser.faultNames`: 429, 5xx, …). */
   platform: Record<string, number>;
@@ -35,6 +39,8 @@ export type KillMoment =
   | 'after-send-answered'
   | 'during-startup'
   | 'during-accept'
+  | 'during-delivery'
+  | 'after-delivery-answered'
   | 'answer-shown';
 
 const HOUR = 3_600_000;
@@ -50,6 +56,8 @@ export class ChaosFaults {
     bridgeKills: 0,
     killsWhileAnswerShown: 0,
     killsAfterWriteAnswered: 0,
+    killsDuringDelivery: 0,
+    killsAfterDeliveryAnswered: 0,
     claudeKills: 0,
     platform: {},
     wsDrops: 0,
@@ -80,7 +88,10 @@ export class ChaosFaults {
    * SIGKILLs the bridge at `moment`, then restarts it after a supervisor-like delay.
    * `during-accept` sends a message (`sendOne`) and kills 0–30 ms later, inside the 3-second
    * window between the event arriving and its ack; `after-send-answered` sends one and kills as
-   * soon as the platform answered the bridge's next send or edit.
+   * soon as the platform answered the bridge's next send or edit; `during-delivery` (delivery by
+   * POST) sends one and kills 0–3 ms after the platform POSTed it to the bridge, counted when that
+   * POST then got no answer (the kill landed while the bridge held it); `after-delivery-answered`
+   * kills as soon as the bridge answered that POST 2xx (it must have accepted the update by then).
    */
   async killBridge(moment: KillMoment, sendOne: () => void): Promise<void> {
     const { bridge, rng, user } = this.o;
@@ -112,10 +123,22 @@ export class ChaosFaults {
       answered = await next;
     }
     if (answered) await sleep(rng.int(0, 5));
+    let posted: { answer: Promise<number> } | undefined;
+    let delivered = false;
+    if (moment === 'during-delivery' || moment === 'after-delivery-answered') {
+      await this.waitFor(() => bridge.current?.connectedAt !== undefined, 15_000);
+      const next = user.nextDeliveryInFlight?.(10_000);
+      sendOne();
+      posted = await next;
+      if (posted && moment === 'during-delivery') await sleep(rng.int(0, 3));
+      if (posted && moment === 'after-delivery-answered') delivered = (await posted.answer) === 200;
+    }
     if (await bridge.kill()) {
       this.counts.bridgeKills += 1;
       if (shown) this.counts.killsWhileAnswerShown += 1;
       if (answered) this.counts.killsAfterWriteAnswered += 1;
+      if (moment === 'during-delivery' && posted && (await posted.answer) === 0) this.counts.killsDuringDelivery += 1;
+      if (delivered) this.counts.killsAfterDeliveryAnswered += 1;
     }
     this.o.log(
       `kill bridge (${moment}${moment === 'answer-shown' && !shown ? ', none shown' : ''}) → life ${bridge.lives.length} ended`,

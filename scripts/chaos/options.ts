@@ -18,9 +18,11 @@ export interface ChaosOptions {
   keep: boolean;
   /** Print a line per injected fault and life while running. */
   verbose: boolean;
+  /** How Telegram hands the bridge its updates (`--channel telegram` only): long polling or POSTs to a webhook. */
+  telegramMode: 'polling' | 'webhook';
 }
 
-export const USAGE = `npm run chaos -- [--channel feishu|telegram|slack|dingtalk] [--seed <n>] [--messages <n>] [--kills <n>] [--engine fake|real] [--mode sdk|stream-json] [--report <file>] [--keep] [--verbose]
+export const USAGE = `npm run chaos -- [--channel feishu|telegram|slack|dingtalk] [--seed <n>] [--messages <n>] [--kills <n>] [--engine fake|real] [--mode sdk|stream-json] [--report <file>] [--keep] [--verbose] [--telegram-mode polling|webhook]
 
   --channel <c>     the chat app the user writes from: feishu (default), telegram, slack or dingtalk;
                     the bridge runs with only that channel, against its fake server
@@ -32,7 +34,10 @@ export const USAGE = `npm run chaos -- [--channel feishu|telegram|slack|dingtalk
   --mode <m>        the real engine's claude.mode: sdk (default) or stream-json
   --report <file>   also write the report as JSON
   --keep            keep the sandbox (logs, spool) and print where it is (always kept when a goal is missed)
-  --verbose         print every injected fault as it happens`;
+  --verbose         print every injected fault as it happens
+  --telegram-mode <m>  with --channel telegram: polling = getUpdates (default); webhook = the bridge
+                    listens on a local port and the fake Telegram POSTs each update to it (through a
+                    stand-in for the HTTPS reverse proxy), sending it again until answered 2xx`;
 
 /** Parses `argv` (without node and the script); throws a message meant for the user on bad input. */
 export function parseChaosOptions(argv: string[]): ChaosOptions {
@@ -48,6 +53,7 @@ export function parseChaosOptions(argv: string[]): ChaosOptions {
       report: { type: 'string' },
       keep: { type: 'boolean' },
       verbose: { type: 'boolean' },
+      'telegram-mode': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -61,6 +67,11 @@ export function parseChaosOptions(argv: string[]): ChaosOptions {
   const mode = values.mode ?? 'sdk';
   if (mode !== 'sdk' && mode !== 'stream-json') throw new Error(`--mode must be sdk or stream-json, got ${mode}`);
   if (values.mode !== undefined && engine !== 'real') throw new Error('--mode needs --engine real');
+  const telegramMode = values['telegram-mode'] ?? 'polling';
+  if (telegramMode !== 'polling' && telegramMode !== 'webhook')
+    throw new Error(`--telegram-mode must be polling or webhook, got ${telegramMode}`);
+  if (values['telegram-mode'] !== undefined && channel !== 'telegram')
+    throw new Error('--telegram-mode needs --channel telegram');
   const int = (name: string, raw: string | undefined, fallback: number, min: number): number => {
     if (raw === undefined) return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`--${name} must be an integer ≥ ${min}, got ${raw}`);
@@ -76,5 +87,6 @@ export function parseChaosOptions(argv: string[]): ChaosOptions {
     report: values.report ?? '',
     keep: values.keep ?? false,
     verbose: values.verbose ?? false,
+    telegramMode,
   };
 }

@@ -11,7 +11,7 @@ export function markdownSummary(r: ChaosReport): string {
   const perKill = (n: number, kills: number) => (kills > 0 ? (n / kills).toFixed(3) : 'n/a');
   const platform = (name: string) => r.faults.platform[name] ?? 0;
   const rows: Array<[string, string | number, string]> = [
-    ['channel', r.platform.label, ''],
+    ['channel', r.platform.mode ? `${r.platform.label} (${r.platform.mode})` : r.platform.label, ''],
     [
       'engine',
       r.engine === 'fake' ? 'fake claude (json mode)' : `real Claude Code (${r.mode} mode) + fake Anthropic API`,
@@ -103,6 +103,17 @@ export function markdownSummary(r: ChaosReport): string {
           [string, string | number, string]
         >)
       : []),
+    ...(r.webhook
+      ? ([
+          ['bridge SIGKILLs while a webhook POST was in its hands, unanswered', f.killsDuringDelivery, ''],
+          ['bridge SIGKILLs right after it answered a webhook POST 2xx', f.killsAfterDeliveryAnswered, ''],
+          [
+            'webhook POSTs / failed (no answer or non-2xx: Telegram sends the update again) / updates given up',
+            `${r.webhook.posts} / ${r.webhook.failed} / ${r.webhook.givenUp}`,
+            '… / … / 0',
+          ],
+        ] as Array<[string, string | number, string]>)
+      : []),
     [
       'bridge SIGKILLs while an answer was shown, not finalised',
       r.engine === 'real' ? f.killsWhileAnswerShown : 'n/a (fake engine: no streaming)',
@@ -127,7 +138,15 @@ export function markdownSummary(r: ChaosReport): string {
       `${r.platformRequests.total} / ${r.platformRequests.injectedErrors}`,
       '',
     ],
-    [r.channel === 'feishu' ? 'dropped long connections' : 'dropped connections (long poll included)', f.wsDrops, ''],
+    [
+      r.channel === 'feishu'
+        ? 'dropped long connections'
+        : r.webhook
+          ? 'dropped connections (a webhook POST in flight included)'
+          : 'dropped connections (long poll included)',
+      f.wsDrops,
+      '',
+    ],
     [
       r.channel === 'feishu' ? 'duplicate pushes of acked events' : 'confirmed updates delivered again',
       f.duplicatePushes,

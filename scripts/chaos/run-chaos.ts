@@ -16,6 +16,7 @@ import { Scenario } from './scenario.js';
 import type { SendWindowVerdict } from './send-window.js';
 import { startChatUser } from './start-chat-user.js';
 import { Stopper } from './stopper.js';
+import type { WebhookDeliveryStats } from './telegram-webhook-delivery.js';
 import { judgeStops, type StopVerdict } from './stop-verdict.js';
 import { answerStreaming, judge, observeFinals, readClaudeCalls, type EngineCall, type Verdict } from './verdict.js';
 
@@ -24,7 +25,7 @@ export interface ChaosReport {
   seed: number;
   channel: ChaosChannel;
   /** The chat app's name, and the names of its API faults in `faults.platform`. */
-  platform: { label: string; faultNames: readonly string[] };
+  platform: { label: string; faultNames: readonly string[]; mode?: string };
   engine: 'fake' | 'real';
   mode: 'sdk' | 'stream-json';
   requested: { messages: number; kills: number };
@@ -55,6 +56,8 @@ export interface ChaosReport {
   cleanStopExitCode: number | null;
   /** Requests the chat app's fake served, and how many it answered with an injected error. */
   platformRequests: { total: number; injectedErrors: number };
+  /** Delivery by POST (Telegram's webhook): POSTs made, failed, and updates given up. */
+  webhook?: WebhookDeliveryStats;
   diskFullMethod: DiskFullMethod;
   replay: string;
   sandbox?: string;
@@ -141,7 +144,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     o.verbose ? log(`  [${((Date.now() - started) / 1000).toFixed(1)}s] ${line}`) : undefined;
   ensureBuilt(log);
   const rng = new Rng(o.seed);
-  const user = await startChatUser(o.channel, Math.random);
+  const user = await startChatUser(o.channel, Math.random, { telegramMode: o.telegramMode });
   let anthropic: FakeAnthropic | undefined;
   const sb = createSandbox({ engine: o.engine, mode: o.mode, projects: 4, extraConfig: user.config });
   user.useSandbox?.(sb);
@@ -259,6 +262,8 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
             ...(o.engine === 'real' ? { 'answer-shown': 4 } : {}),
             // No idempotency key for sends: aim at the window between the platform's answer and our record of it.
             ...(user.judgeSendWindow ? { 'after-send-answered': 4 } : {}),
+            // Delivery by POST: aim at the bridge holding an update it has not answered yet.
+            ...(user.nextDeliveryInFlight ? { 'during-delivery': 4, 'after-delivery-answered': 2 } : {}),
           });
           // Inside an answer's streaming window the message must be a text whose answer streams.
           await faults.killBridge(moment, () =>
@@ -342,7 +347,7 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
     const report: ChaosReport = {
       seed: o.seed,
       channel: o.channel,
-      platform: { label: user.label, faultNames: user.faultNames },
+      platform: { label: user.label, faultNames: user.faultNames, ...(user.mode ? { mode: user.mode } : {}) },
       engine: o.engine,
       mode: o.mode,
       requested: { messages: o.messages, kills: o.kills },
@@ -368,8 +373,9 @@ export async function runChaos(o: ChaosOptions, log: (line: string) => void): Pr
       leftovers,
       cleanStopExitCode,
       platformRequests: user.requestStats(),
+      ...(user.deliveryStats?.() ? { webhook: user.deliveryStats() } : {}),
       diskFullMethod: sb.diskFull,
-      replay: `npm run chaos -- ${o.channel === 'feishu' ? '' : `--channel ${o.channel} `}--seed ${o.seed} --messages ${o.messages} --kills ${o.kills} --engine ${o.engine}`,
+      replay: `npm run chaos -- ${o.channel === 'feishu' ? '' : `--channel ${o.channel} `}--seed ${o.seed} --messages ${o.messages} --kills ${o.kills} --engine ${o.engine}${o.telegramMode === 'webhook' ? ' --telegram-mode webhook' : ''}`,
       ...(keep ? { sandbox: sb.root } : {}),
     };
     return report;

@@ -13,6 +13,11 @@ import { afterNextWrite, writesAnswered } from './platform-writes.js';
 import type { Sandbox } from './sandbox.js';
 import { judgeSendWindow, type SendWindowVerdict } from './send-window.js';
 import { telegramReplies } from './telegram-replies.js';
+import {
+  CHAOS_WEBHOOK_DELIVERY,
+  TelegramWebhookDelivery,
+  type WebhookDeliveryStats,
+} from './telegram-webhook-delivery.js';
 
 const OWNER_ID = 7001;
 /** A tiny PNG (valid signature) served as every photo's bytes. */
@@ -23,6 +28,8 @@ const WRITES = ['sendMessage', 'editMessageText'];
 const Q = promptMessages('en');
 /** Methods a platform fault lands on (`*` = any call but the long poll). */
 const FAULT_METHODS = ['sendMessage', 'editMessageText', 'getUpdates', 'answerCallbackQuery', '*'];
+/** Webhook mode: no long poll; `*` also lands on `getMe` / `setWebhook` of a starting life. */
+const WEBHOOK_FAULT_METHODS = ['sendMessage', 'editMessageText', 'answerCallbackQuery', '*'];
 
 /**
  * The owner in a private chat with the bot, against the fake Bot API in this process. Telegram's
@@ -30,12 +37,15 @@ const FAULT_METHODS = ['sendMessage', 'editMessageText', 'getUpdates', 'answerCa
  * it, so a bridge killed before it confirmed gets it again after the restart. A message is acked
  * once its update is confirmed. Replies are attributed by `reply_to` (a notice replying to the
  * bot's own message belongs to that message's owner); chunk indexes come from the bridge's sent
- * ledger (delivery key → message), read from the sandbox.
+ * ledger (delivery key → message), read from the sandbox. In webhook mode (`webhook`) the fake POSTs
+ * each update to the bridge instead and re-sends it until a 2xx, which acks it.
  */
 export class TelegramUser implements ChatUser {
   readonly channel = 'telegram';
   readonly label = 'Telegram';
-  readonly faultNames = ['429', '5xx', 'reset'] as const;
+  readonly faultNames: readonly string[];
+  /** Webhook mode only: resolves once Telegram POSTed its next update to the bridge (see `TelegramWebhookDelivery`). */
+  readonly nextDeliveryInFlight?: (timeoutMs: number) => Promise<{ answer: Promise<number> } | undefined>;
   readonly startArgs = ['--no-feishu'];
   readonly messages: ChaosMessage[] = [];
   readonly env: Record<string, string>;
@@ -47,13 +57,30 @@ export class TelegramUser implements ChatUser {
   private stopped = false;
   private counter = 0;
 
-  private constructor(readonly fake: FakeTelegram) {
+  private constructor(
+    readonly fake: FakeTelegram,
+    private readonly webhook?: TelegramWebhookDelivery,
+  ) {
     this.env = { CC_LINKER_TELEGRAM_BOT_TOKEN: fake.token, CC_LINKER_TELEGRAM_OWNER_USER_ID: String(OWNER_ID) };
-    this.config = { telegram: { enabled: true, api_root: fake.apiRoot, allow_auto_bind_owner: false } };
+    const telegram = { enabled: true, api_root: fake.apiRoot, allow_auto_bind_owner: false, ...webhook?.config() };
+    this.config = { telegram };
+    this.faultNames = ['429', '5xx', 'reset', ...(webhook ? TelegramWebhookDelivery.faultNames : [])];
+    if (webhook) this.nextDeliveryInFlight = (timeoutMs) => webhook.nextPostInFlight(timeoutMs);
   }
 
-  static async start(): Promise<TelegramUser> {
-    return new TelegramUser(await startFakeTelegram());
+  static async start(o: { webhook?: boolean } = {}): Promise<TelegramUser> {
+    if (!o.webhook) return new TelegramUser(await startFakeTelegram());
+    const fake = await startFakeTelegram(undefined, CHAOS_WEBHOOK_DELIVERY);
+    return new TelegramUser(fake, await TelegramWebhookDelivery.start(fake));
+  }
+
+  /** How Telegram delivers updates in this run. */
+  get mode(): 'polling' | 'webhook' {
+    return this.webhook ? 'webhook' : 'polling';
+  }
+
+  deliveryStats(): WebhookDeliveryStats | undefined {
+    return this.webhook?.stats();
   }
 
   saveTranscript(file: string): void {
@@ -192,14 +219,15 @@ export class TelegramUser implements ChatUser {
     return afterNextWrite(this.fake, WRITES, timeoutMs);
   }
 
-  /** A life is up once its poller got past `deleteWebhook` (right before its first `getUpdates`). */
+  /** A life is up once its poller got past `deleteWebhook` (right before its first `getUpdates`), or registered its webhook. */
   connectionsOpened(): number {
-    return this.fake.answered.get('deleteWebhook') ?? 0;
+    return this.webhook?.connectionsOpened() ?? this.fake.answered.get('deleteWebhook') ?? 0;
   }
 
   platformFault(rng: Rng): string {
+    if (this.webhook && rng.chance(0.4)) return this.webhook.postFault(rng);
     const kind = rng.weighted({ rate: 3, server: 3, reset: 2 });
-    const method = rng.pick(FAULT_METHODS);
+    const method = rng.pick(this.webhook ? WEBHOOK_FAULT_METHODS : FAULT_METHODS);
     const times = rng.int(1, 3);
     if (kind === 'rate') {
       this.fake.failNext(method, { status: 429, retryAfter: rng.int(1, 3), times });
@@ -215,6 +243,7 @@ export class TelegramUser implements ChatUser {
 
   async dropConnection(): Promise<void> {
     this.fake.dropConnections();
+    this.fake.webhook.dropInFlight();
   }
 
   requestStats(): { total: number; injectedErrors: number } {
@@ -225,12 +254,14 @@ export class TelegramUser implements ChatUser {
     return this.fake.close();
   }
 
-  /** Marks messages whose update an `offset` confirmed, and counts each hand-out as a push. */
+  /** Marks messages whose update an `offset` confirmed (a POST answered 2xx), and counts each hand-out (POST) as a push. */
   private observeAcks(): void {
     const now = Date.now();
+    const posted = this.webhook?.deliveries();
     for (const m of this.messages) {
-      m.pushes = this.fake.deliveries.get(Number(m.eventId)) ?? 0;
-      if (m.ackedAt === undefined && Number(m.eventId) < this.fake.confirmedOffset) {
+      const id = Number(m.eventId);
+      m.pushes = (posted ? posted.posts : this.fake.deliveries).get(id) ?? 0;
+      if (m.ackedAt === undefined && (posted ? posted.acked.has(id) : id < this.fake.confirmedOffset)) {
         m.ackedAt = now;
         m.acks.push(200);
       }

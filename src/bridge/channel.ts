@@ -128,4 +128,10 @@ export interface ReplyStream {
    * not fit in the streamed message and must be sent as further text chunks.
    */
   finish(final: Reply & { kind: 'card' }, fullText: string): Promise<{ overflow: string }>;
+  /**
+   * Stops showing states, with no final edit: the attempt that opened it failed, and the retry
+   * re-opens the message and finishes it (this one must never edit it again, e.g. a failed edit
+   * re-tried seconds later over the final reply). Resolves once an edit in progress settled.
+   */
+  abandon?(): Promise<void>;
 }

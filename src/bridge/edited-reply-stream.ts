@@ -87,6 +87,11 @@ export class EditedReplyStream<P> implements ReplyStream {
     }
   }
 
+  async abandon(): Promise<void> {
+    this.finished = true;
+    await this.throttle.stop();
+  }
+
   private async finalEdit(payload: P): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {

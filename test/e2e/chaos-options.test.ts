@@ -23,3 +23,22 @@ describe('npm run chaos -- --channel', () => {
     expect(() => parseChaosOptions(['--channel'])).toThrow();
   });
 });
+
+describe('npm run chaos -- --telegram-mode', () => {
+  it('defaults to polling, takes webhook with --channel telegram, and --help names it', () => {
+    expect(parseChaosOptions(['--channel', 'telegram']).telegramMode).toBe('polling');
+    expect(parseChaosOptions(['--channel', 'telegram', '--telegram-mode', 'webhook']).telegramMode).toBe('webhook');
+    expect(USAGE).toContain('--telegram-mode <m>');
+    expect(USAGE).toContain('[--telegram-mode polling|webhook]');
+  });
+
+  it('refuses an unknown mode, and the flag without --channel telegram', () => {
+    expect(() => parseChaosOptions(['--channel', 'telegram', '--telegram-mode', 'push'])).toThrow(
+      '--telegram-mode must be polling or webhook, got push',
+    );
+    expect(() => parseChaosOptions(['--telegram-mode', 'webhook'])).toThrow('--telegram-mode needs --channel telegram');
+    expect(() => parseChaosOptions(['--channel', 'slack', '--telegram-mode', 'polling'])).toThrow(
+      '--telegram-mode needs --channel telegram',
+    );
+  });
+});

@@ -3,12 +3,11 @@
 // proxy" route to the daemon's own listener; the REAL bundled Claude Code answers against the
 // fake Anthropic API. Assertions are on what the user sees in the Telegram chat.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserMapping } from '../../src/bridge/mapping/user-mapping.js';
 import { startFakeTelegram, type FakeMessage, type FakeTelegram } from '../fakes/fake-telegram/fake-telegram-server.js';
+import { freePort } from '../helpers/free-port.js';
 import {
   CASE_TIMEOUT_MS,
   CLAUDE_BIN,
@@ -22,15 +21,6 @@ import { finalAnswer } from './telegram-replies.js';
 
 const OWNER_ID = 5151;
 const PUBLIC = 'https://tg.example.test';
-
-/** A port free right now (asked of the OS, then released) for `telegram.webhook_listen`. */
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe.skipIf(!CLAUDE_BIN)('the whole system over a Telegram webhook (real grammY, real Claude Code)', () => {
   let s: System;

@@ -66,4 +66,53 @@ describe('processMessage: the outcome is on disk before the answer is shown', ()
     expect(outcomeOnDiskAtFinish).toEqual([true]);
     expect((await full.read('done', message.id))?.outcome?.kind).toBe('engine');
   });
+
+  // Found by `npm run chaos -- --channel telegram --telegram-mode webhook`: the first attempt's
+  // stream, left open when the outcome write failed, re-tried a failed edit 3 s later — over the
+  // final card the retry had shown (the user saw "⏳ … Stop" for an answered message).
+  it('abandons the stream of the failed attempt; the retry finishes a re-opened one', async () => {
+    let spool: FullDiskSpool | undefined;
+    h = await bridgeHarness({
+      configure: (c) => {
+        spool = new FullDiskSpool(c.queue.spool_dir);
+      },
+      bridge: {
+        get spool() {
+          return spool as FullDiskSpool;
+        },
+      },
+    });
+    const full = spool as FullDiskSpool;
+    const streams: Array<{ abandoned: number; finished: number }> = [];
+    const openStream = h.channel.outbox.openStream.bind(h.channel.outbox);
+    h.channel.outbox.openStream = async (target, key, options) => {
+      const stream = await openStream(target, key, options);
+      const seen = { abandoned: 0, finished: 0 };
+      streams.push(seen);
+      const wrapped: ReplyStream = {
+        messageId: stream.messageId,
+        update: (s) => stream.update(s),
+        finish: async (final, fullText) => {
+          seen.finished += 1;
+          return stream.finish(final, fullText);
+        },
+        abandon: async () => {
+          seen.abandoned += 1;
+          await stream.abandon?.();
+        },
+      };
+      return wrapped;
+    };
+    const message = h.msg(`/new ${path.join(h.home, 'Git/alpha')} -- question`);
+    full.failOutcomeWrites = 2;
+
+    await h.bridge.accept(message);
+    await h.bridge.whenIdle();
+
+    expect(streams).toEqual([
+      { abandoned: 1, finished: 0 },
+      { abandoned: 0, finished: 1 },
+    ]);
+    expect((await full.read('done', message.id))?.outcome?.kind).toBe('engine');
+  });
 });

@@ -40,6 +40,15 @@ export async function processMessage(
   const id = record.message.id;
   if (await deps.deliveries.isFullySent(id)) return finalStateOf(record);
   let stream: ReplyStream | undefined;
+  // A failed attempt leaves its streamed message to the retry, which re-opens and finishes it.
+  const orAbandon = async (step: Promise<void>): Promise<void> => {
+    try {
+      await step;
+    } catch (err) {
+      await stream?.abandon?.();
+      throw err;
+    }
+  };
   if (!record.outcome) {
     const produced: Produced = record.stop
       ? { outcome: stoppedOutcome(stoppedCard('', deps.lang)) }
@@ -55,13 +64,13 @@ export async function processMessage(
       );
     stream = produced.stream;
     record.outcome = heardOutcome(produced.outcome, record, deps.lang);
-    await deps.spool.write('processing', record);
+    await orAbandon(deps.spool.write('processing', record));
   } else {
     // A retry after the write above failed (e.g. a full disk) has the outcome only in memory:
     // persist it before anything final is shown, or a crash would run Claude again.
     await deps.spool.write('processing', record);
   }
-  await deliver(record, record.outcome, deps, stream);
+  await orAbandon(deliver(record, record.outcome, deps, stream));
   await deps.notifier?.turnEnded(record, deps);
   return finalStateOf(record);
 }

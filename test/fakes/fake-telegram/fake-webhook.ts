@@ -4,7 +4,7 @@ type Reply =
   { ok: true; result: unknown } | { ok: false; error_code: number; description: string; parameters?: unknown };
 
 export interface WebhookDeliveryOptions {
-  /** Tries per update before it is given up (Telegram gives up after a while too), default 5. */
+  /** Tries per update before it is given up (Telegram gives up after a while too), default 5; `Infinity` never. */
   attempts?: number;
   /** Wait between tries, default 50 ms. */
   backoffMs?: number;
@@ -16,6 +16,17 @@ export interface WebhookDeliveryOptions {
 export interface WebhookPost {
   update_id: number;
   status: number;
+}
+
+/**
+ * A fault of the way between Telegram and the bridge (the user's reverse proxy) for the next
+ * `times` POSTs: `status` answered without forwarding, or `answerLost` — forwarded, the bridge
+ * answers, and Telegram sees a failed connection (a proxy timeout), so it sends the update again.
+ */
+export interface WebhookPostFault {
+  status?: number;
+  answerLost?: boolean;
+  times: number;
 }
 
 /**
@@ -34,6 +45,9 @@ export class FakeWebhook {
   /** Telegram's record of the last failed delivery (`getWebhookInfo`): unix seconds and its words. */
   lastError: { date: number; message: string } | undefined;
   private readonly routes = new Map<string, string>();
+  private readonly postFaults: WebhookPostFault[] = [];
+  private readonly postListeners = new Set<(update_id: number, status: Promise<number>) => boolean | void>();
+  private inFlight: AbortController | undefined;
   private running = false;
   private wakeSleep: (() => void) | undefined;
 
@@ -47,6 +61,24 @@ export class FakeWebhook {
     this.routes.set(new URL(publicOrigin).origin, localOrigin);
     this.wakeSleep?.();
     this.kick();
+  }
+
+  /** The next POSTs meet `fault` (see `WebhookPostFault`). */
+  failNextPosts(fault: WebhookPostFault): void {
+    this.postFaults.push({ ...fault });
+  }
+
+  /**
+   * Calls `listener` as each POST is forwarded to the bridge, with its update id and the bridge's
+   * answer to come (the HTTP status, 0 = none); returning true removes the listener.
+   */
+  onPost(listener: (update_id: number, status: Promise<number>) => boolean | void): void {
+    this.postListeners.add(listener);
+  }
+
+  /** Cuts the POST in flight, if any (a dropped connection: Telegram sees no answer and sends it again). */
+  dropInFlight(): void {
+    this.inFlight?.abort();
   }
 
   /** The Bot API methods this part answers. */
@@ -149,10 +181,22 @@ export class FakeWebhook {
     }
   }
 
-  private async post(update: Update): Promise<number> {
+  private post(update: Update): Promise<number> {
+    const fault = this.postFaults[0];
+    if (fault && --fault.times <= 0) this.postFaults.shift();
+    if (fault?.status !== undefined) return Promise.resolve(fault.status);
+    const answer = this.forward(update);
+    for (const listener of [...this.postListeners])
+      if (listener(update.update_id, answer) === true) this.postListeners.delete(listener);
+    return fault?.answerLost ? answer.then(() => 0) : answer;
+  }
+
+  private async forward(update: Update): Promise<number> {
     const target = new URL(this.url);
     const local = this.routes.get(target.origin);
     if (!local) return 0;
+    const abort = new AbortController();
+    this.inFlight = abort;
     try {
       const res = await fetch(`${local}${target.pathname}${target.search}`, {
         method: 'POST',
@@ -161,12 +205,14 @@ export class FakeWebhook {
           ...(this.secret ? { 'x-telegram-bot-api-secret-token': this.secret } : {}),
         },
         body: JSON.stringify(update),
-        signal: AbortSignal.timeout(this.o.timeoutMs ?? 10_000),
+        signal: AbortSignal.any([abort.signal, AbortSignal.timeout(this.o.timeoutMs ?? 10_000)]),
       });
       await res.arrayBuffer();
       return res.status;
     } catch {
       return 0;
+    } finally {
+      if (this.inFlight === abort) this.inFlight = undefined;
     }
   }
 }
