@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createDingTalkChannel, type DingTalkChannelOptions } from '../../src/channels/dingtalk/dingtalk-channel.js';
+import type { Config } from '../../src/core/config-schema.js';
 import { defaultConfig } from '../../src/core/default-config.js';
 import { createLogger } from '../../src/core/logger.js';
 import {
@@ -68,4 +69,20 @@ export class DingTalkHarness {
     for (const step of this.undo.reverse()) await step();
     this.undo.length = 0;
   }
+}
+
+/** Turns `config`'s DingTalk channel on, against `fake` (both API hosts) with `owner` as its owner. */
+export function pointDingTalkAt(
+  config: Config,
+  fake: Pick<FakeDingTalk, 'clientId' | 'clientSecret' | 'apiBase'>,
+  owner: string,
+): void {
+  Object.assign(config.dingtalk, {
+    enabled: true,
+    client_id: fake.clientId,
+    client_secret: fake.clientSecret,
+    owner_staff_id: owner,
+    api_base: fake.apiBase,
+    oapi_base: fake.apiBase,
+  });
 }

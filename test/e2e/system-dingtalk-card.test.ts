@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDingTalk, type FakeDingTalk } from '../fakes/fake-dingtalk/fake-dingtalk-server.js';
 import { tapLinks } from '../fakes/fake-dingtalk/tap-links.js';
 import { CASE_TIMEOUT_MS, CLAUDE_BIN, showLogOnFailure, startSystem, type System } from './system-harness.js';
+import { pointDingTalkAt } from './dingtalk-harness.js';
 import { until } from './telegram-harness.js';
 
 const OWNER = 'owner5150';
@@ -19,11 +20,7 @@ describe.skipIf(!CLAUDE_BIN)('the whole system over DingTalk with an AI card tem
     dt = await startFakeDingTalk({ ackTimeoutMs: 1_000 });
     s = await startSystem('sdk', {
       tweak: (c) => {
-        c.dingtalk.enabled = true;
-        c.dingtalk.client_id = dt.clientId;
-        c.dingtalk.client_secret = dt.clientSecret;
-        c.dingtalk.api_base = dt.apiBase;
-        c.dingtalk.owner_staff_id = OWNER;
+        pointDingTalkAt(c, dt, OWNER);
         c.dingtalk.card_template_id = 'tpl-ai.schema';
         c.stream.throttle_ms = 100;
       },

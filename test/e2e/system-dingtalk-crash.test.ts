@@ -10,6 +10,7 @@ import { startFakeDingTalk } from '../fakes/fake-dingtalk/fake-dingtalk-server.j
 import { waitNoLeftovers } from './claude-harness.js';
 import { CASE_TIMEOUT_MS, CLAUDE_BIN, sessionFiles } from './system-harness.js';
 import { crashRig } from './crash-rig.js';
+import { pointDingTalkAt } from './dingtalk-harness.js';
 import { until } from './telegram-harness.js';
 
 const OWNER = 'owner5150';
@@ -23,17 +24,7 @@ describe.skipIf(!CLAUDE_BIN)('crash and restart over DingTalk', () => {
       const dt = await startFakeDingTalk({ ackTimeoutMs: 1_000 });
       rig.undo(() => dt.close());
       const { sys, config, anth } = await rig.system();
-      config.dingtalk = {
-        enabled: true,
-        client_id: dt.clientId,
-        client_secret: dt.clientSecret,
-        owner_staff_id: OWNER,
-        allow_auto_bind_owner: false,
-        api_base: dt.apiBase,
-        oapi_base: dt.apiBase,
-        card_template_id: '',
-        card_template_key: 'content',
-      };
+      pointDingTalkAt(config, dt, OWNER);
       const specFile = rig.spec(sys, config, () => dt.sent);
       const cwd = sys.project('dt-crash');
       const spool = new Spool(config.queue.spool_dir);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startFakeDingTalk, type FakeDingTalk } from '../fakes/fake-dingtalk/fake-dingtalk-server.js';
 import { CASE_TIMEOUT_MS, CLAUDE_BIN, showLogOnFailure, startSystem, type System } from './system-harness.js';
+import { pointDingTalkAt } from './dingtalk-harness.js';
 import { until } from './telegram-harness.js';
 
 const OWNER = 'owner5151';
@@ -22,12 +23,7 @@ describe.skipIf(!CLAUDE_BIN)('files both ways over DingTalk (real dingtalk-strea
     dt = await startFakeDingTalk({ ackTimeoutMs: 1_000 });
     s = await startSystem('sdk', {
       tweak: (c) => {
-        c.dingtalk.enabled = true;
-        c.dingtalk.client_id = dt.clientId;
-        c.dingtalk.client_secret = dt.clientSecret;
-        c.dingtalk.api_base = dt.apiBase;
-        c.dingtalk.oapi_base = dt.apiBase;
-        c.dingtalk.owner_staff_id = OWNER;
+        pointDingTalkAt(c, dt, OWNER);
       },
     });
     expect(s.runtime.dingtalk).toBe('started');

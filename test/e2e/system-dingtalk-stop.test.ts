@@ -12,6 +12,7 @@ import { dingtalkMessages } from '../../src/channels/dingtalk/dingtalk-messages.
 import { startFakeDingTalk, type FakeDingTalk, type SentMessage } from '../fakes/fake-dingtalk/fake-dingtalk-server.js';
 import { tapLinks } from '../fakes/fake-dingtalk/tap-links.js';
 import { CASE_TIMEOUT_MS, CLAUDE_BIN, showLogOnFailure, startSystem, type System } from './system-harness.js';
+import { pointDingTalkAt } from './dingtalk-harness.js';
 import { until } from './telegram-harness.js';
 
 const OWNER = 'owner7170';
@@ -48,11 +49,7 @@ describe.skipIf(!CLAUDE_BIN)('DingTalk: "started" message and tappable Stop (rea
     dt = await startFakeDingTalk({ ackTimeoutMs: 1_000 });
     s = await startSystem('sdk', {
       tweak: (c) => {
-        c.dingtalk.enabled = true;
-        c.dingtalk.client_id = dt.clientId;
-        c.dingtalk.client_secret = dt.clientSecret;
-        c.dingtalk.api_base = dt.apiBase;
-        c.dingtalk.owner_staff_id = OWNER;
+        pointDingTalkAt(c, dt, OWNER);
       },
     });
     await until(() => dt.connections === 1, 'the Stream connection');

@@ -26,6 +26,7 @@ import {
   startSystem,
   type System,
 } from './system-harness.js';
+import { pointDingTalkAt } from './dingtalk-harness.js';
 import { until } from './telegram-harness.js';
 
 const OWNER = 'owner5150';
@@ -49,11 +50,7 @@ describe.skipIf(!CLAUDE_BIN)(
       dt = await startFakeDingTalk({ ackTimeoutMs: 1_000 });
       s = await startSystem('sdk', {
         tweak: (c) => {
-          c.dingtalk.enabled = true;
-          c.dingtalk.client_id = dt.clientId;
-          c.dingtalk.client_secret = dt.clientSecret;
-          c.dingtalk.api_base = dt.apiBase;
-          c.dingtalk.owner_staff_id = OWNER;
+          pointDingTalkAt(c, dt, OWNER);
         },
       });
       expect(s.runtime.dingtalk).toBe('started');
