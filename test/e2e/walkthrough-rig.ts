@@ -3,9 +3,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'vitest';
+export { freePort } from '../helpers/free-port.js';
 
 /** The Feishu app secret of the walk: no text a user sees may contain it. */
 export const REPO = path.resolve(__dirname, '..', '..');
@@ -48,14 +48,6 @@ export function pathWithoutClaude(value: string | undefined): string {
     .split(path.delimiter)
     .filter((dir) => dir !== '' && !fs.existsSync(path.join(dir, 'claude')))
     .join(path.delimiter);
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** The lines of a command's output, trailing newline dropped. */
