@@ -212,8 +212,7 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
           expect.stringMatching(
             /^✅ Claude Code: (\S+)（\d+\.\d+\.\d+；PATH 中没有 claude，使用 Agent SDK 自带的版本）$/,
           ),
-          // The ACP agents: installed (the repo's dev-only agents, when npm put node_modules/.bin on
-          // PATH) or not — never a failure, claude being the default agent.
+          // The ACP agents: installed (dev-only, via node_modules/.bin on PATH) or not — never a failure.
           ...['Codex', 'Gemini CLI', 'Qwen Code', 'OpenCode'].map((label) =>
             expect.stringMatching(new RegExp(`^(✅ ${label}: \\S+（.+）|➖ ${label}: 未安装 — npm i -g \\S+)$`)),
           ),
@@ -223,6 +222,7 @@ describe.skipIf(!CLAUDE_BIN || !HAS_PROC)(
           '✅ 目录可写: ~/.cc-linker/runtime',
           '⚠️  Claude 会话目录不存在: ~/.claude/projects（还没有用过 Claude Code？）',
           '⚠️  飞书凭据: 未配置（不启动飞书通道）',
+          '➖ 语音: 没有可用的语音转写服务，语音消息会收到如何配置的说明；请设置 [voice] api_key（或 CC_LINKER_VOICE_API_KEY，OpenAI 兼容接口）或配置飞书应用',
           '⚠️  Claude Code SessionStart hook: 未安装（可选：运行 cc-linker hook install 后，Claude Code 每次新开会话都会通知 cc-linker）',
           '➖ AI 对话: 没有配置模型服务（可选；见 README 中 [ccexec.providers.<名字>] 的示例）',
           // No model configured: the ChainlessChain CLI only warns, installed on this machine or not.
