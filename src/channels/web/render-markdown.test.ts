@@ -85,6 +85,9 @@ describe('renderMarkdown', () => {
     ['<javascript:alert(1)>', '<p>&lt;javascript:alert(1)&gt;</p>'],
     ['[x](//evil.example/)', '<p><a rel="noopener noreferrer" target="_blank">x</a></p>'],
     ['[x](file:///etc/passwd)', '<p>[x](file:///etc/passwd)</p>'],
+    // Relative links would open pages of the console: the text stays, the href goes.
+    ['[a.ts](src/a.ts)', '<p><a rel="noopener noreferrer" target="_blank">a.ts</a></p>'],
+    ["[](')", '<p><a rel="noopener noreferrer" target="_blank"></a></p>'],
     [
       '![x](https://evil.example/t.png)',
       '<p>!<a href="https://evil.example/t.png" rel="noopener noreferrer" target="_blank">x</a></p>',

@@ -72,7 +72,9 @@ const SANITIZE: sanitizeHtml.IOptions = {
     a: (tagName, attribs) => ({
       tagName,
       attribs: {
-        ...(attribs.href ? { href: attribs.href } : {}),
+        // Only an absolute http(s) or mailto link keeps its href: a relative one (`[a](src/a.ts)`,
+        // `[](')`) would open a page of the console itself.
+        ...(attribs.href && /^(?:https?:\/\/|mailto:)/i.test(attribs.href) ? { href: attribs.href } : {}),
         rel: 'noopener noreferrer',
         target: '_blank',
       },
